@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Answer, AttentionRequest } from './attention';
+import { commandCapture } from './capture';
+import { AEP_VERSION, type AepEvent } from './envelope';
+import { describeZodError, parsedOk, parsedProblem, type Parsed } from './result';
+import { ulid } from './ulid';
+
+export const RESPOND_TYPE = 'control.attention.respond';
+export const ACCEPTED_TYPE = 'control.accepted';
+export const REJECTED_TYPE = 'control.rejected';
+
+/** AEP-0004 §3: the ack window when the target declared none. */
+export const DEFAULT_ACK_WINDOW_MS = 10_000;
+
+/** AEP-0004 §3 reasons; `timeout` is synthesized by the sender, never on the wire. */
+export const REJECT_REASONS = ['unsupported', 'unauthorized', 'busy', 'refused', 'invalid'] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+const rejectedDataSchema = z.object({
+  // Read as any string so a reason from a newer revision still settles the command.
+  reason: z.string().min(1),
+  detail: z.string().optional(),
+});
+export type RejectedData = z.infer<typeof rejectedDataSchema>;
+
+export function readRejected(event: AepEvent): Parsed<RejectedData> {
+  const result = rejectedDataSchema.safeParse(event.data ?? {});
+  if (result.success) return parsedOk(result.data);
+  return parsedProblem(`control.rejected from ${event.agent} is malformed: ${describeZodError(result.error)}`);
+}
+
+export function isKnownRejectReason(reason: string): reason is RejectReason {
+  return (REJECT_REASONS as readonly string[]).includes(reason);
+}
+
+/** Who we are when we send commands: an ordinary emitter identity (AEP-0004 §2.2). */
+export interface SenderIdentity {
+  agent: string;
+  /** Our source URI, e.g. `aep://{host}/agent/{agent}`. */
+  source: string;
+}
+
+export type RespondCommand = AepEvent & {
+  type: typeof RESPOND_TYPE;
+  session: string;
+  subject: string;
+  cause: string;
+  data: { answer: Answer };
+};
+
+/**
+ * Builds the `control.attention.respond` for a request (AEP-0004 §2, §5, §6):
+ * addressed to the request's session, `subject` and `cause` = the request id,
+ * no `seq` (the sender does not own the target's order), and the capture its
+ * content needs. Keep the returned envelope: a retry MUST resend it unchanged,
+ * same `id` (AEP-0004 §2.3).
+ */
+export function buildRespondCommand(
+  request: Pick<AttentionRequest, 'id' | 'session' | 'fields'>,
+  answer: Answer,
+  sender: SenderIdentity,
+  now: number = Date.now(),
+): RespondCommand {
+  return {
+    aep: AEP_VERSION,
+    id: ulid(now),
+    type: RESPOND_TYPE,
+    time: new Date(now).toISOString(),
+    source: sender.source,
+    agent: sender.agent,
+    session: request.session,
+    subject: request.id,
+    cause: request.id,
+    capture: commandCapture(answer, request.fields),
+    data: { answer },
+  };
+}

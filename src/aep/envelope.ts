@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CAPTURE_LEVELS, DEFAULT_CAPTURE, DEFAULT_SEVERITY, SEVERITIES, type CaptureLevel, type Severity } from './levels';
+import { describeZodError, parsedOk, parsedProblem, type Parsed } from './result';
+
+/** The one envelope version this extension speaks (AEP-0001 §5.1 #1). */
+export const AEP_VERSION = '0.1';
+
+const nonEmpty = z.string().min(1, 'must be a non-empty string');
+const position = z.number().int('must be an integer').nonnegative('must not be negative');
+
+/**
+ * The sixteen context attributes plus `data` (AEP-0001 §5.1). Unknown
+ * attributes are kept as they came (AEP-0001 §5.4: extension attributes MUST
+ * be tolerated); the consumer never rejects an event for a type or attribute
+ * it does not know. It does refuse an event whose *known* attributes are
+ * malformed, because ordering, dedupe and routing depend on them.
+ */
+export const envelopeSchema = z
+  .object({
+    aep: z.literal(AEP_VERSION, { error: `unsupported envelope version (this extension reads "${AEP_VERSION}")` }),
+    id: nonEmpty,
+    // An event's type always contains a dot; a frame's never does (AEP-0003 §2).
+    type: nonEmpty.regex(/\./, 'an event type has the form {category}.{rest}'),
+    subject: nonEmpty.optional(),
+    time: z.string(),
+    source: nonEmpty,
+    agent: nonEmpty,
+    session: nonEmpty.optional(),
+    run: nonEmpty.optional(),
+    step: nonEmpty.optional(),
+    seq: position.optional(),
+    epoch: position.optional(),
+    cause: nonEmpty.optional(),
+    traceparent: z.string().optional(),
+    severity: z.enum(SEVERITIES).optional(),
+    capture: z.enum(CAPTURE_LEVELS).optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  })
+  .catchall(z.unknown());
+
+export type AepEvent = z.infer<typeof envelopeSchema>;
+
+/** Reads one untrusted value as an event; never throws. */
+export function parseEnvelope(input: unknown): Parsed<AepEvent> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return parsedProblem('an event must be a JSON object');
+  }
+  const result = envelopeSchema.safeParse(input);
+  if (!result.success) return parsedProblem(`malformed event: ${describeZodError(result.error)}`);
+  return parsedOk(result.data);
+}
+
+export function captureOf(event: Pick<AepEvent, 'capture'>): CaptureLevel {
+  return event.capture ?? DEFAULT_CAPTURE;
+}
+
+export function severityOf(event: Pick<AepEvent, 'severity'>): Severity {
+  return event.severity ?? DEFAULT_SEVERITY;
+}
+
+export function epochOf(event: Pick<AepEvent, 'epoch'>): number {
+  return event.epoch ?? 0;
+}
+
+/**
+ * Dedupe key (AEP-0001 §7.4): `(source, id)`, never the bare id, because two
+ * emitters may mint the same id.
+ */
+export function dedupeKey(event: Pick<AepEvent, 'source' | 'id'>): string {
+  return `${event.source}\u0000${event.id}`;
+}
+
+/**
+ * Per-session state key (AEP-0001 §5.2): session identity is emitter-scoped,
+ * so two sources can use the same session string for different sessions.
+ */
+export function sessionKey(source: string, session: string): string {
+  return `${source}\u0000${session}`;
+}
+
+/** The host part of an `aep://{host}/agent/...` source, for provenance display. */
+export function sourceHost(source: string): string | undefined {
+  const match = /^aep:\/\/([^/]+)/.exec(source);
+  return match?.[1];
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { parseEnvelope, type AepEvent } from './envelope';
+import { CAPTURE_LEVELS } from './levels';
+import { describeZodError } from './result';
+
+// The WebSocket frames of AEP-0003 (§2, §3.5, §4, §4.1, §5, §6.5) and the
+// relay-behalf command refusal of AEP-0004 §4.2. A frame's `type` has no dot.
+
+/** Reads a part of a peer's declaration; a malformed part is treated as not declared (AEP-0003 §4 rule 4). */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+export const controlCapabilitySchema = z.object({
+  accepts: z.array(z.string()).catch([]),
+  ack_window_ms: lenient(z.number().int().positive()),
+});
+export type ControlCapability = z.infer<typeof controlCapabilitySchema>;
+
+export const capabilitiesSchema = z
+  .object({
+    emits: lenient(z.array(z.string())),
+    capture: lenient(z.array(z.string())),
+    control: lenient(controlCapabilitySchema),
+    replay: lenient(z.object({ buffer: lenient(z.number()), all: lenient(z.boolean()) })),
+    filters: lenient(z.array(z.string())),
+    roster: lenient(z.record(z.string(), z.unknown())),
+    experimental: lenient(z.record(z.string(), z.unknown())),
+  })
+  .catchall(z.unknown());
+export type Capabilities = z.infer<typeof capabilitiesSchema>;
+
+const identitySchema = z.object({ agent: z.string().optional(), instance: z.string().optional() }).catchall(z.unknown());
+
+export const ROLES = ['emitter', 'consumer', 'both'] as const;
+export type Role = (typeof ROLES)[number];
+
+const helloSchema = z.object({
+  type: z.literal('hello'),
+  versions: z.array(z.string()).min(1),
+  role: z.enum(ROLES).optional(),
+  identity: identitySchema.optional().catch(undefined),
+  capabilities: capabilitiesSchema.optional().catch(undefined),
+});
+
+const positionSchema = z.object({ epoch: z.number().int().nonnegative(), seq: z.number().int().nonnegative() });
+export const resumePositionSchema = positionSchema.extend({ session: z.string().min(1) });
+export type ResumePosition = z.infer<typeof resumePositionSchema>;
+
+const rosterEntrySchema = z.object({
+  session: z.string().min(1),
+  agent: z.string().optional(),
+  instance: z.string().optional(),
+  control: lenient(controlCapabilitySchema),
+  emits: lenient(z.array(z.string())),
+});
+export type RosterEntry = z.infer<typeof rosterEntrySchema>;
+
+export const inboundFrameSchema = z.discriminatedUnion('type', [
+  helloSchema,
+  z.object({ type: z.literal('subscribed'), id: z.string() }),
+  z.object({ type: z.literal('unsubscribed'), id: z.string() }),
+  z.object({
+    type: z.literal('error'),
+    code: z.string(),
+    id: z.string().optional(),
+    cause: z.string().optional(),
+    detail: z.string().optional(),
+    versions: z.array(z.string()).optional(),
+  }),
+  z.object({ type: z.literal('replay-exhausted'), sub: z.string(), session: z.string(), earliest: positionSchema }),
+  z.object({
+    type: z.literal('closing'),
+    reason: z.string().optional(),
+    delivered: z.array(resumePositionSchema.extend({ sub: z.string().optional() })).catch([]),
+  }),
+  z.object({ type: z.literal('ping'), t: z.unknown().optional() }),
+  z.object({ type: z.literal('pong'), t: z.unknown().optional() }),
+  z.object({ type: z.literal('roster'), id: z.string(), entries: z.array(rosterEntrySchema) }),
+]);
+export type InboundFrame = z.infer<typeof inboundFrameSchema>;
+export type HelloFrame = Extract<InboundFrame, { type: 'hello' }>;
+export type ErrorFrame = Extract<InboundFrame, { type: 'error' }>;
+
+/** The closed error-code vocabularies, for wording; unknown codes are still surfaced verbatim. */
+export const SUBSCRIBE_ERROR_CODES = ['invalid-filter', 'unknown-dialect', 'unauthorized', 'limit-exceeded'] as const;
+export const COMMAND_ERROR_CODES = ['unauthorized', 'unsupported', 'ambiguous', 'no-route'] as const;
+
+// ---- what we send ----------------------------------------------------------
+
+export interface OutboundHello {
+  type: 'hello';
+  versions: string[];
+  role: Role;
+  identity: { agent: string; instance: string };
+  capabilities: Record<string, unknown>;
+}
+
+export interface SubscribeFrame {
+  type: 'subscribe';
+  id: string;
+  filter: Record<string, unknown>;
+  from?: ResumePosition[] | 'all';
+  capture?: (typeof CAPTURE_LEVELS)[number];
+}
+
+export type OutboundFrame =
+  | OutboundHello
+  | SubscribeFrame
+  | { type: 'unsubscribe'; id: string }
+  | { type: 'ping'; t: number }
+  | { type: 'pong'; t: unknown }
+  | { type: 'roster'; id: string };
+
+// ---- classifying one text frame ----------------------------------------------
+
+export type WireMessage =
+  | { kind: 'event'; event: AepEvent }
+  | { kind: 'frame'; frame: InboundFrame }
+  /** A frame type this revision does not define: ignored (AEP-0003 §2), but worth a debug line. */
+  | { kind: 'unknown-frame'; type: string }
+  | { kind: 'invalid'; problem: string };
+
+const KNOWN_FRAME_TYPES: ReadonlySet<string> = new Set<string>(inboundFrameSchema.options.map((option) => option.shape.type.value));
+
+/**
+ * Reads one WebSocket text frame from the hub. Never throws: hostile input
+ * becomes `invalid` with a sentence saying what was wrong.
+ */
+export function parseWireMessage(text: string): WireMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'invalid', problem: `not JSON (${text.length} characters starting ${JSON.stringify(text.slice(0, 40))})` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { kind: 'invalid', problem: 'a frame must be a JSON object' };
+  }
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== 'string' || type === '') return { kind: 'invalid', problem: 'a frame needs a string `type`' };
+  if (type.includes('.')) {
+    const parsed = parseEnvelope(value);
+    return parsed.ok ? { kind: 'event', event: parsed.value } : { kind: 'invalid', problem: parsed.problem };
+  }
+  if (!KNOWN_FRAME_TYPES.has(type)) return { kind: 'unknown-frame', type: type.slice(0, 64) };
+  const frame = inboundFrameSchema.safeParse(value);
+  if (!frame.success) return { kind: 'invalid', problem: `malformed \`${type}\` frame: ${describeZodError(frame.error)}` };
+  return { kind: 'frame', frame: frame.data };
+}

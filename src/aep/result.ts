@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+
+/** The outcome of reading untrusted input: a value, or a sentence saying what was wrong. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+export function parsedOk<T>(value: T): Parsed<T> {
+  return { ok: true, value };
+}
+
+export function parsedProblem<T = never>(problem: string): Parsed<T> {
+  return { ok: false, problem };
+}
+
+/**
+ * Turns a zod error into one short sentence a person can act on, naming the
+ * attribute path the way it appears on the wire (`data.fields[2].choices`).
+ */
+export function describeZodError(error: z.ZodError, limit = 3): string {
+  const parts = error.issues.slice(0, limit).map((issue) => {
+    const where = formatPath(issue.path);
+    return where ? `\`${where}\`: ${issue.message}` : issue.message;
+  });
+  const more = error.issues.length > limit ? ` (and ${error.issues.length - limit} more)` : '';
+  return parts.join('; ') + more;
+}
+
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out;
+}
