@@ -1,0 +1,482 @@
+import {
+  parseAttentionRequest,
+  readAnswered,
+  readResolved,
+  readRouted,
+  type Answer,
+  type AttentionRequest,
+  type RequestProblem,
+} from '../attention';
+import { Emitter } from '../emitter';
+import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../envelope';
+import type { ResumePosition } from '../frames';
+import { BoundedKeySet } from './boundedKeySet';
+import { comparePositions, type Position } from './position';
+import { SessionTimeline } from './sessionTimeline';
+
+/**
+ * Where a request stands (AEP-0002 §7): open while `pending` or `answered`
+ * (answered but not yet resolved is legal, transiently); closed by
+ * `attention.resolved`, `attention.timeout`, its `expires_at` passing, or its
+ * session ending.
+ */
+export type AttentionStatus = 'pending' | 'answered' | 'resolved' | 'timed-out' | 'expired' | 'session-ended';
+
+export function isOpenStatus(status: AttentionStatus): boolean {
+  return status === 'pending' || status === 'answered';
+}
+
+export interface AttentionItem {
+  /** Stable across the item's life: `(source, session)` plus the request id. */
+  readonly key: string;
+  readonly requestId: string;
+  readonly source: string;
+  readonly session: string;
+  readonly agent: string;
+  /** Present when the request could be read; otherwise `problem` says why not. */
+  readonly request?: AttentionRequest;
+  readonly problem?: RequestProblem;
+  status: AttentionStatus;
+  answer?: Answer;
+  answeredVia?: string;
+  resolution?: string;
+  /** Agents that forwarded the request to a human surface (`attention.routed`). */
+  routedBy: string[];
+  /** Local clock when the request was applied, and when it closed. */
+  readonly receivedAt: number;
+  closedAt?: number;
+}
+
+export type InboxChange =
+  | { kind: 'added'; item: Readonly<AttentionItem> }
+  | { kind: 'updated'; item: Readonly<AttentionItem> }
+  | { kind: 'removed'; item: Readonly<AttentionItem> };
+
+export type ApplyOutcome =
+  | { applied: false; reason: 'duplicate' }
+  | { applied: true; problem?: string; positionAdvanced: boolean };
+
+export interface InboxOptions {
+  now?: () => number;
+  /** `(source, id)` keys remembered for dedupe. */
+  dedupeCapacity?: number;
+  /** Events of recent history kept per session and per agent. */
+  timelineLimit?: number;
+  /** Sessions tracked at once; the least recently active one without open requests is forgotten first. */
+  maxSessions?: number;
+  /** Closed requests kept so late lifecycle events and the UI can still find them. */
+  maxClosed?: number;
+  /** Lifecycle events waiting for a request that has not arrived yet. */
+  maxParked?: number;
+  onListenerError?: (error: unknown) => void;
+}
+
+interface SessionState {
+  readonly key: string;
+  readonly source: string;
+  readonly session: string;
+  agent: string;
+  readonly timeline: SessionTimeline;
+  /** Sequenced events came from this source for this session: it owns the session's order. */
+  owned: boolean;
+  endedAt?: Position;
+  openCount: number;
+  touched: number;
+}
+
+const LIFECYCLE_TYPES = new Set(['attention.answered', 'attention.resolved', 'attention.timeout', 'attention.routed']);
+
+/**
+ * The consumer-side reducer: takes every event the hub delivers, once, and
+ * derives the attention inbox from it (AEP-0001 §7, AEP-0002 §7, AEP-0004).
+ * Pure protocol logic with no I/O; the client feeds it and persists
+ * `positions()`; the UI listens to `onDidChange`.
+ */
+export class Inbox {
+  private readonly now: () => number;
+  private readonly seen: BoundedKeySet;
+  private readonly timelineLimit: number;
+  private readonly maxSessions: number;
+  private readonly maxClosed: number;
+  private readonly maxParked: number;
+
+  private readonly sessions = new Map<string, SessionState>();
+  private readonly sessionsByName = new Map<string, Set<string>>();
+  private readonly agents = new Map<string, SessionTimeline>();
+  private readonly items = new Map<string, AttentionItem>();
+  private readonly closedOrder: string[] = [];
+  /** Lifecycle events that arrived before their request, keyed by session string and subject. */
+  private readonly parked = new Map<string, AepEvent[]>();
+  private parkedCount = 0;
+  private touchCounter = 0;
+  private stateVersion = 0;
+
+  private readonly changes: Emitter<InboxChange>;
+  /** Fires for every incremental change to the set of open requests or an item's outcome. */
+  readonly onDidChange;
+
+  constructor(options: InboxOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.seen = new BoundedKeySet(options.dedupeCapacity ?? 50_000);
+    this.timelineLimit = options.timelineLimit ?? 200;
+    this.maxSessions = options.maxSessions ?? 5_000;
+    this.maxClosed = options.maxClosed ?? 1_000;
+    this.maxParked = options.maxParked ?? 10_000;
+    this.changes = new Emitter<InboxChange>(options.onListenerError);
+    this.onDidChange = this.changes.event;
+  }
+
+  /** Bumped on every applied (non-duplicate) event; a replay that changes nothing leaves it alone. */
+  get version(): number {
+    return this.stateVersion;
+  }
+
+  apply(event: AepEvent): ApplyOutcome {
+    if (!this.seen.add(dedupeKey(event))) return { applied: false, reason: 'duplicate' };
+    this.stateVersion++;
+    let positionAdvanced = false;
+    let state: SessionState | undefined;
+    if (event.session === undefined) {
+      this.agentTimeline(event.source).addUnsequenced(event);
+    } else if (event.seq !== undefined) {
+      state = this.ownSession(event.source, event.session, event.agent);
+      state.owned = true;
+      const before = state.timeline.position;
+      const position = { epoch: epochOf(event), seq: event.seq };
+      state.timeline.addSequenced(event, position);
+      positionAdvanced = before === undefined || comparePositions(position, before) > 0;
+    } else {
+      state = this.foreignHome(event, event.session);
+      state.timeline.addUnsequenced(event);
+    }
+
+    let problem: string | undefined;
+    if (event.type === 'attention.requested') problem = this.onRequested(event);
+    else if (LIFECYCLE_TYPES.has(event.type)) problem = this.onLifecycle(event);
+    else if (event.type === 'session.ended' && state && event.seq !== undefined) {
+      this.onSessionEnded(state, { epoch: epochOf(event), seq: event.seq });
+    }
+    this.evictSessions();
+    return problem === undefined ? { applied: true, positionAdvanced } : { applied: true, problem, positionAdvanced };
+  }
+
+  /** Closes requests whose `expires_at` has passed. Call it on a timer. */
+  expireDue(): void {
+    const now = this.now();
+    for (const item of [...this.items.values()]) {
+      const expiresAt = item.request?.expiresAt;
+      if (isOpenStatus(item.status) && expiresAt !== undefined && expiresAt <= now) this.close(item, 'expired');
+    }
+  }
+
+  /** Open requests (pending, or answered and awaiting resolution), oldest first. */
+  open(): Array<Readonly<AttentionItem>> {
+    return [...this.items.values()].filter((item) => isOpenStatus(item.status));
+  }
+
+  item(key: string): Readonly<AttentionItem> | undefined {
+    return this.items.get(key);
+  }
+
+  /** Finds a request by session string and id, as lifecycle and command events address it. */
+  findRequest(session: string, requestId: string, source?: string): Readonly<AttentionItem> | undefined {
+    return this.lookup(session, requestId, source);
+  }
+
+  /** Resume points for `subscribe.from`: one per session string (AEP-0003 §7). */
+  positions(): ResumePosition[] {
+    const bySession = new Map<string, Position>();
+    for (const state of this.sessions.values()) {
+      const position = state.timeline.position;
+      if (!state.owned || position === undefined) continue;
+      const known = bySession.get(state.session);
+      // Two emitters may share a session string (AEP-0001 §5.2) but `from`
+      // names only the string: resume from the lower point and let dedupe
+      // absorb what arrives twice, rather than skip the other emitter's events.
+      if (known === undefined || comparePositions(position, known) < 0) bySession.set(state.session, position);
+    }
+    return [...bySession].map(([session, position]) => ({ session, ...position }));
+  }
+
+  /** One session's recent history in session order; foreign events sit where they arrived. */
+  timeline(source: string, session: string): AepEvent[] {
+    return this.sessions.get(sessionKey(source, session))?.timeline.events() ?? [];
+  }
+
+  /** Recent session-less (agent-scoped) events of one source. */
+  agentEvents(source: string): AepEvent[] {
+    return this.agents.get(source)?.events() ?? [];
+  }
+
+  /**
+   * Follows `cause` one hop within the event's session view, across the
+   * control boundary (a command's outcome names the command, AEP-0004 §6).
+   */
+  resolveCause(event: AepEvent): AepEvent | undefined {
+    if (event.cause === undefined || event.session === undefined) return undefined;
+    for (const key of this.sessionsByName.get(event.session) ?? []) {
+      const found = this.sessions.get(key)?.timeline.find(event.cause);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Sizes of every bounded structure, for tests and diagnostics. */
+  stats() {
+    let timelineEvents = 0;
+    for (const state of this.sessions.values()) timelineEvents += state.timeline.size;
+    for (const timeline of this.agents.values()) timelineEvents += timeline.size;
+    return {
+      dedupeKeys: this.seen.size,
+      sessions: this.sessions.size,
+      agents: this.agents.size,
+      items: this.items.size,
+      open: this.open().length,
+      parked: this.parkedCount,
+      timelineEvents,
+    };
+  }
+
+  dispose(): void {
+    this.changes.dispose();
+  }
+
+  // ---- sessions ---------------------------------------------------------------
+
+  private ownSession(source: string, session: string, agent: string): SessionState {
+    const key = sessionKey(source, session);
+    let state = this.sessions.get(key);
+    if (!state) {
+      state = { key, source, session, agent, timeline: new SessionTimeline(this.timelineLimit), owned: false, openCount: 0, touched: 0 };
+      this.sessions.set(key, state);
+      let names = this.sessionsByName.get(session);
+      if (!names) this.sessionsByName.set(session, (names = new Set()));
+      names.add(key);
+    }
+    state.touched = ++this.touchCounter;
+    return state;
+  }
+
+  /**
+   * A seq-less session event comes from a foreign emitter (AEP-0001 §5.2: a
+   * command, `attention.routed`). Its home is the owner's session view: the
+   * owner holding the request or event it refers to, else the only owner of
+   * that session string, else a view of its own.
+   */
+  private foreignHome(event: AepEvent, session: string): SessionState {
+    const owners = [...(this.sessionsByName.get(session) ?? [])]
+      .map((key) => this.sessions.get(key))
+      .filter((state): state is SessionState => state !== undefined && state.owned && state.source !== event.source);
+    const refs = [event.subject, event.cause].filter((ref): ref is string => ref !== undefined);
+    const referenced = owners.find((state) =>
+      refs.some((ref) => this.items.has(itemKey(state.key, ref)) || state.timeline.find(ref) !== undefined),
+    );
+    const home = referenced ?? (owners.length === 1 ? owners[0] : undefined);
+    if (home) {
+      home.touched = ++this.touchCounter;
+      return home;
+    }
+    return this.ownSession(event.source, session, event.agent);
+  }
+
+  private agentTimeline(source: string): SessionTimeline {
+    let timeline = this.agents.get(source);
+    if (!timeline) {
+      timeline = new SessionTimeline(this.timelineLimit);
+      this.agents.set(source, timeline);
+      if (this.agents.size > this.maxSessions) {
+        const oldest = this.agents.keys().next().value;
+        if (oldest !== undefined) this.agents.delete(oldest);
+      }
+    }
+    return timeline;
+  }
+
+  private onSessionEnded(state: SessionState, position: Position): void {
+    if (state.endedAt === undefined || comparePositions(position, state.endedAt) > 0) state.endedAt = position;
+    for (const item of this.items.values()) {
+      if (item.source === state.source && item.session === state.session && isOpenStatus(item.status)) {
+        this.close(item, 'session-ended');
+      }
+    }
+  }
+
+  private evictSessions(): void {
+    if (this.sessions.size <= this.maxSessions) return;
+    // Forget a tenth at a time so the scan is amortised.
+    const quiet = [...this.sessions.values()]
+      .filter((state) => state.openCount === 0)
+      .sort((a, b) => a.touched - b.touched)
+      .slice(0, Math.max(1, Math.ceil(this.maxSessions / 10)));
+    for (const state of quiet) {
+      this.sessions.delete(state.key);
+      const names = this.sessionsByName.get(state.session);
+      names?.delete(state.key);
+      if (names && names.size === 0) this.sessionsByName.delete(state.session);
+    }
+  }
+
+  // ---- attention lifecycle -----------------------------------------------------
+
+  private onRequested(event: AepEvent): string | undefined {
+    if (event.session === undefined) {
+      const parsed = parseAttentionRequest(event);
+      return parsed.ok ? undefined : parsed.problem.message;
+    }
+    const key = itemKey(sessionKey(event.source, event.session), event.id);
+    if (this.items.has(key)) return undefined; // redelivered after the dedupe window forgot it
+    const parsed = parseAttentionRequest(event);
+    const item: AttentionItem = {
+      key,
+      requestId: event.id,
+      source: event.source,
+      session: event.session,
+      agent: event.agent,
+      status: 'pending',
+      routedBy: [],
+      receivedAt: this.now(),
+      ...(parsed.ok ? { request: parsed.value } : { problem: parsed.problem }),
+    };
+    this.items.set(key, item);
+
+    const state = this.sessions.get(sessionKey(event.source, event.session));
+    const position = event.seq === undefined ? undefined : { epoch: epochOf(event), seq: event.seq };
+    const endedBefore =
+      state?.endedAt !== undefined && (position === undefined || comparePositions(position, state.endedAt) < 0);
+    const expiresAt = item.request?.expiresAt;
+    if (endedBefore) this.closeQuietly(item, 'session-ended');
+    else if (expiresAt !== undefined && expiresAt <= this.now()) this.closeQuietly(item, 'expired');
+    else {
+      if (state) state.openCount++;
+      this.changes.fire({ kind: 'added', item });
+    }
+    this.unpark(item);
+    return parsed.ok ? undefined : parsed.problem.message;
+  }
+
+  private onLifecycle(event: AepEvent): string | undefined {
+    if (event.subject === undefined || event.session === undefined) {
+      return `${event.type} from ${event.agent} names no ${event.subject === undefined ? 'subject (request id)' : 'session'}; it cannot be matched to a request`;
+    }
+    // Owner events are looked up in their own (source, session); foreign
+    // ones (`attention.routed`) in any session of that name.
+    const item = this.lookup(event.session, event.subject, event.seq === undefined ? undefined : event.source);
+    if (!item) {
+      this.park(event, event.session, event.subject);
+      return undefined;
+    }
+    return this.applyLifecycle(item, event);
+  }
+
+  private applyLifecycle(item: AttentionItem, event: AepEvent): string | undefined {
+    const wasOpen = isOpenStatus(item.status);
+    switch (event.type) {
+      case 'attention.answered': {
+        const data = readAnswered(event);
+        if (!data.ok) return data.problem;
+        item.answer = data.value.answer;
+        if (data.value.via !== undefined) item.answeredVia = data.value.via;
+        if (item.status === 'pending') item.status = 'answered';
+        break;
+      }
+      case 'attention.resolved': {
+        const data = readResolved(event);
+        if (!data.ok) return data.problem;
+        item.resolution = data.value.resolution;
+        return this.settle(item, 'resolved', wasOpen);
+      }
+      case 'attention.timeout':
+        return this.settle(item, 'timed-out', wasOpen);
+      case 'attention.routed': {
+        const data = readRouted(event);
+        if (!data.ok) return data.problem;
+        item.routedBy.push(event.agent);
+        break;
+      }
+    }
+    this.changes.fire({ kind: 'updated', item });
+    return undefined;
+  }
+
+  /**
+   * An emitter's terminal event is authoritative: it closes an open request
+   * and replaces a locally derived outcome (`expired`, `session-ended`). The
+   * first terminal from the emitter wins; a later one cannot reopen or flip it.
+   */
+  private settle(item: AttentionItem, status: 'resolved' | 'timed-out', wasOpen: boolean): undefined {
+    if (wasOpen) {
+      this.close(item, status);
+    } else if (item.status === 'expired' || item.status === 'session-ended') {
+      item.status = status;
+      this.changes.fire({ kind: 'updated', item });
+    }
+    return undefined;
+  }
+
+  private lookup(session: string, requestId: string, source?: string): AttentionItem | undefined {
+    if (source !== undefined) return this.items.get(itemKey(sessionKey(source, session), requestId));
+    for (const key of this.sessionsByName.get(session) ?? []) {
+      const item = this.items.get(itemKey(key, requestId));
+      if (item) return item;
+    }
+    return undefined;
+  }
+
+  private close(item: AttentionItem, status: AttentionStatus): void {
+    const wasOpen = isOpenStatus(item.status);
+    this.closeQuietly(item, status);
+    if (!wasOpen) return;
+    const state = this.sessions.get(sessionKey(item.source, item.session));
+    if (state) state.openCount = Math.max(0, state.openCount - 1);
+    this.changes.fire({ kind: 'removed', item });
+  }
+
+  private closeQuietly(item: AttentionItem, status: AttentionStatus): void {
+    item.status = status;
+    item.closedAt = this.now();
+    this.closedOrder.push(item.key);
+    while (this.closedOrder.length > this.maxClosed) {
+      const oldest = this.closedOrder.shift();
+      const stale = oldest === undefined ? undefined : this.items.get(oldest);
+      if (stale && !isOpenStatus(stale.status)) this.items.delete(stale.key);
+    }
+  }
+
+  // ---- lifecycle events that arrived before their request ----------------------
+
+  private park(event: AepEvent, session: string, subject: string): void {
+    const key = parkKey(session, subject);
+    const list = this.parked.get(key);
+    if (list) list.push(event);
+    else this.parked.set(key, [event]);
+    this.parkedCount++;
+    while (this.parkedCount > this.maxParked) {
+      const oldestKey = this.parked.keys().next().value;
+      if (oldestKey === undefined) break;
+      this.parkedCount -= this.parked.get(oldestKey)?.length ?? 0;
+      this.parked.delete(oldestKey);
+    }
+  }
+
+  private unpark(item: AttentionItem): void {
+    const key = parkKey(item.session, item.requestId);
+    const waiting = this.parked.get(key);
+    if (!waiting) return;
+    const mine = waiting.filter((event) => event.seq === undefined || event.source === item.source);
+    const others = waiting.filter((event) => !mine.includes(event));
+    this.parkedCount -= mine.length;
+    if (others.length > 0) this.parked.set(key, others);
+    else this.parked.delete(key);
+    // Apply in session order so `answered` precedes `resolved` whatever the arrival order.
+    mine.sort((a, b) => epochOf(a) - epochOf(b) || (a.seq ?? -1) - (b.seq ?? -1));
+    for (const event of mine) this.applyLifecycle(item, event);
+  }
+}
+
+function itemKey(sessionStateKey: string, requestId: string): string {
+  return `${sessionStateKey}\u0000${requestId}`;
+}
+
+function parkKey(session: string, subject: string): string {
+  return `${session}\u0000${subject}`;
+}
