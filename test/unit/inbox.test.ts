@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import { Inbox, type InboxChange } from '../../src/aep/inbox/inbox';
+
+const SRC = 'aep://host-a/agent/claude-code/session/s1';
+
+function ev(fields: Record<string, unknown>): AepEvent {
+  const parsed = parseEnvelope({ aep: '0.1', time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+  return parsed.value;
+}
+
+const request = (id: string, seq: number, data: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
+  ev({ id, type: 'attention.requested', seq, capture: 'redacted', data: { kind: 'permission', prompt: 'Run it?', ...data }, ...extra });
+const resolved = (id: string, subject: string, seq: number) =>
+  ev({ id, type: 'attention.resolved', subject, cause: subject, seq, data: { resolution: 'answered' } });
+const answered = (id: string, subject: string, seq: number) =>
+  ev({ id, type: 'attention.answered', subject, cause: subject, seq, data: { answer: { option: 'allow' }, via: 'control' } });
+
+function recording(inbox: Inbox) {
+  const changes: string[] = [];
+  inbox.onDidChange((change: InboxChange) => changes.push(`${change.kind}:${change.item.requestId}:${change.item.status}`));
+  return changes;
+}
+
+describe('Inbox lifecycle', () => {
+  test('incremental changes: added, updated when answered, removed when resolved', () => {
+    const inbox = new Inbox();
+    const changes = recording(inbox);
+    inbox.apply(request('R1', 0));
+    assert.equal(inbox.open().length, 1);
+    inbox.apply(answered('A1', 'R1', 1));
+    assert.equal(inbox.open()[0]?.status, 'answered', 'answered but unresolved stays visible as such');
+    inbox.apply(resolved('S1', 'R1', 2));
+    assert.deepEqual(changes, ['added:R1:pending', 'updated:R1:answered', 'removed:R1:resolved']);
+    assert.equal(inbox.open().length, 0);
+  });
+
+  test('resolved before requested: parked, then applied when the request arrives', () => {
+    const inbox = new Inbox();
+    const changes = recording(inbox);
+    inbox.apply(resolved('S1', 'R1', 2));
+    inbox.apply(answered('A1', 'R1', 1));
+    assert.equal(inbox.stats().parked, 2);
+    inbox.apply(request('R1', 0));
+    assert.equal(inbox.stats().parked, 0);
+    const item = inbox.findRequest('s1', 'R1', SRC);
+    assert.equal(item?.status, 'resolved');
+    assert.deepEqual(item?.answer, { option: 'allow' });
+    assert.deepEqual(changes, ['added:R1:pending', 'updated:R1:answered', 'removed:R1:resolved']);
+  });
+
+  test('expires_at passing closes the request; a later emitter terminal replaces the local outcome', () => {
+    let now = Date.parse('2026-07-03T10:00:00Z');
+    const inbox = new Inbox({ now: () => now });
+    const changes = recording(inbox);
+    inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z' }));
+    inbox.expireDue();
+    assert.equal(inbox.open().length, 1);
+    now += 61_000;
+    inbox.expireDue();
+    assert.equal(inbox.open().length, 0);
+    inbox.apply(ev({ id: 'T1', type: 'attention.timeout', subject: 'R1', seq: 1, data: { after_ms: 60000 } }));
+    assert.deepEqual(changes, ['added:R1:pending', 'removed:R1:expired', 'updated:R1:timed-out']);
+  });
+
+  test('a request already expired on arrival is never shown as pending', () => {
+    const inbox = new Inbox({ now: () => Date.parse('2026-07-03T12:00:00Z') });
+    const changes = recording(inbox);
+    inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z' }));
+    assert.deepEqual(changes, []);
+    assert.equal(inbox.findRequest('s1', 'R1', SRC)?.status, 'expired');
+  });
+
+  test('session.ended closes what is open; a backfilled older request is not reopened', () => {
+    const inbox = new Inbox();
+    const changes = recording(inbox);
+    inbox.apply(request('R2', 5));
+    inbox.apply(ev({ id: 'E1', type: 'session.ended', seq: 9, data: { reason: 'normal' } }));
+    inbox.apply(request('R1', 3));
+    assert.deepEqual(changes, ['added:R2:pending', 'removed:R2:session-ended']);
+    assert.equal(inbox.findRequest('s1', 'R1', SRC)?.status, 'session-ended');
+    assert.equal(inbox.open().length, 0);
+  });
+
+  test('a malformed request is listed with its problem, and its lifecycle still applies', () => {
+    const inbox = new Inbox();
+    const outcome = inbox.apply(request('R1', 0, { kind: 'form', fields: [{ id: 'db', type: 'select', label: 'Database' }] }));
+    assert.ok(outcome.applied && outcome.problem?.includes('select field `db` has no choices'));
+    const [item] = inbox.open();
+    assert.equal(item?.request, undefined);
+    assert.equal(item?.problem?.message, 'agent claude-code sent a form that cannot be rendered: select field `db` has no choices');
+    inbox.apply(resolved('S1', 'R1', 1));
+    assert.equal(inbox.open().length, 0);
+  });
+
+  test('the same request id from two emitters is two requests', () => {
+    const inbox = new Inbox();
+    inbox.apply(request('R1', 0));
+    inbox.apply(request('R1', 0, {}, { source: 'aep://host-b/agent/codex/session/s1', agent: 'codex' }));
+    assert.equal(inbox.open().length, 2);
+    inbox.apply(resolved('S1', 'R1', 1));
+    assert.deepEqual(inbox.open().map((i) => i.agent), ['codex']);
+  });
+
+  test('lifecycle events without a subject are reported, not dropped silently', () => {
+    const inbox = new Inbox();
+    const outcome = inbox.apply(ev({ id: 'S1', type: 'attention.resolved', seq: 1, data: { resolution: 'answered' } }));
+    assert.ok(outcome.applied && /names no subject/.test(outcome.problem ?? ''));
+  });
+
+  test('a listener that throws does not stop the reducer or other listeners', () => {
+    const errors: unknown[] = [];
+    const inbox = new Inbox({ onListenerError: (error) => errors.push(error) });
+    inbox.onDidChange(() => { throw new Error('boom'); });
+    const seen: string[] = [];
+    inbox.onDidChange((c) => seen.push(c.kind));
+    inbox.apply(request('R1', 0));
+    assert.deepEqual(seen, ['added']);
+    assert.equal(errors.length, 1);
+  });
+});
+
+describe('Inbox positions and bounds', () => {
+  test('positionAdvanced only when the high water moves; backfill does not move it', () => {
+    const inbox = new Inbox();
+    const advanced = [5, 7, 6, 7].map((seq, i) => {
+      const outcome = inbox.apply(ev({ id: `P${i}`, type: 'progress.status', seq }));
+      return outcome.applied && outcome.positionAdvanced;
+    });
+    assert.deepEqual(advanced, [true, true, false, false]);
+    assert.deepEqual(inbox.positions(), [{ session: 's1', epoch: 0, seq: 7 }]);
+  });
+
+  test('two emitters sharing a session string resume from the lower position', () => {
+    const inbox = new Inbox();
+    inbox.apply(ev({ id: 'X1', type: 'progress.status', seq: 40 }));
+    inbox.apply(ev({ id: 'X2', type: 'progress.status', seq: 3, source: 'aep://host-b/agent/codex/session/s1', agent: 'codex' }));
+    assert.deepEqual(inbox.positions(), [{ session: 's1', epoch: 0, seq: 3 }]);
+  });
+
+  test('dedupe memory, timelines, closed items and sessions stay within their bounds', () => {
+    const inbox = new Inbox({ dedupeCapacity: 100, timelineLimit: 10, maxSessions: 20, maxClosed: 30 });
+    for (let i = 0; i < 5_000; i++) {
+      const session = `s${i % 40}`;
+      inbox.apply(ev({ id: `E${i}`, session, type: 'attention.requested', seq: 2 * i, data: { kind: 'input', prompt: 'q' } }));
+      inbox.apply(ev({ id: `F${i}`, session, type: 'attention.resolved', subject: `E${i}`, seq: 2 * i + 1, data: { resolution: 'dismissed' } }));
+    }
+    const stats = inbox.stats();
+    assert.ok(stats.dedupeKeys <= 100, `dedupe ${stats.dedupeKeys}`);
+    assert.ok(stats.sessions <= 20, `sessions ${stats.sessions}`);
+    assert.ok(stats.items <= 30, `items ${stats.items}`);
+    assert.ok(stats.timelineEvents <= 20 * 10, `timeline ${stats.timelineEvents}`);
+    assert.equal(stats.open, 0);
+  });
+
+  test('sessions with open requests are never evicted', () => {
+    const inbox = new Inbox({ maxSessions: 5 });
+    inbox.apply(request('KEEP', 0));
+    for (let i = 0; i < 50; i++) inbox.apply(ev({ id: `N${i}`, session: `other${i}`, type: 'progress.status', seq: 0 }));
+    assert.equal(inbox.open().length, 1);
+    assert.equal(inbox.timeline(SRC, 's1').length, 1);
+  });
+});
