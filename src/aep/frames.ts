@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseEnvelope, type AepEvent } from './envelope';
 import { CAPTURE_LEVELS } from './levels';
+import { parseUntrustedJson } from './json';
 import { describeZodError } from './result';
 
 // The WebSocket frames of AEP-0003 (§2, §3.5, §4, §4.1, §5, §6.5) and the
@@ -128,7 +129,7 @@ const KNOWN_FRAME_TYPES: ReadonlySet<string> = new Set<string>(inboundFrameSchem
 export function parseWireMessage(text: string): WireMessage {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseUntrustedJson(text);
   } catch {
     return { kind: 'invalid', problem: `not JSON (${text.length} characters starting ${JSON.stringify(text.slice(0, 40))})` };
   }
