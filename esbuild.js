@@ -4,7 +4,8 @@
 //   node esbuild.js               development build of both bundles
 //   node esbuild.js --production  minified, no source maps (what the VSIX ships)
 //   node esbuild.js --watch       rebuild both bundles on change
-//   node esbuild.js --tests       compile test/**/*.test.ts to out/test for `node --test`
+//   node esbuild.js --tests       compile test/**/*.test.ts and the test peers (local hub,
+//                                 demo agent) to out/test for `node --test` and npm scripts
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -45,6 +46,9 @@ const bundles = [
   },
 ];
 
+// Runnable test peers: never shipped in the VSIX, built beside the tests.
+const PEERS = ['test/hub/main.ts', 'test/agent/main.ts'];
+
 /** @param {string} dir @returns {string[]} */
 function findTests(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -61,7 +65,7 @@ async function main() {
       ...common,
       minify: false,
       sourcemap: 'inline',
-      entryPoints: findTests('test'),
+      entryPoints: [...findTests('test'), ...PEERS.filter((entry) => fs.existsSync(entry))],
       outdir: 'out/test',
       outbase: 'test',
       platform: 'node',
