@@ -112,6 +112,8 @@ function readField(raw: unknown, index: number): Parsed<FieldSpec> {
     return parsedProblem(`${name} is malformed (${describeZodError(parsed.error)})`);
   }
   const f = parsed.data;
+  // A field called `__proto__` cannot survive a JSON round trip as a values key.
+  if (f.id === '__proto__') return parsedProblem('field id `__proto__` cannot be answered safely');
   const base: FieldBase = { id: f.id, label: f.label, required: f.required ?? false };
   switch (f.type) {
     case 'string':
@@ -172,8 +174,8 @@ export function parseAttentionRequest(event: AepEvent): RequestParse {
   if (event.session === undefined) return fail('an attention request', 'it names no session to answer');
   const data = requestedDataSchema.safeParse(event.data ?? {});
   if (!data.success) {
-    const kind = typeof event.data?.['kind'] === 'string' ? event.data['kind'] : 'request';
-    return fail(describeKind(kind), describeZodError(data.error));
+    const kind = event.data?.['kind'];
+    return fail(typeof kind === 'string' ? describeKind(kind) : 'a request', describeZodError(data.error));
   }
   const d = data.data;
   const what = describeKind(d.kind);

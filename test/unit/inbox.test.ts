@@ -163,3 +163,17 @@ describe('Inbox positions and bounds', () => {
     assert.equal(inbox.timeline(SRC, 's1').length, 1);
   });
 });
+
+describe('Inbox open-request bound', () => {
+  test('past maxOpen a new request is reported, not added, and room frees up as requests close', () => {
+    const inbox = new Inbox({ maxOpen: 3 });
+    for (let i = 0; i < 3; i++) assert.equal(inbox.apply(request(`R${i}`, i)).applied, true);
+    const refused = inbox.apply(request('R3', 3));
+    assert.ok(refused.applied && /3 requests are already open; claude-code's request R3/.test(refused.problem ?? ''));
+    assert.equal(inbox.open().length, 3);
+    inbox.apply(resolved('S0', 'R0', 10));
+    inbox.apply(request('R4', 11));
+    assert.deepEqual(inbox.open().map((i) => i.requestId), ['R1', 'R2', 'R4']);
+    assert.equal(inbox.stats().open, 3);
+  });
+});

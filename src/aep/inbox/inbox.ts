@@ -68,6 +68,12 @@ export interface InboxOptions {
   maxClosed?: number;
   /** Lifecycle events waiting for a request that has not arrived yet. */
   maxParked?: number;
+  /**
+   * Open requests held at once. Past it a new request is reported as a
+   * problem rather than added, so a flood of unanswered requests cannot grow
+   * memory without bound.
+   */
+  maxOpen?: number;
   onListenerError?: (error: unknown) => void;
 }
 
@@ -99,6 +105,8 @@ export class Inbox {
   private readonly maxSessions: number;
   private readonly maxClosed: number;
   private readonly maxParked: number;
+  private readonly maxOpen: number;
+  private openTotal = 0;
 
   private readonly sessions = new Map<string, SessionState>();
   private readonly sessionsByName = new Map<string, Set<string>>();
@@ -122,6 +130,7 @@ export class Inbox {
     this.maxSessions = options.maxSessions ?? 5_000;
     this.maxClosed = options.maxClosed ?? 1_000;
     this.maxParked = options.maxParked ?? 10_000;
+    this.maxOpen = options.maxOpen ?? 50_000;
     this.changes = new Emitter<InboxChange>(options.onListenerError);
     this.onDidChange = this.changes.event;
   }
@@ -231,7 +240,7 @@ export class Inbox {
       sessions: this.sessions.size,
       agents: this.agents.size,
       items: this.items.size,
-      open: this.open().length,
+      open: this.openTotal,
       parked: this.parkedCount,
       timelineEvents,
     };
@@ -325,6 +334,9 @@ export class Inbox {
     }
     const key = itemKey(sessionKey(event.source, event.session), event.id);
     if (this.items.has(key)) return undefined; // redelivered after the dedupe window forgot it
+    if (this.openTotal >= this.maxOpen) {
+      return `${this.maxOpen} requests are already open; ${event.agent}'s request ${event.id} in session ${event.session} was not added. Answer or dismiss some, or narrow the filter`;
+    }
     const parsed = parseAttentionRequest(event);
     const item: AttentionItem = {
       key,
@@ -348,6 +360,7 @@ export class Inbox {
     else if (expiresAt !== undefined && expiresAt <= this.now()) this.closeQuietly(item, 'expired');
     else {
       if (state) state.openCount++;
+      this.openTotal++;
       this.changes.fire({ kind: 'added', item });
     }
     this.unpark(item);
@@ -428,6 +441,7 @@ export class Inbox {
     if (!wasOpen) return;
     const state = this.sessions.get(sessionKey(item.source, item.session));
     if (state) state.openCount = Math.max(0, state.openCount - 1);
+    this.openTotal--;
     this.changes.fire({ kind: 'removed', item });
   }
 
