@@ -61,12 +61,26 @@ function findTests(dir) {
 async function main() {
   if (tests) {
     fs.rmSync('out/test', { recursive: true, force: true });
+    fs.rmSync('out/peers', { recursive: true, force: true });
     await esbuild.build({
       ...common,
       minify: false,
       sourcemap: 'inline',
-      entryPoints: [...findTests('test'), ...PEERS.filter((entry) => fs.existsSync(entry))],
+      entryPoints: findTests('test'),
       outdir: 'out/test',
+      outbase: 'test',
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+    });
+    // Peers go beside, not inside, out/test: `node --test out/test/` runs every file it finds there.
+    await esbuild.build({
+      ...common,
+      minify: false,
+      sourcemap: 'inline',
+      entryPoints: PEERS.filter((entry) => fs.existsSync(entry)),
+      outdir: 'out/peers',
       outbase: 'test',
       platform: 'node',
       format: 'cjs',
