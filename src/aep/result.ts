@@ -18,7 +18,9 @@ export function parsedProblem<T = never>(problem: string): Parsed<T> {
 export function describeZodError(error: z.ZodError, limit = 3): string {
   const parts = error.issues.slice(0, limit).map((issue) => {
     const where = formatPath(issue.path);
-    return where ? `\`${where}\`: ${issue.message}` : issue.message;
+    const what = plainMessage(issue);
+    if (!where) return what;
+    return what === 'is missing' ? `\`${where}\` is missing` : `\`${where}\`: ${what}`;
   });
   const more = error.issues.length > limit ? ` (and ${error.issues.length - limit} more)` : '';
   return parts.join('; ') + more;
@@ -31,4 +33,13 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
     else out += out ? `.${String(key)}` : String(key);
   }
   return out;
+}
+
+/** Zod's default wording ("Invalid input: expected string, received undefined") in plainer words. */
+function plainMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'invalid_type') return issue.message;
+  if (/received undefined$/.test(issue.message)) return 'is missing';
+  const expected = String(issue.expected);
+  const article = /^[aeiou]/.test(expected) ? 'an' : 'a';
+  return expected === 'array' || expected === 'object' || /^[a-z]+$/.test(expected) ? `must be ${article} ${expected}` : issue.message;
 }

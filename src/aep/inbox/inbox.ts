@@ -207,6 +207,17 @@ export class Inbox {
     return [...bySession].map(([session, position]) => ({ session, ...position }));
   }
 
+  /** The resume point of one session string: the lowest high water among the emitters using it. */
+  positionFor(session: string): ResumePosition | undefined {
+    let lowest: Position | undefined;
+    for (const key of this.sessionsByName.get(session) ?? []) {
+      const state = this.sessions.get(key);
+      const position = state?.owned ? state.timeline.position : undefined;
+      if (position !== undefined && (lowest === undefined || comparePositions(position, lowest) < 0)) lowest = position;
+    }
+    return lowest === undefined ? undefined : { session, ...lowest };
+  }
+
   /** One session's recent history in session order; foreign events sit where they arrived. */
   timeline(source: string, session: string): AepEvent[] {
     return this.sessions.get(sessionKey(source, session))?.timeline.events() ?? [];

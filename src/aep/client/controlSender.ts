@@ -1,0 +1,121 @@
+import { ACCEPTED_TYPE, readRejected, REJECTED_TYPE, type RespondCommand } from '../control';
+import type { AepEvent } from '../envelope';
+import type { ErrorFrame } from '../frames';
+import type { Logger } from './logger';
+
+/** How a command ended, as the sender saw it (AEP-0004 §3, §4.2). */
+export type SendOutcome =
+  | { kind: 'accepted'; commandId: string }
+  /** The target said no; `invalid` leaves the request pending so the user can fix the answer. */
+  | { kind: 'rejected'; commandId: string; reason: string; detail?: string }
+  /** The hub refused on the target's behalf (`no-route`, `ambiguous`, `unsupported`, `unauthorized`). */
+  | { kind: 'refused-by-hub'; commandId: string; code: string; detail?: string }
+  /** No acknowledgement within the ack window: synthesized here, never on the wire. */
+  | { kind: 'timeout'; commandId: string; afterMs: number }
+  | { kind: 'cancelled'; commandId: string; reason: string };
+
+/** Where commands are written; false when there is no open connection right now. */
+export type CommandWriter = (text: string) => boolean;
+
+interface Pending {
+  command: RespondCommand;
+  /** Serialized once: a retry MUST resend the same envelope (AEP-0004 §2.3). */
+  text: string;
+  ackWindowMs: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  attempts: number;
+  settle: (outcome: SendOutcome) => void;
+}
+
+/**
+ * The control sender of AEP-0004 §7: sends each command, settles it exactly
+ * once on the target's ack, a hub refusal or the ack window running out, and
+ * resends the SAME envelope after a reconnect when no ack was seen, so the
+ * target dedupes instead of executing twice. Commands written while offline
+ * wait for the connection.
+ */
+export class ControlSender {
+  private readonly pending = new Map<string, Pending>();
+  private writer: CommandWriter | undefined;
+
+  constructor(private readonly log: Logger) {}
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  send(command: RespondCommand, ackWindowMs: number): Promise<SendOutcome> {
+    return new Promise<SendOutcome>((resolve) => {
+      const entry: Pending = {
+        command, text: JSON.stringify(command), ackWindowMs, timer: undefined, attempts: 0,
+        settle: (outcome) => {
+          if (entry.timer) clearTimeout(entry.timer);
+          this.pending.delete(command.id);
+          resolve(outcome);
+        },
+      };
+      this.pending.set(command.id, entry);
+      this.write(entry);
+    });
+  }
+
+  /** A connection is up (after hello and subscribe): send what is waiting or unacknowledged. */
+  connected(writer: CommandWriter): void {
+    this.writer = writer;
+    for (const entry of this.pending.values()) this.write(entry);
+  }
+
+  /** The connection is gone: stop the ack clocks; unacknowledged commands are resent on reconnect. */
+  disconnected(): void {
+    this.writer = undefined;
+    for (const entry of this.pending.values()) {
+      if (entry.timer) clearTimeout(entry.timer);
+      entry.timer = undefined;
+    }
+  }
+
+  /** Offer every applied `control.accepted` / `control.rejected` event; returns true when it settled one of ours. */
+  onAck(event: AepEvent): boolean {
+    if (event.cause === undefined) return false;
+    const entry = this.pending.get(event.cause);
+    if (!entry) return false;
+    if (event.type === ACCEPTED_TYPE) {
+      entry.settle({ kind: 'accepted', commandId: entry.command.id });
+      return true;
+    }
+    if (event.type === REJECTED_TYPE) {
+      const data = readRejected(event);
+      const reason = data.ok ? data.value.reason : 'invalid';
+      const detail = data.ok ? data.value.detail : data.problem;
+      entry.settle({ kind: 'rejected', commandId: entry.command.id, reason, ...(detail !== undefined ? { detail } : {}) });
+      return true;
+    }
+    return false;
+  }
+
+  /** A hub `error` frame whose `cause` names one of our commands settles it as refused (AEP-0004 §4.2). */
+  onErrorFrame(frame: ErrorFrame): boolean {
+    const entry = frame.cause === undefined ? undefined : this.pending.get(frame.cause);
+    if (!entry) return false;
+    entry.settle({
+      kind: 'refused-by-hub', commandId: entry.command.id, code: frame.code,
+      ...(frame.detail !== undefined ? { detail: frame.detail } : {}),
+    });
+    return true;
+  }
+
+  dispose(reason = 'the extension stopped before the agent answered'): void {
+    for (const entry of [...this.pending.values()]) entry.settle({ kind: 'cancelled', commandId: entry.command.id, reason });
+    this.writer = undefined;
+  }
+
+  private write(entry: Pending): void {
+    if (!this.writer || entry.timer) return;
+    if (!this.writer(entry.text)) return;
+    entry.attempts++;
+    this.log.info(`sent ${entry.command.type} ${entry.command.id} for request ${entry.command.subject}${entry.attempts > 1 ? ` (resend ${entry.attempts - 1}, same id)` : ''}`);
+    entry.timer = setTimeout(() => {
+      entry.settle({ kind: 'timeout', commandId: entry.command.id, afterMs: entry.ackWindowMs });
+    }, entry.ackWindowMs);
+  }
+}

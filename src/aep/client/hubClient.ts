@@ -1,0 +1,541 @@
+import { hostname } from 'node:os';
+import WebSocket from 'ws';
+import type { Answer, AttentionRequest } from '../attention';
+import { buildRespondCommand, type SenderIdentity } from '../control';
+import { Emitter } from '../emitter';
+import { AEP_VERSION, type AepEvent } from '../envelope';
+import { parseWireMessage, type Capabilities, type ErrorFrame, type HelloFrame, type InboundFrame, type SubscribeFrame } from '../frames';
+import type { Inbox } from '../inbox/inbox';
+import type { CaptureLevel } from '../levels';
+import { Backoff } from './backoff';
+import { ControlSender, type SendOutcome } from './controlSender';
+import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
+import type { Logger } from './logger';
+import type { PositionStore } from './positionStore';
+import { RosterView } from './rosterView';
+import { subscriptionFilter } from './userFilter';
+
+/**
+ * The connection as the user should see it. `connected` is only ever shown
+ * after the hub's hello and the subscription's acknowledgement, and is left
+ * the moment the socket closes or falls silent.
+ */
+export type ClientState =
+  | { kind: 'idle' }
+  | { kind: 'connecting'; attempt: number }
+  | { kind: 'connected'; since: number; hub: string }
+  | { kind: 'backing-off'; attempt: number; retryAt: number; lastError: string }
+  /** Retrying cannot help until something changes (token, URL, version, filter); `retryNow` still tries. */
+  | { kind: 'failed'; reason: string };
+
+export interface HubClientOptions {
+  hubUrl: string;
+  /** Sent only as `Authorization: Bearer`, never in a URL or a log line. */
+  token?: string;
+  allowInsecureRemote?: boolean;
+  /** The user's attr-match filter; ANDed with the types the extension needs. */
+  filter?: unknown;
+  captureCeiling?: CaptureLevel;
+  /** Our emitter name on commands (`agent`), e.g. `vscode-aep-attention`. */
+  senderName: string;
+  inbox: Inbox;
+  positions: PositionStore;
+  log: Logger;
+  /** Timings; the defaults are the spec's (AEP-0003 §3.5.5: ping 30 s, give up after 90 s). */
+  pingMs?: number;
+  idleMs?: number;
+  helloTimeoutMs?: number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** A connection that lasted this long resets the backoff. */
+  stableMs?: number;
+  /** Inbound messages waiting to be processed before the client disconnects and resumes instead. */
+  maxQueuedMessages?: number;
+  /** Largest frame accepted from the hub, in bytes. */
+  maxFrameBytes?: number;
+  random?: () => number;
+}
+
+/** A problem with something the hub sent; reported, never fatal. */
+export interface HubProblem {
+  message: string;
+}
+
+const PROCESS_BATCH = 500;
+
+/**
+ * One long-lived WebSocket to the hub (AEP-0003 §3.5): hello, one
+ * subscription resumed from persisted positions, liveness, reconnect with
+ * backoff, the roster, and the control sender. Everything it receives goes
+ * through the inbox, which dedupes before anything else sees it.
+ */
+export class HubClient {
+  private readonly endpoint: HubEndpoint | undefined;
+  private readonly configProblem: string | undefined;
+  private readonly backoff: Backoff;
+  private readonly sender: ControlSender;
+  private readonly roster = new RosterView();
+  private readonly identity: SenderIdentity;
+  private readonly instance: string;
+
+  private socket: WebSocket | undefined;
+  private hubHello: HelloFrame | undefined;
+  private subscriptionId: string | undefined;
+  private subscriptionCount = 0;
+  private rosterRequest = 0;
+  private stateValue: ClientState = { kind: 'idle' };
+  private readonly counters = { eventsApplied: 0, duplicatesDropped: 0, connections: 0, commandsSettled: 0 };
+  private lastHeard = 0;
+  private queue: string[] = [];
+  private draining = false;
+  private disposed = false;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private expiryTimer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private rosterTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private readonly stateChanges: Emitter<ClientState>;
+  private readonly gaps: Emitter<{ session: string; earliest: { epoch: number; seq: number } }>;
+  private readonly problems: Emitter<HubProblem>;
+  private readonly rosterChanges: Emitter<void>;
+  readonly onDidChangeState;
+  /** A resume position predated the hub's buffer: older requests may be missing (AEP-0003 §5). */
+  readonly onDidReplayGap;
+  readonly onDidReportProblem;
+  readonly onDidChangeRoster;
+
+  constructor(private readonly options: HubClientOptions) {
+    const onListenerError = (error: unknown) => options.log.error(`listener failed: ${String(error)}`);
+    this.stateChanges = new Emitter(onListenerError);
+    this.gaps = new Emitter(onListenerError);
+    this.problems = new Emitter(onListenerError);
+    this.rosterChanges = new Emitter(onListenerError);
+    this.onDidChangeState = this.stateChanges.event;
+    this.onDidReplayGap = this.gaps.event;
+    this.onDidReportProblem = this.problems.event;
+    this.onDidChangeRoster = this.rosterChanges.event;
+    this.backoff = new Backoff(options.backoffBaseMs ?? 500, options.backoffCapMs ?? 30_000, options.random);
+    this.sender = new ControlSender(options.log);
+    this.instance = `${hostname()}/${process.pid}`;
+    this.identity = { agent: options.senderName, source: `aep://${encodeURIComponent(hostname())}/agent/${encodeURIComponent(options.senderName)}` };
+
+    const endpoint = hubEndpoint(options.hubUrl, options.allowInsecureRemote ?? false);
+    const filter = subscriptionFilter(options.filter);
+    if (!endpoint.ok) this.configProblem = endpoint.problem;
+    else if (!filter.ok) this.configProblem = filter.problem;
+    else this.endpoint = endpoint.value;
+  }
+
+  get state(): ClientState {
+    return this.stateValue;
+  }
+
+  /** The capabilities the hub declared in its hello, while connected. */
+  get hubCapabilities(): Capabilities | undefined {
+    return this.hubHello?.capabilities;
+  }
+
+  /** Counts since the client started, for diagnostics and benchmarks. */
+  get stats(): Readonly<{ eventsApplied: number; duplicatesDropped: number; connections: number; commandsSettled: number }> {
+    return { ...this.counters };
+  }
+
+  get pendingCommands(): number {
+    return this.sender.pendingCount;
+  }
+
+  reachability(session: string) {
+    return this.roster.reachability(session);
+  }
+
+  start(): void {
+    if (this.disposed || this.stateValue.kind !== 'idle') return;
+    this.expiryTimer = setInterval(() => this.options.inbox.expireDue(), 1_000);
+    this.expiryTimer.unref?.();
+    this.connect();
+  }
+
+  /** The user asked, or the network came back: skip the wait (a final failure is retried too). */
+  retryNow(): void {
+    if (this.disposed) return;
+    if (this.stateValue.kind === 'backing-off' || this.stateValue.kind === 'failed' || this.stateValue.kind === 'idle') {
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+      this.backoff.reset();
+      if (!this.expiryTimer) this.start();
+      else this.connect();
+    }
+  }
+
+  /**
+   * Answers a request. Resolves once the command is settled: accepted,
+   * rejected, refused by the hub, or timed out. The request itself leaves
+   * the inbox only when the agent resolves it.
+   */
+  respond(request: Pick<AttentionRequest, 'id' | 'session' | 'fields'>, answer: Answer): Promise<SendOutcome> {
+    const command = buildRespondCommand(request, answer, this.identity);
+    return this.sender.send(command, this.roster.ackWindowFor(request.session));
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.sender.dispose();
+    this.clearConnectionTimers();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.expiryTimer) clearInterval(this.expiryTimer);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.closeSocket(1000, 'client disposed');
+    this.setState({ kind: 'idle' });
+    for (const emitter of [this.stateChanges, this.gaps, this.problems, this.rosterChanges]) emitter.dispose();
+  }
+
+  // ---- connection lifecycle ----------------------------------------------------
+
+  private setState(state: ClientState): void {
+    this.stateValue = state;
+    this.stateChanges.fire(state);
+  }
+
+  private connect(): void {
+    if (this.disposed) return;
+    if (!this.endpoint) {
+      this.fail(this.configProblem ?? 'no hub configured');
+      return;
+    }
+    this.closeSocket(1000, 'reconnecting');
+    this.setState({ kind: 'connecting', attempt: this.backoff.attempts + 1 });
+    const headers: Record<string, string> = {};
+    if (this.options.token) headers['authorization'] = `Bearer ${this.options.token}`;
+    const socket = new WebSocket(this.endpoint.socketUrl, {
+      headers,
+      handshakeTimeout: this.options.helloTimeoutMs ?? 10_000,
+      maxPayload: this.options.maxFrameBytes ?? 4 * 1024 * 1024,
+    });
+    this.socket = socket;
+    this.options.log.info(`connecting to ${this.endpoint.socketUrl}`);
+
+    socket.on('unexpected-response', (_request, response) => {
+      const status = response.statusCode ?? 0;
+      response.resume();
+      if (status === 401 || status === 403) {
+        this.fail(
+          this.options.token
+            ? `the hub refused the token (HTTP ${status}). Set the right one with "AEP Attention: Set Hub Token"`
+            : `the hub requires a token (HTTP ${status}). Set it with "AEP Attention: Set Hub Token"`,
+        );
+      } else {
+        this.lost(socket, `the hub answered HTTP ${status} instead of opening the socket`);
+      }
+      socket.terminate();
+    });
+    socket.on('open', () => this.onOpen(socket));
+    socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => this.onRaw(socket, data, isBinary));
+    socket.on('error', (error: Error) => this.lost(socket, describeSocketError(error)));
+    socket.on('close', (code: number, reason: Buffer) => {
+      const why = reason.toString('utf8');
+      this.lost(socket, code === 1009 ? 'the hub sent a frame larger than this client accepts' : `the connection closed (${code}${why ? `: ${why}` : ''})`);
+    });
+  }
+
+  private onOpen(socket: WebSocket): void {
+    if (socket !== this.socket) return;
+    this.lastHeard = Date.now();
+    socket.send(
+      JSON.stringify({
+        type: 'hello', versions: [AEP_VERSION], role: 'both',
+        identity: { agent: this.options.senderName, instance: this.instance }, capabilities: {},
+      }),
+    );
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (socket === this.socket && !this.hubHello) {
+        this.lost(socket, 'the hub did not answer hello');
+        socket.terminate();
+      }
+    }, this.options.helloTimeoutMs ?? 10_000);
+    this.timers.add(timer);
+  }
+
+  /** A socket ended or failed: back off and reconnect (unless a final failure was already recorded). */
+  private lost(socket: WebSocket, why: string): void {
+    if (socket !== this.socket || this.disposed) return;
+    this.socket = undefined;
+    this.hubHello = undefined;
+    this.subscriptionId = undefined;
+    this.queue = [];
+    this.clearConnectionTimers();
+    this.sender.disconnected();
+    socket.removeAllListeners('message');
+    if (this.stateValue.kind === 'failed') return;
+    const delay = this.backoff.next();
+    this.options.log.warn(`${why}; retrying in ${delay} ms`);
+    this.setState({ kind: 'backing-off', attempt: this.backoff.attempts, retryAt: Date.now() + delay, lastError: why });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.connect();
+    }, delay);
+  }
+
+  /** Retrying cannot fix this: say why and wait for the user. */
+  private fail(reason: string): void {
+    this.options.log.error(reason);
+    this.setState({ kind: 'failed', reason });
+    const socket = this.socket;
+    this.socket = undefined;
+    this.hubHello = undefined;
+    this.clearConnectionTimers();
+    this.sender.disconnected();
+    socket?.terminate();
+  }
+
+  private closeSocket(code: number, reason: string): void {
+    const socket = this.socket;
+    this.socket = undefined;
+    this.hubHello = undefined;
+    this.clearConnectionTimers();
+    this.sender.disconnected();
+    if (socket) {
+      socket.removeAllListeners();
+      socket.on('error', () => undefined);
+      if (socket.readyState === WebSocket.OPEN) socket.close(code, reason);
+      else socket.terminate();
+    }
+  }
+
+  private clearConnectionTimers(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = undefined;
+    if (this.rosterTimer) clearTimeout(this.rosterTimer);
+    this.rosterTimer = undefined;
+  }
+
+  private send(frame: Record<string, unknown> | SubscribeFrame): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
+  }
+
+  // ---- inbound -------------------------------------------------------------------
+
+  private onRaw(socket: WebSocket, data: WebSocket.RawData, isBinary: boolean): void {
+    if (socket !== this.socket) return;
+    this.lastHeard = Date.now();
+    if (isBinary) {
+      this.report('the hub sent a binary frame, which AEP 0.1 reserves; it was ignored');
+      return;
+    }
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data).toString('utf8');
+    // Process in batches off the socket callback so a large replay never blocks the host for long.
+    this.queue.push(text);
+    if (this.queue.length > (this.options.maxQueuedMessages ?? 20_000)) {
+      // Falling behind: drop the connection and resume from what was applied, never grow or drop notice+ events.
+      this.lost(socket, `fell ${this.queue.length} messages behind the hub; reconnecting to resume`);
+      socket.terminate();
+      return;
+    }
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private drain(): void {
+    this.draining = false;
+    const batch = this.queue.splice(0, PROCESS_BATCH);
+    for (const text of batch) {
+      try {
+        this.onText(text);
+      } catch (error) {
+        this.report(`internal error while handling a hub message: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (this.queue.length > 0 && !this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private onText(text: string): void {
+    const message = parseWireMessage(text);
+    switch (message.kind) {
+      case 'event':
+        this.onEvent(message.event);
+        return;
+      case 'frame':
+        this.onFrame(message.frame);
+        return;
+      case 'unknown-frame':
+        this.options.log.debug(`ignored a frame of unknown type "${message.type}"`);
+        return;
+      case 'invalid':
+        this.report(`the hub sent something unreadable: ${message.problem}`);
+        return;
+    }
+  }
+
+  private onEvent(event: AepEvent): void {
+    if (!this.hubHello) {
+      this.report(`the hub sent an event (${event.type}) before its hello; it was ignored`);
+      return;
+    }
+    const outcome = this.options.inbox.apply(event);
+    if (!outcome.applied) {
+      this.counters.duplicatesDropped++;
+      return;
+    }
+    this.counters.eventsApplied++;
+    if (outcome.problem) this.report(outcome.problem);
+    if (outcome.positionAdvanced && event.session !== undefined) {
+      const position = this.options.inbox.positionFor(event.session);
+      if (position) this.options.positions.record(position);
+    }
+    if (event.type === 'control.accepted' || event.type === 'control.rejected') {
+      if (this.sender.onAck(event)) this.counters.commandsSettled++;
+    }
+    else if (event.type === 'session.started' || event.type === 'session.ended') this.scheduleRoster();
+  }
+
+  private onFrame(frame: InboundFrame): void {
+    if (frame.type === 'hello') {
+      this.onHello(frame);
+      return;
+    }
+    if (!this.hubHello && frame.type !== 'error') {
+      this.report(`the hub sent a ${frame.type} frame before its hello; it was ignored`);
+      return;
+    }
+    switch (frame.type) {
+      case 'subscribed':
+        if (frame.id === this.subscriptionId) this.onSubscribed();
+        return;
+      case 'error':
+        this.onErrorFrame(frame);
+        return;
+      case 'replay-exhausted':
+        this.options.log.warn(`the hub no longer holds session ${frame.session} from where this client left off; older requests may be missing`);
+        this.gaps.fire({ session: frame.session, earliest: frame.earliest });
+        return;
+      case 'closing':
+        this.options.log.info(`the hub is closing the connection${frame.reason ? ` (${frame.reason})` : ''}`);
+        return;
+      case 'ping':
+        this.send({ type: 'pong', t: frame.t });
+        return;
+      case 'roster':
+        this.roster.update(frame.entries);
+        this.rosterChanges.fire();
+        return;
+      case 'pong':
+      case 'unsubscribed':
+        return;
+    }
+  }
+
+  private onHello(frame: HelloFrame): void {
+    if (this.hubHello) return;
+    if (!frame.versions.includes(AEP_VERSION)) {
+      this.fail(`the hub answered with AEP ${frame.versions.join(', ')}, but this extension speaks ${AEP_VERSION}`);
+      return;
+    }
+    this.hubHello = frame;
+    const filter = subscriptionFilter(this.options.filter);
+    if (!filter.ok) {
+      this.fail(filter.problem);
+      return;
+    }
+    this.subscriptionId = `attention-${++this.subscriptionCount}`;
+    const subscribe: SubscribeFrame = { type: 'subscribe', id: this.subscriptionId, filter: { ...filter.value } };
+    if (this.options.captureCeiling) subscribe.capture = this.options.captureCeiling;
+    const saved = this.options.positions.load();
+    if (saved.length > 0) subscribe.from = [...saved];
+    else if (frame.capabilities?.replay?.all === true) subscribe.from = 'all';
+    this.send(subscribe);
+    this.options.log.info(
+      `hello from the hub; subscribing${subscribe.from === 'all' ? ' with replay of everything held' : saved.length > 0 ? ` from ${saved.length} saved positions` : ''}`,
+    );
+  }
+
+  private onSubscribed(): void {
+    const socket = this.socket;
+    if (!socket || !this.endpoint) return;
+    this.counters.connections++;
+    this.setState({ kind: 'connected', since: Date.now(), hub: this.endpoint.origin });
+    this.sender.connected((text) => {
+      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(text);
+      return true;
+    });
+    const pingMs = this.options.pingMs ?? 30_000;
+    const idleMs = this.options.idleMs ?? 90_000;
+    this.pingTimer = setInterval(() => {
+      if (Date.now() - this.lastHeard > idleMs) {
+        this.lost(socket, `the hub has been silent for more than ${Math.round(idleMs / 1000)} s`);
+        socket.terminate();
+        return;
+      }
+      this.send({ type: 'ping', t: Date.now() });
+    }, pingMs);
+    const stable = setTimeout(() => {
+      this.timers.delete(stable);
+      if (this.socket === socket && this.stateValue.kind === 'connected') this.backoff.reset();
+    }, this.options.stableMs ?? 10_000);
+    this.timers.add(stable);
+    if (this.hubHello?.capabilities?.roster) this.requestRoster();
+    else {
+      this.roster.update(null);
+      this.rosterChanges.fire();
+    }
+  }
+
+  private onErrorFrame(frame: ErrorFrame): void {
+    if (this.sender.onErrorFrame(frame)) {
+      this.counters.commandsSettled++;
+      return;
+    }
+    if (frame.code === 'version-unsupported') {
+      this.fail(`the hub does not speak AEP ${AEP_VERSION}${frame.versions ? ` (it speaks ${frame.versions.join(', ')})` : ''}`);
+      return;
+    }
+    if (frame.code === 'hello-required') {
+      this.fail('the hub says it never received this client\'s hello; this is a protocol mismatch between the extension and the hub');
+      return;
+    }
+    if (frame.id !== undefined && frame.id === this.subscriptionId) {
+      // A refused subscription leaves the connection useless; retrying changes nothing until the settings do.
+      this.fail(`the hub refused the subscription (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}`);
+      return;
+    }
+    this.report(`the hub reported ${frame.code}${frame.detail ? `: ${frame.detail}` : ''}`);
+  }
+
+  private scheduleRoster(): void {
+    if (!this.hubHello?.capabilities?.roster || this.rosterTimer) return;
+    this.rosterTimer = setTimeout(() => {
+      this.rosterTimer = undefined;
+      this.requestRoster();
+    }, 250);
+  }
+
+  private requestRoster(): void {
+    this.send({ type: 'roster', id: `roster-${++this.rosterRequest}` });
+  }
+
+  private report(message: string): void {
+    this.options.log.warn(message);
+    this.problems.fire({ message });
+  }
+}
+
+function describeSocketError(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ECONNREFUSED') return 'nothing is listening at the hub address (connection refused)';
+  if (code === 'ENOTFOUND') return 'the hub host name does not resolve';
+  if (code === 'ECONNRESET') return 'the connection was reset';
+  if (code === 'ETIMEDOUT') return 'the connection timed out';
+  if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return 'the hub sent a frame larger than this client accepts';
+  return error.message;
+}

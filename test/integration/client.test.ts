@@ -1,0 +1,302 @@
+// The hub client over real loopback sockets: round trip, resume after a
+// severed connection, a lost acknowledgement, every refusal, a hostile hub,
+// and a hub restart.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
+import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { startHub, type RunningHub } from '../hub/hub';
+import { freshSession } from '../support/events';
+import { RecordingLogger } from '../support/recordingLogger';
+import { ScriptedTarget } from '../support/scriptedTarget';
+import { TcpProxy } from '../support/tcpProxy';
+import { waitUntil } from '../support/waitUntil';
+
+const TOKEN = 'client-test-token';
+const FORM = {
+  kind: 'form',
+  prompt: 'Configure the new service deployment',
+  fields: [
+    { id: 'name', type: 'string', label: 'Service name', required: true },
+    { id: 'db', type: 'select', label: 'Database', other: true, choices: [{ id: '1', label: 'PostgreSQL' }, { id: '2', label: 'SQLite' }] },
+  ],
+  respond_via: ['control'],
+};
+
+interface Harness {
+  client: HubClient;
+  inbox: Inbox;
+  log: RecordingLogger;
+  states: ClientState[];
+  /** Each state with the local time it was entered. */
+  observed: Array<{ state: ClientState; at: number }>;
+  problems: string[];
+  positions: MemoryPositionStore;
+}
+
+const clients: HubClient[] = [];
+function startClient(hubUrl: string, options: Partial<HubClientOptions> = {}): Harness {
+  const inbox = new Inbox();
+  const log = new RecordingLogger();
+  const positions = new MemoryPositionStore();
+  const client = new HubClient({
+    hubUrl, token: TOKEN, senderName: 'test-editor', inbox, positions, log,
+    backoffBaseMs: 50, backoffCapMs: 400, ...options,
+  });
+  const states: ClientState[] = [];
+  const observed: Harness['observed'] = [];
+  const problems: string[] = [];
+  client.onDidChangeState((state) => {
+    states.push(state);
+    observed.push({ state, at: Date.now() });
+  });
+  client.onDidReportProblem((problem) => problems.push(problem.message));
+  client.start();
+  clients.push(client);
+  return { client, inbox, log, states, observed, problems, positions };
+}
+
+const connected = (h: Harness, timeoutMs = 5_000) =>
+  waitUntil(() => h.client.state.kind === 'connected', 'the client to connect', timeoutMs, () => JSON.stringify(h.client.state) + h.log.lines.slice(-3).join(' | '));
+
+const open = (h: Harness, requestId: string) => h.inbox.open().find((item) => item.requestId === requestId);
+
+after(() => {
+  for (const client of clients) client.dispose();
+});
+
+describe('client against the local hub', () => {
+  let hub: RunningHub;
+  const targets: ScriptedTarget[] = [];
+  const target = async (session = freshSession('c'), options: Parameters<typeof ScriptedTarget.start>[3] = {}) => {
+    const t = await ScriptedTarget.start(hub.url, TOKEN, session, options);
+    targets.push(t);
+    return t;
+  };
+  before(async () => {
+    hub = await startHub({ port: 0, token: TOKEN });
+  });
+  after(async () => {
+    await Promise.all(targets.map((t) => t.close()));
+    await hub.close();
+  });
+
+  test('round trip: a form arrives, the answer is accepted, answered and resolved close it', async () => {
+    const agent = await target();
+    const h = startClient(hub.url);
+    await connected(h);
+    const requestId = agent.raise(FORM);
+    await waitUntil(() => open(h, requestId) !== undefined, 'the request in the inbox');
+    const item = open(h, requestId);
+    assert.equal(item?.request?.fields.length, 2);
+    const outcome = h.client.respond(item!.request!, { values: { name: 'billing-api', db: 'MariaDB' } });
+    const command = await agent.nextCommand();
+    assert.equal(command.value['subject'], requestId);
+    assert.equal(command.value['capture'], 'redacted');
+    assert.equal('seq' in command.value, false);
+    agent.accept(command);
+    assert.deepEqual(await outcome, { kind: 'accepted', commandId: command.value['id'] });
+    assert.ok(open(h, requestId), 'accepted is not resolved: the request stays until the agent resolves it');
+    agent.answerAndResolve(command);
+    await waitUntil(() => open(h, requestId) === undefined, 'the request to leave the inbox');
+    assert.equal(h.inbox.findRequest(agent.session, requestId)?.status, 'resolved');
+  });
+
+  test('invalid keeps the request pending; the corrected answer goes through', async () => {
+    const agent = await target();
+    const h = startClient(hub.url);
+    await connected(h);
+    const requestId = agent.raise(FORM);
+    await waitUntil(() => open(h, requestId) !== undefined, 'the request');
+    const request = open(h, requestId)!.request!;
+    const first = h.client.respond(request, { values: { db: '1' } });
+    agent.reject(await agent.nextCommand(0), 'invalid', 'field "name" is required');
+    assert.deepEqual(await first, {
+      kind: 'rejected', commandId: (await agent.nextCommand(0)).value['id'], reason: 'invalid', detail: 'field "name" is required',
+    });
+    assert.equal(open(h, requestId)?.status, 'pending');
+    const second = h.client.respond(request, { values: { name: 'x', db: '1' } });
+    const retry = await agent.nextCommand(1);
+    assert.notEqual(retry.value['id'], (await agent.nextCommand(0)).value['id'], 'a corrected answer is a new command');
+    agent.accept(retry);
+    assert.equal((await second).kind, 'accepted');
+  });
+
+  test('relay-behalf refusals and a silent target settle with what happened', async () => {
+    const h = startClient(hub.url);
+    await connected(h);
+    const noRoute = await h.client.respond({ id: 'R', session: freshSession('nobody'), fields: [] }, { option: 'allow' });
+    assert.equal(noRoute.kind === 'refused-by-hub' && noRoute.code, 'no-route');
+
+    const shared = freshSession('two');
+    await target(shared, { agent: 'one' });
+    await target(shared, { agent: 'two' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const ambiguous = await h.client.respond({ id: 'R', session: shared, fields: [] }, { option: 'allow' });
+    assert.equal(ambiguous.kind === 'refused-by-hub' && ambiguous.code, 'ambiguous');
+
+    const deaf = await target(freshSession('deaf'), { accepts: [] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const unsupported = await h.client.respond({ id: 'R', session: deaf.session, fields: [] }, { option: 'allow' });
+    assert.equal(unsupported.kind === 'refused-by-hub' && unsupported.code, 'unsupported');
+
+    const silent = await target(freshSession('silent'), { ackWindowMs: 300 });
+    await waitUntil(() => h.client.reachability(silent.session).state === 'reachable', 'the roster to list the silent target');
+    const timeout = await h.client.respond({ id: 'R', session: silent.session, fields: [] }, { option: 'allow' });
+    assert.deepEqual(timeout, { kind: 'timeout', commandId: timeout.commandId, afterMs: 300 });
+    assert.equal(silent.commands().length, 1, 'the command reached the silent target');
+  });
+
+  test('roster: reachability per session follows the fleet', async () => {
+    const h = startClient(hub.url);
+    await connected(h);
+    const agent = await target(freshSession('roster'), { ackWindowMs: 2500 });
+    await waitUntil(() => h.client.reachability(agent.session).state === 'reachable', 'the roster to see the new session');
+    assert.deepEqual(h.client.reachability(agent.session), {
+      state: 'reachable', agent: 'scripted-agent', accepts: ['control.attention.respond'], ackWindowMs: 2500,
+    });
+    agent.emit('session.ended', { reason: 'normal' });
+    await agent.close();
+    await waitUntil(() => h.client.reachability(agent.session).state === 'unreachable', 'the roster to drop the ended session');
+  });
+});
+
+describe('client through a severable connection', () => {
+  let hub: RunningHub;
+  let proxy: TcpProxy;
+  const targets: ScriptedTarget[] = [];
+  before(async () => {
+    hub = await startHub({ port: 0, token: TOKEN });
+    proxy = await TcpProxy.start(hub.port);
+  });
+  after(async () => {
+    await Promise.all(targets.map((t) => t.close()));
+    await proxy.close();
+    await hub.close();
+  });
+
+  test('sever mid-stream: the client reconnects and resumes exactly the missed events', async (t) => {
+    const agent = await ScriptedTarget.start(hub.url, TOKEN, freshSession('sever'));
+    targets.push(agent);
+    const h = startClient(proxy.url);
+    await connected(h);
+    const ask = (i: number) => agent.raise({ kind: 'input', prompt: `Question ${i}` });
+    for (let i = 0; i < 5; i++) ask(i);
+    await waitUntil(() => h.inbox.timeline(sourceOf(agent), agent.session).length === 6, 'the first events');
+    const severedAt = Date.now();
+    proxy.sever();
+    await waitUntil(() => h.client.state.kind === 'backing-off', 'the client to notice the drop');
+    for (let i = 5; i < 10; i++) ask(i);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    proxy.restore();
+    await connected(h);
+    const reconnectMs = Date.now() - severedAt;
+    await waitUntil(() => h.inbox.timeline(sourceOf(agent), agent.session).length === 11, 'the missed tail');
+    const seqs = h.inbox.timeline(sourceOf(agent), agent.session).map((e) => e.seq);
+    assert.deepEqual(seqs, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.equal(h.inbox.open().length, 10, 'every question is pending exactly once');
+    const kinds = h.states.map((s) => s.kind);
+    assert.deepEqual(kinds.slice(0, 3), ['connecting', 'connected', 'backing-off']);
+    assert.equal(kinds.at(-1), 'connected');
+    const stats = h.client.stats;
+    assert.equal(stats.connections, 2);
+    t.diagnostic(
+      `reconnected ${reconnectMs} ms after the sever (150 ms of it blocked); ${stats.eventsApplied} events applied, ` +
+        `${stats.duplicatesDropped} duplicates dropped by dedupe`,
+    );
+  });
+
+  test('sever right after sending: the ack is lost, the same command id is resent, the client settles once', async () => {
+    const agent = await ScriptedTarget.start(hub.url, TOKEN, freshSession('lostack'));
+    targets.push(agent);
+    const h = startClient(proxy.url);
+    await connected(h);
+    const requestId = agent.raise({ kind: 'permission', prompt: 'Run it?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] });
+    await waitUntil(() => open(h, requestId) !== undefined, 'the request');
+    let settled = 0;
+    const outcome = h.client.respond(open(h, requestId)!.request!, { option: 'allow' }).then((o) => {
+      settled++;
+      return o;
+    });
+    const first = await agent.nextCommand(0);
+    proxy.sever();
+    agent.accept(first);
+    agent.answerAndResolve(first);
+    await waitUntil(() => h.client.state.kind === 'backing-off', 'the drop');
+    proxy.restore();
+    const resent = await agent.nextCommand(1, 5_000);
+    assert.equal(resent.text, first.text, 'the retry is the same envelope, same id');
+    // A conformant target dedupes the retry and re-sends its recorded ack.
+    assert.deepEqual(await outcome, { kind: 'accepted', commandId: first.value['id'] });
+    await waitUntil(() => open(h, requestId) === undefined, 'the request to resolve');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(settled, 1);
+    assert.equal(agent.commands().length, 2, 'on the wire twice, one command id');
+    assert.equal(h.client.stats.commandsSettled, 1);
+  });
+});
+
+describe('client configuration failures and hub restarts', () => {
+  test('a wrong token fails with the fix named, without a retry loop', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    try {
+      const h = startClient(hub.url, { token: 'wrong' });
+      await waitUntil(() => h.client.state.kind === 'failed', 'the failure');
+      const state = h.client.state;
+      assert.match(state.kind === 'failed' ? state.reason : '', /refused the token \(HTTP 401\).*Set Hub Token/);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(h.states.filter((s) => s.kind === 'connecting').length, 1, 'no retry loop');
+      assert.equal(h.log.lines.some((line) => line.includes('wrong')), false, 'the token is never logged');
+    } finally {
+      await hub.close();
+    }
+  });
+
+  test('plain ws to a remote host is refused before any connection', () => {
+    const h = startClient('http://192.0.2.10:8787');
+    const state = h.client.state;
+    assert.equal(state.kind, 'failed');
+    assert.match(state.kind === 'failed' ? state.reason : '', /TLS/);
+  });
+
+  test('a tokenless hub refuses commands as watch-only', async () => {
+    const hub = await startHub({ port: 0 });
+    try {
+      const h = startClient(hub.url, { token: undefined });
+      await connected(h);
+      const outcome = await h.client.respond({ id: 'R', session: 's', fields: [] }, { option: 'allow' });
+      assert.equal(outcome.kind === 'refused-by-hub' && outcome.code, 'unauthorized');
+    } finally {
+      await hub.close();
+    }
+  });
+
+  test('hub restart: the client reconnects by itself within the backoff cap', async (t) => {
+    const first = await startHub({ port: 0, token: TOKEN });
+    const port = first.port;
+    const h = startClient(first.url, { backoffCapMs: 300 });
+    await connected(h);
+    await first.close();
+    await waitUntil(() => h.client.state.kind === 'backing-off', 'the client to see the hub go');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const restartedAt = Date.now();
+    const second = await startHub({ port, token: TOKEN });
+    try {
+      await connected(h, 3_000);
+      t.diagnostic(`reconnected ${Date.now() - restartedAt} ms after the hub came back`);
+      const kinds = h.states.map((s) => s.kind);
+      assert.ok(kinds.filter((k) => k === 'backing-off').length >= 2, 'several attempts were made while the hub was down');
+      // Every wait was within the cap: the delay is computed when the state is entered.
+      const delays = h.observed.flatMap((o) => (o.state.kind === 'backing-off' ? [o.state.retryAt - o.at] : []));
+      assert.ok(delays.length >= 2 && delays.every((delay) => delay <= 300 + 5), JSON.stringify(delays));
+      assert.deepEqual(kinds.slice(-2), ['connecting', 'connected']);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+function sourceOf(target: ScriptedTarget): string {
+  return `aep://test-host/agent/${target.agent}/session/${target.session}`;
+}

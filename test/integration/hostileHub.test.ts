@@ -1,0 +1,160 @@
+// A fake hub that misbehaves on purpose. The client must report each problem
+// in words, keep running, and never show "connected" on a dead socket.
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
+import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { RecordingLogger } from '../support/recordingLogger';
+import { waitUntil } from '../support/waitUntil';
+
+type Script = (ws: WebSocket, frame: Record<string, unknown>) => void;
+
+/** A WebSocket server that runs `script` on every client frame. */
+async function fakeHub(script: Script): Promise<{ url: string; close: () => Promise<void>; connections: () => number }> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  let connections = 0;
+  wss.on('connection', (ws) => {
+    connections++;
+    ws.on('message', (data: Buffer) => script(ws, JSON.parse(data.toString('utf8')) as Record<string, unknown>));
+  });
+  return {
+    url: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const ws of wss.clients) ws.terminate();
+        wss.close(() => resolve());
+      }),
+  };
+}
+
+const HELLO = { type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'fake-hub' }, capabilities: {} };
+const polite: Script = (ws, frame) => {
+  if (frame['type'] === 'hello') ws.send(JSON.stringify(HELLO));
+  if (frame['type'] === 'subscribe') ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
+};
+
+const clients: HubClient[] = [];
+const servers: Array<{ close: () => Promise<void> }> = [];
+after(async () => {
+  for (const client of clients) client.dispose();
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+function client(url: string, options: Partial<HubClientOptions> = {}) {
+  const log = new RecordingLogger();
+  const problems: string[] = [];
+  const c = new HubClient({
+    hubUrl: url, token: 'any', senderName: 'test-editor', inbox: new Inbox(), positions: new MemoryPositionStore(), log,
+    backoffBaseMs: 50, backoffCapMs: 200, ...options,
+  });
+  c.onDidReportProblem((p) => problems.push(p.message));
+  c.start();
+  clients.push(c);
+  return { c, log, problems };
+}
+
+describe('client against a hostile hub', () => {
+  test('garbage after hello is reported, and the connection stays up', async () => {
+    const hub = await fakeHub((ws, frame) => {
+      polite(ws, frame);
+      if (frame['type'] !== 'subscribe') return;
+      ws.send('not json at all');
+      ws.send('[1,2,3]');
+      ws.send(JSON.stringify({ type: 'subscribed' }));
+      ws.send(Buffer.from([0xde, 0xad]), { binary: true });
+      ws.send(JSON.stringify({ aep: '0.1', type: 'attention.requested', id: 'x' }));
+      ws.send(JSON.stringify({ type: 'from-the-future' }));
+    });
+    servers.push(hub);
+    const { c, problems } = client(hub.url);
+    await waitUntil(() => problems.length >= 5, 'five problems', 3_000, () => JSON.stringify(problems));
+    assert.match(problems.join('\n'), /not JSON/);
+    assert.match(problems.join('\n'), /a frame must be a JSON object/);
+    assert.match(problems.join('\n'), /malformed `subscribed` frame/);
+    assert.match(problems.join('\n'), /binary frame/);
+    assert.match(problems.join('\n'), /malformed event: `time` is missing; `source` is missing/);
+    assert.equal(c.state.kind, 'connected');
+  });
+
+  test('frames before hello are reported and ignored', async () => {
+    const hub = await fakeHub((ws, frame) => {
+      if (frame['type'] === 'hello') {
+        ws.send(JSON.stringify({ type: 'subscribed', id: 'x' }));
+        ws.send(JSON.stringify({ type: 'ping', t: 1 }));
+      }
+      polite(ws, frame);
+    });
+    servers.push(hub);
+    const { c, problems } = client(hub.url);
+    await waitUntil(() => c.state.kind === 'connected', 'connected');
+    assert.deepEqual(problems, [
+      'the hub sent a subscribed frame before its hello; it was ignored',
+      'the hub sent a ping frame before its hello; it was ignored',
+    ]);
+  });
+
+  test('an enormous frame closes the socket with a clear reason, then the client reconnects', async () => {
+    let sent = false;
+    const hub = await fakeHub((ws, frame) => {
+      polite(ws, frame);
+      if (frame['type'] === 'subscribe' && !sent) {
+        sent = true;
+        ws.send(JSON.stringify({ type: 'x', pad: 'y'.repeat(200_000) }));
+      }
+    });
+    servers.push(hub);
+    const { c, log } = client(hub.url, { maxFrameBytes: 64 * 1024 });
+    await waitUntil(() => log.lines.some((l) => l.includes('larger than this client accepts')), 'the size refusal', 3_000, () => log.lines.join('\n'));
+    await waitUntil(() => c.state.kind === 'connected' && hub.connections() === 2, 'the reconnect');
+  });
+
+  test('a hub that answers with another version fails once, clearly', async () => {
+    const hub = await fakeHub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ ...HELLO, versions: ['9.9'] }));
+    });
+    servers.push(hub);
+    const { c } = client(hub.url);
+    await waitUntil(() => c.state.kind === 'failed', 'the failure');
+    const state = c.state;
+    assert.equal(state.kind === 'failed' && state.reason, 'the hub answered with AEP 9.9, but this extension speaks 0.1');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(hub.connections(), 1, 'no retry loop on a final failure');
+  });
+
+  test('version-unsupported from the hub is final and says what the hub speaks', async () => {
+    const hub = await fakeHub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ type: 'error', code: 'version-unsupported', versions: ['0.2'] }));
+    });
+    servers.push(hub);
+    const { c } = client(hub.url);
+    await waitUntil(() => c.state.kind === 'failed', 'the failure');
+    const state = c.state;
+    assert.equal(state.kind === 'failed' && state.reason, 'the hub does not speak AEP 0.1 (it speaks 0.2)');
+  });
+
+  test('a hub that never answers pings is dropped, and "connected" does not outlive it', async () => {
+    const hub = await fakeHub(polite);
+    servers.push(hub);
+    const { c, log } = client(hub.url, { pingMs: 50, idleMs: 200 });
+    await waitUntil(() => c.state.kind === 'connected', 'connected');
+    await waitUntil(() => c.state.kind === 'backing-off', 'the drop', 3_000);
+    assert.ok(log.lines.some((line) => /silent for more than/.test(line)));
+  });
+
+  test('a subscribe refusal is surfaced with its code and detail', async () => {
+    const hub = await fakeHub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify(HELLO));
+      if (frame['type'] === 'subscribe') ws.send(JSON.stringify({ type: 'error', id: frame['id'], code: 'limit-exceeded', detail: 'too many subscribers' }));
+    });
+    servers.push(hub);
+    const { c } = client(hub.url);
+    await waitUntil(() => c.state.kind === 'failed', 'the failure');
+    const state = c.state;
+    assert.equal(state.kind === 'failed' && state.reason, 'the hub refused the subscription (limit-exceeded): too many subscribers');
+  });
+});

@@ -1,0 +1,64 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A loopback TCP proxy in front of the hub that a test can sever (cut every
+ * open connection at once) and block (refuse new ones) to simulate a network
+ * drop between the client and the hub.
+ */
+export class TcpProxy {
+  private readonly pairs = new Set<[Socket, Socket]>();
+  private blocked = false;
+  connections = 0;
+
+  private constructor(private readonly server: Server, readonly port: number) {}
+
+  static async start(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
+    let proxy: TcpProxy | undefined;
+    const server = createServer((client) => {
+      if (!proxy || proxy.blocked) {
+        client.destroy();
+        return;
+      }
+      proxy.connections++;
+      const upstream = connect(targetPort, targetHost);
+      const pair: [Socket, Socket] = [client, upstream];
+      proxy.pairs.add(pair);
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+        proxy?.pairs.delete(pair);
+      };
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
+    return proxy;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Cuts every open connection; with `block`, new ones are refused until `restore()`. */
+  sever(block = true): void {
+    this.blocked = block;
+    for (const [client, upstream] of this.pairs) {
+      client.destroy();
+      upstream.destroy();
+    }
+    this.pairs.clear();
+  }
+
+  restore(): void {
+    this.blocked = false;
+  }
+
+  async close(): Promise<void> {
+    this.sever(true);
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Backoff } from '../../src/aep/client/backoff';
+import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import { hubEndpoint, isLoopbackHost } from '../../src/aep/client/hubEndpoint';
+import { silentLogger } from '../../src/aep/client/logger';
+import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { RosterView } from '../../src/aep/client/rosterView';
+import { SUBSCRIBED_TYPES, subscriptionFilter } from '../../src/aep/client/userFilter';
+import { buildRespondCommand } from '../../src/aep/control';
+import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+
+describe('hubEndpoint', () => {
+  test('derives the socket URL and the origin tokens are keyed by', () => {
+    assert.deepEqual(hubEndpoint('http://127.0.0.1:8787'), {
+      ok: true, value: { origin: 'http://127.0.0.1:8787', socketUrl: 'ws://127.0.0.1:8787/socket', loopback: true },
+    });
+    const remote = hubEndpoint('https://hub.example.com/aep/');
+    assert.ok(remote.ok);
+    assert.equal(remote.value.socketUrl, 'wss://hub.example.com/aep/socket');
+    assert.equal(remote.value.origin, 'https://hub.example.com');
+    assert.equal(remote.value.loopback, false);
+  });
+
+  test('refuses plain http to another host unless explicitly allowed, and says why', () => {
+    const refused = hubEndpoint('http://10.1.2.3:8787');
+    assert.equal(refused.ok, false);
+    if (!refused.ok) assert.match(refused.problem, /TLS .*AEP-0003 §8\.1.*allowInsecureRemote/);
+    assert.equal(hubEndpoint('http://10.1.2.3:8787', true).ok, true);
+    assert.equal(hubEndpoint('ws://localhost:8787').ok, true);
+  });
+
+  test('refuses tokens in the URL and other schemes', () => {
+    for (const [url, pattern] of [
+      ['http://127.0.0.1:8787/?access_token=abc', /must not carry a token/],
+      ['http://user:secret@127.0.0.1:8787', /token store/],
+      ['ftp://127.0.0.1', /must start with http/],
+      ['not a url', /is not a URL/],
+    ] as const) {
+      const result = hubEndpoint(url);
+      assert.equal(result.ok, false, url);
+      if (!result.ok) assert.match(result.problem, pattern);
+    }
+  });
+
+  test('loopback recognition', () => {
+    assert.deepEqual(['localhost', '127.0.0.1', '127.8.9.10', '[::1]', 'a.localhost', 'example.com', '128.0.0.1'].map(isLoopbackHost),
+      [true, true, true, true, true, false, false]);
+  });
+});
+
+describe('Backoff', () => {
+  test('grows exponentially to the cap, jittered within the upper half, and resets', () => {
+    const lowest = new Backoff(100, 1_000, () => 0);
+    assert.deepEqual([1, 2, 3, 4, 5, 6].map(() => lowest.next()), [50, 100, 200, 400, 500, 500]);
+    const highest = new Backoff(100, 1_000, () => 1);
+    assert.deepEqual([1, 2, 3, 4, 5].map(() => highest.next()), [100, 200, 400, 800, 1000]);
+    highest.reset();
+    assert.equal(highest.next(), 100);
+  });
+});
+
+describe('subscriptionFilter', () => {
+  test('ANDs the user filter with the types the extension needs', () => {
+    assert.deepEqual(subscriptionFilter(undefined), { ok: true, value: { type: [...SUBSCRIBED_TYPES] } });
+    assert.deepEqual(subscriptionFilter({ agent: 'claude-code' }), { ok: true, value: { agent: 'claude-code', type: [...SUBSCRIBED_TYPES] } });
+  });
+  test('refuses type, severity and invalid keys with the setting named', () => {
+    for (const [filter, pattern] of [
+      [{ type: 'attention.*' }, /may not name `type`/],
+      [{ severity: { gte: 'notice' } }, /may not name `severity`.*notifications/],
+      [{ seq: 3 }, /^aepAttention\.filter: .*seq/],
+      ['agent', /^aepAttention\.filter: /],
+    ] as const) {
+      const result = subscriptionFilter(filter);
+      assert.equal(result.ok, false, JSON.stringify(filter));
+      if (!result.ok) assert.match(result.problem, pattern);
+    }
+  });
+});
+
+describe('RosterView', () => {
+  test('reachable, ambiguous, unreachable, unknown; the ack window to use', () => {
+    const roster = new RosterView();
+    assert.deepEqual(roster.reachability('s1'), { state: 'unknown' });
+    roster.update([
+      { session: 's1', agent: 'demo-agent', control: { accepts: ['control.attention.respond'], ack_window_ms: 4000 } },
+      { session: 's2', agent: 'a' },
+      { session: 's2', agent: 'b' },
+    ]);
+    assert.deepEqual(roster.reachability('s1'), { state: 'reachable', agent: 'demo-agent', accepts: ['control.attention.respond'], ackWindowMs: 4000 });
+    assert.deepEqual(roster.reachability('s2'), { state: 'ambiguous', claimants: 2 });
+    assert.deepEqual(roster.reachability('s3'), { state: 'unreachable' });
+    assert.equal(roster.ackWindowFor('s1'), 4000);
+    assert.equal(roster.ackWindowFor('s3'), 10_000);
+    roster.update(null);
+    assert.deepEqual(roster.reachability('s1'), { state: 'unknown' });
+  });
+});
+
+describe('MemoryPositionStore', () => {
+  test('keeps the latest position per session', () => {
+    const store = new MemoryPositionStore([{ session: 'a', epoch: 0, seq: 1 }]);
+    store.record({ session: 'a', epoch: 0, seq: 5 });
+    store.record({ session: 'b', epoch: 2, seq: 0 });
+    assert.deepEqual(store.load(), [{ session: 'a', epoch: 0, seq: 5 }, { session: 'b', epoch: 2, seq: 0 }]);
+  });
+});
+
+describe('ControlSender', () => {
+  const sender = { agent: 'tester', source: 'aep://host/agent/tester' };
+  const command = () => buildRespondCommand({ id: 'R1', session: 's1', fields: [] }, { option: 'allow' }, sender);
+  const ack = (type: string, cause: string, data?: unknown): AepEvent => {
+    const parsed = parseEnvelope({
+      aep: '0.1', id: `ack-${Math.random()}`, type, time: new Date().toISOString(), source: 'aep://h/agent/a/session/s1',
+      agent: 'a', session: 's1', seq: 1, cause, ...(data === undefined ? {} : { data }),
+    });
+    assert.ok(parsed.ok);
+    return parsed.value;
+  };
+
+  test('queues while offline, sends on connect, settles once on the ack', async () => {
+    const control = new ControlSender(silentLogger);
+    const written: string[] = [];
+    const cmd = command();
+    const outcome = control.send(cmd, 5_000);
+    assert.equal(written.length, 0);
+    control.connected((text) => (written.push(text), true));
+    assert.deepEqual(written, [JSON.stringify(cmd)]);
+    assert.equal(control.onAck(ack('control.accepted', cmd.id)), true);
+    assert.equal(control.onAck(ack('control.accepted', cmd.id)), false, 'a second ack finds nothing pending');
+    assert.deepEqual(await outcome, { kind: 'accepted', commandId: cmd.id });
+  });
+
+  test('an unacknowledged command is resent byte-identically after a reconnect', async () => {
+    const control = new ControlSender(silentLogger);
+    const written: string[] = [];
+    const cmd = command();
+    control.connected((text) => (written.push(text), true));
+    const outcome = control.send(cmd, 5_000);
+    control.disconnected();
+    control.connected((text) => (written.push(text), true));
+    assert.equal(written.length, 2);
+    assert.equal(written[0], written[1]);
+    control.onAck(ack('control.rejected', cmd.id, { reason: 'invalid', detail: 'field "name" is required' }));
+    assert.deepEqual(await outcome, { kind: 'rejected', commandId: cmd.id, reason: 'invalid', detail: 'field "name" is required' });
+  });
+
+  test('a cause-matched hub error frame settles as refused; silence settles as timeout', async () => {
+    const control = new ControlSender(silentLogger);
+    control.connected(() => true);
+    const refused = command();
+    const refusedOutcome = control.send(refused, 5_000);
+    assert.equal(control.onErrorFrame({ type: 'error', code: 'no-route', cause: refused.id, detail: 'nobody home' }), true);
+    assert.deepEqual(await refusedOutcome, { kind: 'refused-by-hub', commandId: refused.id, code: 'no-route', detail: 'nobody home' });
+    const silent = command();
+    const outcome: SendOutcome = await control.send(silent, 50);
+    assert.deepEqual(outcome, { kind: 'timeout', commandId: silent.id, afterMs: 50 });
+  });
+
+  test('dispose cancels what is pending', async () => {
+    const control = new ControlSender(silentLogger);
+    const outcome = control.send(command(), 5_000);
+    control.dispose('closing the window');
+    assert.equal((await outcome).kind, 'cancelled');
+    assert.equal(control.pendingCount, 0);
+  });
+});
