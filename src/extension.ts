@@ -1,14 +1,36 @@
 import * as vscode from 'vscode';
+import { Commands } from './host/commands';
+import { HubConnection } from './host/hubConnection';
+import { InboxView } from './host/inboxView';
+import { ExtensionLog } from './host/log';
+import { Notifier } from './host/notifier';
+import { RequestPanels } from './host/requestPanel';
+import { SettingsService } from './host/settings';
+import { StatusBar } from './host/statusBar';
+import { environmentToken, TokenStore } from './host/tokens';
 
-// Activation stays cheap: a log channel and a command. Connecting to a hub
-// arrives with the client and settings (later work) and only when configured.
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('AEP Attention', { log: true });
-  context.subscriptions.push(
-    log,
-    vscode.commands.registerCommand('aepAttention.showLog', () => log.show()),
-  );
-  log.info('activated');
+/**
+ * Activation stays cheap: settings are read and the views registered, but no
+ * socket is opened unless a hub is configured.
+ */
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const started = Date.now();
+  const log = new ExtensionLog();
+  context.subscriptions.push(log);
+  const fromEnvironment = environmentToken(process.env);
+  const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
+  const tokens = new TokenStore(context.secrets, fromEnvironment);
+  const connection = new HubConnection(settings, tokens, context.workspaceState, log);
+  const panels = new RequestPanels(context.extensionUri, connection, log.for('panel'));
+  const commands = new Commands(connection, settings, tokens, log, panels);
+  const notifier = new Notifier(connection, settings, {
+    open: (item) => commands.open(item),
+    showInbox: () => void commands.showInbox(),
+    answerWithOption: (item, option) => void commands.answerWithOption(item, option),
+  });
+  context.subscriptions.push(settings, connection, panels, commands, notifier, new StatusBar(connection), new InboxView(connection));
+  await connection.start();
+  log.for('extension').info(`activated in ${Date.now() - started} ms${settings.value.hubUrl ? '' : ' (no hub configured)'}`);
 }
 
 export function deactivate(): void {

@@ -1,28 +1,30 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { captureOf, severityOf, type AepEvent } from './envelope';
 import type { CaptureLevel, Severity } from './levels';
-import { describeZodError, parsedOk, parsedProblem, type Parsed } from './result';
+import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
 
 /** The `kind`s AEP-0002 §5.3 defines (with AEP-0006's `form`). Others are kept and shown as prompt + reply. */
 export const KNOWN_KINDS = ['permission', 'input', 'auth', 'review', 'form', 'other'] as const;
 export type KnownKind = (typeof KNOWN_KINDS)[number];
 
-const choiceSchema = z.object({ id: z.string().min(1, 'must be a non-empty string'), label: z.string() });
+const nonEmpty = z.string().check(z.minLength(1, 'must be a non-empty string'));
+
+const choiceSchema = z.object({ id: nonEmpty, label: z.string() });
 export type Choice = z.infer<typeof choiceSchema>;
 
 // field_spec (AEP-0002 §5.2 as amended by AEP-0006). `type` is read as any
 // string so that a field type from a newer revision degrades to "cannot
 // answer this field" instead of failing the whole form.
 const rawFieldSchema = z.object({
-  id: z.string().min(1, 'must be a non-empty string'),
-  type: z.string().min(1, 'must be a non-empty string'),
+  id: nonEmpty,
+  type: nonEmpty,
   label: z.string(),
-  required: z.boolean().optional(),
-  multi: z.boolean().optional(),
-  other: z.boolean().optional(),
-  choices: z.array(choiceSchema).optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
+  required: z.optional(z.boolean()),
+  multi: z.optional(z.boolean()),
+  other: z.optional(z.boolean()),
+  choices: z.optional(z.array(choiceSchema)),
+  min: z.optional(z.number()),
+  max: z.optional(z.number()),
 });
 
 interface FieldBase {
@@ -42,13 +44,13 @@ const optionSchema = choiceSchema;
 export type AttentionOption = Choice;
 
 const requestedDataSchema = z.object({
-  kind: z.string().min(1, 'must be a non-empty string'),
+  kind: nonEmpty,
   prompt: z.string(),
-  options: z.array(optionSchema).optional(),
-  fields: z.array(z.unknown()).optional(),
-  expires_at: z.string().optional(),
-  respond_via: z.array(z.string()).optional(),
-  context: z.record(z.string(), z.unknown()).optional(),
+  options: z.optional(z.array(optionSchema)),
+  fields: z.optional(z.array(z.unknown())),
+  expires_at: z.optional(z.string()),
+  respond_via: z.optional(z.array(z.string())),
+  context: z.optional(z.record(z.string(), z.unknown())),
 });
 
 /** A parsed, renderable `attention.requested`. */
@@ -105,7 +107,7 @@ function describeKind(kind: string): string {
 }
 
 function readField(raw: unknown, index: number): Parsed<FieldSpec> {
-  const parsed = rawFieldSchema.safeParse(raw);
+  const parsed = safeParseEnglish(rawFieldSchema, raw);
   if (!parsed.success) {
     const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string' ? raw.id : undefined;
     const name = id ? `field \`${id}\`` : `field ${index + 1}`;
@@ -172,7 +174,7 @@ export function parseAttentionRequest(event: AepEvent): RequestParse {
     return { ok: false, problem };
   };
   if (event.session === undefined) return fail('an attention request', 'it names no session to answer');
-  const data = requestedDataSchema.safeParse(event.data ?? {});
+  const data = safeParseEnglish(requestedDataSchema, event.data ?? {});
   if (!data.success) {
     const kind = event.data?.['kind'];
     return fail(typeof kind === 'string' ? describeKind(kind) : 'a request', describeZodError(data.error));
@@ -226,29 +228,29 @@ export function parseAttentionRequest(event: AepEvent): RequestParse {
 const valuesSchema = z.record(z.string(), z.unknown());
 
 export const answerSchema = z.object({
-  option: z.string().optional(),
-  text: z.string().optional(),
-  values: valuesSchema.optional(),
+  option: z.optional(z.string()),
+  text: z.optional(z.string()),
+  values: z.optional(valuesSchema),
 });
 export type Answer = z.infer<typeof answerSchema>;
 
 const answeredDataSchema = z.object({
   answer: answerSchema,
-  by: z.string().optional(),
-  via: z.string().optional(),
+  by: z.optional(z.string()),
+  via: z.optional(z.string()),
 });
 export type AnsweredData = z.infer<typeof answeredDataSchema>;
 
 // `resolution` is read as any string: a value from a newer revision still closes the request.
-const resolvedDataSchema = z.object({ resolution: z.string().min(1), latency_ms: z.number().optional() });
+const resolvedDataSchema = z.object({ resolution: z.string().check(z.minLength(1)), latency_ms: z.optional(z.number()) });
 export type ResolvedData = z.infer<typeof resolvedDataSchema>;
 
-const timeoutDataSchema = z.object({ after_ms: z.number().optional() });
-const routedDataSchema = z.object({ to: z.string().optional(), via: z.string().optional() });
+const timeoutDataSchema = z.object({ after_ms: z.optional(z.number()) });
+const routedDataSchema = z.object({ to: z.optional(z.string()), via: z.optional(z.string()) });
 export type RoutedData = z.infer<typeof routedDataSchema>;
 
-function readData<T>(schema: z.ZodType<T>, event: AepEvent): Parsed<T> {
-  const result = schema.safeParse(event.data ?? {});
+function readData<T>(schema: z.ZodMiniType<T>, event: AepEvent): Parsed<T> {
+  const result = safeParseEnglish(schema, event.data ?? {});
   if (result.success) return parsedOk(result.data);
   return parsedProblem(`${event.type} from ${event.agent} is malformed: ${describeZodError(result.error)}`);
 }

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Answer, AttentionRequest } from './attention';
 import { commandCapture } from './capture';
 import { AEP_VERSION, type AepEvent } from './envelope';
-import { describeZodError, parsedOk, parsedProblem, type Parsed } from './result';
+import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
 import { ulid } from './ulid';
 
 export const RESPOND_TYPE = 'control.attention.respond';
@@ -18,13 +18,13 @@ export type RejectReason = (typeof REJECT_REASONS)[number];
 
 const rejectedDataSchema = z.object({
   // Read as any string so a reason from a newer revision still settles the command.
-  reason: z.string().min(1),
-  detail: z.string().optional(),
+  reason: z.string().check(z.minLength(1)),
+  detail: z.optional(z.string()),
 });
 export type RejectedData = z.infer<typeof rejectedDataSchema>;
 
 export function readRejected(event: AepEvent): Parsed<RejectedData> {
-  const result = rejectedDataSchema.safeParse(event.data ?? {});
+  const result = safeParseEnglish(rejectedDataSchema, event.data ?? {});
   if (result.success) return parsedOk(result.data);
   return parsedProblem(`control.rejected from ${event.agent} is malformed: ${describeZodError(result.error)}`);
 }

@@ -1,12 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CAPTURE_LEVELS, DEFAULT_CAPTURE, DEFAULT_SEVERITY, SEVERITIES, type CaptureLevel, type Severity } from './levels';
-import { describeZodError, parsedOk, parsedProblem, type Parsed } from './result';
+import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
 
 /** The one envelope version this extension speaks (AEP-0001 §5.1 #1). */
 export const AEP_VERSION = '0.1';
 
-const nonEmpty = z.string().min(1, 'must be a non-empty string');
-const position = z.number().int('must be an integer').nonnegative('must not be negative');
+const nonEmpty = z.string().check(z.minLength(1, 'must be a non-empty string'));
+const position = z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative'));
 
 /**
  * The sixteen context attributes plus `data` (AEP-0001 §5.1). Unknown
@@ -15,28 +15,29 @@ const position = z.number().int('must be an integer').nonnegative('must not be n
  * it does not know. It does refuse an event whose *known* attributes are
  * malformed, because ordering, dedupe and routing depend on them.
  */
-export const envelopeSchema = z
-  .object({
+export const envelopeSchema = z.catchall(
+  z.object({
     aep: z.literal(AEP_VERSION, { error: `unsupported envelope version (this extension reads "${AEP_VERSION}")` }),
     id: nonEmpty,
     // An event's type always contains a dot; a frame's never does (AEP-0003 §2).
-    type: nonEmpty.regex(/\./, 'an event type has the form {category}.{rest}'),
-    subject: nonEmpty.optional(),
+    type: nonEmpty.check(z.regex(/\./, 'an event type has the form {category}.{rest}')),
+    subject: z.optional(nonEmpty),
     time: z.string(),
     source: nonEmpty,
     agent: nonEmpty,
-    session: nonEmpty.optional(),
-    run: nonEmpty.optional(),
-    step: nonEmpty.optional(),
-    seq: position.optional(),
-    epoch: position.optional(),
-    cause: nonEmpty.optional(),
-    traceparent: z.string().optional(),
-    severity: z.enum(SEVERITIES).optional(),
-    capture: z.enum(CAPTURE_LEVELS).optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
-  })
-  .catchall(z.unknown());
+    session: z.optional(nonEmpty),
+    run: z.optional(nonEmpty),
+    step: z.optional(nonEmpty),
+    seq: z.optional(position),
+    epoch: z.optional(position),
+    cause: z.optional(nonEmpty),
+    traceparent: z.optional(z.string()),
+    severity: z.optional(z.enum(SEVERITIES)),
+    capture: z.optional(z.enum(CAPTURE_LEVELS)),
+    data: z.optional(z.record(z.string(), z.unknown())),
+  }),
+  z.unknown(),
+);
 
 export type AepEvent = z.infer<typeof envelopeSchema>;
 
@@ -45,7 +46,7 @@ export function parseEnvelope(input: unknown): Parsed<AepEvent> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return parsedProblem('an event must be a JSON object');
   }
-  const result = envelopeSchema.safeParse(input);
+  const result = safeParseEnglish(envelopeSchema, input);
   if (!result.success) return parsedProblem(`malformed event: ${describeZodError(result.error)}`);
   return parsedOk(result.data);
 }

@@ -1,23 +1,23 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseEnvelope, type AepEvent } from './envelope';
 import { CAPTURE_LEVELS } from './levels';
 import { parseUntrustedJson } from './json';
-import { describeZodError } from './result';
+import { describeZodError, safeParseEnglish } from './result';
 
 // The WebSocket frames of AEP-0003 (§2, §3.5, §4, §4.1, §5, §6.5) and the
 // relay-behalf command refusal of AEP-0004 §4.2. A frame's `type` has no dot.
 
 /** Reads a part of a peer's declaration; a malformed part is treated as not declared (AEP-0003 §4 rule 4). */
-const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const lenient = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
 
 export const controlCapabilitySchema = z.object({
-  accepts: z.array(z.string()).catch([]),
-  ack_window_ms: lenient(z.number().int().positive()),
+  accepts: z.catch(z.array(z.string()), []),
+  ack_window_ms: lenient(z.number().check(z.int(), z.positive())),
 });
 export type ControlCapability = z.infer<typeof controlCapabilitySchema>;
 
-export const capabilitiesSchema = z
-  .object({
+export const capabilitiesSchema = z.catchall(
+  z.object({
     emits: lenient(z.array(z.string())),
     capture: lenient(z.array(z.string())),
     control: lenient(controlCapabilitySchema),
@@ -25,31 +25,33 @@ export const capabilitiesSchema = z
     filters: lenient(z.array(z.string())),
     roster: lenient(z.record(z.string(), z.unknown())),
     experimental: lenient(z.record(z.string(), z.unknown())),
-  })
-  .catchall(z.unknown());
+  }),
+  z.unknown(),
+);
 export type Capabilities = z.infer<typeof capabilitiesSchema>;
 
-const identitySchema = z.object({ agent: z.string().optional(), instance: z.string().optional() }).catchall(z.unknown());
+const identitySchema = z.catchall(z.object({ agent: z.optional(z.string()), instance: z.optional(z.string()) }), z.unknown());
 
 export const ROLES = ['emitter', 'consumer', 'both'] as const;
 export type Role = (typeof ROLES)[number];
 
 const helloSchema = z.object({
   type: z.literal('hello'),
-  versions: z.array(z.string()).min(1),
-  role: z.enum(ROLES).optional(),
-  identity: identitySchema.optional().catch(undefined),
-  capabilities: capabilitiesSchema.optional().catch(undefined),
+  versions: z.array(z.string()).check(z.minLength(1)),
+  role: z.optional(z.enum(ROLES)),
+  identity: z.catch(z.optional(identitySchema), undefined),
+  capabilities: z.catch(z.optional(capabilitiesSchema), undefined),
 });
 
-const positionSchema = z.object({ epoch: z.number().int().nonnegative(), seq: z.number().int().nonnegative() });
-export const resumePositionSchema = positionSchema.extend({ session: z.string().min(1) });
+const nonNegativeInt = z.number().check(z.int(), z.nonnegative());
+const positionSchema = z.object({ epoch: nonNegativeInt, seq: nonNegativeInt });
+export const resumePositionSchema = z.extend(positionSchema, { session: z.string().check(z.minLength(1)) });
 export type ResumePosition = z.infer<typeof resumePositionSchema>;
 
 const rosterEntrySchema = z.object({
-  session: z.string().min(1),
-  agent: z.string().optional(),
-  instance: z.string().optional(),
+  session: z.string().check(z.minLength(1)),
+  agent: z.optional(z.string()),
+  instance: z.optional(z.string()),
   control: lenient(controlCapabilitySchema),
   emits: lenient(z.array(z.string())),
 });
@@ -62,19 +64,19 @@ export const inboundFrameSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('error'),
     code: z.string(),
-    id: z.string().optional(),
-    cause: z.string().optional(),
-    detail: z.string().optional(),
-    versions: z.array(z.string()).optional(),
+    id: z.optional(z.string()),
+    cause: z.optional(z.string()),
+    detail: z.optional(z.string()),
+    versions: z.optional(z.array(z.string())),
   }),
   z.object({ type: z.literal('replay-exhausted'), sub: z.string(), session: z.string(), earliest: positionSchema }),
   z.object({
     type: z.literal('closing'),
-    reason: z.string().optional(),
-    delivered: z.array(resumePositionSchema.extend({ sub: z.string().optional() })).catch([]),
+    reason: z.optional(z.string()),
+    delivered: z.catch(z.array(z.extend(resumePositionSchema, { sub: z.optional(z.string()) })), []),
   }),
-  z.object({ type: z.literal('ping'), t: z.unknown().optional() }),
-  z.object({ type: z.literal('pong'), t: z.unknown().optional() }),
+  z.object({ type: z.literal('ping'), t: z.optional(z.unknown()) }),
+  z.object({ type: z.literal('pong'), t: z.optional(z.unknown()) }),
   z.object({ type: z.literal('roster'), id: z.string(), entries: z.array(rosterEntrySchema) }),
 ]);
 export type InboundFrame = z.infer<typeof inboundFrameSchema>;
@@ -120,7 +122,7 @@ export type WireMessage =
   | { kind: 'unknown-frame'; type: string }
   | { kind: 'invalid'; problem: string };
 
-const KNOWN_FRAME_TYPES: ReadonlySet<string> = new Set<string>(inboundFrameSchema.options.map((option) => option.shape.type.value));
+const KNOWN_FRAME_TYPES: ReadonlySet<string> = new Set<string>(inboundFrameSchema.def.options.flatMap((option) => option.shape.type.def.values));
 
 /**
  * Reads one WebSocket text frame from the hub. Never throws: hostile input
@@ -143,7 +145,7 @@ export function parseWireMessage(text: string): WireMessage {
     return parsed.ok ? { kind: 'event', event: parsed.value } : { kind: 'invalid', problem: parsed.problem };
   }
   if (!KNOWN_FRAME_TYPES.has(type)) return { kind: 'unknown-frame', type: type.slice(0, 64) };
-  const frame = inboundFrameSchema.safeParse(value);
+  const frame = safeParseEnglish(inboundFrameSchema, value);
   if (!frame.success) return { kind: 'invalid', problem: `malformed \`${type}\` frame: ${describeZodError(frame.error)}` };
   return { kind: 'frame', frame: frame.data };
 }

@@ -1,23 +1,105 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { KNOWN_KINDS } from '../aep/attention';
+import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
 
-// The one message protocol between the extension host and a webview. Both
-// sides import this module and validate every message they receive: a webview
-// is a separate, less trusted context, and the host is a separate process
-// from the webview's point of view.
+// The one message protocol between the extension host and the request
+// webview. Both sides import this module and validate every message they
+// receive with these schemas: the webview is a separate, less trusted
+// context, and everything agent-authored in it is rendered as text.
+
+const honestText = z.object({ text: z.string(), honesty: z.enum(['structural', 'redacted', 'verbatim']) });
+export type HonestTextView = z.infer<typeof honestText>;
+
+const choiceView = z.object({ id: z.string(), label: honestText });
+
+export const fieldViewSchema = z.object({
+  id: z.string(),
+  type: z.enum(['string', 'number', 'boolean', 'select', 'unsupported']),
+  /** For `unsupported`: the type the agent declared. */
+  declaredType: z.optional(z.string()),
+  label: honestText,
+  required: z.boolean(),
+  multi: z.optional(z.boolean()),
+  other: z.optional(z.boolean()),
+  choices: z.optional(z.array(choiceView)),
+  min: z.optional(z.number()),
+  max: z.optional(z.number()),
+});
+export type FieldView = z.infer<typeof fieldViewSchema>;
+
+export const STATUSES = ['pending', 'answered', 'resolved', 'timed-out', 'expired', 'session-ended'] as const;
+
+const reachabilityView = z.object({
+  state: z.enum(['unknown', 'unreachable', 'ambiguous', 'reachable']),
+  detail: z.optional(z.string()),
+});
+export type ReachabilityView = z.infer<typeof reachabilityView>;
+
+export const requestViewSchema = z.object({
+  key: z.string(),
+  requestId: z.string(),
+  agent: z.string(),
+  session: z.string(),
+  source: z.string(),
+  host: z.optional(z.string()),
+  kind: z.string(),
+  renderKind: z.enum(KNOWN_KINDS),
+  severity: z.enum(SEVERITIES),
+  capture: z.enum(CAPTURE_LEVELS),
+  /** Local clock when the request arrived (epoch ms). */
+  receivedAt: z.number(),
+  expiresAt: z.optional(z.number()),
+  prompt: honestText,
+  options: z.array(choiceView),
+  fields: z.array(fieldViewSchema),
+  answerableHere: z.boolean(),
+  respondVia: z.optional(z.array(z.string())),
+  status: z.enum(STATUSES),
+  resolution: z.optional(z.string()),
+  /** Set when the request could not be read; nothing else is rendered but provenance. */
+  problem: z.optional(z.string()),
+  reachability: reachabilityView,
+});
+export type RequestView = z.infer<typeof requestViewSchema>;
+
+export const answerSchema = z.object({
+  option: z.optional(z.string()),
+  text: z.optional(z.string()),
+  values: z.optional(z.record(z.string(), z.unknown())),
+});
+export type AnswerMessage = z.infer<typeof answerSchema>;
 
 /** Messages the webview sends to the host. */
 export const webviewToHostSchema = z.discriminatedUnion('type', [
-  /** The webview's script has loaded and can receive `init`. */
+  /** The webview's script has loaded and can receive `init` (ready handshake). */
   z.object({ type: z.literal('ready') }),
+  /** The user sent an answer; `submitId` correlates the outcome. */
+  z.object({ type: z.literal('submit'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), answer: answerSchema }),
+  z.object({ type: z.literal('showLog') }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
+export const OUTCOME_PHASES = ['sending', 'accepted', 'rejected', 'refused', 'timeout', 'cancelled'] as const;
+
 /** Messages the host sends to the webview. */
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('init'), request: requestViewSchema, now: z.number() }),
+  /** Lifecycle and reachability changes while the panel is open. */
   z.object({
-    type: z.literal('init'),
-    /** Plain text; the webview renders it with textContent, never as HTML. */
-    title: z.string(),
+    type: z.literal('update'),
+    status: z.enum(STATUSES),
+    resolution: z.optional(z.string()),
+    reachability: reachabilityView,
+    now: z.number(),
+  }),
+  /** What became of a submitted answer. */
+  z.object({
+    type: z.literal('outcome'),
+    submitId: z.string(),
+    phase: z.enum(OUTCOME_PHASES),
+    message: z.string(),
+    /** Field-level problems when the agent refused the answer as invalid and named a field. */
+    fieldId: z.optional(z.string()),
   }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { validateFilter, type AttrFilter } from '../../src/aep/attrMatch';
 import { resumePositionSchema, ROLES, type ResumePosition, type Role } from '../../src/aep/frames';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../../src/aep/levels';
-import { describeZodError } from '../../src/aep/result';
+import { describeZodError, safeParseEnglish } from '../../src/aep/result';
 
 // Frames a client sends to the hub (AEP-0003 §4, §4.1, §6.5), read from
 // untrusted text. Each reader returns what the hub needs or the error frame
@@ -19,13 +19,13 @@ export interface ClientHello {
 const helloSchema = z.object({
   type: z.literal('hello'),
   versions: z.array(z.string()),
-  role: z.enum(ROLES).optional(),
-  identity: z.object({ agent: z.string().optional(), instance: z.string().optional() }).catchall(z.unknown()).optional(),
-  capabilities: z.record(z.string(), z.unknown()).optional(),
+  role: z.optional(z.enum(ROLES)),
+  identity: z.optional(z.catchall(z.object({ agent: z.optional(z.string()), instance: z.optional(z.string()) }), z.unknown())),
+  capabilities: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export function readHello(value: unknown): { ok: true; hello: ClientHello } | { ok: false; detail: string } {
-  const parsed = helloSchema.safeParse(value);
+  const parsed = safeParseEnglish(helloSchema, value);
   if (!parsed.success) return { ok: false, detail: `malformed hello: ${describeZodError(parsed.error)}` };
   const identity: ClientHello['identity'] = {};
   if (parsed.data.identity?.agent !== undefined) identity.agent = parsed.data.identity.agent;
@@ -51,7 +51,7 @@ export type SubscribeRequest = {
 
 export type SubscribeError = { code: 'invalid-filter' | 'limit-exceeded'; detail: string; id?: string };
 
-const subscribeSchema = z.object({ type: z.literal('subscribe'), id: z.string().min(1) }).catchall(z.unknown());
+const subscribeSchema = z.catchall(z.object({ type: z.literal('subscribe'), id: z.string().check(z.minLength(1)) }), z.unknown());
 
 export function readSubscribe(
   value: Record<string, unknown>,
@@ -75,7 +75,7 @@ export function readSubscribe(
     if (from.length > maxFromPositions) {
       return fail('limit-exceeded', `\`from\` names ${from.length} positions; this hub replays at most ${maxFromPositions} per subscribe`);
     }
-    const parsed = z.array(resumePositionSchema).safeParse(from);
+    const parsed = safeParseEnglish(z.array(resumePositionSchema), from);
     if (!parsed.success) return fail('invalid-filter', `malformed \`from\`: ${describeZodError(parsed.error)}`);
     positions = parsed.data;
   } else {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as z from 'zod/mini';
 import { validateFilter } from '../../src/aep/attrMatch';
 import { AEP_VERSION } from '../../src/aep/envelope';
 import { resumePositionSchema, type ResumePosition } from '../../src/aep/frames';
@@ -159,7 +160,7 @@ function readStreamRequest(req: IncomingMessage, url: URL): { ok: true; value: S
     } catch {
       return { ok: false, detail: '`from` is neither "all" nor a JSON array of positions' };
     }
-    const positions = resumePositionSchema.array().safeParse(value);
+    const positions = z.array(resumePositionSchema).safeParse(value);
     if (!positions.success) return { ok: false, detail: '`from` must be a JSON array of {session, epoch, seq}' };
     from = positions.data;
   } else {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { matchesFilter, validateFilter, type AttrFilter } from '../../src/aep/attrMatch';
 import { readAepJson, repoRoot } from '../support/fixtures';
 

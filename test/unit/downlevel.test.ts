@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseEnvelope } from '../../src/aep/envelope';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../../src/aep/levels';
 import { annotatedTypes, captureAnnotation, downlevel, synthesizePrompt } from '../hub/downlevel';
@@ -18,7 +18,7 @@ const corpusSchema = z.object({
       ceiling: level,
       event: jsonObject,
       expect_capture: level,
-      expect_data: jsonObject.nullable(),
+      expect_data: z.nullable(jsonObject),
     }),
   ),
 });

@@ -450,9 +450,13 @@ export class HubClient {
     this.subscriptionId = `attention-${++this.subscriptionCount}`;
     const subscribe: SubscribeFrame = { type: 'subscribe', id: this.subscriptionId, filter: { ...filter.value } };
     if (this.options.captureCeiling) subscribe.capture = this.options.captureCeiling;
+    // The first connection of a client replays everything the hub holds when it can: sessions that
+    // began while this client was not running are not in any saved position. Later reconnects
+    // resume from positions, and dedupe absorbs whatever arrives twice.
     const saved = this.options.positions.load();
-    if (saved.length > 0) subscribe.from = [...saved];
-    else if (frame.capabilities?.replay?.all === true) subscribe.from = 'all';
+    const replayAll = frame.capabilities?.replay?.all === true;
+    if (replayAll && (this.counters.connections === 0 || saved.length === 0)) subscribe.from = 'all';
+    else if (saved.length > 0) subscribe.from = [...saved];
     this.send(subscribe);
     this.options.log.info(
       `hello from the hub; subscribing${subscribe.from === 'all' ? ' with replay of everything held' : saved.length > 0 ? ` from ${saved.length} saved positions` : ''}`,

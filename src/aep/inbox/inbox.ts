@@ -36,6 +36,9 @@ export interface AttentionItem {
   /** Present when the request could be read; otherwise `problem` says why not. */
   readonly request?: AttentionRequest;
   readonly problem?: RequestProblem;
+  /** The events that made the item, kept so an open inbox can be saved and restored (a window reload). */
+  readonly requestEvent: AepEvent;
+  answeredEvent?: AepEvent;
   status: AttentionStatus;
   answer?: Answer;
   answeredVia?: string;
@@ -357,6 +360,7 @@ export class Inbox {
       agent: event.agent,
       status: 'pending',
       routedBy: [],
+      requestEvent: event,
       receivedAt: this.now(),
       ...(parsed.ok ? { request: parsed.value } : { problem: parsed.problem }),
     };
@@ -399,6 +403,7 @@ export class Inbox {
         const data = readAnswered(event);
         if (!data.ok) return data.problem;
         item.answer = data.value.answer;
+        item.answeredEvent = event;
         if (data.value.via !== undefined) item.answeredVia = data.value.via;
         if (item.status === 'pending') item.status = 'answered';
         break;

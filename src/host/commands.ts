@@ -1,0 +1,179 @@
+import * as vscode from 'vscode';
+import type { AttentionItem } from '../aep/inbox/inbox';
+import { isOpenStatus } from '../aep/inbox/inbox';
+import { Disposable } from './disposable';
+import type { HubConnection } from './hubConnection';
+import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inboxView';
+import type { ExtensionLog } from './log';
+import { describeOutcome } from './outcomeMessages';
+import type { RequestPanels } from './requestPanel';
+import type { SettingsService } from './settings';
+import { STATUS_COMMAND } from './statusBar';
+import { originOf, type TokenStore } from './tokens';
+
+export const COMMANDS = {
+  connect: 'aepAttention.connect',
+  disconnect: 'aepAttention.disconnect',
+  reconnect: 'aepAttention.reconnect',
+  setToken: 'aepAttention.setToken',
+  clearToken: 'aepAttention.clearToken',
+  showInbox: 'aepAttention.showInbox',
+  answerNext: 'aepAttention.answerNext',
+  openRequest: OPEN_REQUEST_COMMAND,
+  dismissRequest: 'aepAttention.dismissRequest',
+  showLog: 'aepAttention.showLog',
+  openSettings: 'aepAttention.openSettings',
+  status: STATUS_COMMAND,
+} as const;
+
+/** A command argument from the palette (none), a tree item (node) or a link/notification (key). */
+function itemFrom(connection: HubConnection, argument: unknown): Readonly<AttentionItem> | undefined {
+  if (typeof argument === 'string') return connection.inbox.item(argument);
+  if (typeof argument === 'object' && argument !== null && 'item' in argument) {
+    const key = (argument as { item: { key?: unknown } }).item.key;
+    return typeof key === 'string' ? connection.inbox.item(key) : undefined;
+  }
+  return undefined;
+}
+
+export class Commands extends Disposable {
+  constructor(
+    private readonly connection: HubConnection,
+    private readonly settings: SettingsService,
+    private readonly tokens: TokenStore,
+    private readonly log: ExtensionLog,
+    private readonly panels: RequestPanels,
+  ) {
+    super();
+    const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
+    register(COMMANDS.connect, () => this.connect());
+    register(COMMANDS.disconnect, () => connection.disconnect());
+    register(COMMANDS.reconnect, () => connection.retryNow());
+    register(COMMANDS.setToken, () => this.setToken());
+    register(COMMANDS.clearToken, () => this.clearToken());
+    register(COMMANDS.showInbox, () => this.showInbox());
+    register(COMMANDS.answerNext, () => this.answerNext());
+    register(COMMANDS.openRequest, (argument) => this.openRequest(argument));
+    register(COMMANDS.dismissRequest, (argument) => this.dismiss(argument));
+    register(COMMANDS.showLog, () => log.show());
+    register(COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:aepattention.aep-attention'));
+    register(COMMANDS.status, () => this.statusClicked());
+  }
+
+  showInbox(): Thenable<unknown> {
+    return vscode.commands.executeCommand(`${INBOX_VIEW_ID}.focus`);
+  }
+
+  open(item: Readonly<AttentionItem>): void {
+    this.panels.show(item);
+  }
+
+  /** A notification's option button: an explicit choice by the user, sent like any other answer. */
+  async answerWithOption(item: Readonly<AttentionItem>, optionId: string): Promise<void> {
+    const request = item.request;
+    if (!request) return;
+    const outcome = await this.connection.respond(request, { option: optionId });
+    const described = describeOutcome(outcome, item.agent);
+    if (described.ok) {
+      void vscode.window.showInformationMessage(described.message);
+    } else {
+      const open = vscode.l10n.t('Open');
+      const choice = await vscode.window.showWarningMessage(described.message, open);
+      if (choice === open) this.open(item);
+    }
+  }
+
+  private async connect(): Promise<void> {
+    if (!this.settings.value.hubUrl) {
+      const url = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Connect to an AEP hub'),
+        prompt: vscode.l10n.t('The hub address for this workspace, e.g. http://127.0.0.1:8787. Saved as aepAttention.hubUrl in the workspace settings.'),
+        placeHolder: 'http://127.0.0.1:8787',
+        ignoreFocusOut: true,
+        validateInput: (value) => (originOf(value) ? undefined : vscode.l10n.t('Enter an http://, https://, ws:// or wss:// address')),
+      });
+      if (!url) return;
+      const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+      await vscode.workspace.getConfiguration('aepAttention').update('hubUrl', url.trim(), target);
+    }
+    await this.connection.connect();
+  }
+
+  private hubOriginOrExplain(): string | undefined {
+    const origin = originOf(this.settings.value.hubUrl);
+    if (!origin) {
+      void vscode.window
+        .showErrorMessage(vscode.l10n.t('Set aepAttention.hubUrl first: the token is stored for that hub only.'), vscode.l10n.t('Open Settings'))
+        .then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
+    }
+    return origin;
+  }
+
+  private async setToken(): Promise<void> {
+    const origin = this.hubOriginOrExplain();
+    if (!origin) return;
+    const token = await vscode.window.showInputBox({
+      title: vscode.l10n.t('AEP hub token for {0}', origin),
+      prompt: vscode.l10n.t('Stored in VS Code\'s secret storage and only ever sent to {0}.', origin),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('The token cannot be empty')),
+    });
+    if (!token) return;
+    await this.tokens.set(origin, token.trim());
+    this.log.for('token').info(`stored a token for ${origin}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Token saved for {0}.', origin));
+  }
+
+  private async clearToken(): Promise<void> {
+    const origin = this.hubOriginOrExplain();
+    if (!origin) return;
+    await this.tokens.clear(origin);
+    this.log.for('token').info(`cleared the token for ${origin}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Token cleared for {0}.', origin));
+  }
+
+  private answerNext(): void {
+    const next = [...this.connection.visibleItems()]
+      .filter((item) => item.status === 'pending' && item.request?.answerableHere)
+      .sort((a, b) => a.receivedAt - b.receivedAt)[0];
+    if (next) this.open(next);
+    else void vscode.window.showInformationMessage(vscode.l10n.t('No request is waiting for an answer.'));
+  }
+
+  private async openRequest(argument: unknown): Promise<void> {
+    let item = itemFrom(this.connection, argument);
+    if (!item) {
+      const items = this.connection.visibleItems();
+      const picked = await vscode.window.showQuickPick(
+        items.map((candidate) => ({ label: candidate.request?.prompt.slice(0, 120) ?? candidate.requestId, description: `${candidate.agent} · ${candidate.session}`, key: candidate.key })),
+        { title: vscode.l10n.t('Open a request'), placeHolder: items.length ? undefined : vscode.l10n.t('No request is waiting') },
+      );
+      item = picked ? this.connection.inbox.item(picked.key) : undefined;
+    }
+    if (item) this.open(item);
+  }
+
+  private dismiss(argument: unknown): void {
+    const item = itemFrom(this.connection, argument);
+    if (!item || !isOpenStatus(item.status)) return;
+    this.connection.hide(item);
+    this.log.for('inbox').info(`dismissed ${item.requestId} from ${item.agent} locally; nothing was sent`);
+  }
+
+  private async statusClicked(): Promise<void> {
+    const state = this.connection.state;
+    if (state.kind !== 'failed') {
+      await this.showInbox();
+      return;
+    }
+    const retry = vscode.l10n.t('Retry');
+    const showLog = vscode.l10n.t('Show Log');
+    const setToken = vscode.l10n.t('Set Hub Token');
+    const actions = /token/i.test(state.reason) ? [setToken, retry, showLog] : [retry, showLog];
+    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('AEP Attention cannot connect: {0}', state.reason), ...actions);
+    if (choice === retry) this.connection.retryNow();
+    else if (choice === showLog) this.log.show();
+    else if (choice === setToken) await this.setToken();
+  }
+}

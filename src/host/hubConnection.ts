@@ -1,0 +1,234 @@
+import * as vscode from 'vscode';
+import type { Answer, AttentionRequest } from '../aep/attention';
+import type { SendOutcome } from '../aep/client/controlSender';
+import { HubClient, type ClientState } from '../aep/client/hubClient';
+import { hubEndpoint } from '../aep/client/hubEndpoint';
+import type { Reachability } from '../aep/client/rosterView';
+import { Inbox, type AttentionItem, type InboxChange } from '../aep/inbox/inbox';
+import { Disposable } from './disposable';
+import type { ExtensionLog } from './log';
+import { WorkspacePersistence } from './persistence';
+import type { Settings, SettingsService } from './settings';
+import type { TokenStore } from './tokens';
+
+/** The connection as the UI shows it: the client's own states plus the two where there is no client. */
+export type ConnectionState =
+  | ClientState
+  | { kind: 'unconfigured' }
+  /** The user disconnected; nothing reconnects until they connect again. */
+  | { kind: 'disconnected' };
+
+export interface ReplayGap {
+  session: string;
+  at: number;
+}
+
+/**
+ * Owns the hub client for the current settings: starts it when a hub is
+ * configured, rebuilds it when the hub, token or filter change, persists
+ * what a reload needs, and gives the UI one place to read state from.
+ */
+export class HubConnection extends Disposable {
+  private client: HubClient | undefined;
+  private clientSubscriptions: vscode.Disposable[] = [];
+  private inboxValue = new Inbox();
+  private persistence: WorkspacePersistence | undefined;
+  private stateValue: ConnectionState = { kind: 'unconfigured' };
+  private userDisconnected = false;
+  private generation = 0;
+  private hubOrigin: string | undefined;
+  readonly gaps: ReplayGap[] = [];
+  readonly problems: string[] = [];
+
+  private readonly stateChanges = this._register(new vscode.EventEmitter<ConnectionState>());
+  private readonly inboxChanges = this._register(new vscode.EventEmitter<InboxChange | undefined>());
+  private readonly rosterChanges = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeState = this.stateChanges.event;
+  /** An incremental change, or `undefined` when the whole inbox was replaced (hub changed, restored). */
+  readonly onDidChangeInbox = this.inboxChanges.event;
+  readonly onDidChangeRoster = this.rosterChanges.event;
+
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly tokens: TokenStore,
+    private readonly workspaceState: vscode.Memento,
+    private readonly log: ExtensionLog,
+  ) {
+    super();
+    this._register(settings.onDidChange(() => void this.rebuild('settings changed')));
+    this._register(tokens.onDidChange(() => void this.rebuild('token changed')));
+    this._register({ dispose: () => this.teardown() });
+  }
+
+  get state(): ConnectionState {
+    return this.stateValue;
+  }
+
+  get inbox(): Inbox {
+    return this.inboxValue;
+  }
+
+  get origin(): string | undefined {
+    return this.hubOrigin;
+  }
+
+  get hiddenKeys(): ReadonlySet<string> {
+    return this.persistence?.hiddenKeys ?? new Set();
+  }
+
+  /** Open requests the user has not dismissed locally. */
+  visibleItems(): Array<Readonly<AttentionItem>> {
+    const hidden = this.hiddenKeys;
+    return this.inboxValue.open().filter((item) => !hidden.has(item.key));
+  }
+
+  reachability(session: string): Reachability {
+    return this.client?.reachability(session) ?? { state: 'unknown' };
+  }
+
+  /** Starts (or restarts) for the current settings. */
+  async start(): Promise<void> {
+    await this.rebuild('start');
+  }
+
+  async connect(): Promise<void> {
+    this.userDisconnected = false;
+    await this.rebuild('connect');
+  }
+
+  disconnect(): void {
+    this.userDisconnected = true;
+    this.stopClient();
+    this.setState({ kind: 'disconnected' });
+    this.log.for('connection').info('disconnected by the user');
+  }
+
+  retryNow(): void {
+    if (this.client) this.client.retryNow();
+    else void this.connect();
+  }
+
+  hide(item: Readonly<AttentionItem>): void {
+    this.persistence?.hide(item.key);
+    this.inboxChanges.fire({ kind: 'removed', item });
+  }
+
+  respond(request: AttentionRequest, answer: Answer): Promise<SendOutcome> {
+    if (!this.client) {
+      return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
+    }
+    return this.client.respond(request, answer);
+  }
+
+  private async rebuild(reason: string): Promise<void> {
+    const generation = ++this.generation;
+    const log = this.log.for('connection');
+    const settings = this.settings.value;
+    if (!settings.hubUrl) {
+      this.teardown();
+      this.hubOrigin = undefined;
+      this.setState({ kind: 'unconfigured' });
+      return;
+    }
+    const endpoint = hubEndpoint(settings.hubUrl, settings.allowInsecureRemote);
+    const origin = endpoint.ok ? endpoint.value.origin : undefined;
+    if (origin !== this.hubOrigin) this.switchInbox(origin);
+    if (this.userDisconnected) {
+      this.stopClient();
+      this.setState({ kind: 'disconnected' });
+      return;
+    }
+    const token = origin ? await this.tokens.get(origin) : undefined;
+    if (generation !== this.generation || this.isDisposed) return; // a newer rebuild started meanwhile
+    this.stopClient();
+    log.info(`${reason}: ${settings.hubUrl} (${settings.hubUrlSource})${token ? ', with a token' : ', without a token'}`);
+    this.startClient(settings, token);
+  }
+
+  private switchInbox(origin: string | undefined): void {
+    this.stopClient();
+    this.persistence?.dispose();
+    this.inboxValue.dispose();
+    this.inboxValue = new Inbox({ onListenerError: (error) => this.log.for('inbox').error(String(error)) });
+    this.hubOrigin = origin;
+    this.gaps.length = 0;
+    this.persistence = origin ? new WorkspacePersistence(this.workspaceState, origin) : undefined;
+    const restored = this.persistence?.restoreInto(this.inboxValue) ?? 0;
+    if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`);
+    this.inboxValue.onDidChange((change) => {
+      this.persistence?.inboxChanged();
+      if (this.persistence?.hiddenKeys.has(change.item.key) && change.kind !== 'removed') return;
+      this.inboxChanges.fire(change);
+    });
+    this.inboxChanges.fire(undefined);
+  }
+
+  private startClient(settings: Settings, token: string | undefined): void {
+    const persistence = this.persistence;
+    if (!persistence) {
+      // The URL itself is unusable; the client reports why.
+    }
+    const client = new HubClient({
+      hubUrl: settings.hubUrl,
+      ...(token ? { token } : {}),
+      allowInsecureRemote: settings.allowInsecureRemote,
+      filter: settings.filter,
+      ...(settings.captureCeiling ? { captureCeiling: settings.captureCeiling } : {}),
+      senderName: settings.senderName,
+      inbox: this.inboxValue,
+      positions: persistence ?? { load: () => [], record: () => undefined },
+      log: this.log.for('client'),
+    });
+    this.client = client;
+    this.clientSubscriptions = [
+      toDisposable(client.onDidChangeState((state) => this.setState(state))),
+      toDisposable(client.onDidReplayGap((gap) => {
+        this.gaps.push({ session: gap.session, at: Date.now() });
+        if (this.gaps.length > 20) this.gaps.shift();
+        this.stateChanges.fire(this.stateValue);
+      })),
+      toDisposable(client.onDidReportProblem((problem) => {
+        this.problems.push(problem.message);
+        if (this.problems.length > 20) this.problems.shift();
+      })),
+      toDisposable(client.onDidChangeRoster(() => this.rosterChanges.fire())),
+    ];
+    client.start();
+  }
+
+  private stopClient(): void {
+    for (const subscription of this.clientSubscriptions) subscription.dispose();
+    this.clientSubscriptions = [];
+    this.client?.dispose();
+    this.client = undefined;
+  }
+
+  private teardown(): void {
+    this.stopClient();
+    this.persistence?.dispose();
+    this.persistence = undefined;
+  }
+
+  private setState(state: ConnectionState): void {
+    this.stateValue = state;
+    this.stateChanges.fire(state);
+    this.log.for('connection').info(`state: ${describeState(state)}`);
+  }
+}
+
+function toDisposable(subscription: { dispose(): void }): vscode.Disposable {
+  return { dispose: () => subscription.dispose() };
+}
+
+export function describeState(state: ConnectionState): string {
+  switch (state.kind) {
+    case 'backing-off':
+      return `backing off (attempt ${state.attempt}): ${state.lastError}`;
+    case 'failed':
+      return `failed: ${state.reason}`;
+    case 'connecting':
+      return `connecting (attempt ${state.attempt})`;
+    default:
+      return state.kind;
+  }
+}

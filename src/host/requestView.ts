@@ -1,0 +1,80 @@
+import type { Reachability } from '../aep/client/rosterView';
+import { sourceHost } from '../aep/envelope';
+import type { AttentionItem } from '../aep/inbox/inbox';
+import { honestRequestText } from '../aep/labels';
+import type { FieldView, ReachabilityView, RequestView } from '../shared/webviewMessages';
+
+export function reachabilityView(reach: Reachability): ReachabilityView {
+  switch (reach.state) {
+    case 'ambiguous':
+      return { state: 'ambiguous', detail: `${reach.claimants} connections claim this session; the hub will refuse answers until one remains` };
+    case 'reachable':
+      return { state: 'reachable', ...(reach.agent ? { detail: reach.agent } : {}) };
+    case 'unreachable':
+      return { state: 'unreachable', detail: 'no agent connected to the hub owns this session right now' };
+    case 'unknown':
+      return { state: 'unknown' };
+  }
+}
+
+/** Everything the webview needs to render one request; agent text stays text, tagged with what it really is. */
+export function requestView(item: Readonly<AttentionItem>, reach: Reachability): RequestView {
+  const host = sourceHost(item.source);
+  const base = {
+    key: item.key,
+    requestId: item.requestId,
+    agent: item.agent,
+    session: item.session,
+    source: item.source,
+    ...(host ? { host } : {}),
+    receivedAt: item.receivedAt,
+    status: item.status,
+    ...(item.resolution ? { resolution: item.resolution } : {}),
+    reachability: reachabilityView(reach),
+  };
+  const request = item.request;
+  if (!request) {
+    const event = item.requestEvent;
+    return {
+      ...base,
+      kind: typeof event.data?.['kind'] === 'string' ? event.data['kind'] : 'unknown',
+      renderKind: 'other',
+      severity: event.severity ?? 'info',
+      capture: event.capture ?? 'metadata',
+      prompt: { text: '', honesty: 'structural' },
+      options: [],
+      fields: [],
+      answerableHere: false,
+      problem: item.problem?.message ?? 'this request could not be read',
+    };
+  }
+  const text = honestRequestText(request);
+  const fields: FieldView[] = request.fields.map((field, index) => {
+    const label = text.fields[index]?.label ?? { text: field.label, honesty: 'structural' as const };
+    const view: FieldView = { id: field.id, type: field.type, label, required: field.required };
+    if (field.type === 'unsupported') view.declaredType = field.declaredType;
+    if (field.type === 'number') {
+      if (field.min !== undefined) view.min = field.min;
+      if (field.max !== undefined) view.max = field.max;
+    }
+    if (field.type === 'select') {
+      view.multi = field.multi;
+      view.other = field.other;
+      view.choices = text.fields[index]?.choices ?? [];
+    }
+    return view;
+  });
+  return {
+    ...base,
+    kind: request.kind,
+    renderKind: request.renderKind,
+    severity: request.severity,
+    capture: request.capture,
+    ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}),
+    prompt: text.prompt,
+    options: text.options,
+    fields,
+    answerableHere: request.answerableHere,
+    ...(request.respondVia ? { respondVia: request.respondVia } : {}),
+  };
+}

@@ -1,0 +1,106 @@
+import * as fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { HostToWebview } from '../../src/shared/webviewMessages';
+import { webviewHtml } from '../../src/host/webviewHtml';
+import { repoRoot } from './fixtures';
+
+/**
+ * Serves the real request page (the same HTML, CSP, bundle and stylesheet the
+ * extension uses) on loopback, with a fake `acquireVsCodeApi` that records
+ * what the page posts, so a test can play the extension host.
+ */
+export class WebviewHarness {
+  private constructor(private readonly server: Server, readonly origin: string) {}
+
+  static async start(): Promise<WebviewHarness> {
+    const root = repoRoot();
+    const files: Record<string, { file: string; type: string }> = {
+      '/webview.js': { file: path.join(root, 'dist', 'webview.js'), type: 'text/javascript' },
+      '/form.css': { file: path.join(root, 'media', 'form.css'), type: 'text/css' },
+    };
+    let origin = '';
+    const server = createServer((req, res) => {
+      if (req.url === '/') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(webviewHtml({ cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/form.css`, nonce: 'testnonce123', lang: 'en', title: 'test', loading: 'Loading…' }));
+        return;
+      }
+      if (req.url === '/favicon.ico') {
+        res.writeHead(204).end();
+        return;
+      }
+      const entry = files[req.url ?? ''];
+      if (!entry) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': entry.type });
+      fs.createReadStream(entry.file).pipe(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return new WebviewHarness(server, origin);
+  }
+
+  /** Opens the page; resolves once the page said `ready`. CSP violations are collected. */
+  async open(browser: Browser): Promise<WebviewPage> {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.addInitScript(() => {
+      const w = window as unknown as { __posted: unknown[]; __violations: string[]; acquireVsCodeApi: () => unknown };
+      w.__posted = [];
+      w.__violations = [];
+      document.addEventListener('securitypolicyviolation', (event) => w.__violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`));
+      let acquired = false;
+      w.acquireVsCodeApi = () => {
+        if (acquired) throw new Error('acquireVsCodeApi called twice');
+        acquired = true;
+        return { postMessage: (message: unknown) => w.__posted.push(message), getState: () => undefined, setState: () => undefined };
+      };
+    });
+    await page.goto(`${this.origin}/`);
+    const webview = new WebviewPage(page, violations, errors);
+    await webview.waitForPosted((m) => m['type'] === 'ready');
+    return webview;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export class WebviewPage {
+  constructor(readonly page: Page, private readonly violationsSeen: string[], readonly errors: string[]) {}
+
+  /** Plays the host: posts a message to the page. */
+  async post(message: HostToWebview): Promise<void> {
+    await this.page.evaluate((m) => window.postMessage(m, '*'), message);
+  }
+
+  async posted(): Promise<Array<Record<string, unknown>>> {
+    return this.page.evaluate(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted);
+  }
+
+  async waitForPosted(match: (message: Record<string, unknown>) => boolean, timeoutMs = 5_000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = (await this.posted()).find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`the page did not post the expected message; posted ${JSON.stringify(await this.posted())}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async violations(): Promise<string[]> {
+    const fromPage = await this.page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    return [...this.violationsSeen, ...fromPage];
+  }
+}

@@ -1,0 +1,164 @@
+// The real request page in headless Chromium, with the test playing the
+// extension host: rendering, capture-honest labels, keyboard answering,
+// validation, outcomes, and hostile agent text under the strict CSP.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { requestView } from '../../src/host/requestView';
+import type { RequestView } from '../../src/shared/webviewMessages';
+import { launchBrowser } from '../support/browser';
+import { goldenEvents, readAepJson } from '../support/fixtures';
+import { WebviewHarness, type WebviewPage } from '../support/webviewHarness';
+
+function viewOf(event: AepEvent, reach: Parameters<typeof requestView>[1] = { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 }): RequestView {
+  const inbox = new Inbox();
+  inbox.apply(event);
+  const [item] = inbox.open();
+  assert.ok(item, 'the event opened a request');
+  return requestView(item, reach);
+}
+
+function requestEvent(data: Record<string, unknown>, extra: Record<string, unknown> = {}): AepEvent {
+  const parsed = parseEnvelope({
+    aep: '0.1', id: `R-${Math.random().toString(36).slice(2)}`, type: 'attention.requested', time: '2026-07-03T10:00:00Z',
+    source: 'aep://host-a/agent/claude-code/session/s1', agent: 'claude-code', session: 's1', seq: 1, capture: 'redacted', severity: 'notice', data, ...extra,
+  });
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+  return parsed.value;
+}
+
+const goldenForm = () => goldenEvents().find((e) => e.session === 's_form' && e.type === 'attention.requested')!;
+
+describe('request page', () => {
+  let browser: Browser;
+  let harness: WebviewHarness;
+  const pages: WebviewPage[] = [];
+  const open = async (request: RequestView) => {
+    const page = await harness.open(browser);
+    pages.push(page);
+    await page.post({ type: 'init', request, now: Date.now() });
+    await page.page.waitForSelector('.request-header');
+    return page;
+  };
+
+  before(async () => {
+    browser = await launchBrowser();
+    harness = await WebviewHarness.start();
+  });
+  after(async () => {
+    for (const page of pages) {
+      assert.deepEqual(await page.violations(), [], 'no CSP violation on any page');
+      assert.deepEqual(page.errors, [], 'no script error on any page');
+    }
+    await browser?.close();
+    await harness?.close();
+  });
+
+  test('the golden four-field form is answered by keyboard alone', async () => {
+    const page = await open(viewOf(goldenForm()));
+    const p = page.page;
+    assert.equal(await p.locator('[data-field]').count(), 4);
+    assert.match(await p.locator('#prompt').innerText(), /Configure the new service deployment/);
+    assert.match(await p.locator('[data-field="name"] .field-label').innerText(), /Service name\s*redacted\s*\*/);
+    // The first field has focus; type, then move on with Tab.
+    await p.keyboard.type('billing-api');
+    await p.locator('[data-field="staged"] vscode-checkbox').press('Space');
+    await p.locator('[data-field="regions"] vscode-checkbox').nth(0).press('Space');
+    await p.locator('[data-field="regions"] vscode-checkbox').nth(2).press('Space');
+    await p.locator('[data-field="db"] vscode-radio').last().click();
+    await p.locator('#field-3-other').waitFor({ state: 'visible' });
+    await p.locator('#field-3-other').click();
+    await p.keyboard.type('MariaDB');
+    await p.keyboard.press('Control+Enter');
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    assert.deepEqual(submit['answer'], { values: { name: 'billing-api', staged: true, regions: ['1', '3'], db: 'MariaDB' } });
+  });
+
+  test('nothing is sent while a required field is empty; the problem is inline and focused', async () => {
+    const page = await open(viewOf(goldenForm()));
+    await page.page.locator('#send').click();
+    const error = page.page.locator('#field-0-error');
+    await error.waitFor({ state: 'visible' });
+    assert.equal(await error.innerText(), 'This field is required.');
+    assert.equal(await page.page.evaluate(() => document.activeElement?.id), 'field-0');
+    assert.equal((await page.posted()).filter((m) => m['type'] === 'submit').length, 0);
+    assert.match(await page.page.locator('#outcome').innerText(), /One field needs attention/);
+  });
+
+  test('at capture metadata every label is shown as withheld, never as the question', async () => {
+    const mapping = readAepJson<{ ask_user_question: { expected_data_metadata: Record<string, unknown> } }>('mappings/claude-code.json');
+    const page = await open(viewOf(requestEvent(mapping.ask_user_question.expected_data_metadata, { capture: 'metadata' })));
+    const labels = await page.page.locator('.field-label').allInnerTexts();
+    assert.equal(labels.length, 2);
+    for (const [index, label] of labels.entries()) {
+      assert.match(label, new RegExp(`^Question ${index + 1} · label withheld at capture metadata \\(field ${index + 1}, select\\)`));
+    }
+    const choices = await page.page.locator('[data-field="1"] vscode-radio').allInnerTexts();
+    assert.deepEqual(choices.map((c) => c.trim()), ['Choice 1 (id 1)', 'Choice 2 (id 2)', 'Other…']);
+    assert.match(await page.page.locator('#prompt .note').innerText(), /withheld its own words at capture metadata.*synthesized/);
+  });
+
+  test('hostile agent text is shown as text under the strict CSP', async () => {
+    const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    const page = await open(viewOf(requestEvent({
+      kind: 'form', prompt: hostile,
+      fields: [{ id: 'x', type: 'select', label: hostile, choices: [{ id: '1', label: '<b>bold</b>' }] }],
+    })));
+    assert.equal(await page.page.locator('img').count(), 0);
+    assert.equal(await page.page.locator('#app b').count(), 0);
+    assert.equal(await page.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.match(await page.page.locator('#prompt').innerText(), /<img src=x onerror=/);
+  });
+
+  test('permission: option buttons send the option, with an optional reason', async () => {
+    const event = goldenEvents().find((e) => e.id === '01JX9YB4RQ000000000000GOLD')!;
+    const page = await open(viewOf(event));
+    await page.page.locator('#reply').click();
+    await page.page.keyboard.type('only in build/');
+    await page.page.locator('vscode-button[data-option="deny"]').click();
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    assert.deepEqual(submit['answer'], { option: 'deny', text: 'only in build/' });
+    // While the answer is on its way nothing can be sent twice.
+    assert.equal(await page.page.locator('vscode-button[data-option="allow"]').evaluate((b) => (b as HTMLElement & { disabled: boolean }).disabled), true);
+    await page.post({ type: 'outcome', submitId: String(submit['submitId']), phase: 'accepted', message: 'claude-code accepted the answer.' });
+    await page.page.waitForFunction(() => document.getElementById('outcome')?.textContent === 'claude-code accepted the answer.');
+  });
+
+  test('an out-of-band request is information only: no send control', async () => {
+    const hermes = readAepJson<{ hooks: { pre_approval_request: { expected: Array<{ type: string; data: Record<string, unknown> }> } } }>('mappings/hermes.json');
+    const card = hermes.hooks.pre_approval_request.expected.find((e) => e.type === 'attention.requested')!;
+    const page = await open(viewOf(requestEvent(card.data)));
+    assert.equal(await page.page.locator('vscode-button').count(), 0);
+    assert.match(await page.page.locator('.informational').innerText(), /answered outside VS Code \(respond_via: oob\)/);
+    assert.equal(await page.page.locator('.options-info li').count(), 4);
+  });
+
+  test('an invalid nack marks the named field and lets the user fix and resend', async () => {
+    const page = await open(viewOf(goldenForm()));
+    await page.page.keyboard.type('x');
+    await page.page.locator('#send').click();
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    await page.post({ type: 'outcome', submitId: String(submit['submitId']), phase: 'rejected', message: 'claude-code refused the answer as invalid: field "name" is taken.', fieldId: 'name' });
+    await page.page.locator('#field-0-error').waitFor({ state: 'visible' });
+    assert.equal(await page.page.locator('#send').evaluate((b) => (b as HTMLElement & { disabled: boolean }).disabled), false);
+  });
+
+  test('provenance, a live countdown, an unknown field type, and the end of the request', async () => {
+    const page = await open(viewOf(requestEvent({
+      kind: 'form', prompt: 'When?', expires_at: new Date(Date.now() + 120_000).toISOString(),
+      fields: [{ id: 'when', type: 'date', label: 'Date' }, { id: 'why', type: 'string', label: 'Why', required: true }],
+    })));
+    const header = await page.page.locator('.request-header').innerText();
+    for (const expected of ['claude-code', 's1', 'host-a', 'form', 'notice', 'redacted']) assert.ok(header.includes(expected), expected);
+    assert.match(await page.page.locator('#countdown').innerText(), /^in (1 min \d+ s|2 min 0 s)$/);
+    assert.match(await page.page.locator('[data-field="when"]').innerText(), /cannot answer a field of type date.*optional/s);
+    await page.page.locator('#field-1').click();
+    await page.page.keyboard.type('because');
+    await page.page.locator('#send').click();
+    assert.deepEqual((await page.waitForPosted((m) => m['type'] === 'submit'))['answer'], { values: { why: 'because' } });
+    await page.post({ type: 'update', status: 'resolved', resolution: 'answered', reachability: { state: 'reachable' }, now: Date.now() });
+    await page.page.waitForFunction(() => document.getElementById('status')?.textContent === 'Resolved (answered).');
+  });
+});

@@ -1,0 +1,174 @@
+import { validateFormValues } from '../src/aep/formValidation';
+import type { AnswerMessage, RequestView } from '../src/shared/webviewMessages';
+import { el } from './dom';
+import { createFieldWidget, toFieldSpec, type FieldWidget } from './fields';
+import { choiceLabel } from './honestText';
+import { button, textControl, type Control } from './toolkit';
+
+type Sender = (answer: AnswerMessage) => void;
+
+/**
+ * The part of the page that answers: the form's fields, or option buttons and
+ * a free-text reply, or (for an out-of-band request) the options as
+ * information only. Validation is the protocol core's, inline as the user
+ * types and again on send, with focus moved to the first problem.
+ */
+export class AnswerArea {
+  readonly element: HTMLElement;
+  private readonly widgets: FieldWidget[] = [];
+  private readonly buttons: Array<HTMLElement & { disabled: boolean }> = [];
+  private reply: Control<string> | undefined;
+  private readonly message: HTMLElement;
+  private touched = new Set<string>();
+  private closed = false;
+
+  constructor(private readonly request: RequestView, private readonly send: Sender) {
+    this.message = el('div', { class: 'outcome', id: 'outcome', role: 'status', 'aria-live': 'polite' });
+    this.element = el('section', { class: 'answer', 'aria-label': 'Your answer' });
+    if (request.problem) {
+      this.element.append(el('p', { class: 'problem', role: 'alert' }, `This request cannot be shown: ${request.problem}`));
+      this.close();
+    } else if (!request.answerableHere) {
+      this.renderInformational();
+    } else if (request.renderKind === 'form') {
+      this.renderForm();
+    } else {
+      this.renderReply();
+    }
+    this.element.append(this.message);
+    this.element.addEventListener('keydown', (event) => {
+      if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && request.renderKind === 'form') {
+        event.preventDefault();
+        this.submitForm();
+      }
+    });
+  }
+
+  focusFirst(): void {
+    (this.widgets[0] ?? undefined)?.focus();
+    if (this.widgets.length === 0) this.buttons[0]?.focus();
+  }
+
+  /** While an answer is on its way, nothing can be sent twice. */
+  setBusy(busy: boolean): void {
+    const disabled = busy || this.closed;
+    this.widgets.forEach((widget) => widget.setDisabled(disabled));
+    this.buttons.forEach((b) => (b.disabled = disabled));
+    this.reply?.setDisabled(disabled);
+  }
+
+  showMessage(text: string, tone: 'info' | 'success' | 'error'): void {
+    this.message.textContent = text;
+    this.message.dataset['tone'] = tone;
+  }
+
+  markField(fieldId: string, message: string): void {
+    const widget = this.widgets.find((w) => w.field.id === fieldId);
+    if (!widget) return;
+    widget.setError(message);
+    widget.focus();
+  }
+
+  /** The request is over (resolved, timed out, expired, session ended): nothing more can be sent. */
+  close(): void {
+    this.closed = true;
+    this.setBusy(true);
+  }
+
+  private renderInformational(): void {
+    const via = (this.request.respondVia ?? []).join(', ') || 'another channel';
+    this.element.append(el('p', { class: 'informational' }, `This request is answered outside VS Code (respond_via: ${via}). It is shown here for information; nothing can be sent from this editor.`));
+    if (this.request.options.length > 0) {
+      const list = el('ul', { class: 'options-info', 'aria-label': 'Options offered elsewhere' });
+      this.request.options.forEach((option, index) => list.append(el('li', {}, choiceLabel(option.label, index, option.id))));
+      this.element.append(list);
+    }
+    this.closed = true;
+  }
+
+  private renderForm(): void {
+    const form = el('form', { class: 'fields', novalidate: '' });
+    const singleString = this.request.fields.filter((f) => f.type === 'string').length === 1;
+    this.request.fields.forEach((field, index) => {
+      const widget = createFieldWidget(field, index, this.request.capture, singleString && this.request.fields.length <= 2);
+      widget.onInput(() => {
+        this.touched.add(field.id);
+        this.checkOne(widget);
+      });
+      this.widgets.push(widget);
+      form.append(widget.element);
+    });
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.submitForm();
+    });
+    const send = button('Send answer', 'primary', () => this.submitForm());
+    send.id = 'send';
+    this.buttons.push(send);
+    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, 'Ctrl+Enter')));
+  }
+
+  private renderReply(): void {
+    const request = this.request;
+    const hasOptions = request.options.length > 0;
+    if (hasOptions) {
+      const row = el('div', { class: 'options', role: 'group', 'aria-label': 'Answer with an option' });
+      request.options.forEach((option, index) => {
+        const label = option.label.honesty === 'structural' ? `Option ${index + 1} (${option.id})` : option.label.text;
+        const b = button(label, index === 0 ? 'primary' : 'secondary', () => this.sendOption(option.id));
+        b.dataset['option'] = option.id;
+        this.buttons.push(b);
+        row.append(b);
+      });
+      this.element.append(row);
+    }
+    const replyLabel = el('label', { id: 'reply-label', class: 'field-label' }, hasOptions ? 'Reason or reply (optional, sent as text)' : 'Your reply');
+    this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, placeholder: hasOptions ? 'Optional' : 'Type your answer' });
+    this.element.append(el('div', { class: 'field' }, replyLabel, this.reply.element));
+    const sendText = button(hasOptions ? 'Send reply only' : 'Send reply', hasOptions ? 'secondary' : 'primary', () => this.sendText());
+    sendText.id = 'send';
+    this.buttons.push(sendText);
+    this.element.append(el('div', { class: 'actions' }, sendText));
+  }
+
+  private checkOne(widget: FieldWidget): void {
+    const result = validateFormValues([toFieldSpec(widget.field)], widget.value() === undefined ? {} : { [widget.field.id]: widget.value() });
+    widget.setError(result.ok ? undefined : result.errors[0]?.message);
+  }
+
+  private submitForm(): void {
+    if (this.closed) return;
+    const values: Record<string, unknown> = {};
+    for (const widget of this.widgets) {
+      const value = widget.value();
+      if (value !== undefined) values[widget.field.id] = value;
+    }
+    const result = validateFormValues(this.request.fields.map(toFieldSpec), values);
+    this.widgets.forEach((widget) => widget.setError(undefined));
+    if (!result.ok) {
+      for (const error of result.errors) this.widgets.find((w) => w.field.id === error.fieldId)?.setError(error.message);
+      const first = this.widgets.find((w) => result.errors.some((e) => e.fieldId === w.field.id));
+      first?.focus();
+      this.showMessage(`${result.errors.length === 1 ? 'One field needs' : `${result.errors.length} fields need`} attention before sending.`, 'error');
+      return;
+    }
+    this.send({ values: result.values });
+  }
+
+  private sendOption(optionId: string): void {
+    if (this.closed) return;
+    const reason = this.reply?.get().trim();
+    this.send(reason ? { option: optionId, text: reason } : { option: optionId });
+  }
+
+  private sendText(): void {
+    if (this.closed) return;
+    const text = this.reply?.get().trim();
+    if (!text) {
+      this.showMessage('Type a reply first.', 'error');
+      this.reply?.focus();
+      return;
+    }
+    this.send({ text });
+  }
+}

@@ -1,0 +1,166 @@
+import type { FieldSpec } from '../src/aep/attention';
+import type { FieldView } from '../src/shared/webviewMessages';
+import { el } from './dom';
+import { choiceLabel, fieldLabel } from './honestText';
+import { checkboxControl, checkboxGroupControl, dropdownControl, radioControl, textControl, type ChoiceItem, type Control } from './toolkit';
+
+/** Few enough choices to show them all as radio buttons. */
+const RADIO_LIMIT = 5;
+const OTHER = '\u0000other';
+
+/** One rendered field: its element, its current value (undefined when empty) and its error line. */
+export interface FieldWidget {
+  readonly field: FieldView;
+  readonly element: HTMLElement;
+  value(): unknown;
+  focus(): void;
+  setError(message: string | undefined): void;
+  setDisabled(disabled: boolean): void;
+  onInput(listener: () => void): void;
+}
+
+/** The protocol core's view of a field, for the shared validator. */
+export function toFieldSpec(field: FieldView): FieldSpec {
+  const base = { id: field.id, label: field.label.text, required: field.required };
+  switch (field.type) {
+    case 'string':
+    case 'boolean':
+      return { ...base, type: field.type };
+    case 'number':
+      return { ...base, type: 'number', ...(field.min !== undefined ? { min: field.min } : {}), ...(field.max !== undefined ? { max: field.max } : {}) };
+    case 'select':
+      return { ...base, type: 'select', multi: field.multi ?? false, other: field.other ?? false, choices: (field.choices ?? []).map((c) => ({ id: c.id, label: c.label.text })) };
+    case 'unsupported':
+      return { ...base, type: 'unsupported', declaredType: field.declaredType ?? 'unknown' };
+  }
+}
+
+function hint(field: FieldView): string | undefined {
+  if (field.type === 'number') {
+    if (field.min !== undefined && field.max !== undefined) return `A number from ${field.min} to ${field.max}.`;
+    if (field.min !== undefined) return `A number of at least ${field.min}.`;
+    if (field.max !== undefined) return `A number of at most ${field.max}.`;
+    return 'A number.';
+  }
+  if (field.type === 'select' && field.multi) return field.other ? 'Pick any, or add your own answer.' : 'Pick any.';
+  if (field.type === 'select' && field.other) return 'Pick one, or give your own answer.';
+  return undefined;
+}
+
+export function createFieldWidget(field: FieldView, index: number, capture: string, longText: boolean): FieldWidget {
+  const base = `field-${index}`;
+  const labelId = `${base}-label`;
+  const errorId = `${base}-error`;
+  const hintText = hint(field);
+  const hintId = hintText ? `${base}-hint` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ');
+  const required = field.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: 'required' }, ' *') : undefined;
+  const label = el('div', { class: 'field-label', id: labelId }, fieldLabel(field.label, index, field.id, field.type, capture), required);
+  const error = el('div', { class: 'error', id: errorId, role: 'alert', hidden: '' });
+  const container = el('div', { class: `field field-${field.type}`, 'data-field': field.id });
+  container.append(label);
+  if (hintText && hintId) container.append(el('div', { class: 'hint', id: hintId }, hintText));
+
+  let read: () => unknown;
+  let control: Control<unknown> | undefined;
+  let extra: Control<string> | undefined;
+  const listeners: Array<() => void> = [];
+  const fire = () => listeners.forEach((listener) => listener());
+
+  const choices = (field.choices ?? []).map<ChoiceItem>((choice, i) => ({ value: choice.id, label: choiceLabel(choice.label, i, choice.id) }));
+  switch (field.type) {
+    case 'string': {
+      const text = textControl({ id: base, labelId, describedBy, multiline: longText, required: field.required });
+      control = text;
+      read = () => (text.get().trim() === '' ? undefined : text.get());
+      break;
+    }
+    case 'number': {
+      const text = textControl({ id: base, labelId, describedBy, numeric: true, required: field.required });
+      control = text;
+      read = () => {
+        const raw = text.get().trim();
+        if (raw === '') return undefined;
+        const number = Number(raw);
+        return Number.isFinite(number) ? number : raw;
+      };
+      break;
+    }
+    case 'boolean': {
+      const box = checkboxControl(base, el('span', {}, 'Yes'), describedBy);
+      box.element.setAttribute('aria-labelledby', labelId);
+      control = box;
+      read = () => box.get();
+      break;
+    }
+    case 'select': {
+      const withOther = field.other ? [...choices, { value: OTHER, label: el('span', {}, 'Other…') }] : choices;
+      if (field.multi) {
+        const group = checkboxGroupControl(base, labelId, withOther, describedBy);
+        control = group;
+        read = () => {
+          const picked = group.get().filter((value) => value !== OTHER);
+          const otherText = extra?.get().trim();
+          if (group.get().includes(OTHER) && otherText) picked.push(otherText);
+          return picked.length === 0 ? undefined : picked;
+        };
+      } else {
+        const single = withOther.length <= RADIO_LIMIT + (field.other ? 1 : 0)
+          ? radioControl(base, labelId, withOther, describedBy)
+          : dropdownControl(base, labelId, withOther, 'Choose…', describedBy);
+        control = single;
+        read = () => {
+          const value = single.get();
+          if (value === '') return undefined;
+          if (value === OTHER) return extra?.get().trim() || undefined;
+          return value;
+        };
+      }
+      if (field.other) {
+        extra = textControl({ id: `${base}-other`, placeholder: 'Your own answer', describedBy });
+        extra.element.setAttribute('aria-label', 'Your own answer');
+        extra.element.hidden = true;
+        extra.onInput(fire);
+        const picked = control;
+        picked.onInput(() => {
+          const value = picked.get();
+          const showOther = Array.isArray(value) ? value.includes(OTHER) : value === OTHER;
+          if (extra) extra.element.hidden = !showOther;
+          if (showOther) setTimeout(() => extra?.focus(), 0);
+        });
+      }
+      break;
+    }
+    case 'unsupported':
+      read = () => undefined;
+      container.append(
+        el('p', { class: 'unsupported' }, 'This extension cannot answer a field of type ', el('code', {}, field.declaredType ?? 'unknown'),
+          field.required ? '. It is required, so this form cannot be sent from here.' : '. It is optional and will be left out.'),
+      );
+      break;
+  }
+  if (control) {
+    control.onInput(fire);
+    container.append(control.element);
+  }
+  if (extra) container.append(extra.element);
+  container.append(error);
+
+  return {
+    field,
+    element: container,
+    value: () => read(),
+    focus: () => (control ? control.focus() : container.focus()),
+    setError: (message) => {
+      error.textContent = message ?? '';
+      error.hidden = message === undefined;
+      control?.element.setAttribute('aria-invalid', message === undefined ? 'false' : 'true');
+      container.classList.toggle('invalid', message !== undefined);
+    },
+    setDisabled: (disabled) => {
+      control?.setDisabled(disabled);
+      extra?.setDisabled(disabled);
+    },
+    onInput: (listener) => listeners.push(listener),
+  };
+}
