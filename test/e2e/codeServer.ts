@@ -1,0 +1,367 @@
+// End-to-end harness: the REAL VS Code workbench (code-server, VS Code 1.139 on
+// Node 24) driven by Debian's headless Chromium through playwright-core.
+//
+// `bash scripts/e2e/setup.sh` installs code-server and Node 24 into .cache/e2e/
+// and records where they are in .cache/e2e/e2e.json; this module reads that file.
+// Nothing here reaches past loopback: code-server binds 127.0.0.1, Chromium runs
+// with its background networking off and every host name but loopback unresolvable.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser';
+
+export { CHROMIUM, CHROMIUM_ARGS };
+
+/**
+ * User settings written for every run, so that nothing but the extension under test
+ * shows up: no welcome page or walkthrough, no trust prompt, no telemetry, no update
+ * or marketplace checks, no chat/AI setup, no port-forwarding or git parent-folder
+ * notifications, and no feature that would fetch from the network.
+ */
+export const DEFAULT_USER_SETTINGS: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'workbench.editor.empty.hint': 'hidden',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.reduceMotion': 'on',
+  'security.workspace.trust.enabled': false,
+  'security.workspace.trust.startupPrompt': 'never',
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'update.showReleaseNotes': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'chat.disableAIFeatures': true,
+  'chat.commandCenter.enabled': false,
+  'git.openRepositoryInParentFolders': 'never',
+  'git.autofetch': false,
+  'remote.autoForwardPorts': false,
+  'npm.fetchOnlinePackageInfo': false,
+  'json.schemaDownload.enable': false,
+  'typescript.disableAutomaticTypeAcquisition': true,
+};
+
+export interface E2eInstall {
+  ok: true;
+  /** `${node24} ${codeServerEntry}` runs code-server. */
+  codeServerEntry: string;
+  node24: string;
+}
+
+export interface CodeServerOptions {
+  /** A VSIX to install into extensionsDir before starting. */
+  vsixPath?: string;
+  /** The folder the workbench opens (created if missing). */
+  workspaceDir: string;
+  userDataDir: string;
+  extensionsDir: string;
+  /** Added to code-server's environment; the extension host inherits it. */
+  env?: Record<string, string>;
+  /** Written to `${workspaceDir}/.vscode/settings.json` (workspace settings). */
+  settings?: Record<string, unknown>;
+  /** Merged over DEFAULT_USER_SETTINGS into `${userDataDir}/User/settings.json`. */
+  userSettings?: Record<string, unknown>;
+  /** Keep Workspace Trust on (default: off, so no trust prompt and no restricted mode). */
+  workspaceTrust?: boolean;
+  /** How long to wait for the server to answer; default 60 s. */
+  startTimeoutMs?: number;
+}
+
+export interface CodeServer {
+  url: string;
+  port: number;
+  /** Kills code-server's whole process group; resolves once every process in it has exited. */
+  stop(): Promise<void>;
+  /** Everything code-server (and the VSIX install) printed so far. */
+  logs(): string;
+}
+
+export interface Workbench {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Date.now() when the page's load event fired. */
+  loadedAt: number;
+  /** Date.now() when `.monaco-workbench` became visible. */
+  workbenchAt: number;
+  /** The page's console messages and errors so far, for diagnostics. */
+  console(): string[];
+  close(): Promise<void>;
+}
+
+/** The repository root: the nearest folder above this file with scripts/e2e/setup.sh. */
+export function repoRoot(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'scripts', 'e2e', 'setup.sh')) && fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+
+/** Where setup.sh installs (AEP_E2E_CACHE overrides, as it does for the script). */
+export function cacheDir(): string {
+  return process.env.AEP_E2E_CACHE ?? path.join(repoRoot(), '.cache', 'e2e');
+}
+
+/** Where e2e tests leave screenshots and logs: out/e2e in the repository. */
+export function e2eOutDir(): string {
+  const dir = path.join(repoRoot(), 'out', 'e2e');
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const SETUP_HINT = 'run "bash scripts/e2e/setup.sh" (as root, with the npm registry and Debian\'s repositories reachable)';
+
+/** Whether the real editor can run here: the cache install made by setup.sh, and Chromium. */
+export function e2eAvailable(): E2eInstall | { ok: false; why: string } {
+  const manifest = path.join(cacheDir(), 'e2e.json');
+  if (!fs.existsSync(manifest)) return { ok: false, why: `e2e harness not installed: ${manifest} is missing; ${SETUP_HINT}` };
+  let recorded: { node24?: unknown; codeServerEntry?: unknown };
+  try {
+    recorded = JSON.parse(fs.readFileSync(manifest, 'utf8')) as typeof recorded;
+  } catch (error) {
+    return { ok: false, why: `${manifest} is unreadable (${String(error)}); ${SETUP_HINT}` };
+  }
+  const { node24, codeServerEntry } = recorded;
+  if (typeof node24 !== 'string' || typeof codeServerEntry !== 'string') {
+    return { ok: false, why: `${manifest} lacks node24/codeServerEntry; ${SETUP_HINT}` };
+  }
+  const missing = [node24, codeServerEntry, CHROMIUM].filter((file) => !fs.existsSync(file));
+  if (missing.length > 0) return { ok: false, why: `e2e harness incomplete, missing: ${missing.join(', ')}; ${SETUP_HINT}` };
+  return { ok: true, codeServerEntry, node24 };
+}
+
+/**
+ * The environment code-server runs in: ours, less whatever would make it act as a
+ * client of another VS Code or pick up a password/port, plus its own config and
+ * data homes (it writes a default config with a password under XDG_CONFIG_HOME and
+ * logs under XDG_DATA_HOME even for --version) so that $HOME is left alone.
+ */
+function serverEnv(stateDir: string, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('VSCODE_') || key.startsWith('CODE_SERVER_') || key.startsWith('NODE_OPTIONS')) continue;
+    if (['ELECTRON_RUN_AS_NODE', 'PASSWORD', 'HASHED_PASSWORD', 'PORT', 'GITHUB_TOKEN', 'NODE_TEST_CONTEXT'].includes(key)) continue;
+    env[key] = value;
+  }
+  return {
+    ...env,
+    XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'),
+    XDG_DATA_HOME: path.join(stateDir, 'xdg-data'),
+    // code-server's extension gallery, should anything ask it: loopback, refused at once.
+    EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item' }),
+    ...extra,
+  };
+}
+
+/** Runs a command to completion, collecting its output; rejects on a non-zero exit. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${path.basename(args[0] ?? command)} ${args.slice(1).join(' ')} exited with ${code ?? signal}:\n${output}`));
+    });
+  });
+}
+
+function httpStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { timeout: 2_000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+  });
+}
+
+function writeJson(file: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Whether any process of the group led by `pgid` is still alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Process groups started here and not stopped yet: killed if the test process exits early. */
+const liveGroups = new Set<number>();
+process.on('exit', () => {
+  for (const pgid of liveGroups) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/**
+ * Starts code-server on 127.0.0.1 (a free port chosen by the kernel), after
+ * installing `vsixPath` and writing the settings; resolves once its HTTP server answers.
+ */
+export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
+  const install = e2eAvailable();
+  if (!install.ok) throw new Error(install.why);
+  const { workspaceDir, userDataDir, extensionsDir } = options;
+  for (const dir of [workspaceDir, userDataDir, extensionsDir]) fs.mkdirSync(dir, { recursive: true });
+
+  // code-server's own state (config file, XDG homes) beside VS Code's in the user data dir.
+  const stateDir = path.join(userDataDir, 'aep-e2e');
+  const configFile = path.join(stateDir, 'config.yaml');
+  fs.mkdirSync(stateDir, { recursive: true });
+  fs.writeFileSync(configFile, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
+
+  const trust = options.workspaceTrust === true;
+  writeJson(path.join(userDataDir, 'User', 'settings.json'), {
+    ...DEFAULT_USER_SETTINGS,
+    ...(trust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'always' } : {}),
+    ...options.userSettings,
+  });
+  if (options.settings) writeJson(path.join(workspaceDir, '.vscode', 'settings.json'), options.settings);
+
+  const env = serverEnv(stateDir, options.env);
+  const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  let log = '';
+  if (options.vsixPath) {
+    log += await run(install.node24, [install.codeServerEntry, ...common, '--force', '--install-extension', options.vsixPath], env, 120_000);
+  }
+
+  const args = [
+    install.codeServerEntry,
+    ...common,
+    '--bind-addr', '127.0.0.1:0',
+    '--auth', 'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    ...(trust ? [] : ['--disable-workspace-trust']),
+    '--ignore-last-opened',
+    workspaceDir,
+  ];
+  const child: ChildProcess = spawn(install.node24, args, { env, cwd: workspaceDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start code-server (${install.node24} ${install.codeServerEntry})`);
+  liveGroups.add(pid);
+  const MAX_LOG = 4 * 1024 * 1024;
+  const append = (chunk: Buffer) => {
+    log += chunk.toString();
+    if (log.length > MAX_LOG) log = log.slice(-MAX_LOG);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+
+  const stop = async (): Promise<void> => {
+    if (groupAlive(pid)) {
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const deadline = Date.now() + 10_000;
+    while ((exited === undefined || groupAlive(pid)) && Date.now() < deadline) await sleep(50);
+    if (groupAlive(pid)) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await exitPromise;
+    while (groupAlive(pid)) await sleep(20);
+    liveGroups.delete(pid);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  };
+
+  // The kernel picks the port; code-server prints "HTTP server listening on http://127.0.0.1:PORT/".
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  let port = 0;
+  try {
+    while (port === 0) {
+      if (exited) throw new Error(`code-server exited with ${exited.code ?? exited.signal} before listening`);
+      if (Date.now() > deadline) throw new Error('code-server did not start listening in time');
+      const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
+      if (match?.[1]) port = Number(match[1]);
+      else await sleep(100);
+    }
+    const url = `http://127.0.0.1:${port}`;
+    for (;;) {
+      if (exited) throw new Error(`code-server exited with ${exited.code ?? exited.signal} before answering`);
+      if (Date.now() > deadline) throw new Error(`code-server at ${url} did not answer in time`);
+      const status = await httpStatus(`${url}/healthz`).catch(() => 0);
+      if (status === 200) break;
+      await sleep(200);
+    }
+    return { url, port, stop, logs: () => log };
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- code-server output ---\n${log.slice(-8_000)}`);
+  }
+}
+
+/** Launches headless Chromium and opens the workbench on `folder`; resolves once it is visible. */
+export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000): Promise<Workbench> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing; ${SETUP_HINT}`);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const messages: string[] = [];
+  try {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.on('console', (message) => messages.push(`[${message.type()}] ${message.text()}`));
+    page.on('pageerror', (error) => messages.push(`[pageerror] ${error.message}`));
+    let loadedAt = 0;
+    page.once('load', () => (loadedAt = Date.now()));
+    const target = new URL(url);
+    target.searchParams.set('folder', folder);
+    await page.goto(target.toString(), { waitUntil: 'load', timeout: timeoutMs });
+    if (loadedAt === 0) loadedAt = Date.now();
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
+    const workbenchAt = Date.now();
+    return {
+      browser,
+      context,
+      page,
+      loadedAt,
+      workbenchAt,
+      console: () => [...messages],
+      close: async () => {
+        await browser.close();
+      },
+    };
+  } catch (error) {
+    await browser.close();
+    throw new Error(`workbench at ${url} did not come up: ${(error as Error).message}\n--- page console ---\n${messages.slice(-50).join('\n')}`);
+  }
+}
