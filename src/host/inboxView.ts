@@ -56,7 +56,8 @@ export class InboxView extends Disposable {
 
   private updateBadge(): void {
     const count = this.connection.visibleItems().length;
-    this.view.badge = count > 0 ? { value: count, tooltip: vscode.l10n.t('{0} requests wait for an answer', count) } : undefined;
+    const tooltip = count === 1 ? vscode.l10n.t('1 request waits for an answer') : vscode.l10n.t('{0} requests wait for an answer', count);
+    this.view.badge = count > 0 ? { value: count, tooltip } : undefined;
     void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.connection.state.kind !== 'unconfigured');
   }
 

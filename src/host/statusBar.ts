@@ -27,39 +27,38 @@ export class StatusBar extends Disposable {
       return;
     }
     const pending = this.connection.visibleItems().length;
-    const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.isTrusted = false;
-    tooltip.supportHtml = false;
+    let summary = '';
     const hub = this.connection.origin ?? vscode.l10n.t('(invalid hub URL)');
     switch (state.kind) {
       case 'connecting':
         this.item.text = `$(sync~spin) ${vscode.l10n.t('AEP')}`;
-        tooltip.appendText(vscode.l10n.t('Connecting to {0} (attempt {1})', hub, state.attempt));
+        summary = vscode.l10n.t('Connecting to {0} (attempt {1})', hub, state.attempt);
         break;
       case 'connected':
         this.item.text = pending > 0 ? `$(bell-dot) ${pending}` : '$(bell)';
-        tooltip.appendText(
+        summary =
           pending === 1
             ? vscode.l10n.t('Connected to {0}. 1 request waits for you.', hub)
-            : vscode.l10n.t('Connected to {0}. {1} requests wait for you.', hub, pending),
-        );
+            : vscode.l10n.t('Connected to {0}. {1} requests wait for you.', hub, pending);
         break;
       case 'backing-off':
         this.item.text = `$(debug-disconnect) ${pending > 0 ? pending : vscode.l10n.t('AEP')}`;
-        tooltip.appendText(
-          vscode.l10n.t('Lost the hub at {0}: {1}. Retrying at {2}.', hub, state.lastError, new Date(state.retryAt).toLocaleTimeString()),
-        );
+        summary = vscode.l10n.t('Lost the hub at {0}: {1}. Retrying at {2}.', hub, state.lastError, new Date(state.retryAt).toLocaleTimeString());
         break;
       case 'failed':
         this.item.text = `$(error) ${vscode.l10n.t('AEP')}`;
-        tooltip.appendText(vscode.l10n.t('Cannot connect to {0}: {1}', hub, state.reason));
+        summary = vscode.l10n.t('Cannot connect to {0}: {1}', hub, state.reason);
         break;
       case 'disconnected':
       case 'idle':
         this.item.text = `$(debug-disconnect) ${vscode.l10n.t('AEP off')}`;
-        tooltip.appendText(vscode.l10n.t('Disconnected from {0}.', hub));
+        summary = vscode.l10n.t('Disconnected from {0}.', hub);
         break;
     }
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    tooltip.appendText(summary);
     const gaps = this.connection.gaps;
     if (gaps.length > 0) {
       tooltip.appendText('\n\n');
@@ -70,7 +69,8 @@ export class StatusBar extends Disposable {
     tooltip.appendText('\n\n');
     tooltip.appendText(state.kind === 'failed' ? vscode.l10n.t('Click for the reason and a retry.') : vscode.l10n.t('Click to open the inbox.'));
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: `${vscode.l10n.t('AEP Attention')}: ${typeof tooltip.value === 'string' ? tooltip.value.split('\n')[0] : ''}` };
+    // The tooltip's Markdown escapes spaces; screen readers get the plain sentence.
+    this.item.accessibilityInformation = { label: `${vscode.l10n.t('AEP Attention')}: ${summary}` };
     this.item.show();
   }
 }

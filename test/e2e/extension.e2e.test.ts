@@ -1,0 +1,180 @@
+// AEP Attention in the real VS Code workbench (code-server), installed from
+// its VSIX, against the local hub and the demo agent: the status bar's
+// states, one notification per request, the inbox badge, the hub going away
+// and coming back, and a window reload. Screenshots of each step go to
+// out/e2e/.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { startAgent, type RunningAgent } from '../agent/agent';
+import { startHub, type RunningHub } from '../hub/hub';
+import { e2eAvailable, e2eOutDir, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+
+const TOKEN = 'e2e-token-5f1d0c';
+
+/** Packages the extension exactly as a user installs it. */
+async function packageVsix(dir: string): Promise<string> {
+  const out = path.join(dir, 'aep-attention.vsix');
+  const vsce = path.join(repoRoot(), 'node_modules', '@vscode', 'vsce', 'vsce');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vsce package failed (${code}):\n${output}`))));
+  });
+  return out;
+}
+
+const statusItem = (page: Page) => page.locator('.statusbar-item[aria-label^="AEP Attention"]').first();
+const toasts = (page: Page, text: string) => page.locator('.notifications-toasts .notification-toast', { hasText: text });
+const inboxBadge = (page: Page) => page.locator('.activitybar .action-item:has(.action-label[aria-label^="AEP Attention"]) .badge-content');
+
+/** The frame of the request webview (webviews nest two iframes deep). */
+async function webviewFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (await frame.locator('.request-header').count().catch(() => 0)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error('the request webview never appeared');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function statusLabel(page: Page): Promise<string> {
+  // The workbench writes the label with non-breaking spaces.
+  return ((await statusItem(page).getAttribute('aria-label')) ?? '').replace(/\u00a0/g, ' ');
+}
+
+async function waitForStatus(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const label = await statusLabel(page).catch(() => '');
+    if (pattern.test(label)) return;
+    if (Date.now() > deadline) throw new Error(`status bar never matched ${pattern}; last: "${label}"`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+test('AEP Attention end to end in code-server', { timeout: 600_000 }, async (t) => {
+  const install = e2eAvailable();
+  if (!install.ok) assert.fail(install.why);
+  const out = e2eOutDir();
+  const shot = async (page: Page, name: string) => {
+    const file = path.join(out, `${name}.png`);
+    await page.screenshot({ path: file });
+    t.diagnostic(`screenshot: ${file}`);
+  };
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-'));
+  const workspaceDir = path.join(tmp, 'workspace');
+  let hub: RunningHub | undefined;
+  let agent: RunningAgent | undefined;
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  const agentLog: string[] = [];
+  try {
+    const vsixPath = await packageVsix(tmp);
+    t.diagnostic(`VSIX ${fs.statSync(vsixPath).size} bytes`);
+    hub = await startHub({ port: 0, token: TOKEN });
+    const port = hub.port;
+    // One form request, then quiet: the first request comes at once, the next a long while later.
+    agent = await startAgent({ hubUrl: hub.url, token: TOKEN, scenarios: ['form'], everyMs: 600_000, log: (line) => agentLog.push(line) });
+
+    // The hub and token reach the extension host through the environment (no UI to type into).
+    server = await startCodeServer({
+      vsixPath, workspaceDir,
+      userDataDir: path.join(tmp, 'user-data'),
+      extensionsDir: path.join(tmp, 'extensions'),
+      env: { AEP_HUB: hub.url, AEP_TOKEN: TOKEN },
+    });
+    workbench = await openWorkbench(server.url, workspaceDir);
+    const page = workbench.page;
+
+    // 1. Status: connecting, then connected.
+    await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1/);
+    await shot(page, '1-connected');
+
+    // 2. The form request: exactly one notification, in the inbox with a badge.
+    const toast = toasts(page, 'demo-agent:');
+    await toast.first().waitFor({ state: 'visible', timeout: 60_000 });
+    t.diagnostic(`page load -> request notification: ${Date.now() - workbench.loadedAt} ms`);
+    await waitForStatus(page, /1 request waits for you/);
+    await page.waitForTimeout(2_000);
+    assert.equal(await toasts(page, 'demo-agent:').count(), 1, 'one notification for one request');
+    // The badge sits over the icon; the click is meant for the icon under it.
+    await page.locator('.activitybar .action-label[aria-label^="AEP Attention"]').click({ force: true });
+    await page.locator('.sidebar .monaco-list-row', { hasText: 'demo-agent' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.sidebar .monaco-list-row', { hasText: 'Configure the new service deployment' }).first().waitFor({ timeout: 30_000 });
+    assert.equal((await inboxBadge(page).innerText().catch(() => '')).trim(), '1');
+    await shot(page, '2-request-notified');
+
+    // 3. The hub goes away: the status bar says so; it comes back: the client recovers by itself.
+    // The hub goes first, so the agent is cut off rather than closing its requests politely.
+    await hub.close();
+    hub = undefined;
+    assert.equal((await agent.done).reason, 'connection-lost');
+    agent = undefined;
+    await waitForStatus(page, /Lost the hub|Cannot connect/, 60_000);
+    await shot(page, '3-hub-down');
+    hub = await startHub({ port, token: TOKEN });
+    const restartedAt = Date.now();
+    await waitForStatus(page, /Connected to/, 60_000);
+    t.diagnostic(`hub restart -> status connected: ${Date.now() - restartedAt} ms`);
+    await page.waitForTimeout(1_500);
+    assert.equal(await toasts(page, 'demo-agent:').count(), 1, 'no second notification after the reconnect');
+    assert.match(await statusLabel(page), /1 request waits for you/);
+    await shot(page, '4-recovered');
+
+    // 4. A window reload keeps the pending request, and does not notify again.
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+    await waitForStatus(page, /1 request waits for you/);
+    await page.waitForTimeout(2_000);
+    assert.equal(await toasts(page, 'demo-agent:').count(), 0, 'no notification for a request already notified');
+    await shot(page, '5-after-reload');
+
+    // 5. A new agent asks again; the old, orphaned request is dismissed locally (nothing sent),
+    //    and the new form is answered in its webview, beside the editor.
+    agent = await startAgent({ hubUrl: hub.url, token: TOKEN, scenarios: ['form'], everyMs: 600_000, log: (line) => agentLog.push(line) });
+    await waitForStatus(page, /2 requests wait for you/);
+    const staleRow = page.locator('.sidebar .monaco-list-row', { hasText: 'Configure the new service deployment' }).first();
+    await staleRow.hover();
+    await staleRow.locator('.action-label[aria-label^="Dismiss Locally"]').click();
+    await waitForStatus(page, /1 request waits for you/);
+    await page.keyboard.press('F1');
+    await page.keyboard.type('AEP Attention: Answer Next Request');
+    await page.keyboard.press('Enter');
+    const form = await webviewFrame(page);
+    await form.locator('#field-0').click();
+    await page.keyboard.type('billing-api');
+    await form.locator('[data-field="regions"] vscode-checkbox').first().click();
+    await form.locator('[data-field="db"] vscode-radio').first().click();
+    await shot(page, '6-form-filled');
+    await form.locator('#send').click();
+    await form.locator('#outcome', { hasText: 'demo-agent accepted the answer.' }).waitFor({ timeout: 30_000 });
+    await form.locator('#status', { hasText: 'Resolved (answered).' }).waitFor({ timeout: 30_000 });
+    await waitForStatus(page, /0 requests wait for you/);
+    assert.ok(agentLog.some((line) => /accepted .* values=\{"name":"billing-api","staged":false,"regions":\["1"\],"db":"1"\}/.test(line)), agentLog.join('\n'));
+    await shot(page, '7-form-answered');
+  } catch (error) {
+    if (workbench) {
+      await workbench.page.screenshot({ path: path.join(out, 'failure.png') }).catch(() => undefined);
+      t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
+    }
+    if (server) t.diagnostic(`code-server output (last 4000 chars):\n${server.logs().slice(-4_000)}`);
+    t.diagnostic(`agent log:\n${agentLog.join('\n')}`);
+    throw error;
+  } finally {
+    await workbench?.close();
+    await server?.stop();
+    await agent?.close();
+    await hub?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
