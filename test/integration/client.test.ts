@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
 import { MemoryPositionStore } from '../../src/aep/client/positionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
+import { startAgent } from '../agent/agent';
 import { startHub, type RunningHub } from '../hub/hub';
 import { freshSession } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -300,3 +301,63 @@ describe('client configuration failures and hub restarts', () => {
 function sourceOf(target: ScriptedTarget): string {
   return `aep://test-host/agent/${target.agent}/session/${target.session}`;
 }
+
+describe('client against the demo agent', () => {
+  test('round trip: the s_form form, an invalid answer, the corrected one accepted, answered and resolved', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const agentLog: string[] = [];
+    const agent = await startAgent({ hubUrl: hub.url, token: TOKEN, scenarios: ['form'], everyMs: 600_000, log: (line) => agentLog.push(line) });
+    try {
+      const h = startClient(hub.url);
+      await waitUntil(() => h.inbox.open().some((item) => item.request?.renderKind === 'form'), 'the demo form');
+      const item = h.inbox.open().find((candidate) => candidate.request?.renderKind === 'form')!;
+      assert.deepEqual(item.request!.fields.map((f) => f.id), ['name', 'staged', 'regions', 'db']);
+      // The protocol core's validator would catch this; the agent must too (and keep the request pending).
+      const invalid = await h.client.respond(item.request!, { values: { staged: true } });
+      assert.equal(invalid.kind === 'rejected' && invalid.reason, 'invalid');
+      assert.equal(h.inbox.item(item.key)?.status, 'pending');
+      const accepted = await h.client.respond(item.request!, { values: { name: 'billing-api', staged: true, regions: ['1', '3'], db: 'MariaDB' } });
+      assert.equal(accepted.kind, 'accepted');
+      await waitUntil(() => h.inbox.item(item.key)?.status === 'resolved', 'resolved');
+      assert.deepEqual(h.inbox.item(item.key)?.answer?.values, { name: 'billing-api', staged: true, regions: ['1', '3'], db: 'MariaDB' });
+      assert.equal(agent.requests().find((r) => r.id === item.requestId)?.state, 'answered');
+    } finally {
+      await agent.close();
+      await hub.close();
+    }
+  });
+
+  test('a lost ack: the same command id twice on the wire, the agent executes once and re-acks, the client settles once', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const proxy = await TcpProxy.start(hub.port);
+    const agentLog: string[] = [];
+    const agent = await startAgent({ hubUrl: hub.url, token: TOKEN, scenarios: ['permission'], everyMs: 600_000, log: (line) => agentLog.push(line) });
+    try {
+      const h = startClient(proxy.url);
+      await waitUntil(() => h.inbox.open().some((item) => item.request?.renderKind === 'permission'), 'the permission request');
+      const item = h.inbox.open().find((candidate) => candidate.request?.renderKind === 'permission')!;
+      const settled: string[] = [];
+      // From here on the client hears nothing: the agent's ack is lost on the way back.
+      proxy.droppingDownstream = true;
+      const outcome = h.client.respond(item.request!, { option: 'deny' }).then((o) => {
+        settled.push(o.kind);
+        return o;
+      });
+      await waitUntil(() => agentLog.some((line) => /accepted/.test(line)), 'the agent to accept');
+      assert.deepEqual(settled, [], 'the ack never arrived');
+      proxy.sever();
+      await waitUntil(() => h.client.state.kind === 'backing-off', 'the drop');
+      proxy.restore();
+      assert.equal((await outcome).kind, 'accepted');
+      await waitUntil(() => agentLog.some((line) => /re-acked/.test(line)), 'the re-ack of the resent command', 5_000, () => agentLog.join('\n'));
+      await waitUntil(() => h.inbox.item(item.key)?.status === 'resolved', 'resolved');
+      assert.deepEqual(settled, ['accepted']);
+      assert.equal(agentLog.filter((line) => /^demo-agent: accepted /.test(line)).length, 1, 'executed once');
+      assert.equal(h.client.stats.commandsSettled, 1);
+    } finally {
+      await agent.close();
+      await proxy.close();
+      await hub.close();
+    }
+  });
+});

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 export class TcpProxy {
   private readonly pairs = new Set<[Socket, Socket]>();
   private blocked = false;
+  /** While set, what the hub sends is thrown away: the client hears nothing (a lost ack). */
+  droppingDownstream = false;
   connections = 0;
 
   private constructor(private readonly server: Server, readonly port: number) {}
@@ -32,7 +34,9 @@ export class TcpProxy {
       client.on('error', end).on('close', end);
       upstream.on('error', end).on('close', end);
       client.pipe(upstream);
-      upstream.pipe(client);
+      upstream.on('data', (chunk: Buffer) => {
+        if (!proxy?.droppingDownstream) client.write(chunk);
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
@@ -55,6 +59,7 @@ export class TcpProxy {
 
   restore(): void {
     this.blocked = false;
+    this.droppingDownstream = false;
   }
 
   async close(): Promise<void> {
