@@ -47,7 +47,7 @@ const bundles = [
 ];
 
 // Runnable test peers: never shipped in the VSIX, built beside the tests.
-const PEERS = ['test/hub/main.ts', 'test/agent/main.ts', 'test/demo/main.ts'];
+const PEERS = ['test/hub/main.ts', 'test/agent/main.ts', 'test/demo/main.ts', 'test/vscode/suite.ts', 'test/vscode/runElectron.ts'];
 
 /** @param {string} dir @returns {string[]} */
 function findTests(dir) {

@@ -13,7 +13,17 @@ import { environmentToken, TokenStore } from './host/tokens';
  * Activation stays cheap: settings are read and the views registered, but no
  * socket is opened unless a hub is configured.
  */
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+/** What the extension exposes to other extensions and to its own extension-host tests: read-only views. */
+export interface AepAttentionApi {
+  connectionState(): string;
+  /** Open requests this window shows (dismissed ones excluded). */
+  pending(): Array<{ key: string; agent: string; session: string; kind: string; status: string }>;
+  /** Open requests the inbox holds, dismissed ones included. */
+  openCount(): number;
+  openPanels(): number;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<AepAttentionApi> {
   const started = Date.now();
   const log = new ExtensionLog();
   context.subscriptions.push(log);
@@ -31,6 +41,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(settings, connection, panels, commands, notifier, new StatusBar(connection), new InboxView(connection));
   await connection.start();
   log.for('extension').info(`activated in ${Date.now() - started} ms${settings.value.hubUrl ? '' : ' (no hub configured)'}`);
+  return {
+    connectionState: () => connection.state.kind,
+    pending: () =>
+      connection.visibleItems().map((item) => ({
+        key: item.key, agent: item.agent, session: item.session, kind: item.request?.kind ?? 'unreadable', status: item.status,
+      })),
+    openCount: () => connection.inbox.open().length,
+    openPanels: () => panels.openCount,
+  };
 }
 
 export function deactivate(): void {

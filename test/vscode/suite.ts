@@ -1,0 +1,94 @@
+// The extension-host integration suite. The same `run()` executes under
+// @vscode/test-electron (`npm run test:vscode`, desktop VS Code) and, in CI,
+// inside code-server's extension host (test/e2e/vscodeSuite.e2e.test.ts).
+// It expects AEP_HUB and AEP_TOKEN in the environment, pointing at a local
+// hub where the demo agent raises form requests.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AepAttentionApi } from '../../src/extension';
+import packageJson from '../../package.json';
+
+const EXTENSION_ID = 'aepattention.aep-attention';
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function requestTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('aepAttention.request'));
+}
+
+type Case = [name: string, body: (api: AepAttentionApi) => Promise<void>];
+
+const cases: Case[] = [
+  ['every contributed command is registered', async () => {
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const contributed = packageJson.contributes.commands.map((c: { command: string }) => c.command);
+    assert.ok(contributed.length >= 10);
+    for (const command of contributed) assert.ok(registered.has(command), `${command} is not registered`);
+  }],
+  ['connects to the hub named by AEP_HUB', async (api) => {
+    await until('connected', () => api.connectionState() === 'connected');
+  }],
+  ['the demo agent\'s form request reaches the inbox', async (api) => {
+    await until('a pending form', () => api.pending().some((item) => item.kind === 'form' && item.agent === 'demo-agent'));
+  }],
+  ['opening a request opens its panel beside the editor; opening it again focuses the same panel', async (api) => {
+    const item = api.pending().find((candidate) => candidate.kind === 'form');
+    assert.ok(item);
+    await vscode.commands.executeCommand('aepAttention.openRequest', item.key);
+    await until('the request panel', () => requestTabs().length === 1);
+    await vscode.commands.executeCommand('aepAttention.openRequest', item.key);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(requestTabs().length, 1);
+    assert.equal(api.openPanels(), 1);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('the panel to close', () => api.openPanels() === 0);
+  }],
+  ['dismissing locally hides a request and sends nothing', async (api) => {
+    const before = api.pending().length;
+    const item = api.pending()[0];
+    assert.ok(item);
+    await vscode.commands.executeCommand('aepAttention.dismissRequest', item.key);
+    assert.equal(api.pending().length, before - 1);
+    assert.equal(api.openCount(), before, 'still open at the agent: nothing was answered');
+  }],
+  ['a plain-http hub on another host is refused, with the reason', async (api) => {
+    const config = vscode.workspace.getConfiguration('aepAttention');
+    await config.update('hubUrl', 'http://192.0.2.1:8787', vscode.ConfigurationTarget.Workspace);
+    try {
+      await until('failed', () => api.connectionState() === 'failed');
+    } finally {
+      await config.update('hubUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await until('reconnected to AEP_HUB', () => api.connectionState() === 'connected');
+  }],
+];
+
+/** `report` receives one line per case and a closing `N passed, N failed`; test-electron calls it with none. */
+export async function run(report: (line: string) => void = console.log): Promise<void> {
+  const extension = vscode.extensions.getExtension<AepAttentionApi>(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is not installed`);
+  const api = await extension.activate();
+  const failures: string[] = [];
+  for (const [name, body] of cases) {
+    const started = Date.now();
+    try {
+      await body(api);
+      report(`ok - ${name} (${Date.now() - started} ms)`);
+    } catch (error) {
+      failures.push(name);
+      report(`not ok - ${name}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    }
+  }
+  report(`${cases.length - failures.length} passed, ${failures.length} failed`);
+  if (failures.length > 0) throw new Error(`${failures.length} extension-host test(s) failed: ${failures.join('; ')}`);
+}
