@@ -58,6 +58,33 @@ export class Commands extends Disposable {
     register(COMMANDS.showLog, () => log.show());
     register(COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:aepattention.aep-attention'));
     register(COMMANDS.status, () => this.statusClicked());
+    this._register(connection.onDidChangeState((state) => this.explainState(state)));
+  }
+
+  private lastExplained: string | undefined;
+
+  /** Says once, in words, why the hub cannot be used, and offers the fix (issue 7: 401, watch-only, version). */
+  private explainState(state: HubConnection['state']): void {
+    let key: string | undefined;
+    if (state.kind === 'failed') key = `failed:${state.reason}`;
+    else if (this.connection.watchOnly) key = `watch-only:${this.connection.origin}`;
+    if (key === undefined || key === this.lastExplained) return;
+    this.lastExplained = key;
+    if (state.kind === 'failed') {
+      void this.statusClicked();
+      return;
+    }
+    const log = vscode.l10n.t('Show Log');
+    void vscode.window
+      .showWarningMessage(
+        vscode.l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', this.connection.origin ?? 'The hub'),
+        vscode.l10n.t('Set Hub Token'),
+        log,
+      )
+      .then((choice) => {
+        if (choice === log) this.log.show();
+        else if (choice) void this.setToken();
+      });
   }
 
   showInbox(): Thenable<unknown> {

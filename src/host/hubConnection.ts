@@ -82,6 +82,14 @@ export class HubConnection extends Disposable {
     return this.inboxValue.open().filter((item) => !hidden.has(item.key));
   }
 
+  /**
+   * Connected to a hub that declares no control routing (AEP-0003 §3.4): it is
+   * watch-only and will refuse every answer sent through it.
+   */
+  get watchOnly(): boolean {
+    return this.stateValue.kind === 'connected' && this.client?.hubCapabilities !== undefined && this.client.hubCapabilities.control === undefined;
+  }
+
   reachability(session: string): Reachability {
     return this.client?.reachability(session) ?? { state: 'unknown' };
   }
