@@ -125,7 +125,15 @@ export class HubConnection extends Disposable {
     if (!this.client) {
       return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
     }
-    return this.client.respond(request, answer);
+    const log = this.log.for('answers');
+    return this.client.respond(request, answer).then((outcome) => {
+      // The outcome, never the answer's text.
+      const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' ? ` (${outcome.code})` : '';
+      const line = `answer ${outcome.commandId} to ${request.agent}'s request ${request.id}: ${outcome.kind}${detail}`;
+      if (outcome.kind === 'accepted') log.info(line);
+      else log.warn(line);
+      return outcome;
+    });
   }
 
   private async rebuild(reason: string): Promise<void> {
