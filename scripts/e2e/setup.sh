@@ -167,6 +167,10 @@ JSON
   CS_LOG="$CACHE/code-server-install.log"
   if ! (
     cd "$CS_DIR"
+    # Under `npm test` the outer npm (on Node 20) exports npm_* variables, among them
+    # npm_node_execpath, which the inner npm puts first on its scripts' PATH: code-server's
+    # postinstall would then find Node 20. Start the inner npm with a clean npm environment.
+    for variable in $(compgen -e | grep -E '^(npm_|NODE$|INIT_CWD$)'); do unset "$variable"; done
     export PATH="$NODE24_PKG/bin:$PATH"
     export npm_config_nodedir="$NODE24_PKG"
     # node-gyp: build native modules with all cores.

@@ -4,7 +4,6 @@
 // and coming back, and a window reload. Screenshots of each step go to
 // out/e2e/.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,23 +11,10 @@ import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../agent/agent';
 import { startHub, type RunningHub } from '../hub/hub';
-import { e2eAvailable, e2eOutDir, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { packageExtension } from './vsce';
 
 const TOKEN = 'e2e-token-5f1d0c';
-
-/** Packages the extension exactly as a user installs it. */
-async function packageVsix(dir: string): Promise<string> {
-  const out = path.join(dir, 'aep-attention.vsix');
-  const vsce = path.join(repoRoot(), 'node_modules', '@vscode', 'vsce', 'vsce');
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vsce package failed (${code}):\n${output}`))));
-  });
-  return out;
-}
 
 const statusItem = (page: Page) => page.locator('.statusbar-item[aria-label^="AEP Attention"]').first();
 const toasts = (page: Page, text: string) => page.locator('.notifications-toasts .notification-toast', { hasText: text });
@@ -79,7 +65,7 @@ test('AEP Attention end to end in code-server', { timeout: 600_000 }, async (t) 
   let workbench: Workbench | undefined;
   const agentLog: string[] = [];
   try {
-    const vsixPath = await packageVsix(tmp);
+    const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
     t.diagnostic(`VSIX ${fs.statSync(vsixPath).size} bytes`);
     hub = await startHub({ port: 0, token: TOKEN });
     const port = hub.port;

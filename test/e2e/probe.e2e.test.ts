@@ -4,12 +4,12 @@
 // code-server was started with. No editor, no pass: when the harness is not installed
 // this test FAILS (it never skips), so CI cannot go green without the real editor.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { runVsce } from './vsce';
 
 /** Writes a minimal extension to `dir` and packages it with the repository's vsce. */
 async function buildProbeVsix(dir: string): Promise<string> {
@@ -48,16 +48,7 @@ async function buildProbeVsix(dir: string): Promise<string> {
   const vsix = path.join(dir, 'aep-e2e-probe.vsix');
   // vsce would only warn (no TTY to ask on) about the missing repository and
   // LICENSE; the flags say so explicitly, and --no-dependencies keeps it from running npm.
-  const vsce = path.join(path.dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
-  const args = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix];
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: source, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vsce package exited with ${code}:\n${output}`))));
-  });
+  await runVsce(['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], source);
   assert.ok(fs.existsSync(vsix), `vsce did not write ${vsix}`);
   return vsix;
 }

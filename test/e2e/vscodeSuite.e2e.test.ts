@@ -4,7 +4,6 @@
 // A small runner extension, packaged here, loads the suite when the
 // extension host starts and writes the verdict to a file.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,17 +12,7 @@ import { test } from 'node:test';
 import { startAgent, type RunningAgent } from '../agent/agent';
 import { startHub, type RunningHub } from '../hub/hub';
 import { e2eAvailable, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
-
-function vsce(args: string[], cwd: string): Promise<void> {
-  const bin = path.join(repoRoot(), 'node_modules', '@vscode', 'vsce', 'vsce');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vsce ${args.join(' ')} failed (${code}):\n${output}`))));
-  });
-}
+import { packageExtension, runVsce } from './vsce';
 
 /** The runner: an extension whose only job is to run the suite and write the verdict. */
 async function buildRunnerVsix(dir: string): Promise<string> {
@@ -49,7 +38,7 @@ exports.activate = async () => {
 `);
   fs.writeFileSync(path.join(source, 'LICENSE'), 'MIT\n');
   const out = path.join(dir, 'runner.vsix');
-  await vsce(['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], source);
+  await runVsce(['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], source);
   return out;
 }
 
@@ -65,7 +54,7 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000 },
   let workbench: Workbench | undefined;
   try {
     const extensionVsix = path.join(tmp, 'aep-attention.vsix');
-    await vsce(['package', '--no-dependencies', '--out', extensionVsix], repoRoot());
+    await packageExtension(extensionVsix);
     const runnerVsix = await buildRunnerVsix(tmp);
     hub = await startHub({ port: 0, token });
     agent = await startAgent({ hubUrl: hub.url, token, scenarios: ['form'], everyMs: 600_000, log: () => undefined });
