@@ -180,10 +180,8 @@ export class HubConnection extends Disposable {
   }
 
   private startClient(settings: Settings, token: string | undefined): void {
+    // Without an origin (an unusable URL) nothing is persisted; the client reports why it cannot connect.
     const persistence = this.persistence;
-    if (!persistence) {
-      // The URL itself is unusable; the client reports why.
-    }
     const client = new HubClient({
       hubUrl: settings.hubUrl,
       ...(token ? { token } : {}),
