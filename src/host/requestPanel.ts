@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Answer } from '../aep/attention';
-import { validateFormValues } from '../aep/formValidation';
+import { answerProblem } from '../aep/answerCheck';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { hostToWebviewSchema, webviewToHostSchema, type HostToWebview } from '../shared/webviewMessages';
 import { kindLabel } from './describe';
@@ -17,24 +17,6 @@ export const REQUEST_VIEW_TYPE = 'aepAttention.request';
 /** A nonce per page load, from the platform CSPRNG. */
 function nonce(): string {
   return randomBytes(18).toString('base64');
-}
-
-/** Checks an answer from the webview against the request before anything is sent. */
-export function answerProblem(item: Readonly<AttentionItem>, answer: Answer): string | undefined {
-  const request = item.request;
-  if (!request) return 'this request could not be read, so it cannot be answered here';
-  if (!request.answerableHere) return 'this request is answered outside VS Code';
-  if (answer.option !== undefined && !request.options.some((option) => option.id === answer.option)) {
-    return `"${answer.option}" is not one of the request's options`;
-  }
-  if (request.renderKind === 'form') {
-    const check = validateFormValues(request.fields, answer.values ?? {});
-    if (!check.ok) return check.errors.map((error) => `${error.fieldId}: ${error.message}`).join('; ');
-  } else if (answer.values !== undefined) {
-    return 'only a form takes field values';
-  }
-  if (answer.option === undefined && answer.values === undefined && !answer.text?.trim()) return 'the answer is empty';
-  return undefined;
 }
 
 /** One webview panel per request, beside the editor; reopening a request focuses its panel. */
@@ -145,7 +127,7 @@ class RequestPanel extends Disposable {
 
   private async submit(submitId: string, answer: Answer): Promise<void> {
     const current = this.connection.inbox.item(this.item.key) ?? this.item;
-    const problem = answerProblem(current, answer);
+    const problem = answerProblem(current.request, answer);
     if (problem) {
       this.post({ type: 'outcome', submitId, phase: 'cancelled', message: vscode.l10n.t('Not sent: {0}.', problem) });
       return;
