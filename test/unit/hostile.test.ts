@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { buildRespondCommand } from '../../src/aep/control';
-import { parseEnvelope } from '../../src/aep/envelope';
+import { envelopeSchema, parseEnvelope } from '../../src/aep/envelope';
+import { parseUntrustedJson } from '../../src/aep/json';
 import { validateFormValues } from '../../src/aep/formValidation';
 import { parseWireMessage } from '../../src/aep/frames';
 import { Inbox } from '../../src/aep/inbox/inbox';
@@ -820,5 +821,27 @@ describe('hostile input: directed cases', () => {
     for (const message of [a, b]) {
       if (message.kind === 'invalid') assert.doesNotMatch(message.problem, /^not JSON/, 'valid JSON is not called "not JSON"');
     }
+  });
+});
+
+describe('envelope fast path', () => {
+  test('gives the schema\'s verdict on every mutated input (differential)', () => {
+    let objects = 0;
+    let accepted = 0;
+    for (const { text } of generateInputs(0x5eed, 3_000)) {
+      let value: unknown;
+      try {
+        value = parseUntrustedJson(text);
+      } catch {
+        continue;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+      objects++;
+      const fast = parseEnvelope(value).ok;
+      const schema = envelopeSchema.safeParse(value).success;
+      assert.equal(fast, schema, `verdicts differ for ${text}`);
+      if (fast) accepted++;
+    }
+    assert.ok(objects > 2_000 && accepted > 300 && accepted < objects, `${accepted} of ${objects}`);
   });
 });

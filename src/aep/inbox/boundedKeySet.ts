@@ -3,13 +3,19 @@
  * Used for `(source, id)` dedupe so memory stays bounded however long the
  * editor runs; a duplicate older than the window is caught by the lifecycle
  * rules instead (they only move forward).
+ *
+ * The insertion order lives in a ring of keys: evicting "the oldest entry of
+ * a Map" is not O(1) in V8 once many entries were deleted from its front
+ * (the iterator walks the holes), which showed up as the top of the profile.
  */
 export class BoundedKeySet {
-  // A Map iterates in insertion order, which makes "oldest" O(1) to find.
-  private readonly keys = new Map<string, true>();
+  private readonly keys = new Set<string>();
+  private readonly ring: Array<string | undefined>;
+  private next = 0;
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
+    this.ring = new Array<string | undefined>(capacity);
   }
 
   get size(): number {
@@ -23,11 +29,11 @@ export class BoundedKeySet {
   /** Adds the key; returns false when it was already present. */
   add(key: string): boolean {
     if (this.keys.has(key)) return false;
-    this.keys.set(key, true);
-    if (this.keys.size > this.capacity) {
-      const oldest = this.keys.keys().next().value;
-      if (oldest !== undefined) this.keys.delete(oldest);
-    }
+    const evicted = this.ring[this.next];
+    if (evicted !== undefined) this.keys.delete(evicted);
+    this.ring[this.next] = key;
+    this.next = (this.next + 1) % this.capacity;
+    this.keys.add(key);
     return true;
   }
 }

@@ -115,6 +115,8 @@ export class Inbox {
   private readonly sessionsByName = new Map<string, Set<string>>();
   private readonly agents = new Map<string, SessionTimeline>();
   private readonly items = new Map<string, AttentionItem>();
+  /** Open items per `(source, session)`, so a session's end does not scan every item. */
+  private readonly openBySession = new Map<string, Set<AttentionItem>>();
   private readonly closedOrder: string[] = [];
   /** Lifecycle events that arrived before their request, keyed by session string and subject. */
   private readonly parked = new Map<string, AepEvent[]>();
@@ -317,11 +319,7 @@ export class Inbox {
 
   private onSessionEnded(state: SessionState, position: Position): void {
     if (state.endedAt === undefined || comparePositions(position, state.endedAt) > 0) state.endedAt = position;
-    for (const item of this.items.values()) {
-      if (item.source === state.source && item.session === state.session && isOpenStatus(item.status)) {
-        this.close(item, 'session-ended');
-      }
-    }
+    for (const item of [...(this.openBySession.get(state.key) ?? [])]) this.close(item, 'session-ended');
   }
 
   private evictSessions(): void {
@@ -376,6 +374,10 @@ export class Inbox {
     else {
       if (state) state.openCount++;
       this.openTotal++;
+      const key = sessionKey(item.source, item.session);
+      let open = this.openBySession.get(key);
+      if (!open) this.openBySession.set(key, (open = new Set()));
+      open.add(item);
       this.changes.fire({ kind: 'added', item });
     }
     this.unpark(item);
@@ -458,6 +460,9 @@ export class Inbox {
     const state = this.sessions.get(sessionKey(item.source, item.session));
     if (state) state.openCount = Math.max(0, state.openCount - 1);
     this.openTotal--;
+    const open = this.openBySession.get(sessionKey(item.source, item.session));
+    open?.delete(item);
+    if (open?.size === 0) this.openBySession.delete(sessionKey(item.source, item.session));
     this.changes.fire({ kind: 'removed', item });
   }
 

@@ -21,14 +21,17 @@ function compareKeys(a: Entry['key'], b: Entry['key']): number {
  * among the owner's ordered events.
  */
 export class SessionTimeline {
-  private readonly entries: Entry[] = [];
+  // Entries live in `entries[head..]`; dropping the oldest moves `head` instead of shifting the
+  // array on every event once the limit is reached, and the dead prefix is cut in one go.
+  private entries: Entry[] = [];
+  private head = 0;
   private highWater: Position | undefined;
   private arrivals = 0;
 
   constructor(readonly limit: number) {}
 
   get size(): number {
-    return this.entries.length;
+    return this.entries.length - this.head;
   }
 
   /** The highest owner position applied so far (the resume point). */
@@ -48,25 +51,39 @@ export class SessionTimeline {
 
   /** Events in session order, oldest first. */
   events(): AepEvent[] {
-    return this.entries.map((entry) => entry.event);
+    return this.entries.slice(this.head).map((entry) => entry.event);
   }
 
   find(id: string): AepEvent | undefined {
-    return this.entries.find((entry) => entry.event.id === id)?.event;
+    for (let i = this.entries.length - 1; i >= this.head; i--) {
+      const entry = this.entries[i];
+      if (entry?.event.id === id) return entry.event;
+    }
+    return undefined;
   }
 
   private insert(entry: Entry): void {
     // Binary search for the first entry that sorts after this one; most
     // events arrive in order, so this is usually the end.
-    let low = 0;
+    let low = this.head;
     let high = this.entries.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const probe = this.entries[mid];
-      if (probe && compareKeys(probe.key, entry.key) <= 0) low = mid + 1;
-      else high = mid;
+    const last = this.entries[high - 1];
+    if (last === undefined || high === low || compareKeys(last.key, entry.key) <= 0) {
+      low = high;
+    } else {
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        const probe = this.entries[mid];
+        if (probe && compareKeys(probe.key, entry.key) <= 0) low = mid + 1;
+        else high = mid;
+      }
     }
-    this.entries.splice(low, 0, entry);
-    if (this.entries.length > this.limit) this.entries.shift();
+    if (low === this.entries.length) this.entries.push(entry);
+    else this.entries.splice(low, 0, entry);
+    if (this.size > this.limit) this.head++;
+    if (this.head >= this.limit) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
   }
 }
