@@ -36,11 +36,15 @@ export class AnswerArea {
       this.renderReply();
     }
     this.element.append(this.message);
+    // Enter submits a form; inside a text area (where Enter is a new line) Ctrl+Enter does.
     this.element.addEventListener('keydown', (event) => {
-      if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && request.renderKind === 'form') {
-        event.preventDefault();
-        this.submitForm();
-      }
+      if (event.key !== 'Enter' || request.renderKind !== 'form') return;
+      const target = event.target as HTMLElement | null;
+      const inTextArea = target?.tagName.toLowerCase() === 'vscode-text-area';
+      const onButton = target?.tagName.toLowerCase() === 'vscode-button';
+      if (onButton || (inTextArea && !(event.ctrlKey || event.metaKey))) return;
+      event.preventDefault();
+      this.submitForm();
     });
   }
 
@@ -105,7 +109,7 @@ export class AnswerArea {
     const send = button('Send answer', 'primary', () => this.submitForm());
     send.id = 'send';
     this.buttons.push(send);
-    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, 'Ctrl+Enter')));
+    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, 'Enter')));
   }
 
   private renderReply(): void {

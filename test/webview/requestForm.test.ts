@@ -162,3 +162,78 @@ describe('request page', () => {
     await page.page.waitForFunction(() => document.getElementById('status')?.textContent === 'Resolved (answered).');
   });
 });
+
+describe('request page: every fixture form at both ceilings', () => {
+  let browser: Browser;
+  let harness: WebviewHarness;
+  before(async () => {
+    browser = await launchBrowser();
+    harness = await WebviewHarness.start();
+  });
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  interface Mapping { expected_data: Record<string, unknown>; expected_data_metadata: Record<string, unknown> }
+  const mappings = readAepJson<Record<string, Mapping>>('mappings/claude-code.json');
+  for (const name of ['ask_user_question', 'elicitation']) {
+    for (const capture of ['redacted', 'metadata'] as const) {
+      test(`${name} at ${capture}: the right controls, honest labels, Enter submits`, async () => {
+        const mapping = mappings[name]!;
+        const data = capture === 'redacted' ? mapping.expected_data : mapping.expected_data_metadata;
+        const view = viewOf(requestEvent(data, { capture }));
+        const page = await harness.open(browser);
+        try {
+          await page.post({ type: 'init', request: view, now: Date.now() });
+          await page.page.waitForSelector('.request-header');
+          for (const [index, field] of view.fields.entries()) {
+            const container = page.page.locator(`[data-field="${field.id}"]`);
+            const expected = field.type === 'select' ? (field.multi ? 'vscode-checkbox' : 'vscode-radio, vscode-dropdown') : field.type === 'boolean' ? 'vscode-checkbox' : 'vscode-text-field, vscode-text-area';
+            assert.ok((await container.locator(expected).count()) > 0, `${field.id} has a ${expected}`);
+            const label = await container.locator('.field-label').innerText();
+            if (capture === 'metadata') assert.match(label, new RegExp(`^Question ${index + 1} · label withheld at capture metadata`));
+            else assert.ok(label.startsWith(field.label.text), label);
+            // The control's accessible name is the visible label.
+            const labelledBy = await page.page.locator(`#field-${index}`).getAttribute('aria-labelledby');
+            assert.equal(labelledBy, `field-${index}-label`);
+          }
+          // Enter in a text field (or Send, where the form has none) does not send an empty
+          // required form; it points at the first problem.
+          const textIndex = view.fields.findIndex((f) => f.type === 'string' || f.type === 'number');
+          if (textIndex >= 0) {
+            await page.page.locator(`#field-${textIndex}`).click();
+            await page.page.keyboard.press('Enter');
+          } else {
+            await page.page.locator('#send').click();
+          }
+          await page.page.locator('.error:not([hidden])').first().waitFor();
+          assert.equal((await page.posted()).filter((m) => m['type'] === 'submit').length, 0);
+          assert.deepEqual(await page.violations(), []);
+        } finally {
+          await page.page.close();
+        }
+      });
+    }
+  }
+
+  test('an XSS corpus in prompts, labels, choice labels and ids stays inert text', async () => {
+    const corpus = ['<img src=x onerror="window.__pwned=1">', '</script><script>window.__pwned=2</script>', 'javascript:window.__pwned=3', '"><svg onload="window.__pwned=4">'];
+    const view = viewOf(requestEvent({
+      kind: 'form', prompt: corpus.join(' '),
+      fields: corpus.map((text, i) => ({ id: `f${i}${text}`, type: 'select', label: text, other: true, choices: [{ id: text, label: text }, { id: `c${i}`, label: 'plain' }] })),
+    }));
+    const page = await harness.open(browser);
+    try {
+      await page.post({ type: 'init', request: view, now: Date.now() });
+      await page.page.waitForSelector('.request-header');
+      assert.equal(await page.page.locator('#app img, #app svg, #app script').count(), 0);
+      assert.equal(await page.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+      const text = await page.page.locator('#app').innerText();
+      for (const entry of corpus) assert.ok(text.includes(entry), `"${entry}" shown as text`);
+      assert.deepEqual(await page.violations(), []);
+    } finally {
+      await page.page.close();
+    }
+  });
+});
