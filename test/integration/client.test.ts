@@ -8,7 +8,7 @@ import { MemoryPositionStore } from '../../src/aep/client/positionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startAgent } from '../agent/agent';
 import { startHub, type RunningHub } from '../hub/hub';
-import { freshSession } from '../support/events';
+import { freshSession, makeEvent, postEvents } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
@@ -361,3 +361,34 @@ describe('client against the demo agent', () => {
     }
   });
 });
+
+describe('client backpressure', () => {
+  test('a replay larger than the queue bound pauses the socket instead of dropping the connection', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN, slowConsumerBytes: 1 << 30 });
+    try {
+      const sessions = 10;
+      const perSession = 2_500;
+      for (let s = 0; s < sessions; s++) {
+        const session = freshSession(`flood${s}`);
+        const events = Array.from({ length: perSession }, (_, seq) => makeEvent('attention.routed', session, seq, {}, 'flooder'));
+        // attention.* so the client's subscription takes them; seq-less types are not admitted by HTTP, so use a sequenced type.
+        for (const event of events) {
+          event['type'] = 'attention.answered';
+          event['subject'] = `R${seq(event)}`;
+          event['data'] = { answer: { option: 'allow' } };
+        }
+        for (let i = 0; i < events.length; i += 1_000) assert.equal((await postEvents(hub.url, TOKEN, events.slice(i, i + 1_000))).status, 202);
+      }
+      const h = startClient(hub.url, { maxQueuedMessages: 20_000 });
+      await waitUntil(() => h.client.stats.eventsApplied >= sessions * perSession, 'every flooded event', 30_000, () => JSON.stringify(h.client.stats));
+      assert.equal(h.client.stats.connections, 1, 'never dropped the connection to catch up');
+      assert.equal(h.client.state.kind, 'connected');
+    } finally {
+      await hub.close();
+    }
+  });
+});
+
+function seq(event: Record<string, unknown>): number {
+  return Number(event['seq']);
+}

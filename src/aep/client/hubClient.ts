@@ -62,6 +62,9 @@ export interface HubProblem {
 }
 
 const PROCESS_BATCH = 500;
+/** Stop reading the socket at this many unprocessed messages; read again below RESUME_AT. */
+const PAUSE_AT = 2_000;
+const RESUME_AT = 500;
 
 /**
  * One long-lived WebSocket to the hub (AEP-0003 §3.5): hello, one
@@ -87,6 +90,8 @@ export class HubClient {
   private readonly counters = { eventsApplied: 0, duplicatesDropped: 0, connections: 0, commandsSettled: 0 };
   private lastHeard = 0;
   private queue: string[] = [];
+  private queueHead = 0;
+  private paused = false;
   private draining = false;
   private disposed = false;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -265,6 +270,8 @@ export class HubClient {
     this.hubHello = undefined;
     this.subscriptionId = undefined;
     this.queue = [];
+    this.queueHead = 0;
+    this.paused = false;
     this.clearConnectionTimers();
     this.sender.disconnected();
     socket.removeAllListeners('message');
@@ -293,6 +300,9 @@ export class HubClient {
   private closeSocket(code: number, reason: string): void {
     const socket = this.socket;
     this.socket = undefined;
+    this.queue = [];
+    this.queueHead = 0;
+    this.paused = false;
     this.hubHello = undefined;
     this.clearConnectionTimers();
     this.sender.disconnected();
@@ -331,7 +341,14 @@ export class HubClient {
         : Buffer.from(data).toString('utf8');
     // Process in batches off the socket callback so a large replay never blocks the host for long.
     this.queue.push(text);
-    if (this.queue.length > (this.options.maxQueuedMessages ?? 20_000)) {
+    const queued = this.queue.length - this.queueHead;
+    // Backpressure: stop reading the socket while far behind, so the hub holds the rest
+    // (TCP flow control) instead of this process growing a queue.
+    if (queued >= PAUSE_AT && !this.paused) {
+      this.paused = true;
+      socket.pause();
+    }
+    if (queued > (this.options.maxQueuedMessages ?? 20_000)) {
       // Falling behind: drop the connection and resume from what was applied, never grow or drop notice+ events.
       this.lost(socket, `fell ${this.queue.length} messages behind the hub; reconnecting to resume`);
       socket.terminate();
@@ -345,15 +362,29 @@ export class HubClient {
 
   private drain(): void {
     this.draining = false;
-    const batch = this.queue.splice(0, PROCESS_BATCH);
-    for (const text of batch) {
+    const end = Math.min(this.queue.length, this.queueHead + PROCESS_BATCH);
+    for (; this.queueHead < end; this.queueHead++) {
+      const text = this.queue[this.queueHead];
+      if (text === undefined) continue;
       try {
         this.onText(text);
       } catch (error) {
         this.report(`internal error while handling a hub message: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    if (this.queue.length > 0 && !this.draining) {
+    // Drop the processed prefix now and then rather than shifting the array every batch.
+    if (this.queueHead === this.queue.length) {
+      this.queue = [];
+      this.queueHead = 0;
+    } else if (this.queueHead > 10_000) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    if (this.paused && this.queue.length - this.queueHead <= RESUME_AT) {
+      this.paused = false;
+      this.socket?.resume();
+    }
+    if (this.queue.length > this.queueHead && !this.draining) {
       this.draining = true;
       setImmediate(() => this.drain());
     }
