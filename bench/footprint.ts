@@ -1,0 +1,302 @@
+// 5. Footprint: bundle sizes, VSIX size, and, in the real VS Code extension
+// host (code-server), activate() time with no hub configured and with one, and
+// the extension host's idle CPU while connected to a quiet hub.
+//
+// activate() time is read from the extension's own log line ("activated in N
+// ms"). Its baseline is an empty extension installed beside it that times its
+// own activate() the same way (it only creates its log channel), in the same
+// extension host. Idle CPU is the extension host process's utime+stime from
+// /proc over 60 s; its baseline is the same measurement with no hub configured.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { cacheDir, e2eAvailable, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../test/e2e/codeServer';
+import { startHub, type RunningHub } from '../test/hub/hub';
+import { metric, type BenchmarkResult, type Metric } from './report';
+import { now, repoRoot, sleep, type BenchContext } from './support';
+
+/** Sizes are in kB of 1000 bytes, as vsce prints them; the targets read "200 KB" and "1 MB" the same way. */
+const KB = 1000;
+
+export interface FootprintOptions {
+  /** Package the VSIX and measure in code-server; off in quick mode (bundle sizes only). */
+  codeServer: boolean;
+  /** Idle CPU sampling window. */
+  idleMs: number;
+  /** Quiet time after activation before sampling (built-in extensions settle). */
+  settleMs: number;
+}
+
+export function footprintOptions(quick: boolean): FootprintOptions {
+  return quick ? { codeServer: false, idleMs: 0, settleMs: 0 } : { codeServer: true, idleMs: 60_000, settleMs: 10_000 };
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${path.basename(args[0] ?? command)} ${args.slice(1, 3).join(' ')} exited with ${code}:\n${output.slice(-3000)}`))));
+  });
+}
+
+function vsceScript(): string {
+  return path.join(repoRoot(), 'node_modules', '@vscode', 'vsce', 'vsce');
+}
+
+/** Packages the extension exactly as `npm run package` does (vsce runs the production build first). */
+async function packageVsix(out: string): Promise<string> {
+  await run(process.execPath, [vsceScript(), 'package', '--no-dependencies', '--out', out], repoRoot());
+  return out;
+}
+
+const BASELINE_NAME = 'AEP Bench Baseline';
+
+/** An empty extension that times its own activate() the way AEP Attention does, in the same host. */
+async function packageBaselineVsix(dir: string): Promise<string> {
+  const source = path.join(dir, 'baseline-extension');
+  fs.mkdirSync(source, { recursive: true });
+  fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify({
+    name: 'aep-bench-baseline', displayName: BASELINE_NAME, description: 'Baseline for the activate() benchmark.',
+    publisher: 'aepbench', version: '0.0.1', license: 'MIT', engines: { vscode: '^1.90.0' },
+    activationEvents: ['onStartupFinished'], main: './extension.js', files: ['extension.js'],
+  }, null, 2));
+  fs.writeFileSync(path.join(source, 'extension.js'), [
+    "const vscode = require('vscode');",
+    'exports.activate = function (context) {',
+    '  const started = Date.now();',
+    '  const precise = performance.now();',
+    `  const log = vscode.window.createOutputChannel(${JSON.stringify(BASELINE_NAME)}, { log: true });`,
+    '  context.subscriptions.push(log);',
+    "  log.info('activated in ' + (Date.now() - started) + ' ms (' + (performance.now() - precise).toFixed(3) + ' ms)');",
+    '};',
+    'exports.deactivate = function () {};',
+    '',
+  ].join('\n'));
+  const out = path.join(dir, 'aep-bench-baseline.vsix');
+  await run(process.execPath, [vsceScript(), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], source);
+  return out;
+}
+
+/** Installs VSIXes into a code-server profile the way test/e2e/codeServer.ts does for one. */
+async function installExtensions(vsixes: string[], userDataDir: string, extensionsDir: string): Promise<void> {
+  const install = e2eAvailable();
+  if (!install.ok) throw new Error(install.why);
+  const stateDir = path.join(userDataDir, 'aep-e2e');
+  fs.mkdirSync(stateDir, { recursive: true });
+  const configFile = path.join(stateDir, 'config.yaml');
+  fs.writeFileSync(configFile, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('VSCODE_') && !key.startsWith('NODE_OPTIONS') && key !== 'ELECTRON_RUN_AS_NODE' && key !== 'NODE_TEST_CONTEXT') env[key] = value;
+  }
+  env['XDG_CONFIG_HOME'] = path.join(stateDir, 'xdg-config');
+  env['XDG_DATA_HOME'] = path.join(stateDir, 'xdg-data');
+  const args = [install.codeServerEntry, '--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--force'];
+  for (const vsix of vsixes) args.push('--install-extension', vsix);
+  await run(install.node24, args, repoRoot(), env);
+}
+
+/** The newest log file of an output channel under `<userDataDir>/logs/<session>/exthost*`. */
+function findChannelLog(userDataDir: string, channel: string): string | undefined {
+  const found: Array<{ file: string; mtime: number }> = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === `${channel}.log` && full.includes(`${path.sep}exthost`)) found.push({ file: full, mtime: fs.statSync(full).mtimeMs });
+    }
+  };
+  const logs = path.join(userDataDir, 'logs');
+  if (fs.existsSync(logs)) walk(logs);
+  return found.sort((a, b) => b.mtime - a.mtime)[0]?.file;
+}
+
+async function waitForLogLine(userDataDir: string, channel: string, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const file = findChannelLog(userDataDir, channel);
+    const match = file ? pattern.exec(fs.readFileSync(file, 'utf8')) : null;
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`no log line matching ${pattern} in the "${channel}" channel within ${timeoutMs} ms (${file ?? 'no log file'})`);
+    await sleep(250);
+  }
+}
+
+/** The extension host of code-server's process group (`bootstrap-fork --type=extensionHost`). */
+function extensionHostPid(groupLeader: number): number | undefined {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== groupLeader) continue; // pgrp
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmdline.includes('bootstrap-fork') && cmdline.includes('--type=extensionHost')) return Number(entry);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return undefined;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ: getconf CLK_TCK is 100 on Linux x86-64 and arm64
+
+/** utime + stime of a process, in ms. */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+interface EditorRun {
+  activateMs: number;
+  baselineActivateMs: number;
+  baselinePreciseMs: number;
+  idleCpuMs: number;
+  idleWindowMs: number;
+}
+
+/** One code-server start: activate() of both extensions, then the extension host's CPU over the idle window. */
+async function editorRun(ctx: BenchContext, label: string, vsixes: string[], hubUrl: string | undefined, options: FootprintOptions): Promise<EditorRun> {
+  const dir = fs.mkdtempSync(path.join(ctx.tmpDir, `code-server-${label}-`));
+  const userDataDir = path.join(dir, 'user-data');
+  const extensionsDir = path.join(dir, 'extensions');
+  const workspaceDir = path.join(dir, 'workspace');
+  await installExtensions(vsixes, userDataDir, extensionsDir);
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  try {
+    server = await startCodeServer({
+      workspaceDir, userDataDir, extensionsDir,
+      ...(hubUrl ? { settings: { 'aepAttention.hubUrl': hubUrl } } : {}),
+    });
+    workbench = await openWorkbench(server.url, workspaceDir);
+    const ours = await waitForLogLine(userDataDir, 'AEP Attention', /activated in (\d+) ms(.*)/, 90_000);
+    const baseline = await waitForLogLine(userDataDir, BASELINE_NAME, /activated in (\d+) ms \(([\d.]+) ms\)/, 90_000);
+    if (/no hub configured/.test(ours[2] ?? '') !== (hubUrl === undefined)) throw new Error(`unexpected activation for the ${label} run: "${ours[0]}"`);
+    if (hubUrl) await waitForLogLine(userDataDir, 'AEP Attention', /hello from the hub/, 30_000);
+    const pid = extensionHostPid(codeServerGroup(userDataDir));
+    if (pid === undefined) throw new Error('could not find the extension host process');
+    await sleep(options.settleMs);
+    const cpu0 = cpuMs(pid);
+    const t0 = now();
+    await sleep(options.idleMs);
+    const idleCpuMs = cpuMs(pid) - cpu0;
+    const idleWindowMs = now() - t0;
+    if (hubUrl) await waitForLogLine(userDataDir, 'AEP Attention', /hello from the hub/, 1_000);
+    ctx.log(`footprint: ${label}: activate ${ours[1]} ms (baseline extension ${baseline[2]} ms), extension host CPU ${idleCpuMs} ms over ${Math.round(idleWindowMs / 1000)} s`);
+    return {
+      activateMs: Number(ours[1]),
+      baselineActivateMs: Number(baseline[1]),
+      baselinePreciseMs: Number(baseline[2]),
+      idleCpuMs,
+      idleWindowMs,
+    };
+  } finally {
+    await workbench?.close();
+    await server?.stop();
+  }
+}
+
+/** The process group code-server was started in (detached: its leader is the entry.js process given this user data dir). */
+function codeServerGroup(userDataDir: string): number {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (pgrp !== Number(entry)) continue;
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args[args.indexOf('--user-data-dir') + 1] === userDataDir && !args.includes('--install-extension')) return pgrp;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no code-server process group for ${userDataDir}`);
+}
+
+function bundleMetrics(): { metrics: Metric[]; notes: string[] } {
+  const root = repoRoot();
+  const notes: string[] = [];
+  const metrics: Metric[] = [];
+  for (const [name, file, target] of [
+    ['extension bundle (dist/extension.js)', 'dist/extension.js', 200],
+    ['webview bundle (dist/webview.js)', 'dist/webview.js', undefined],
+  ] as const) {
+    const full = path.join(root, file);
+    if (!fs.existsSync(full)) throw new Error(`${file} is missing: build first (node esbuild.js --production; bench/build.js does)`);
+    const content = fs.readFileSync(full);
+    const minified = !content.subarray(-200).toString().includes('sourceMappingURL');
+    if (!minified) notes.push(`${file} is a development build (not minified): run node esbuild.js --production for the shipped size`);
+    metrics.push(metric(name, 'KB', content.length / KB, {
+      ...(target !== undefined ? { target: { on: 'value' as const, op: '<' as const, limit: target } } : {}),
+      detail: { bytes: content.length, gzipBytes: zlib.gzipSync(content, { level: 9 }).length, minified: minified ? 'yes' : 'no' },
+    }));
+  }
+  return { metrics, notes };
+}
+
+export async function runFootprint(ctx: BenchContext, options = footprintOptions(ctx.quick)): Promise<BenchmarkResult> {
+  const started = now();
+  const notes: string[] = [];
+  const metrics: Metric[] = [];
+  if (!options.codeServer) {
+    const bundles = bundleMetrics();
+    notes.push(...bundles.notes, 'quick mode: bundle sizes only (no VSIX, no code-server)');
+    return { id: 'footprint', title: 'Footprint', durationMs: now() - started, notes, metrics: bundles.metrics };
+  }
+  const install = e2eAvailable();
+  if (!install.ok) throw new Error(install.why);
+  // vsce runs the production build (vscode:prepublish) before packaging: the bundles measured are the shipped ones.
+  const vsix = await packageVsix(path.join(ctx.tmpDir, 'aep-attention.vsix'));
+  const baselineVsix = await packageBaselineVsix(ctx.tmpDir);
+  const bundles = bundleMetrics();
+  metrics.push(...bundles.metrics);
+  notes.push(...bundles.notes);
+  metrics.push(metric('VSIX', 'KB', fs.statSync(vsix).size / KB, {
+    target: { on: 'value', op: '<', limit: 1000 },
+    detail: { bytes: fs.statSync(vsix).size },
+  }));
+
+  const unconfigured = await editorRun(ctx, 'unconfigured', [vsix, baselineVsix], undefined, options);
+  let hub: RunningHub | undefined;
+  let configured: EditorRun;
+  try {
+    hub = await startHub({ port: 0 });
+    configured = await editorRun(ctx, 'configured', [vsix, baselineVsix], hub.url, options);
+  } finally {
+    await hub?.close();
+  }
+  const percent = (run: EditorRun) => (run.idleCpuMs / run.idleWindowMs) * 100;
+  metrics.push(
+    metric('activate(), no hub configured', 'ms', unconfigured.activateMs, {
+      baseline: { label: 'empty extension', value: unconfigured.baselinePreciseMs },
+      target: { on: 'value', op: '<', limit: 20 },
+    }),
+    metric('activate(), hub configured', 'ms', configured.activateMs, {
+      baseline: { label: 'empty extension', value: configured.baselinePreciseMs },
+    }),
+    metric('extension host idle CPU, connected to a quiet hub', '%', percent(configured), {
+      baseline: { label: 'no hub configured', value: percent(unconfigured) },
+      detail: { cpuMs: configured.idleCpuMs, baselineCpuMs: unconfigured.idleCpuMs, windowMs: Math.round(configured.idleWindowMs) },
+    }),
+  );
+  notes.push(
+    `code-server ${codeServerVersion()} (VS Code extension host on Node 24); activate() from the extension's own "activated in N ms" log line (whole ms); ` +
+      `idle CPU: extension host utime+stime over ${Math.round(options.idleMs / 1000)} s, ${Math.round(options.settleMs / 1000)} s after activation, workbench open in headless Chromium`,
+  );
+  return { id: 'footprint', title: 'Footprint', durationMs: now() - started, notes, metrics };
+}
+
+function codeServerVersion(): string {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(cacheDir(), 'e2e.json'), 'utf8')) as { codeServerVersion?: string };
+    return manifest.codeServerVersion ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,284 @@
+// 4. Form render: time from `init` to interactive for forms of 4, 50 and 500
+// fields, in headless Chromium, on the real request page (the extension's
+// HTML, CSP, bundle and stylesheet, served by test/support/webviewHarness.ts).
+// The baseline renders the same fields as plain HTML inputs in the same
+// browser, with the same stylesheet.
+//
+// "Interactive": the page has handled `init`, every field is in the DOM, the
+// first one has focus, and the first frame after that has been produced with
+// the main thread free again (a requestAnimationFrame, then a task). The
+// component toolkit finishes its own updates in that same frame. Chromium runs
+// with its frame-rate limit off, so the figure is the page's work and not the
+// wait for the next 60 Hz tick; on a real display add up to one frame (16.7 ms).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { parseEnvelope } from '../src/aep/envelope';
+import { Inbox } from '../src/aep/inbox/inbox';
+import { requestView } from '../src/host/requestView';
+import type { HostToWebview, RequestView } from '../src/shared/webviewMessages';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/browser';
+import { WebviewHarness } from '../test/support/webviewHarness';
+import { formRequest, GOLDEN_FORM_FIELDS } from './events';
+import { metric, type BenchmarkResult, type Metric } from './report';
+import { median, now, repoRoot, type BenchContext } from './support';
+
+export interface FormRenderOptions {
+  /** Field counts, and repetitions of each (a fresh page every time). */
+  sizes: Array<{ fields: number; reps: number }>;
+  /** One untimed page of each kind first (the browser's own first-page costs). */
+  warmup: boolean;
+}
+
+export function formRenderOptions(quick: boolean): FormRenderOptions {
+  return quick
+    ? { sizes: [{ fields: 4, reps: 1 }, { fields: 50, reps: 1 }], warmup: false }
+    : { sizes: [{ fields: 4, reps: 15 }, { fields: 50, reps: 15 }, { fields: 500, reps: 7 }], warmup: true };
+}
+
+/** `count` fields cycling through every kind of control the page draws. */
+export function benchFields(count: number): unknown[] {
+  if (count === GOLDEN_FORM_FIELDS.length) return GOLDEN_FORM_FIELDS;
+  const choices = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `${i + 1}`, label: `Choice ${i + 1}` }));
+  const kinds = [
+    (id: string) => ({ id, type: 'string', label: `Name ${id}`, required: true }),
+    (id: string) => ({ id, type: 'number', label: `Replicas ${id}`, min: 1, max: 64 }),
+    (id: string) => ({ id, type: 'boolean', label: `Enable ${id}?` }),
+    (id: string) => ({ id, type: 'select', label: `Tier ${id}`, choices: choices(3) }),
+    (id: string) => ({ id, type: 'select', label: `Region ${id}`, choices: choices(8) }),
+    (id: string) => ({ id, type: 'select', label: `Features ${id}`, multi: true, choices: choices(4) }),
+    (id: string) => ({ id, type: 'select', label: `Database ${id}`, other: true, choices: choices(2) }),
+  ];
+  return Array.from({ length: count }, (_, i) => kinds[i % kinds.length]!(`f${i + 1}`));
+}
+
+/** The RequestView the extension host would post for a form of `count` fields. */
+export function formView(count: number): RequestView {
+  const parsed = parseEnvelope(JSON.parse(JSON.stringify(formRequest('form-bench', 0, 'bench-agent', benchFields(count)))));
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const inbox = new Inbox();
+  inbox.apply(parsed.value);
+  const [item] = inbox.open();
+  if (!item?.request) throw new Error(`the ${count}-field form did not open a readable request: ${item?.problem?.message ?? 'no item'}`);
+  return requestView(item, { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 });
+}
+
+// ---- the baseline page: the same fields as plain HTML inputs ------------------
+
+const PLAIN_SCRIPT = String.raw`
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  if (!message || message.type !== 'init') return;
+  const fields = message.request.fields;
+  const form = document.createElement('form');
+  form.className = 'fields';
+  let first;
+  fields.forEach((field, index) => {
+    const base = 'field-' + index;
+    const container = document.createElement('div');
+    container.className = 'field field-' + field.type;
+    container.dataset.field = field.id;
+    const label = document.createElement('label');
+    label.className = 'field-label';
+    label.id = base + '-label';
+    label.textContent = field.label.text + (field.required ? ' *' : '');
+    container.append(label);
+    let control;
+    const input = (type, id) => {
+      const element = document.createElement('input');
+      element.type = type;
+      if (id) element.id = id;
+      return element;
+    };
+    const choice = (type, name, value, text) => {
+      const wrap = document.createElement('label');
+      wrap.append(input(type), ' ' + text);
+      wrap.firstChild.name = name;
+      wrap.firstChild.value = value;
+      return wrap;
+    };
+    if (field.type === 'string' || field.type === 'number') {
+      control = input(field.type === 'number' ? 'number' : 'text', base);
+      if (field.min !== undefined) control.min = field.min;
+      if (field.max !== undefined) control.max = field.max;
+      label.htmlFor = base;
+      container.append(control);
+    } else if (field.type === 'boolean') {
+      const wrap = choice('checkbox', base, 'yes', 'Yes');
+      control = wrap.firstChild;
+      container.append(wrap);
+    } else if (field.type === 'select') {
+      const items = (field.choices || []).map((c) => ({ value: c.id, text: c.label.text }));
+      if (field.other) items.push({ value: 'other', text: 'Other…' });
+      if (field.multi || items.length <= 6) {
+        const group = document.createElement('div');
+        group.setAttribute('role', field.multi ? 'group' : 'radiogroup');
+        for (const item of items) group.append(choice(field.multi ? 'checkbox' : 'radio', base, item.value, item.text));
+        control = group.querySelector('input');
+        container.append(group);
+      } else {
+        control = document.createElement('select');
+        control.id = base;
+        for (const item of items) {
+          const option = document.createElement('option');
+          option.value = item.value;
+          option.textContent = item.text;
+          control.append(option);
+        }
+        container.append(control);
+      }
+      if (field.other) {
+        const other = input('text', base + '-other');
+        other.hidden = true;
+        container.append(other);
+      }
+    }
+    const error = document.createElement('div');
+    error.className = 'error';
+    error.hidden = true;
+    container.append(error);
+    form.append(container);
+    if (!first) first = control;
+  });
+  const send = document.createElement('button');
+  send.id = 'send';
+  send.textContent = 'Send answer';
+  document.getElementById('app').replaceChildren(form, send);
+  if (first) first.focus();
+});
+`;
+
+async function startPlainServer(): Promise<{ server: Server; url: string }> {
+  const css = fs.readFileSync(path.join(repoRoot(), 'media', 'form.css'));
+  const server = createServer((req, res) => {
+    if (req.url === '/') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><link rel="stylesheet" href="/form.css"><title>plain</title></head>' +
+        '<body><main id="app"><p class="loading">Loading…</p></main><script src="/plain.js"></script></body></html>');
+    } else if (req.url === '/plain.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(PLAIN_SCRIPT);
+    } else if (req.url === '/form.css') {
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end(css);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+// ---- the measurement, inside the page ------------------------------------------
+
+interface Timing {
+  /** init posted → interactive, ms. */
+  total: number;
+  /** init posted → the page's handler returned, ms. */
+  handler: number;
+  frames: number;
+}
+
+/** Posts `init` in the page and times it to interactive; throws if the page never gets there. */
+async function measure(page: Page, message: HostToWebview, expected: number): Promise<Timing> {
+  return page.evaluate(
+    ({ message, expected }) =>
+      new Promise<Timing>((resolve, reject) => {
+        const interactive = () => {
+          const fields = document.querySelectorAll('[data-field]');
+          if (fields.length !== expected) return false;
+          const focused = document.activeElement;
+          if (!focused || focused === document.body || !fields[0]?.contains(focused)) return false;
+          // A toolkit control is usable once its shadow template is in place.
+          return !focused.tagName.includes('-') || (focused.shadowRoot?.childElementCount ?? 0) > 0;
+        };
+        let handler = 0;
+        let frames = 0;
+        const t0 = performance.now();
+        const afterFrame = () => {
+          frames++;
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => {
+            if (interactive()) resolve({ total: performance.now() - t0, handler, frames });
+            else if (frames > 120) reject(new Error(`not interactive after ${frames} frames: ${document.querySelectorAll('[data-field]').length} fields, focus on ${document.activeElement?.tagName}`));
+            else requestAnimationFrame(afterFrame);
+          };
+          channel.port2.postMessage(null);
+        };
+        // Registered after the page's own listener, so it runs right after the page handled init.
+        const onMessage = () => {
+          window.removeEventListener('message', onMessage);
+          handler = performance.now() - t0;
+          requestAnimationFrame(afterFrame);
+        };
+        window.addEventListener('message', onMessage);
+        window.postMessage(message, '*');
+      }),
+    { message, expected },
+  );
+}
+
+async function plainPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => document.readyState === 'complete');
+  return page;
+}
+
+export async function runFormRender(ctx: BenchContext, options = formRenderOptions(ctx.quick)): Promise<BenchmarkResult> {
+  const started = now();
+  if (!fs.existsSync(path.join(repoRoot(), 'dist', 'webview.js'))) {
+    throw new Error('dist/webview.js is missing: build first (node esbuild.js --production; bench/build.js does)');
+  }
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'],
+  });
+  const harness = await WebviewHarness.start();
+  const plain = await startPlainServer();
+  const metrics: Metric[] = [];
+  const notes: string[] = [];
+  try {
+    if (options.warmup) {
+      const warm = await harness.open(browser);
+      await measure(warm.page, { type: 'init', request: formView(4), now: Date.now() }, 4);
+      await warm.page.close();
+      const warmPlain = await plainPage(browser, plain.url);
+      await measure(warmPlain, { type: 'init', request: formView(4), now: Date.now() }, 4);
+      await warmPlain.close();
+    }
+    for (const { fields, reps } of options.sizes) {
+      const view = formView(fields);
+      const ours: Timing[] = [];
+      const base: Timing[] = [];
+      for (let rep = 0; rep < reps; rep++) {
+        const webview = await harness.open(browser);
+        ours.push(await measure(webview.page, { type: 'init', request: view, now: Date.now() }, fields));
+        if (webview.errors.length > 0) throw new Error(`the request page reported errors: ${webview.errors.join('; ')}`);
+        await webview.page.close();
+        const page = await plainPage(browser, plain.url);
+        base.push(await measure(page, { type: 'init', request: view, now: Date.now() }, fields));
+        await page.close();
+      }
+      const value = median(ours.map((t) => t.total));
+      const baseline = median(base.map((t) => t.total));
+      ctx.log(`form-render: ${fields} fields: ${value.toFixed(1)} ms (plain HTML ${baseline.toFixed(1)} ms)`);
+      metrics.push(
+        metric(`${fields} fields, init → interactive`, 'ms', value, {
+          baseline: { label: 'plain HTML inputs', value: baseline },
+          ...(fields === 50 ? { target: { on: 'value' as const, op: '<' as const, limit: 50 } } : {}),
+          detail: { reps, handlerMs: median(ours.map((t) => t.handler)), frames: Math.max(...ours.map((t) => t.frames)), max: Math.max(...ours.map((t) => t.total)) },
+        }),
+      );
+    }
+    notes.push(`median of ${options.sizes.map((s) => `${s.reps}`).join('/')} fresh pages per size; headless Chromium ${browser.version()}, frame-rate limit off`);
+  } finally {
+    await browser.close();
+    await harness.close();
+    await new Promise<void>((resolve) => plain.server.close(() => resolve()));
+  }
+  return { id: 'form-render', title: 'Form render', durationMs: now() - started, notes, metrics };
+}

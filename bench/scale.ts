@@ -1,0 +1,188 @@
+// 3. Scale: the Inbox holding many pending requests over many sessions (heap
+// used, the time to apply one more event, the time to list the inbox sorted),
+// and the dedupe memory after a long run. Runs the reducer directly: the
+// events are parsed through the same envelope parser the client uses, then
+// applied, so the figures are the reducer's, not the socket's.
+import { parseEnvelope, type AepEvent } from '../src/aep/envelope';
+import { Inbox, type AttentionItem } from '../src/aep/inbox/inbox';
+import { formRequest, ownerEvent, type EnvelopeBase } from './events';
+import { metric, type BenchmarkResult } from './report';
+import { MB, median, now, percentile, settledHeap, type BenchContext } from './support';
+
+export interface ScaleOptions {
+  pending: number;
+  sessions: number;
+  /** Single applies timed, on the loaded inbox and on an empty one. */
+  probes: number;
+  /** Sorted listings timed. */
+  listings: number;
+  /** Events applied to check the dedupe bound. */
+  longRun: number;
+  /** The Inbox's dedupe window (its default is 50 000). */
+  dedupeCapacity: number;
+}
+
+const DEFAULT_DEDUPE_CAPACITY = 50_000;
+/** Events kept per session timeline (the Inbox's default, set explicitly here). */
+const TIMELINE_LIMIT = 200;
+
+export function scaleOptions(quick: boolean): ScaleOptions {
+  return quick
+    ? { pending: 1_000, sessions: 100, probes: 200, listings: 5, longRun: 60_000, dedupeCapacity: 5_000 }
+    : { pending: 10_000, sessions: 1_000, probes: 2_000, listings: 30, longRun: 1_000_000, dedupeCapacity: DEFAULT_DEDUPE_CAPACITY };
+}
+
+/** As the client gets it: fresh objects from JSON text, through the envelope parser. */
+function parsed(raw: EnvelopeBase): AepEvent {
+  const result = parseEnvelope(JSON.parse(JSON.stringify(raw)));
+  if (!result.ok) throw new Error(`bench event refused: ${result.problem}`);
+  return result.value;
+}
+
+/** `count` form requests spread round-robin over `sessions` sessions, as parsed events. */
+function pendingRequests(count: number, sessions: number, prefix: string, agents = 10): { events: AepEvent[]; nextSeq: number[] } {
+  const nextSeq = new Array<number>(sessions).fill(0);
+  const events: AepEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const s = i % sessions;
+    events.push(parsed(formRequest(`${prefix}-${s}`, nextSeq[s]!++, `agent-${s % agents}`)));
+  }
+  return { events, nextSeq };
+}
+
+/** The listing the UI does ("answer next"): open requests, oldest first. */
+function listSorted(inbox: Inbox): Array<Readonly<AttentionItem>> {
+  return inbox.open().sort((a, b) => a.receivedAt - b.receivedAt);
+}
+
+/** Times `apply` of each event, one by one, in microseconds. */
+function timeApplies(inbox: Inbox, events: AepEvent[]): number[] {
+  const times: number[] = [];
+  for (const event of events) {
+    const t0 = process.hrtime.bigint();
+    inbox.apply(event);
+    times.push(Number(process.hrtime.bigint() - t0) / 1000);
+  }
+  return times;
+}
+
+export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.quick)): Promise<BenchmarkResult> {
+  const started = now();
+  const notes: string[] = [];
+  // The receivedAt clock: one tick per request so the listing has a real order to sort.
+  let clock = 1_700_000_000_000;
+  const tick = () => clock++;
+
+  // Warm the reducer's code paths on a throwaway inbox so neither side below pays for JIT.
+  {
+    const warm = new Inbox({ now: tick });
+    for (const event of pendingRequests(3_000, 50, 'warm').events) warm.apply(event);
+    listSorted(warm);
+  }
+
+  // -- heap: the requests as parsed events alone, then the inbox holding them --------
+  const heap0 = settledHeap();
+  const { events, nextSeq } = pendingRequests(options.pending, options.sessions, 'scale');
+  const heapEvents = settledHeap() - heap0;
+  const inbox = new Inbox({ now: tick, dedupeCapacity: options.dedupeCapacity });
+  for (const event of events) inbox.apply(event);
+  const heapInbox = settledHeap() - heap0;
+  const stats = inbox.stats();
+  if (stats.open !== options.pending) throw new Error(`expected ${options.pending} open requests, the inbox holds ${stats.open}`);
+  ctx.log(`scale: ${stats.open} pending over ${stats.sessions} sessions: ${(heapInbox / MB).toFixed(1)} MB (events alone ${(heapEvents / MB).toFixed(1)} MB)`);
+
+  // -- the sorted listing, against sorting the same items held in a plain array -------
+  const plain = [...inbox.open()];
+  const listInbox: number[] = [];
+  const listPlain: number[] = [];
+  for (let i = 0; i < options.listings; i++) {
+    let t0 = now();
+    const listed = listSorted(inbox);
+    listInbox.push(now() - t0);
+    t0 = now();
+    const copy = [...plain].sort((a, b) => a.receivedAt - b.receivedAt);
+    listPlain.push(now() - t0);
+    if (listed.length !== copy.length) throw new Error('listing lengths differ');
+  }
+
+  // -- one more event: on the loaded inbox, and on an empty one (the baseline) ----------
+  const probesLoaded = Array.from({ length: options.probes }, (_, i) => {
+    const s = i % options.sessions;
+    return parsed(formRequest(`scale-${s}`, nextSeq[s]!++, `agent-${s % 10}`));
+  });
+  const probesEmpty = Array.from({ length: options.probes }, (_, i) => parsed(formRequest(`empty-${i % options.sessions}`, Math.floor(i / options.sessions))));
+  const empty = new Inbox({ now: tick, dedupeCapacity: options.dedupeCapacity });
+  const applyEmpty = timeApplies(empty, probesEmpty);
+  const applyLoaded = timeApplies(inbox, probesLoaded);
+
+  // -- dedupe bound: a long run of distinct events ----------------------------------
+  const heapLong0 = settledHeap();
+  const longRun = new Inbox({ now: tick, dedupeCapacity: options.dedupeCapacity, timelineLimit: TIMELINE_LIMIT });
+  const longSessions = options.sessions;
+  const seqs = new Array<number>(longSessions).fill(0);
+  /** Applies `n` more distinct events; returns the time taken in ms. */
+  const apply = (n: number) => {
+    const t0 = now();
+    for (let i = 0; i < n; i++) {
+      const s = i % longSessions;
+      const seq = seqs[s]!++;
+      // Built as the parser would leave it; the parser's cost is not what this measures.
+      longRun.apply(ownerEvent('tool.completed', `long-${s}`, seq, { severity: 'debug', data: { tool: 'bash', ok: true } }, 'bench-agent', `${s}-${seq}`) as AepEvent);
+    }
+    return now() - t0;
+  };
+  const window = options.dedupeCapacity;
+  // The second half of the window's filling is the baseline (warm, not yet evicting); the
+  // rest, timed once every bounded structure is full, is the steady state of a long session.
+  apply(window / 2);
+  const filling = apply(window / 2) / (window / 2);
+  // Heap is compared once every bounded structure is full: the dedupe window, and each session's timeline.
+  const fill = Math.min(Math.floor(options.longRun / 2), Math.max(2 * window, longSessions * TIMELINE_LIMIT + window));
+  apply(fill - window);
+  const heapAtBound = settledHeap();
+  const keysAtBound = longRun.stats().dedupeKeys;
+  const longMs = apply(options.longRun - fill);
+  const full = longMs / (options.longRun - fill);
+  const heapAfter = settledHeap();
+  const longStats = longRun.stats();
+  ctx.log(`scale: ${options.longRun} events: ${longStats.dedupeKeys} dedupe keys (bound ${options.dedupeCapacity}), heap ${((heapAfter - heapLong0) / MB).toFixed(1)} MB`);
+  notes.push(
+    `${options.pending} pending form requests (4 fields) over ${options.sessions} sessions and 10 agents; ${options.listings} listings of them; ` +
+      `then ${options.probes} single applies timed on each inbox; dedupe window ${options.dedupeCapacity}`,
+  );
+  notes.push(`long run: ${options.longRun} distinct events over ${longSessions} sessions at ${Math.round((options.longRun - fill) / (longMs / 1000))} events/s (reducer alone)`);
+
+  // Keep both inboxes reachable until every heap figure has been taken.
+  void inbox.stats();
+  void empty.stats();
+  return {
+    id: 'scale',
+    title: 'Scale',
+    durationMs: now() - started,
+    notes,
+    metrics: [
+      metric(`heap, ${options.pending.toLocaleString('en-US')} pending in ${options.sessions.toLocaleString('en-US')} sessions`, 'MB', heapInbox / MB, {
+        baseline: { label: 'the parsed events alone', value: heapEvents / MB },
+      }),
+      metric('apply one more event (median)', 'µs', median(applyLoaded), {
+        baseline: { label: 'on an empty inbox', value: median(applyEmpty) },
+        detail: { p99Loaded: percentile(applyLoaded, 99), p99Empty: percentile(applyEmpty, 99) },
+      }),
+      metric('list open requests sorted (median)', 'ms', median(listInbox), {
+        baseline: { label: 'sort of a plain array', value: median(listPlain) },
+        detail: { items: plain.length },
+      }),
+      metric(`dedupe keys after ${options.longRun.toLocaleString('en-US')} events`, 'keys', longStats.dedupeKeys, {
+        target: { on: 'value', op: '<=', limit: options.dedupeCapacity },
+        detail: { keysAtBound },
+      }),
+      metric('apply, dedupe window full (mean)', 'µs', full * 1000, {
+        baseline: { label: 'while the window fills', value: filling * 1000 },
+      }),
+      metric(`heap after ${options.longRun.toLocaleString('en-US')} events`, 'MB', (heapAfter - heapLong0) / MB, {
+        baseline: { label: `after ${fill.toLocaleString('en-US')}`, value: (heapAtBound - heapLong0) / MB },
+        detail: { timelineEvents: longStats.timelineEvents, sessions: longStats.sessions },
+      }),
+    ],
+  };
+}
