@@ -12,8 +12,9 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { e2eAvailable, e2eOutDir, openWorkbench, repoRoot, type Workbench } from './codeServer';
+import { waitForStatus, webviewFrame } from './workbenchPage';
 
 const DEMO = path.join(repoRoot(), 'out', 'peers', 'demo', 'main.js');
 const FORM_PROMPT = 'Configure the new service deployment';
@@ -111,30 +112,6 @@ function filesUnder(dir: string): string[] {
     if (entry.isDirectory()) return filesUnder(full);
     return entry.isFile() ? [full] : [];
   });
-}
-
-const statusItem = (page: Page) => page.locator('.statusbar-item[aria-label^="AEP Attention"]').first();
-
-async function waitForStatus(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const label = ((await statusItem(page).getAttribute('aria-label').catch(() => '')) ?? '').replace(/\u00a0/g, ' ');
-    if (pattern.test(label)) return;
-    if (Date.now() > deadline) throw new Error(`status bar never matched ${pattern}; last: "${label}"`);
-    await sleep(200);
-  }
-}
-
-/** The frame of the request webview (webviews nest two iframes deep). */
-async function webviewFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (await frame.locator('.request-header').count().catch(() => 0)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error('the request webview never appeared');
-    await sleep(250);
-  }
 }
 
 /** Closes the notification toasts on screen (a new one may come any moment; this is for a screenshot). */

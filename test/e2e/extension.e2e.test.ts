@@ -8,44 +8,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../agent/agent';
 import { startHub, type RunningHub } from '../hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
+import { statusLabel, waitForStatus, webviewFrame } from './workbenchPage';
 
 const TOKEN = 'e2e-token-5f1d0c';
 
-const statusItem = (page: Page) => page.locator('.statusbar-item[aria-label^="AEP Attention"]').first();
 const toasts = (page: Page, text: string) => page.locator('.notifications-toasts .notification-toast', { hasText: text });
 const inboxBadge = (page: Page) => page.locator('.activitybar .action-item:has(.action-label[aria-label^="AEP Attention"]) .badge-content');
-
-/** The frame of the request webview (webviews nest two iframes deep). */
-async function webviewFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (await frame.locator('.request-header').count().catch(() => 0)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error('the request webview never appeared');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function statusLabel(page: Page): Promise<string> {
-  // The workbench writes the label with non-breaking spaces.
-  return ((await statusItem(page).getAttribute('aria-label')) ?? '').replace(/\u00a0/g, ' ');
-}
-
-async function waitForStatus(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const label = await statusLabel(page).catch(() => '');
-    if (pattern.test(label)) return;
-    if (Date.now() > deadline) throw new Error(`status bar never matched ${pattern}; last: "${label}"`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 test('AEP Attention end to end in code-server', { timeout: 600_000 }, async (t) => {
   const install = e2eAvailable();
