@@ -4,7 +4,7 @@ import { HubConnection } from './host/hubConnection';
 import { InboxView } from './host/inboxView';
 import { ExtensionLog } from './host/log';
 import { Notifier } from './host/notifier';
-import { RequestPanels } from './host/requestPanel';
+import { REQUEST_VIEW_TYPE, RequestPanels } from './host/requestPanel';
 import { SettingsService } from './host/settings';
 import { StatusBar } from './host/statusBar';
 import { environmentToken, TokenStore } from './host/tokens';
@@ -31,7 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
   const tokens = new TokenStore(context.secrets, fromEnvironment);
   const connection = new HubConnection(settings, tokens, context.workspaceState, log);
-  const panels = new RequestPanels(context.extensionUri, connection, log.for('panel'));
+  const panels = new RequestPanels(context.extensionUri, connection, log.for('panel'), settings);
   const commands = new Commands(connection, settings, tokens, log, panels);
   const notifier = new Notifier(connection, settings, {
     open: (item) => commands.open(item),
@@ -39,7 +39,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),
   });
   context.subscriptions.push(settings, connection, panels, commands, notifier, new StatusBar(connection), new InboxView(connection));
-  await connection.start();
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(REQUEST_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => Promise.resolve(panels.restore(panel, state)),
+    }),
+  );
+  // Not awaited: the open requests are restored synchronously inside start(); the token
+  // lookup and the connection follow without holding up the editor's activation.
+  connection.start().catch((error: unknown) => log.for('connection').error(`could not start: ${String(error)}`));
   log.for('extension').info(`activated in ${Date.now() - started} ms${settings.value.hubUrl ? '' : ' (no hub configured)'}`);
   return {
     connectionState: () => connection.state.kind,

@@ -1,11 +1,13 @@
+import { credentialIn, freeTexts } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
-import type { AnswerMessage, RequestView } from '../src/shared/webviewMessages';
+import type { AnswerMessage, RequestView, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { createFieldWidget, toFieldSpec, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
-import { button, textControl, type Control } from './toolkit';
+import { button, isButton, isMultilineText, textControl, type Control } from './toolkit';
 
 type Sender = (answer: AnswerMessage) => void;
+type Draft = Omit<WebviewState, 'key'>;
 
 /**
  * The part of the page that answers: the form's fields, or option buttons and
@@ -21,8 +23,17 @@ export class AnswerArea {
   private readonly message: HTMLElement;
   private touched = new Set<string>();
   private closed = false;
+  private readonly retryButton: HTMLElement & { disabled: boolean };
+  private confirmation: HTMLElement | undefined;
+  /** The last answer handed to the host, for the read-only summary once it is accepted. */
+  private lastSent: AnswerMessage | undefined;
+  private readonly changeListeners: Array<() => void> = [];
+  private retryListener: (() => void) | undefined;
 
   constructor(private readonly request: RequestView, private readonly send: Sender) {
+    this.retryButton = button('Send again (same answer)', 'secondary', () => this.retryListener?.());
+    this.retryButton.id = 'retry';
+    this.retryButton.hidden = true;
     this.message = el('div', { class: 'outcome', id: 'outcome', role: 'status', 'aria-live': 'polite' });
     this.element = el('section', { class: 'answer', 'aria-label': 'Your answer' });
     if (request.problem) {
@@ -36,16 +47,70 @@ export class AnswerArea {
       this.renderReply();
     }
     this.element.append(this.message);
+    if (!this.closed) this.element.append(this.retryButton);
     // Enter submits a form; inside a text area (where Enter is a new line) Ctrl+Enter does.
     this.element.addEventListener('keydown', (event) => {
       if (event.key !== 'Enter' || request.renderKind !== 'form') return;
-      const target = event.target as HTMLElement | null;
-      const inTextArea = target?.tagName.toLowerCase() === 'vscode-text-area';
-      const onButton = target?.tagName.toLowerCase() === 'vscode-button';
-      if (onButton || (inTextArea && !(event.ctrlKey || event.metaKey))) return;
+      if (isButton(event.target) || (isMultilineText(event.target) && !(event.ctrlKey || event.metaKey))) return;
       event.preventDefault();
       this.submitForm();
     });
+    this.element.addEventListener('input', () => this.changed());
+    this.element.addEventListener('change', () => this.changed());
+  }
+
+  /** Called whenever the user's unsent input changes (to keep it with `setState`). */
+  onDidChangeDraft(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  draft(): Draft {
+    const fields: NonNullable<Draft['fields']> = {};
+    for (const widget of this.widgets) fields[widget.field.id] = widget.draft();
+    const reply = this.reply?.get();
+    return { ...(this.widgets.length > 0 ? { fields } : {}), ...(reply ? { reply } : {}) };
+  }
+
+  restoreDraft(draft: Draft): void {
+    for (const widget of this.widgets) {
+      const saved = draft.fields?.[widget.field.id];
+      if (saved) widget.restore(saved);
+    }
+    if (draft.reply !== undefined) this.reply?.set(draft.reply);
+  }
+
+  /** After a timeout: offer to send the same command again. `undefined` withdraws the offer. */
+  offerRetry(listener: (() => void) | undefined): void {
+    this.retryListener = listener;
+    this.retryButton.hidden = listener === undefined;
+    this.retryButton.disabled = listener === undefined || this.closed;
+  }
+
+  /** The answer was accepted: what was sent, read-only, once the request is over. */
+  showSummary(): void {
+    const sent = this.lastSent;
+    if (!sent || this.element.querySelector('.summary')) return;
+    const list = el('dl', {});
+    const row = (term: string, value: string) => list.append(el('dt', {}, term), el('dd', {}, value));
+    if (sent.option !== undefined) {
+      const index = this.request.options.findIndex((o) => o.id === sent.option);
+      const option = this.request.options[index];
+      row('Option', option && option.label.honesty !== 'structural' ? option.label.text : `Option ${index + 1} (${sent.option})`);
+    }
+    if (sent.text !== undefined) row(sent.option !== undefined ? 'Reason' : 'Reply', sent.text);
+    this.request.fields.forEach((field, index) => {
+      const value = sent.values?.[field.id];
+      if (value === undefined) return;
+      const term = field.label.honesty === 'structural' ? `Question ${index + 1} (${field.id})` : field.label.text;
+      const shown = (one: unknown): string => {
+        if (typeof one === 'boolean') return one ? 'Yes' : 'No';
+        const choice = field.choices?.find((c) => c.id === one);
+        if (choice) return choice.label.honesty === 'structural' ? `Choice ${choice.id}` : choice.label.text;
+        return String(one);
+      };
+      row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));
+    });
+    this.element.append(el('section', { class: 'summary', 'aria-label': 'What you sent' }, el('h3', {}, 'What you sent'), list));
   }
 
   focusFirst(): void {
@@ -77,6 +142,9 @@ export class AnswerArea {
   close(): void {
     this.closed = true;
     this.setBusy(true);
+    this.offerRetry(undefined);
+    this.confirmation?.remove();
+    this.confirmation = undefined;
   }
 
   private renderInformational(): void {
@@ -156,13 +224,13 @@ export class AnswerArea {
       this.showMessage(`${result.errors.length === 1 ? 'One field needs' : `${result.errors.length} fields need`} attention before sending.`, 'error');
       return;
     }
-    this.send({ values: result.values });
+    this.deliver({ values: result.values });
   }
 
   private sendOption(optionId: string): void {
     if (this.closed) return;
     const reason = this.reply?.get().trim();
-    this.send(reason ? { option: optionId, text: reason } : { option: optionId });
+    this.deliver(reason ? { option: optionId, text: reason } : { option: optionId });
   }
 
   private sendText(): void {
@@ -173,6 +241,46 @@ export class AnswerArea {
       this.reply?.focus();
       return;
     }
-    this.send({ text });
+    this.deliver({ text });
+  }
+
+  /**
+   * Hands the answer to the host, after asking when free text in it looks
+   * like a credential: answers are kept in the session's history and
+   * relayed to whoever watches it (AEP-0003 §9.4 lists what adapters must
+   * redact; a person should not send that by accident).
+   */
+  private deliver(answer: AnswerMessage, confirmed = false): void {
+    const credential = confirmed ? undefined : freeTexts(answer).map(credentialIn).find((kind) => kind !== undefined);
+    if (!credential) {
+      this.confirmation?.remove();
+      this.confirmation = undefined;
+      this.lastSent = answer;
+      this.offerRetry(undefined);
+      this.send(answer);
+      return;
+    }
+    this.confirmation?.remove();
+    const edit = button('Edit answer', 'primary', () => {
+      this.confirmation?.remove();
+      this.confirmation = undefined;
+      this.focusFirst();
+    });
+    const sendAnyway = button('Send anyway', 'secondary', () => this.deliver(answer, true));
+    edit.id = 'confirm-edit';
+    sendAnyway.id = 'confirm-send';
+    this.confirmation = el(
+      'div',
+      { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text' },
+      el('p', { id: 'confirm-text' }, `Your answer looks like it contains a credential (${credential}). Answers are kept in the agent's session history and relayed by the hub. Send it anyway?`),
+      el('div', { class: 'actions' }, edit, sendAnyway),
+    );
+    this.element.append(this.confirmation);
+    edit.focus();
+  }
+
+  private changed(): void {
+    if (this.closed) return;
+    this.changeListeners.forEach((listener) => listener());
   }
 }

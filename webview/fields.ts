@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../src/aep/attention';
-import type { FieldView } from '../src/shared/webviewMessages';
+import type { FieldDraft, FieldView } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
 import { checkboxControl, checkboxGroupControl, dropdownControl, radioControl, textControl, type ChoiceItem, type Control } from './toolkit';
@@ -17,6 +17,9 @@ export interface FieldWidget {
   setError(message: string | undefined): void;
   setDisabled(disabled: boolean): void;
   onInput(listener: () => void): void;
+  /** The raw input, unsent, for `setState` (so hiding the panel loses nothing). */
+  draft(): FieldDraft;
+  restore(draft: FieldDraft): void;
 }
 
 /** The protocol core's view of a field, for the shared validator. */
@@ -62,7 +65,7 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
   if (hintText && hintId) container.append(el('div', { class: 'hint', id: hintId }, hintText));
 
   let read: () => unknown;
-  let control: Control<unknown> | undefined;
+  let control: Control<string> | Control<boolean> | Control<string[]> | undefined;
   let extra: Control<string> | undefined;
   const listeners: Array<() => void> = [];
   const fire = () => listeners.forEach((listener) => listener());
@@ -162,5 +165,28 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
       extra?.setDisabled(disabled);
     },
     onInput: (listener) => listeners.push(listener),
+    draft: () => {
+      const draft: FieldDraft = {};
+      if (control) draft.value = control.get();
+      const other = extra?.get();
+      if (other) draft.other = other;
+      return draft;
+    },
+    restore: (draft) => {
+      if (control && draft.value !== undefined) restoreInto(control, draft.value);
+      if (extra && draft.other !== undefined) extra.set(draft.other);
+      if (extra) {
+        const value = control?.get();
+        extra.element.hidden = !(Array.isArray(value) ? value.includes(OTHER) : value === OTHER);
+      }
+    },
   };
+}
+
+/** Puts a saved value back into a control of the same shape; a value of another shape (an older draft) is ignored. */
+function restoreInto(control: Control<string> | Control<boolean> | Control<string[]>, value: string | boolean | string[]): void {
+  const current = control.get();
+  if (typeof current === 'string' && typeof value === 'string') (control as Control<string>).set(value);
+  else if (typeof current === 'boolean' && typeof value === 'boolean') (control as Control<boolean>).set(value);
+  else if (Array.isArray(current) && Array.isArray(value)) (control as Control<string[]>).set(value);
 }

@@ -1,4 +1,4 @@
-import { hostToWebviewSchema, type AnswerMessage, type HostToWebview, type RequestView, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, webviewStateSchema, type AnswerMessage, type HostToWebview, type RequestView, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
@@ -7,6 +7,8 @@ import { registerComponents } from './toolkit';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: WebviewState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -16,13 +18,14 @@ registerComponents();
 const STATUS_TEXT: Record<string, string> = {
   pending: '',
   answered: 'Answered. Waiting for the agent to resolve the request.',
+  'answered-elsewhere': 'Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.',
   resolved: 'Resolved.',
   'timed-out': 'The agent stopped waiting (timeout). Nothing more can be sent.',
   expired: 'This request expired. Nothing more can be sent.',
   'session-ended': 'The agent\'s session ended. Nothing more can be sent.',
 };
 
-let page: { header: Header; answer: AnswerArea; status: HTMLElement; request: RequestView } | undefined;
+let page: { header: Header; answer: AnswerArea; status: HTMLElement; request: RequestView; acceptedHere: boolean; inFlight: boolean } | undefined;
 let submitCounter = 0;
 let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -39,7 +42,8 @@ function render(request: RequestView, now: number): void {
     request.problem ? undefined : promptBlock(request.prompt, request.capture),
   );
   app.replaceChildren(header.element, agentRegion, status, answer.element);
-  page = { header, answer, status, request };
+  page = { header, answer, status, request, acceptedHere: false, inFlight: false };
+  keepDrafts(request.key, answer);
   applyStatus(request.status, request.resolution);
   answer.focusFirst();
   if (timer) clearInterval(timer);
@@ -48,19 +52,40 @@ function render(request: RequestView, now: number): void {
   }, 1_000);
 }
 
+/**
+ * Unsent input survives the panel being hidden (the page is rebuilt on
+ * show) and a window reload (the serializer restores the panel with this
+ * state): what the user typed is put back, and saved again on every change.
+ */
+function keepDrafts(key: string, answer: AnswerArea): void {
+  const saved = webviewStateSchema.safeParse(vscode.getState());
+  if (saved.success && saved.data.key === key) answer.restoreDraft(saved.data);
+  vscode.setState({ key, ...answer.draft() });
+  answer.onDidChangeDraft(() => vscode.setState({ key, ...answer.draft() }));
+}
+
 function applyStatus(status: string, resolution?: string): void {
   if (!page) return;
-  page.request = { ...page.request, status: status as RequestView['status'] };
-  const words = STATUS_TEXT[status] ?? status;
-  page.status.textContent = status === 'resolved' && resolution ? `Resolved (${resolution}).` : words;
-  page.status.dataset['status'] = status;
-  if (status !== 'pending' && status !== 'answered') page.answer.close();
-  if (status === 'answered') page.answer.close();
+  page.request = { ...page.request, status: status as RequestView['status'], ...(resolution !== undefined ? { resolution } : {}) };
+  const over = status === 'answered' || status === 'resolved';
+  // An answer of ours still in flight may be the one that resolved it: its outcome decides, and re-applies this.
+  const elsewhere = over && !page.acceptedHere && !page.inFlight;
+  const words = elsewhere ? STATUS_TEXT['answered-elsewhere'] : STATUS_TEXT[status] ?? status;
+  page.status.textContent = status === 'resolved' && resolution && !elsewhere ? `Resolved (${resolution}).` : words ?? status;
+  page.status.dataset['status'] = elsewhere ? 'answered-elsewhere' : status;
+  if (status === 'pending') return;
+  page.answer.close();
+  if (over && page.acceptedHere) {
+    page.answer.showSummary();
+    // Sent and accepted: the draft has done its job.
+    vscode.setState({ key: page.request.key });
+  }
 }
 
 function submit(answer: AnswerMessage): void {
   if (!page) return;
   page.answer.setBusy(true);
+  page.inFlight = true;
   vscode.postMessage({ type: 'submit', submitId: `submit-${++submitCounter}`, answer });
 }
 
@@ -76,12 +101,25 @@ function onMessage(message: HostToWebview): void {
       return;
     case 'outcome': {
       if (!page) return;
-      const tone = message.phase === 'accepted' ? 'success' : message.phase === 'sending' ? 'info' : 'error';
+      const waiting = message.phase === 'sending' || message.phase === 'queued';
+      const tone = message.phase === 'accepted' ? 'success' : waiting ? 'info' : 'error';
       page.answer.showMessage(message.message, tone);
-      if (message.phase === 'sending') return;
+      if (waiting) return;
+      page.inFlight = false;
+      if (message.phase === 'accepted') page.acceptedHere = true;
       // Accepted: the agent will try; wait for it to resolve. Anything else: the user may try again.
       page.answer.setBusy(message.phase === 'accepted');
       if (message.fieldId) page.answer.markField(message.fieldId, message.message);
+      if (message.canRetry) {
+        const submitId = message.submitId;
+        page.answer.offerRetry(() => {
+          page?.answer.offerRetry(undefined);
+          page?.answer.setBusy(true);
+          if (page) page.inFlight = true;
+          vscode.postMessage({ type: 'retry', submitId });
+        });
+      }
+      if (page.request.status !== 'pending') applyStatus(page.request.status, page.request.resolution);
       return;
     }
   }

@@ -24,6 +24,16 @@ export function registerComponents(): void {
   registered = true;
 }
 
+/** Where Enter means "new line" rather than "send": inside a multi-line text control. */
+export function isMultilineText(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.tagName.toLowerCase() === 'vscode-text-area';
+}
+
+/** Enter on a button presses that button; it must not also send the form. */
+export function isButton(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.tagName.toLowerCase() === 'vscode-button';
+}
+
 /** A form control, whatever component set draws it. */
 export interface Control<T> {
   readonly element: HTMLElement;

@@ -125,15 +125,29 @@ export class HubConnection extends Disposable {
     if (!this.client) {
       return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
     }
+    return this.client.respond(request, answer).then((outcome) => this.logOutcome(request, outcome));
+  }
+
+  /** Sends a timed-out answer again under the same command id (AEP-0004 §2.3). */
+  resend(request: AttentionRequest, commandId: string): Promise<SendOutcome> {
+    const again = this.client?.resend(commandId);
+    if (!again) return Promise.resolve({ kind: 'cancelled', commandId, reason: vscode.l10n.t('That answer can no longer be sent again; send a new one.') });
+    return again.then((outcome) => this.logOutcome(request, outcome));
+  }
+
+  /** Whether an answer sent now goes out at once (false: it waits for the connection). */
+  get isConnected(): boolean {
+    return this.client?.isConnected ?? false;
+  }
+
+  private logOutcome(request: AttentionRequest, outcome: SendOutcome): SendOutcome {
+    // The outcome, never the answer's text.
     const log = this.log.for('answers');
-    return this.client.respond(request, answer).then((outcome) => {
-      // The outcome, never the answer's text.
-      const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' ? ` (${outcome.code})` : '';
-      const line = `answer ${outcome.commandId} to ${request.agent}'s request ${request.id}: ${outcome.kind}${detail}`;
-      if (outcome.kind === 'accepted') log.info(line);
-      else log.warn(line);
-      return outcome;
-    });
+    const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' ? ` (${outcome.code})` : '';
+    const line = `answer ${outcome.commandId} to ${request.agent}'s request ${request.id}: ${outcome.kind}${detail}`;
+    if (outcome.kind === 'accepted') log.info(line);
+    else log.warn(line);
+    return outcome;
   }
 
   private async rebuild(reason: string): Promise<void> {

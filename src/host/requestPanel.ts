@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Answer } from '../aep/attention';
+import type { Answer, AttentionRequest } from '../aep/attention';
+import type { SendOutcome } from '../aep/client/controlSender';
 import { answerProblem } from '../aep/answerCheck';
 import type { AttentionItem } from '../aep/inbox/inbox';
-import { hostToWebviewSchema, webviewToHostSchema, type HostToWebview } from '../shared/webviewMessages';
+import { hostToWebviewSchema, webviewStateSchema, webviewToHostSchema, type HostToWebview } from '../shared/webviewMessages';
 import { kindLabel } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import type { Logger } from '../aep/client/logger';
 import { describeOutcome } from './outcomeMessages';
 import { reachabilityView, requestView } from './requestView';
+import type { SettingsService } from './settings';
 import { webviewHtml } from './webviewHtml';
 
 export const REQUEST_VIEW_TYPE = 'aepAttention.request';
@@ -27,6 +29,7 @@ export class RequestPanels extends Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly connection: HubConnection,
     private readonly log: Logger,
+    private readonly settings: SettingsService,
   ) {
     super();
     this._register({ dispose: () => [...this.panels.values()].forEach((panel) => panel.dispose()) });
@@ -42,34 +45,71 @@ export class RequestPanels extends Disposable {
       existing.reveal();
       return;
     }
-    const panel = new RequestPanel(this.extensionUri, this.connection, this.log, item);
+    this.adopt(item, createPanel(item));
+  }
+
+  /**
+   * A panel VS Code kept across a window reload (`WebviewPanelSerializer`):
+   * it finds its request again by the key the page saved with `setState`.
+   * A request that is no longer in the inbox has nothing to show.
+   */
+  restore(panel: vscode.WebviewPanel, state: unknown): void {
+    const saved = webviewStateSchema.safeParse(state);
+    const item = saved.success ? this.connection.inbox.item(saved.data.key) : undefined;
+    if (!item || this.panels.has(item.key)) {
+      this.log.info(saved.success ? `closed a restored panel: its request ${saved.data.key} is no longer in the inbox` : 'closed a restored panel that saved no request');
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = panelOptions(this.extensionUri);
+    this.adopt(item, panel);
+  }
+
+  private adopt(item: Readonly<AttentionItem>, webviewPanel: vscode.WebviewPanel): void {
+    const panel = new RequestPanel(this.extensionUri, this.connection, this.log, this.settings, item, webviewPanel);
     this.panels.set(item.key, panel);
     panel.onDidDispose(() => this.panels.delete(item.key));
   }
 }
 
+function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+function panelTitle(item: Readonly<AttentionItem>): string {
+  return vscode.l10n.t('{0} from {1}', kindLabel(item), item.agent);
+}
+
+function createPanel(item: Readonly<AttentionItem>): vscode.WebviewPanel {
+  // Not retainContextWhenHidden: the page keeps its drafts with setState and is rebuilt on show.
+  return vscode.window.createWebviewPanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
+}
+
+/** How long a resolved request's panel stays up, when the user chose to close it, so the outcome can be read. */
+const CLOSE_AFTER_RESOLVED_MS = 2_000;
+
 class RequestPanel extends Disposable {
-  private readonly panel: vscode.WebviewPanel;
   private ready = false;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
+  /** Answers whose ack window ran out, by the page's submit id: a retry resends the same command. */
+  private readonly timedOut = new Map<string, string>();
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly connection: HubConnection,
     private readonly log: Logger,
+    private readonly settings: SettingsService,
     private item: Readonly<AttentionItem>,
+    private readonly panel: vscode.WebviewPanel,
   ) {
     super();
-    this.panel = vscode.window.createWebviewPanel(
-      REQUEST_VIEW_TYPE,
-      vscode.l10n.t('{0} from {1}', kindLabel(item), item.agent),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
-      {
-        enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-      },
-    );
+    this.panel.webview.options = panelOptions(extensionUri);
+    this.panel.title = panelTitle(item);
     this.panel.webview.html = this.html();
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(this.panel.webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)));
@@ -88,6 +128,7 @@ class RequestPanel extends Disposable {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    if (this.closeTimer) clearTimeout(this.closeTimer);
     this.disposeEmitter.fire();
     super.dispose();
     this.panel.dispose();
@@ -122,29 +163,62 @@ class RequestPanel extends Disposable {
       case 'submit':
         void this.submit(message.submitId, stripUndefined(message.answer));
         return;
+      case 'retry':
+        void this.retry(message.submitId);
+        return;
     }
   }
 
   private async submit(submitId: string, answer: Answer): Promise<void> {
     const current = this.connection.inbox.item(this.item.key) ?? this.item;
-    const problem = answerProblem(current.request, answer);
-    if (problem) {
-      this.post({ type: 'outcome', submitId, phase: 'cancelled', message: vscode.l10n.t('Not sent: {0}.', problem) });
+    const request = current.request;
+    const problem = answerProblem(request, answer);
+    if (problem || !request) {
+      this.post({ type: 'outcome', submitId, phase: 'cancelled', message: vscode.l10n.t('Not sent: {0}.', problem ?? vscode.l10n.t('the request cannot be read')) });
       return;
     }
-    const request = current.request;
-    if (!request) return;
-    this.post({ type: 'outcome', submitId, phase: 'sending', message: vscode.l10n.t('Sending to {0}…', current.agent) });
-    const outcome = await this.connection.respond(request, answer);
-    const described = describeOutcome(outcome, current.agent);
+    this.postSending(submitId, current.agent);
+    this.postOutcome(submitId, request, await this.connection.respond(request, answer), current.agent);
+  }
+
+  private async retry(submitId: string): Promise<void> {
+    const commandId = this.timedOut.get(submitId);
+    const request = (this.connection.inbox.item(this.item.key) ?? this.item).request;
+    if (!commandId || !request) {
+      this.post({ type: 'outcome', submitId, phase: 'cancelled', message: vscode.l10n.t('That answer can no longer be sent again; send a new one.') });
+      return;
+    }
+    this.timedOut.delete(submitId);
+    this.postSending(submitId, this.item.agent);
+    this.postOutcome(submitId, request, await this.connection.resend(request, commandId), this.item.agent);
+  }
+
+  private postSending(submitId: string, agent: string): void {
+    if (this.connection.isConnected) {
+      this.post({ type: 'outcome', submitId, phase: 'sending', message: vscode.l10n.t('Sending to {0}…', agent) });
+    } else {
+      this.post({ type: 'outcome', submitId, phase: 'queued', message: vscode.l10n.t('Not connected to the hub: the answer waits here and goes out as soon as the connection is back.') });
+    }
+  }
+
+  private postOutcome(submitId: string, request: AttentionRequest, outcome: SendOutcome, agent: string): void {
+    const described = describeOutcome(outcome, agent);
     const phase = outcome.kind === 'refused-by-hub' ? 'refused' : outcome.kind;
     const invalidField = outcome.kind === 'rejected' && outcome.reason === 'invalid' ? fieldNamedIn(outcome.detail, request.fields.map((f) => f.id)) : undefined;
-    this.post({ type: 'outcome', submitId, phase, message: described.message, ...(invalidField ? { fieldId: invalidField } : {}) });
+    if (outcome.kind === 'timeout') this.timedOut.set(submitId, outcome.commandId);
+    this.post({
+      type: 'outcome', submitId, phase, message: described.message,
+      ...(invalidField ? { fieldId: invalidField } : {}),
+      ...(outcome.kind === 'timeout' ? { canRetry: true } : {}),
+    });
   }
 
   private pushUpdate(): void {
     const latest = this.connection.inbox.item(this.item.key);
     if (latest) this.item = latest;
+    if (this.item.status === 'resolved' && this.settings.value.closeFormWhenResolved && !this.closeTimer) {
+      this.closeTimer = setTimeout(() => this.dispose(), CLOSE_AFTER_RESOLVED_MS);
+    }
     this.post({
       type: 'update',
       status: this.item.status,

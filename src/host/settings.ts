@@ -16,6 +16,8 @@ export interface Settings {
   notificationMinSeverity: Severity;
   senderName: string;
   allowInsecureRemote: boolean;
+  /** Close a request's form shortly after the agent resolves it, instead of leaving the read-only summary open. */
+  closeFormWhenResolved: boolean;
 }
 
 const SECTION = 'aepAttention';
@@ -54,6 +56,7 @@ function readSettings(environmentHub: string | undefined): Settings {
     notificationMinSeverity: (SEVERITIES as readonly string[]).includes(minSeverity ?? '') ? (minSeverity as Severity) : 'info',
     senderName: senderName || DEFAULT_SENDER_NAME,
     allowInsecureRemote: trustedValue<boolean>(config, 'allowInsecureRemote').value === true,
+    closeFormWhenResolved: config.get<boolean>('closeFormWhenResolved') === true,
   };
 }
 

@@ -76,10 +76,12 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** The user sent an answer; `submitId` correlates the outcome. */
   z.object({ type: z.literal('submit'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), answer: answerSchema }),
   z.object({ type: z.literal('showLog') }),
+  /** Send the timed-out answer `submitId` again, as the same command (AEP-0004 §2.3: same id, so the agent dedupes). */
+  z.object({ type: z.literal('retry'), submitId: z.string().check(z.minLength(1), z.maxLength(64)) }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
-export const OUTCOME_PHASES = ['sending', 'accepted', 'rejected', 'refused', 'timeout', 'cancelled'] as const;
+export const OUTCOME_PHASES = ['sending', 'queued', 'accepted', 'rejected', 'refused', 'timeout', 'cancelled'] as const;
 
 /** Messages the host sends to the webview. */
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
@@ -100,6 +102,24 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     message: z.string(),
     /** Field-level problems when the agent refused the answer as invalid and named a field. */
     fieldId: z.optional(z.string()),
+    /** After a timeout: the same command can be sent again (`retry`). */
+    canRetry: z.optional(z.boolean()),
   }),
 ]);
+
+const draftValue = z.union([z.string(), z.boolean(), z.array(z.string())]);
+
+/**
+ * What the page keeps with `setState`: the request it shows (so a restored
+ * panel finds its request again after a window reload) and the user's
+ * unsent input, field by field. Read back through this schema on both sides,
+ * since a state saved by an older version may have any shape.
+ */
+export const webviewStateSchema = z.object({
+  key: z.string(),
+  fields: z.optional(z.record(z.string(), z.object({ value: z.optional(draftValue), other: z.optional(z.string()) }))),
+  reply: z.optional(z.string()),
+});
+export type WebviewState = z.infer<typeof webviewStateSchema>;
+export type FieldDraft = NonNullable<WebviewState['fields']>[string];
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;

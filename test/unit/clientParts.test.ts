@@ -158,6 +158,32 @@ describe('ControlSender', () => {
     assert.deepEqual(outcome, { kind: 'timeout', commandId: silent.id, afterMs: 50 });
   });
 
+  test('a timed-out command is sent again byte-identically under the same id on request', async () => {
+    const control = new ControlSender(silentLogger);
+    const written: string[] = [];
+    control.connected((text) => (written.push(text), true));
+    const cmd = command();
+    assert.equal((await control.send(cmd, 30)).kind, 'timeout');
+    assert.equal(control.resend('no-such-command'), undefined);
+    const again = control.resend(cmd.id);
+    assert.ok(again, 'the timed-out command can be resent');
+    assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd)]);
+    control.onAck(ack('control.accepted', cmd.id));
+    assert.deepEqual(await again, { kind: 'accepted', commandId: cmd.id });
+    assert.equal(control.resend(cmd.id), undefined, 'an acknowledged command is not resent');
+  });
+
+  test('an ack that arrives after the window is kept: a retry reports it without sending again', async () => {
+    const control = new ControlSender(silentLogger);
+    const written: string[] = [];
+    control.connected((text) => (written.push(text), true));
+    const cmd = command();
+    assert.equal((await control.send(cmd, 30)).kind, 'timeout');
+    assert.equal(control.onAck(ack('control.rejected', cmd.id, { reason: 'invalid', detail: 'late' })), true);
+    assert.deepEqual(await control.resend(cmd.id), { kind: 'rejected', commandId: cmd.id, reason: 'invalid', detail: 'late' });
+    assert.equal(written.length, 1, 'nothing was written again');
+  });
+
   test('dispose cancels what is pending', async () => {
     const control = new ControlSender(silentLogger);
     const outcome = control.send(command(), 5_000);

@@ -4,32 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { requestView } from '../../src/host/requestView';
 import type { RequestView } from '../../src/shared/webviewMessages';
 import { launchBrowser } from '../support/browser';
 import { goldenEvents, readAepJson } from '../support/fixtures';
+import { goldenForm, requestEvent, viewOf } from '../support/requestViews';
 import { WebviewHarness, type WebviewPage } from '../support/webviewHarness';
-
-function viewOf(event: AepEvent, reach: Parameters<typeof requestView>[1] = { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 }): RequestView {
-  const inbox = new Inbox();
-  inbox.apply(event);
-  const [item] = inbox.open();
-  assert.ok(item, 'the event opened a request');
-  return requestView(item, reach);
-}
-
-function requestEvent(data: Record<string, unknown>, extra: Record<string, unknown> = {}): AepEvent {
-  const parsed = parseEnvelope({
-    aep: '0.1', id: `R-${Math.random().toString(36).slice(2)}`, type: 'attention.requested', time: '2026-07-03T10:00:00Z',
-    source: 'aep://host-a/agent/claude-code/session/s1', agent: 'claude-code', session: 's1', seq: 1, capture: 'redacted', severity: 'notice', data, ...extra,
-  });
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return parsed.value;
-}
-
-const goldenForm = () => goldenEvents().find((e) => e.session === 's_form' && e.type === 'attention.requested')!;
 
 describe('request page', () => {
   let browser: Browser;

@@ -14,6 +14,8 @@ export type SendOutcome =
   | { kind: 'timeout'; commandId: string; afterMs: number }
   | { kind: 'cancelled'; commandId: string; reason: string };
 
+const MAX_TIMED_OUT = 64;
+
 /** Where commands are written; false when there is no open connection right now. */
 export type CommandWriter = (text: string) => boolean;
 
@@ -36,6 +38,8 @@ interface Pending {
  */
 export class ControlSender {
   private readonly pending = new Map<string, Pending>();
+  /** Commands whose ack window ran out, kept (bounded) so the user can send the same command again. */
+  private readonly timedOut = new Map<string, { command: RespondCommand; ackWindowMs: number; late?: SendOutcome }>();
   private writer: CommandWriter | undefined;
 
   constructor(private readonly log: Logger) {}
@@ -45,6 +49,7 @@ export class ControlSender {
   }
 
   send(command: RespondCommand, ackWindowMs: number): Promise<SendOutcome> {
+    this.timedOut.delete(command.id);
     return new Promise<SendOutcome>((resolve) => {
       const entry: Pending = {
         command, text: JSON.stringify(command), ackWindowMs, timer: undefined, attempts: 0,
@@ -74,23 +79,46 @@ export class ControlSender {
     }
   }
 
+  /**
+   * Sends a timed-out command again, byte-identical and under the same id
+   * (AEP-0004 §2.3), so a target that did receive it re-acks instead of
+   * acting twice. Undefined when no such command timed out here. If its ack
+   * arrived late in the meantime, that outcome is returned without a resend.
+   */
+  resend(commandId: string): Promise<SendOutcome> | undefined {
+    const expired = this.timedOut.get(commandId);
+    if (!expired) return undefined;
+    if (expired.late) {
+      this.timedOut.delete(commandId);
+      return Promise.resolve(expired.late);
+    }
+    return this.send(expired.command, expired.ackWindowMs);
+  }
+
   /** Offer every applied `control.accepted` / `control.rejected` event; returns true when it settled one of ours. */
   onAck(event: AepEvent): boolean {
     if (event.cause === undefined) return false;
     const entry = this.pending.get(event.cause);
-    if (!entry) return false;
+    const expired = entry ? undefined : this.timedOut.get(event.cause);
+    if (!entry && !expired) return false;
+    const commandId = event.cause;
+    let outcome: SendOutcome;
     if (event.type === ACCEPTED_TYPE) {
-      entry.settle({ kind: 'accepted', commandId: entry.command.id });
-      return true;
-    }
-    if (event.type === REJECTED_TYPE) {
+      outcome = { kind: 'accepted', commandId };
+    } else if (event.type === REJECTED_TYPE) {
       const data = readRejected(event);
       const reason = data.ok ? data.value.reason : 'invalid';
       const detail = data.ok ? data.value.detail : data.problem;
-      entry.settle({ kind: 'rejected', commandId: entry.command.id, reason, ...(detail !== undefined ? { detail } : {}) });
-      return true;
+      outcome = { kind: 'rejected', commandId, reason, ...(detail !== undefined ? { detail } : {}) };
+    } else {
+      return false;
     }
-    return false;
+    if (entry) entry.settle(outcome);
+    else if (expired) {
+      expired.late = outcome;
+      this.log.info(`late acknowledgement for ${commandId} (after its ack window): ${outcome.kind}`);
+    }
+    return true;
   }
 
   /** A hub `error` frame whose `cause` names one of our commands settles it as refused (AEP-0004 §4.2). */
@@ -106,6 +134,7 @@ export class ControlSender {
 
   dispose(reason = 'the extension stopped before the agent answered'): void {
     for (const entry of [...this.pending.values()]) entry.settle({ kind: 'cancelled', commandId: entry.command.id, reason });
+    this.timedOut.clear();
     this.writer = undefined;
   }
 
@@ -115,7 +144,18 @@ export class ControlSender {
     entry.attempts++;
     this.log.info(`sent ${entry.command.type} ${entry.command.id} for request ${entry.command.subject}${entry.attempts > 1 ? ` (resend ${entry.attempts - 1}, same id)` : ''}`);
     entry.timer = setTimeout(() => {
+      this.rememberTimedOut(entry);
       entry.settle({ kind: 'timeout', commandId: entry.command.id, afterMs: entry.ackWindowMs });
     }, entry.ackWindowMs);
+  }
+
+  private rememberTimedOut(entry: Pending): void {
+    this.timedOut.set(entry.command.id, { command: entry.command, ackWindowMs: entry.ackWindowMs });
+    // Oldest first out: a person retries within minutes, not hundreds of answers later.
+    while (this.timedOut.size > MAX_TIMED_OUT) {
+      const oldest = this.timedOut.keys().next().value;
+      if (oldest === undefined) break;
+      this.timedOut.delete(oldest);
+    }
   }
 }

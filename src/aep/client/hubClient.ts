@@ -183,6 +183,16 @@ export class HubClient {
     return this.sender.send(command, this.roster.ackWindowFor(request.session));
   }
 
+  /** Sends a timed-out answer again under the same command id; undefined when there is none to resend. */
+  resend(commandId: string): Promise<SendOutcome> | undefined {
+    return this.sender.resend(commandId);
+  }
+
+  /** True while a hub connection is open (commands go out at once rather than waiting). */
+  get isConnected(): boolean {
+    return this.stateValue.kind === 'connected';
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
