@@ -106,8 +106,55 @@ function describeKind(kind: string): string {
   }
 }
 
+// Hand-written equivalents of the schemas above for the hot path: every event
+// of a flood goes through them, and zod's general machinery cost about half of
+// the client's time per event (see BENCHMARKS.md). What they do not accept
+// goes through the schema, which words the problem. A differential test
+// (test/unit/hostile.test.ts) holds them to the schema's verdict and output.
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
+const isBoolean = (v: unknown) => typeof v === 'boolean';
+const isFiniteNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const isChoice = (v: unknown) => isPlainObject(v) && isNonEmpty(v['id']) && isString(v['label']);
+const isChoiceList = (v: unknown) => Array.isArray(v) && v.every(isChoice);
+
+function certainRawField(v: unknown): z.infer<typeof rawFieldSchema> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const ok = isNonEmpty(v['id']) && isNonEmpty(v['type']) && isString(v['label']) &&
+    optional(v['required'], isBoolean) && optional(v['multi'], isBoolean) && optional(v['other'], isBoolean) &&
+    optional(v['choices'], isChoiceList) && optional(v['min'], isFiniteNumber) && optional(v['max'], isFiniteNumber);
+  if (!ok) return undefined;
+  const field = { id: v['id'], type: v['type'], label: v['label'] } as z.infer<typeof rawFieldSchema>;
+  if (v['required'] !== undefined) field.required = v['required'] as boolean;
+  if (v['multi'] !== undefined) field.multi = v['multi'] as boolean;
+  if (v['other'] !== undefined) field.other = v['other'] as boolean;
+  if (v['choices'] !== undefined) field.choices = (v['choices'] as Choice[]).map((c) => ({ id: c.id, label: c.label }));
+  if (v['min'] !== undefined) field.min = v['min'] as number;
+  if (v['max'] !== undefined) field.max = v['max'] as number;
+  return field;
+}
+
+function certainRequestedData(v: unknown): z.infer<typeof requestedDataSchema> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const ok = isNonEmpty(v['kind']) && isString(v['prompt']) && optional(v['options'], isChoiceList) &&
+    optional(v['fields'], Array.isArray) && optional(v['expires_at'], isString) &&
+    optional(v['respond_via'], (r) => Array.isArray(r) && r.every(isString)) && optional(v['context'], isPlainObject);
+  if (!ok) return undefined;
+  const data = { kind: v['kind'], prompt: v['prompt'] } as z.infer<typeof requestedDataSchema>;
+  if (v['options'] !== undefined) data.options = (v['options'] as Choice[]).map((c) => ({ id: c.id, label: c.label }));
+  if (v['fields'] !== undefined) data.fields = v['fields'] as unknown[];
+  if (v['expires_at'] !== undefined) data.expires_at = v['expires_at'] as string;
+  if (v['respond_via'] !== undefined) data.respond_via = [...(v['respond_via'] as string[])];
+  if (v['context'] !== undefined) data.context = v['context'] as Record<string, unknown>;
+  return data;
+}
+
 function readField(raw: unknown, index: number): Parsed<FieldSpec> {
-  const parsed = safeParseEnglish(rawFieldSchema, raw);
+  const certain = certainRawField(raw);
+  const parsed = certain ? { success: true as const, data: certain } : safeParseEnglish(rawFieldSchema, raw);
   if (!parsed.success) {
     const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string' ? raw.id : undefined;
     const name = id ? `field \`${id}\`` : `field ${index + 1}`;
@@ -174,7 +221,8 @@ export function parseAttentionRequest(event: AepEvent): RequestParse {
     return { ok: false, problem };
   };
   if (event.session === undefined) return fail('an attention request', 'it names no session to answer');
-  const data = safeParseEnglish(requestedDataSchema, event.data ?? {});
+  const certain = certainRequestedData(event.data ?? {});
+  const data = certain ? { success: true as const, data: certain } : safeParseEnglish(requestedDataSchema, event.data ?? {});
   if (!data.success) {
     const kind = event.data?.['kind'];
     return fail(typeof kind === 'string' ? describeKind(kind) : 'a request', describeZodError(data.error));
@@ -255,7 +303,42 @@ function readData<T>(schema: z.ZodMiniType<T>, event: AepEvent): Parsed<T> {
   return parsedProblem(`${event.type} from ${event.agent} is malformed: ${describeZodError(result.error)}`);
 }
 
-export const readAnswered = (event: AepEvent) => readData(answeredDataSchema, event);
-export const readResolved = (event: AepEvent) => readData(resolvedDataSchema, event);
+function certainAnswered(v: unknown): AnsweredData | undefined {
+  if (!isPlainObject(v) || !optional(v['by'], isString) || !optional(v['via'], isString)) return undefined;
+  const a = v['answer'];
+  if (!isPlainObject(a) || !optional(a['option'], isString) || !optional(a['text'], isString) || !optional(a['values'], isPlainObject)) return undefined;
+  const answer: Answer = {};
+  if (a['option'] !== undefined) answer.option = a['option'] as string;
+  if (a['text'] !== undefined) answer.text = a['text'] as string;
+  if (a['values'] !== undefined) answer.values = { ...(a['values'] as Record<string, unknown>) };
+  const data: AnsweredData = { answer };
+  if (v['by'] !== undefined) data.by = v['by'] as string;
+  if (v['via'] !== undefined) data.via = v['via'] as string;
+  return data;
+}
+
+function certainResolved(v: unknown): ResolvedData | undefined {
+  if (!isPlainObject(v) || !isNonEmpty(v['resolution']) || !optional(v['latency_ms'], isFiniteNumber)) return undefined;
+  const data: ResolvedData = { resolution: v['resolution'] };
+  if (v['latency_ms'] !== undefined) data.latency_ms = v['latency_ms'] as number;
+  return data;
+}
+
+export const readAnswered = (event: AepEvent): Parsed<AnsweredData> => {
+  const certain = certainAnswered(event.data ?? {});
+  return certain ? parsedOk(certain) : readData(answeredDataSchema, event);
+};
+export const readResolved = (event: AepEvent): Parsed<ResolvedData> => {
+  const certain = certainResolved(event.data ?? {});
+  return certain ? parsedOk(certain) : readData(resolvedDataSchema, event);
+};
 export const readTimeout = (event: AepEvent) => readData(timeoutDataSchema, event);
+
+/** Each hand-written check beside the schema it must agree with; exported for the differential test only. */
+export const PAYLOAD_FAST_PATHS: ReadonlyArray<{ name: string; schema: z.ZodMiniType; certain: (value: unknown) => unknown }> = [
+  { name: 'attention.requested data', schema: requestedDataSchema, certain: certainRequestedData },
+  { name: 'field_spec', schema: rawFieldSchema, certain: certainRawField },
+  { name: 'attention.answered data', schema: answeredDataSchema, certain: certainAnswered },
+  { name: 'attention.resolved data', schema: resolvedDataSchema, certain: certainResolved },
+];
 export const readRouted = (event: AepEvent) => readData(routedDataSchema, event);

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, describe, test } from 'node:test';
+import { PAYLOAD_FAST_PATHS } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
 import { envelopeSchema, parseEnvelope } from '../../src/aep/envelope';
 import { parseUntrustedJson } from '../../src/aep/json';
@@ -843,5 +844,42 @@ describe('envelope fast path', () => {
       if (fast) accepted++;
     }
     assert.ok(objects > 2_000 && accepted > 300 && accepted < objects, `${accepted} of ${objects}`);
+  });
+});
+
+describe('payload fast paths', () => {
+  test('give the schemas\' verdicts and outputs on every mutated payload (differential)', () => {
+    const tried = new Map<string, { inputs: number; accepted: number }>(PAYLOAD_FAST_PATHS.map((p) => [p.name, { inputs: 0, accepted: 0 }]));
+    const check = (path: (typeof PAYLOAD_FAST_PATHS)[number], value: unknown, input: string) => {
+      const text = input.length > 300 ? `${input.slice(0, 300)}… (${input.length} chars)` : input;
+      const counts = tried.get(path.name)!;
+      counts.inputs++;
+      const fast = path.certain(value);
+      const schema = path.schema.safeParse(value);
+      assert.equal(fast !== undefined, schema.success, `${path.name}: verdicts differ for ${text}`);
+      if (schema.success) {
+        assert.deepEqual(fast, schema.data, `${path.name}: outputs differ for ${text}`);
+        counts.accepted++;
+      }
+    };
+    for (const { text } of generateInputs(0xfa57, 3_000)) {
+      let value: unknown;
+      try {
+        value = parseUntrustedJson(text);
+      } catch {
+        continue;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+      const data = (value as { data?: unknown }).data;
+      if (data === undefined) continue;
+      for (const path of PAYLOAD_FAST_PATHS) {
+        if (path.name !== 'field_spec') check(path, data, text);
+      }
+      const fields = typeof data === 'object' && data !== null ? (data as { fields?: unknown }).fields : undefined;
+      if (Array.isArray(fields)) for (const field of fields) check(PAYLOAD_FAST_PATHS.find((p) => p.name === 'field_spec')!, field, text);
+    }
+    for (const [name, { inputs, accepted }] of tried) {
+      assert.ok(accepted > 20 && accepted < inputs, `${name}: ${accepted} of ${inputs} accepted; the corpus must exercise both verdicts`);
+    }
   });
 });
