@@ -12,6 +12,8 @@ export class Header {
   private readonly countdown: HTMLElement | undefined;
   private readonly reachCell: HTMLElement;
   private clockOffset = 0;
+  /** Set once the request is over: the countdown shows this instead of a time left. */
+  private endedAs: string | undefined;
 
   constructor(private readonly request: RequestView, hostNow: number) {
     this.clockOffset = hostNow - Date.now();
@@ -49,10 +51,20 @@ export class Header {
     this.reachCell.dataset['state'] = state;
   }
 
+  /** The request is over (its status said so, possibly before this clock did): stop counting down. */
+  end(words: string): void {
+    this.endedAs = words;
+    this.tick();
+  }
+
   /** Updates age and countdown; returns true when the request has expired. */
   tick(): boolean {
     const now = Date.now() + this.clockOffset;
     this.ageCell.textContent = formatAgo(now - this.request.receivedAt);
+    if (this.countdown && this.endedAs !== undefined) {
+      this.countdown.textContent = this.endedAs;
+      return false;
+    }
     if (this.countdown && this.request.expiresAt !== undefined) {
       const left = this.request.expiresAt - now;
       this.countdown.textContent = left > 0 ? `in ${formatDuration(left)}` : 'expired';

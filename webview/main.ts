@@ -75,6 +75,8 @@ function applyStatus(status: string, resolution?: string): void {
   page.status.dataset['status'] = elsewhere ? 'answered-elsewhere' : status;
   if (status === 'pending') return;
   page.answer.close();
+  // The agent's own timeout may arrive a moment before this page's clock reaches expires_at.
+  page.header.end(status === 'expired' || status === 'timed-out' ? 'expired' : status === 'session-ended' ? 'session ended' : 'answered');
   if (over && page.acceptedHere) {
     page.answer.showSummary();
     // Sent and accepted: the draft has done its job.

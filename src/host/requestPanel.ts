@@ -174,7 +174,11 @@ class RequestPanel extends Disposable {
     const request = current.request;
     const problem = answerProblem(request, answer);
     if (problem || !request) {
-      this.post({ type: 'outcome', submitId, phase: 'cancelled', message: vscode.l10n.t('Not sent: {0}.', problem ?? vscode.l10n.t('the request cannot be read')) });
+      this.post({
+        type: 'outcome', submitId, phase: 'cancelled',
+        message: vscode.l10n.t('Not sent: {0}', problem?.message ?? vscode.l10n.t('the request cannot be read.')),
+        ...(problem?.fieldId ? { fieldId: problem.fieldId } : {}),
+      });
       return;
     }
     this.postSending(submitId, current.agent);

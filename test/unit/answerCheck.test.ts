@@ -22,11 +22,15 @@ test('a valid option, text reply or form answer passes', () => {
 });
 
 test('what the page must never get through is refused with the reason', () => {
-  assert.match(answerProblem(permission(), { option: 'sudo' }) ?? '', /"sudo" is not one of the request's options/);
-  assert.match(answerProblem(permission(), { values: { x: 1 } }) ?? '', /only a form takes field values/);
-  assert.match(answerProblem(permission(), { text: '   ' }) ?? '', /the answer is empty/);
-  assert.match(answerProblem(form(), { values: { db: '1' } }) ?? '', /^name: This field is required\./);
-  assert.match(answerProblem(form(), { values: { name: 'x', regions: ['9'] } }) ?? '', /^regions: /);
-  assert.match(answerProblem(undefined, { option: 'allow' }) ?? '', /could not be read/);
-  assert.match(answerProblem({ ...permission(), answerableHere: false }, { option: 'allow' }) ?? '', /answered outside VS Code/);
+  assert.match(answerProblem(permission(), { option: 'sudo' })?.message ?? '', /"sudo" is not one of the request's options/);
+  assert.match(answerProblem(permission(), { values: { x: 1 } })?.message ?? '', /only a form takes field values/);
+  assert.match(answerProblem(permission(), { text: '   ' })?.message ?? '', /the answer is empty/);
+  assert.deepEqual(answerProblem(form(), { values: { db: '1' } }), { message: '"Service name": This field is required.', fieldId: 'name' });
+  const regions = answerProblem(form(), { values: { name: 'x', regions: ['9'] } });
+  assert.equal(regions?.fieldId, 'regions');
+  assert.match(regions?.message ?? '', /^"Regions": /);
+  // At capture metadata labels are placeholders: the field is named by its id.
+  assert.match(answerProblem({ ...form(), capture: 'metadata' }, { values: { db: '1' } })?.message ?? '', /^field `name`: This field is required\./);
+  assert.match(answerProblem(undefined, { option: 'allow' })?.message ?? '', /could not be read/);
+  assert.match(answerProblem({ ...permission(), answerableHere: false }, { option: 'allow' })?.message ?? '', /answered outside VS Code/);
 });

@@ -1,0 +1,483 @@
+// The request form's whole journey in the real VS Code workbench (code-server),
+// installed from its VSIX, against the local hub and the demo agent; one
+// code-server for every step:
+//   1. the golden four-field form (s_form) arrives as a notification; its Open
+//      button brings up the form, ready to type into (time measured, not asserted);
+//   2. the form filled and sent by keyboard only, `other` free text included;
+//      the agent's log shows exactly the values sent;
+//   3. an invalid answer forced past the page's own validation is refused by the
+//      host with words saying why, never reaches the agent, and the form stays
+//      editable: a correct answer then goes through;
+//   4. an out-of-band request shows no way to send, and says where it is answered;
+//   5. an expiring request turns read-only when it expires.
+// Screenshots go to out/e2e/form-*.png.
+//
+// Locators go by ids, data attributes, roles and accessible names, never by the
+// component library's tag names, so the page may swap its toolkit.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test, type TestContext } from 'node:test';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { startAgent, type AgentOptions, type RunningAgent } from '../agent/agent';
+import { loadFormVariants } from '../agent/scenarios';
+import { startHub, type RunningHub } from '../hub/hub';
+import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { packageExtension } from './vsce';
+import { waitForStatus } from './workbenchPage';
+
+const TOKEN = 'e2e-token-form-7c2a91';
+const FORM_PROMPT = 'Configure the new service deployment';
+const OOB_PROMPT = 'Approval requested in the agent terminal';
+const EXPIRING_PROMPT = 'demo-agent wants to restart the dev server';
+/** Long enough for the panel to open before it runs out on a slow machine, short enough to keep the file quick. */
+const EXPIRE_MS = 6_000;
+/** What the golden form is answered with in step 2: the answer of the golden corpus itself. */
+const GOLDEN_VALUES = { name: 'billing-api', staged: true, regions: ['1', '3'], db: 'MariaDB' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const toast = (page: Page, text: string) => page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+
+/** Polls `probe` until it returns a value other than undefined; fails with `what` after `timeoutMs`. */
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** The frame of the request webview that shows `session` (several panels may exist at once). */
+function requestFrame(page: Page, session: string, timeoutMs = 30_000): Promise<Frame> {
+  return waitUntil(`the request webview of session ${session}`, async () => {
+    for (const frame of page.frames()) {
+      if (await frame.locator('.request-header', { hasText: session }).count().catch(() => 0)) return frame;
+    }
+    return undefined;
+  }, timeoutMs, 50);
+}
+
+/**
+ * Whether the element (or anything inside it, through shadow roots both ways)
+ * holds the keyboard focus of its document, and that document has the focus.
+ */
+function hasFocus(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    if (!element.ownerDocument.hasFocus()) return false;
+    let active: Element | null = element.ownerDocument.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    for (let node: Node | null = active; node; node = node instanceof ShadowRoot ? node.host : node.parentNode) {
+      if (node === element) return true;
+    }
+    return false;
+  });
+}
+
+async function waitFocused(locator: Locator, what: string, timeoutMs = 10_000): Promise<void> {
+  await waitUntil(`keyboard focus on ${what}`, async () => ((await hasFocus(locator)) ? true : undefined), timeoutMs, 50);
+}
+
+/** The value of a text control, native or custom element alike. */
+function valueOf(locator: Locator): Promise<string> {
+  return locator.evaluate((element) => String((element as HTMLInputElement).value ?? ''));
+}
+
+/**
+ * Whether a control is disabled: by its `disabled` property (native elements, and
+ * custom elements that mirror it) or by `aria-disabled`.
+ */
+function isDisabled(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => (element as HTMLInputElement).disabled === true || element.getAttribute('aria-disabled') === 'true');
+}
+
+/** Runs a workbench command through the command palette (F1). */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+/** Closes every editor and panel, so each step starts with an empty editor area. */
+async function closeAllEditors(page: Page): Promise<void> {
+  await runCommand(page, 'View: Close All Editor Groups');
+  await waitUntil('the editor area to empty', async () => ((await page.locator('.part.editor .tab').count()) === 0 ? true : undefined), 15_000);
+}
+
+test('the request form end to end in code-server', { timeout: 600_000 }, async (t) => {
+  const install = e2eAvailable();
+  if (!install.ok) assert.fail(install.why);
+  const out = e2eOutDir();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-form-'));
+  const workspaceDir = path.join(tmp, 'workspace');
+  const agentLog: string[] = [];
+  const agents: RunningAgent[] = [];
+  let hub: RunningHub | undefined;
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+
+  const shot = async (ctx: TestContext, page: Page, name: string) => {
+    const file = path.join(out, `form-${name}.png`);
+    await page.screenshot({ path: file });
+    ctx.diagnostic(`screenshot: ${file}`);
+  };
+  const agent = async (options: AgentOptions): Promise<RunningAgent> => {
+    if (!hub) throw new Error('no hub');
+    const started = await startAgent({ hubUrl: hub.url, token: TOKEN, everyMs: 600_000, log: (line) => agentLog.push(line), ...options });
+    agents.push(started);
+    return started;
+  };
+  const onlyRequest = (running: RunningAgent) => {
+    const [request, ...more] = running.requests();
+    assert.ok(request, 'the agent raised a request');
+    assert.equal(more.length, 0, 'the agent raised exactly one request');
+    return request;
+  };
+  const linesAbout = (requestId: string) => agentLog.filter((line) => line.includes(requestId));
+  /** Each step: on failure, what the page, the editor and the agents said. */
+  const step = (name: string, body: (ctx: TestContext, page: Page) => Promise<void>, options: { cleanUp: boolean } = { cleanUp: true }) =>
+    t.test(name, async (ctx) => {
+      if (!workbench) return ctx.skip('the workbench did not come up');
+      const page = workbench.page;
+      const started = Date.now();
+      let passed = false;
+      try {
+        await body(ctx, page);
+        passed = true;
+        ctx.diagnostic(`step took ${Date.now() - started} ms`);
+      } catch (error) {
+        const file = path.join(out, `form-failure-${name.split('.')[0]}.png`);
+        await page.screenshot({ path: file }).catch(() => undefined);
+        ctx.diagnostic(`failure screenshot: ${file}`);
+        ctx.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
+        if (server) ctx.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
+        ctx.diagnostic(`agent log:\n${agentLog.join('\n')}`);
+        throw error;
+      } finally {
+        // The next step starts with no panel and no agent of this one (unless it carries on from here).
+        if (options.cleanUp || !passed) await closeAllEditors(page).catch((error: unknown) => ctx.diagnostic(`could not close the editors: ${String(error)}`));
+        if (options.cleanUp || !passed) for (const running of agents.splice(0)) await running.close();
+      }
+    });
+
+  try {
+    const setupStarted = Date.now();
+    const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
+    hub = await startHub({ port: 0, token: TOKEN });
+    server = await startCodeServer({
+      vsixPath, workspaceDir,
+      userDataDir: path.join(tmp, 'user-data'),
+      extensionsDir: path.join(tmp, 'extensions'),
+      env: { AEP_HUB: hub.url, AEP_TOKEN: TOKEN },
+    });
+    workbench = await openWorkbench(server.url, workspaceDir);
+    await waitForStatus(workbench.page, /Connected to http:\/\/127\.0\.0\.1/);
+    t.diagnostic(`setup (VSIX, hub, code-server, workbench connected): ${Date.now() - setupStarted} ms`);
+
+    // ---- 1 -----------------------------------------------------------------------------------
+    let session1 = '';
+    let formOpen = false;
+    await step('1. the golden form arrives as a notification; Open brings up a form ready to type into', async (ctx, page) => {
+      // The `form` scenario's first variant is the golden corpus' s_form: string, boolean, multi-select, select with `other`.
+      const golden = loadFormVariants()[0];
+      assert.equal(golden?.label, 'form s_form');
+      const fields = golden.data['fields'] as Array<{ id: string; type: string; multi?: boolean; other?: boolean; required?: boolean }>;
+      assert.deepEqual(
+        fields.map((f) => [f.id, f.type, f.multi === true, f.other === true, f.required === true]),
+        [['name', 'string', false, false, true], ['staged', 'boolean', false, false, false], ['regions', 'select', true, false, false], ['db', 'select', false, true, false]],
+      );
+
+      const formAgent = await agent({ scenarios: ['form'] });
+      session1 = formAgent.sessions[0] ?? '';
+      const notification = toast(page, `demo-agent: ${FORM_PROMPT}`);
+      await notification.waitFor({ state: 'visible', timeout: 60_000 });
+      await waitForStatus(page, /1 request waits for you/);
+      const open = notification.getByRole('button', { name: 'Open', exact: true });
+      await open.waitFor({ state: 'visible', timeout: 10_000 });
+      await shot(ctx, page, '1-notification');
+
+      const clickedAt = Date.now();
+      await open.click();
+      const frame = await requestFrame(page, session1);
+      const frameAt = Date.now();
+      const name = frame.locator('#field-0');
+      await waitFocused(name, 'the first field (service name)', 30_000);
+      const interactiveAt = Date.now();
+      // Typed straight away, with no click: the keystrokes land in the first field.
+      await page.keyboard.type(GOLDEN_VALUES.name);
+      await waitUntil('the typed service name in the first field', async () => ((await valueOf(name)) === GOLDEN_VALUES.name ? true : undefined), 10_000, 50);
+      const typedAt = Date.now();
+      ctx.diagnostic(`click Open -> webview frame: ${frameAt - clickedAt} ms`);
+      ctx.diagnostic(`click Open -> interactive form: ${interactiveAt - clickedAt} ms`);
+      ctx.diagnostic(`click Open -> typed text in the first field: ${typedAt - clickedAt} ms`);
+
+      await notification.waitFor({ state: 'hidden', timeout: 10_000 });
+      assert.equal(await frame.locator('.from-agent', { hasText: FORM_PROMPT }).count(), 1, 'the prompt is shown');
+      assert.deepEqual(
+        await frame.locator('[data-field]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-field'))),
+        ['name', 'staged', 'regions', 'db'],
+        'the four fields, in order',
+      );
+      assert.equal(await frame.locator('#status').getAttribute('data-status'), 'pending');
+      await shot(ctx, page, '1-interactive');
+      formOpen = true;
+    }, { cleanUp: false });
+
+    // ---- 2 -----------------------------------------------------------------------------------
+    await step('2. filled and sent by keyboard only, with free text for the select\'s "Other…"', async (ctx, page) => {
+      if (!formOpen) return ctx.skip('step 1 did not open the form');
+      const formAgent = agents[0];
+      assert.ok(formAgent, 'the form agent of step 1');
+      const frame = await requestFrame(page, session1);
+      const name = frame.locator('#field-0');
+      assert.equal(await valueOf(name), GOLDEN_VALUES.name, 'the name typed in step 1 is still there');
+
+      const staged = frame.getByRole('checkbox', { name: /Deploy to staging first\?/ });
+      const usEast = frame.getByRole('checkbox', { name: 'us-east', exact: true });
+      const euWest = frame.getByRole('checkbox', { name: 'eu-west', exact: true });
+      const apSouth = frame.getByRole('checkbox', { name: 'ap-south', exact: true });
+      const dbGroup = frame.locator('[data-field="db"]');
+      const other = frame.getByRole('radio', { name: 'Other…', exact: true });
+
+      await page.keyboard.press('Tab');
+      await waitFocused(staged, '"Deploy to staging first?"');
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Tab');
+      await waitFocused(usEast, 'the region us-east');
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Tab');
+      await waitFocused(euWest, 'the region eu-west');
+      await page.keyboard.press('Tab');
+      await waitFocused(apSouth, 'the region ap-south');
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Tab');
+      await waitFocused(dbGroup, 'the database choices');
+      // Arrow keys move through a radio group and pick as they go: PostgreSQL, SQLite, then "Other…".
+      for (const choice of ['SQLite', 'Other…']) {
+        await page.keyboard.press('ArrowDown');
+        const radio = frame.getByRole('radio', { name: choice, exact: true });
+        await waitUntil(`the database choice ${choice} picked by ArrowDown`, async () => ((await radio.isChecked()) ? true : undefined), 10_000, 50);
+      }
+      // Picking "Other…" reveals its text field and moves the focus there.
+      const otherText = dbGroup.locator('#field-3-other');
+      await otherText.waitFor({ state: 'visible', timeout: 10_000 });
+      await waitFocused(otherText, 'the "Your own answer" field of the database');
+      await page.keyboard.type(GOLDEN_VALUES.db);
+
+      assert.equal(await staged.isChecked(), true, 'staged: yes');
+      assert.deepEqual(
+        [await usEast.isChecked(), await euWest.isChecked(), await apSouth.isChecked()],
+        [true, false, true],
+        'regions: us-east and ap-south',
+      );
+      assert.equal(await other.isChecked(), true, 'database: Other…');
+      assert.equal(await valueOf(otherText), GOLDEN_VALUES.db);
+      await shot(ctx, page, '2-filled');
+
+      // Enter sends the form from a one-line field.
+      await page.keyboard.press('Enter');
+      await frame.locator('#outcome', { hasText: 'demo-agent accepted the answer.' }).waitFor({ timeout: 30_000 });
+      await frame.locator('#status', { hasText: 'Resolved (answered).' }).waitFor({ timeout: 30_000 });
+      await waitForStatus(page, /0 requests wait for you/);
+
+      // AEP-0006: the `other` answer travels as the select's value, the free text itself.
+      const request = onlyRequest(formAgent);
+      const accepted = linesAbout(request.id).filter((line) => / accepted /.test(line));
+      assert.equal(accepted.length, 1, `one accepted command for ${request.id}:\n${agentLog.join('\n')}`);
+      assert.ok(
+        accepted[0]?.endsWith(`for ${request.id} (form s_form) values=${JSON.stringify(GOLDEN_VALUES)} by vscode-aep-attention`),
+        `the agent got exactly ${JSON.stringify(GOLDEN_VALUES)}: ${accepted[0]}`,
+      );
+      assert.equal(request.state, 'answered');
+      assert.deepEqual(request.answer, { values: GOLDEN_VALUES });
+      ctx.diagnostic(`agent: ${accepted[0]}`);
+
+      // Over: nothing more can be sent, and the page shows what was sent.
+      assert.equal(await isDisabled(frame.getByRole('button', { name: 'Send answer' })), true, 'Send is disabled once resolved');
+      assert.equal(await isDisabled(staged), true, 'the fields are read-only once resolved');
+      const summary = frame.getByRole('region', { name: 'What you sent' });
+      await summary.waitFor({ timeout: 10_000 });
+      assert.match(await summary.innerText(), /MariaDB/);
+      await shot(ctx, page, '2-answered');
+    });
+
+    // ---- 3 -----------------------------------------------------------------------------------
+    await step('3. an invalid answer forced past the page is refused by the host, nothing reaches the agent, the form stays editable', async (ctx, page) => {
+      // A fresh agent raises the golden form again (each agent's rotation starts with s_form).
+      const formAgent = await agent({ scenarios: ['form'] });
+      const session = formAgent.sessions[0] ?? '';
+      const notification = toast(page, `demo-agent: ${FORM_PROMPT}`);
+      await notification.waitFor({ state: 'visible', timeout: 60_000 });
+      const clickedAt = Date.now();
+      await notification.getByRole('button', { name: 'Open', exact: true }).click();
+      const frame = await requestFrame(page, session);
+      const request = onlyRequest(formAgent);
+      const name = frame.locator('#field-0');
+      await waitFocused(name, 'the first field', 30_000);
+      ctx.diagnostic(`click Open -> interactive form (a later panel, for comparison): ${Date.now() - clickedAt} ms`);
+      const outcome = frame.locator('#outcome');
+      const send = frame.getByRole('button', { name: 'Send answer' });
+
+      // The page's own check first: Enter with the required name empty is refused inline.
+      await page.keyboard.press('Enter');
+      await frame.locator('#outcome', { hasText: /needs? attention before sending/ }).waitFor({ timeout: 10_000 });
+      assert.match(await frame.locator('[data-field="name"] [role="alert"]').innerText(), /required/i);
+      await shot(ctx, page, '3-refused-inline');
+
+      // Then past it: the page would never send this, so the test posts it the way the page's
+      // own postMessage does, through the webview host frame's channel to the extension host
+      // (the page itself can acquire its VS Code API only once, and already did).
+      // Every outcome line the page shows from here on, to see that nothing was ever on its way.
+      await frame.evaluate(() => {
+        const target = document.getElementById('outcome');
+        const seen: string[] = [];
+        (window as unknown as { outcomesSeen: string[] }).outcomesSeen = seen;
+        if (target) new MutationObserver(() => seen.push(target.textContent ?? '')).observe(target, { childList: true, characterData: true, subtree: true });
+      });
+      const hostFrame = frame.parentFrame();
+      assert.ok(hostFrame, 'the request page sits in the webview host frame');
+      const forced = { type: 'submit', submitId: 'forced-invalid-1', answer: { values: { staged: true, regions: ['9'], db: '1' } } };
+      const posted = await hostFrame.evaluate((message) => {
+        const post = (window as unknown as Record<string, unknown>)['__vscode_post_message__'];
+        if (typeof post !== 'function') return false;
+        (post as (channel: string, data: unknown) => void)('onmessage', { message, transfer: undefined });
+        return true;
+      }, forced);
+      assert.ok(posted, 'the webview host frame offers the channel the page posts through');
+      await frame.locator('#outcome', { hasText: /^Not sent:/ }).waitFor({ timeout: 30_000 });
+      const refusal = await outcome.innerText();
+      ctx.diagnostic(`host refusal: ${refusal}`);
+      assert.match(refusal, /"Service name": This field is required\./, 'it names the missing field by its label');
+      assert.match(refusal, /"Regions": Pick only the listed choices\./, 'it says the region is not one of the choices');
+      assert.doesNotMatch(refusal, /\.\./, 'one full stop per sentence');
+      // The first field at fault is marked and has focus, as for an agent's own refusal.
+      assert.match(await frame.locator('[data-field="name"] [role="alert"]').innerText(), /Not sent/);
+      await waitFocused(name, 'the refused name field');
+      const outcomesSeen = await frame.evaluate(() => (window as unknown as { outcomesSeen?: string[] }).outcomesSeen ?? []);
+      assert.ok(outcomesSeen.length > 0 && outcomesSeen.every((text) => text.startsWith('Not sent:')), `refused before sending, never "Sending…": ${JSON.stringify(outcomesSeen)}`);
+      await shot(ctx, page, '3-refused-by-host');
+
+      // Still editable: the name takes typing, Send is enabled, and a correct answer goes through.
+      assert.equal(await isDisabled(send), false, 'Send stays enabled after the refusal');
+      await name.click();
+      await page.keyboard.type('ledger-api');
+      await waitUntil('the name typed after the refusal', async () => ((await valueOf(name)) === 'ledger-api' ? true : undefined), 10_000, 50);
+      await send.click();
+      await frame.locator('#outcome', { hasText: 'demo-agent accepted the answer.' }).waitFor({ timeout: 30_000 });
+      await frame.locator('#status', { hasText: 'Resolved (answered).' }).waitFor({ timeout: 30_000 });
+
+      // The agent heard one command for this request, the correct one: the forced answer,
+      // had it been sent, would have arrived (and been refused as invalid) before it.
+      const commands = linesAbout(request.id).filter((line) => / (accepted|rejected|re-acked) /.test(line));
+      assert.equal(commands.length, 1, `exactly one command reached the agent for ${request.id}:\n${agentLog.join('\n')}`);
+      // An untouched checkbox is an answer too: "no".
+      const expected = { name: 'ledger-api', staged: false };
+      assert.ok(commands[0]?.includes(' accepted ') && commands[0].endsWith(`values=${JSON.stringify(expected)} by vscode-aep-attention`), commands[0]);
+      assert.equal(agentLog.filter((line) => / rejected /.test(line)).length, 0, 'the agent rejected nothing');
+      assert.deepEqual(onlyRequest(formAgent).answer, { values: expected });
+      await shot(ctx, page, '3-answered');
+    });
+
+    // ---- 4 -----------------------------------------------------------------------------------
+    await step('4. an out-of-band request shows no way to send and says where it is answered', async (ctx, page) => {
+      // Answered "in the terminal" much later than this step lasts.
+      const oobAgent = await agent({ scenarios: ['oob'], oobMs: 600_000 });
+      const session = oobAgent.sessions[0] ?? '';
+      const notification = toast(page, `demo-agent: ${OOB_PROMPT}`);
+      await notification.waitFor({ state: 'visible', timeout: 60_000 });
+      assert.equal(await notification.getByRole('button', { name: 'Allow once' }).count(), 0, 'no option buttons on the notification');
+      await notification.getByRole('button', { name: 'Open', exact: true }).click();
+      const frame = await requestFrame(page, session);
+      const where = frame.getByText(/answered outside VS Code \(respond_via: oob\)/);
+      await where.waitFor({ timeout: 30_000 });
+      assert.match(await where.innerText(), /nothing can be sent from this editor/);
+      const offered = await frame.getByRole('list', { name: 'Options offered elsewhere' }).getByRole('listitem').allInnerTexts();
+      assert.deepEqual(offered.map((text) => text.trim()), ['Allow once', 'Deny'], 'the options are shown as information');
+      assert.equal(await frame.locator('#send').count(), 0, 'no Send control');
+      assert.equal(await frame.getByRole('button').count(), 0, 'no button at all');
+      for (const role of ['textbox', 'checkbox', 'radio', 'combobox'] as const) {
+        assert.equal(await frame.getByRole(role).count(), 0, `no ${role}`);
+      }
+      assert.equal(onlyRequest(oobAgent).state, 'pending', 'still waiting for its answer in the terminal');
+      await shot(ctx, page, '4-oob');
+    });
+
+    // ---- 5 -----------------------------------------------------------------------------------
+    await step('5. an expiring request turns read-only when it expires', async (ctx, page) => {
+      const expiringAgent = await agent({ scenarios: ['expiring'], expireMs: EXPIRE_MS });
+      const session = expiringAgent.sessions[0] ?? '';
+      const notification = toast(page, `demo-agent: ${EXPIRING_PROMPT}`);
+      await notification.waitFor({ state: 'visible', timeout: 60_000 });
+      await notification.getByRole('button', { name: 'Open', exact: true }).click();
+      const frame = await requestFrame(page, session);
+      const request = onlyRequest(expiringAgent);
+      const status = frame.locator('#status');
+      const allow = frame.getByRole('button', { name: 'Allow', exact: true });
+      const deny = frame.getByRole('button', { name: 'Deny', exact: true });
+      const sendReply = frame.getByRole('button', { name: 'Send reply only' });
+      const reply = frame.locator('#reply');
+      await allow.waitFor({ timeout: 30_000 });
+      // Which statuses the page goes through (diagnostic only): the page's own expiry, the agent's timeout.
+      await frame.evaluate(() => {
+        const target = document.getElementById('status');
+        const seen: string[] = [target?.dataset['status'] ?? ''];
+        (window as unknown as { statusSeen: string[] }).statusSeen = seen;
+        if (target) new MutationObserver(() => seen.push(target.dataset['status'] ?? '')).observe(target, { attributes: true, attributeFilter: ['data-status'] });
+      });
+
+      // While it is open (the panel normally opens well before its expiry), it can be answered.
+      // Read without racing the expiry: the status and countdown in one go, then the controls,
+      // then the status again; the page disables the controls in the same turn it changes the status.
+      const snapshot = await frame.evaluate(() => ({
+        status: document.getElementById('status')?.dataset['status'] ?? '',
+        countdown: document.getElementById('countdown')?.textContent?.trim() ?? '',
+      }));
+      const enabledWhileOpen = [!(await isDisabled(allow)), !(await isDisabled(deny)), !(await isDisabled(sendReply)), !(await isDisabled(reply))];
+      const stillOpen = (await status.getAttribute('data-status')) === 'pending';
+      if (snapshot.status === 'pending') {
+        ctx.diagnostic(`panel open with ${Math.max(0, (request.expiresAt ?? 0) - Date.now())} ms left before expiry (countdown: ${snapshot.countdown})`);
+        assert.match(snapshot.countdown, /^in \d+ s$/, 'the header counts down');
+      }
+      if (stillOpen) {
+        assert.deepEqual(enabledWhileOpen, [true, true, true, true], 'Allow, Deny, Send reply only and the reply field are enabled while it is open');
+        await shot(ctx, page, '5-before-expiry');
+      } else {
+        ctx.diagnostic(`the panel was not seen open before the request expired (status ${snapshot.status}): only the read-only state is checked`);
+      }
+
+      await frame.locator('#status', { hasText: /expired|timeout/ }).waitFor({ timeout: EXPIRE_MS + 30_000 });
+      const words = await status.innerText();
+      ctx.diagnostic(`status once over: ${words} (data-status ${await status.getAttribute('data-status')})`);
+      assert.match(words, /Nothing more can be sent/);
+      // The header stops counting down when the status ends the request, whichever clock came first.
+      assert.equal((await frame.locator('#countdown').innerText()).trim(), 'expired');
+      ctx.diagnostic(`status changes seen: ${JSON.stringify(await frame.evaluate(() => (window as unknown as { statusSeen?: string[] }).statusSeen ?? []))}`);
+      for (const [what, control] of [['Allow', allow], ['Deny', deny], ['Send reply only', sendReply], ['the reply field', reply]] as const) {
+        assert.equal(await isDisabled(control), true, `${what} is disabled once expired`);
+      }
+      assert.equal(await frame.getByRole('button', { name: 'Send again (same answer)' }).isVisible().catch(() => false), false, 'no retry offered');
+      // The agent timed it out, and nothing was ever sent for it.
+      await waitUntil('the agent to time the request out', async () => (linesAbout(request.id).some((line) => line.includes(`timeout ${request.id}`)) ? true : undefined), 30_000);
+      assert.equal(linesAbout(request.id).filter((line) => / (accepted|rejected) /.test(line)).length, 0, 'no command reached the agent');
+      await shot(ctx, page, '5-expired');
+    });
+  } catch (error) {
+    // The shared setup failed (the steps report their own failures).
+    if (workbench) t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
+    if (server) t.diagnostic(`code-server output (last 4000 chars):\n${server.logs().slice(-4_000)}`);
+    throw error;
+  } finally {
+    for (const running of agents.splice(0)) await running.close();
+    await workbench?.close();
+    await server?.stop();
+    await hub?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
