@@ -9,7 +9,9 @@
 //      host with words saying why, never reaches the agent, and the form stays
 //      editable: a correct answer then goes through;
 //   4. an out-of-band request shows no way to send, and says where it is answered;
-//   5. an expiring request turns read-only when it expires.
+//   5. an expiring request turns read-only when it expires;
+//   6. a half-typed answer survives a window reload: the panel is restored
+//      (WebviewPanelSerializer) with what was typed (setState).
 // Screenshots go to out/e2e/form-*.png.
 //
 // Locators go by ids, data attributes, roles and accessible names, never by the
@@ -51,14 +53,17 @@ async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, t
   }
 }
 
+/** The frame of the request webview that shows `session`, if one is on screen now. */
+async function requestFrameNow(page: Page, session: string): Promise<Frame | undefined> {
+  for (const frame of page.frames()) {
+    if (await frame.locator('.request-header', { hasText: session }).isVisible().catch(() => false)) return frame;
+  }
+  return undefined;
+}
+
 /** The frame of the request webview that shows `session` (several panels may exist at once). */
 function requestFrame(page: Page, session: string, timeoutMs = 30_000): Promise<Frame> {
-  return waitUntil(`the request webview of session ${session}`, async () => {
-    for (const frame of page.frames()) {
-      if (await frame.locator('.request-header', { hasText: session }).count().catch(() => 0)) return frame;
-    }
-    return undefined;
-  }, timeoutMs, 50);
+  return waitUntil(`the request webview of session ${session}`, () => requestFrameNow(page, session), timeoutMs, 50);
 }
 
 /**
@@ -100,9 +105,30 @@ async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  // The palette matches loosely ("Close Editor" also finds "Close All Editors"): pick the exact title.
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.click();
   await input.waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+/** The extension's own output channels, as code-server wrote them under the user data folder (for failure reports). */
+function extensionLog(userDataDir: string): string {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/AEP Attention/.test(entry.name)) found.push(`--- ${entry.name}\n${fs.readFileSync(full, 'utf8').slice(-3_000)}`);
+    }
+  };
+  try {
+    walk(path.join(userDataDir, 'logs'));
+  } catch (error) {
+    return `(no logs: ${String(error)})`;
+  }
+  return found.join('\n') || '(no AEP Attention log files)';
 }
 
 /** Closes every editor and panel, so each step starts with an empty editor area. */
@@ -159,6 +185,7 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
         ctx.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
         if (server) ctx.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
         ctx.diagnostic(`agent log:\n${agentLog.join('\n')}`);
+        ctx.diagnostic(`extension log:\n${extensionLog(path.join(tmp, 'user-data'))}`);
         throw error;
       } finally {
         // The next step starts with no panel and no agent of this one (unless it carries on from here).
@@ -467,6 +494,51 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       await waitUntil('the agent to time the request out', async () => (linesAbout(request.id).some((line) => line.includes(`timeout ${request.id}`)) ? true : undefined), 30_000);
       assert.equal(linesAbout(request.id).filter((line) => / (accepted|rejected) /.test(line)).length, 0, 'no command reached the agent');
       await shot(ctx, page, '5-expired');
+    });
+
+    // ---- 6 -----------------------------------------------------------------------------------
+    await step('6. a half-typed answer survives a window reload: the panel comes back with the draft', async (ctx, page) => {
+      const formAgent = await agent({ scenarios: ['form'] });
+      const session = formAgent.sessions[0] ?? '';
+      const notification = toast(page, `demo-agent: ${FORM_PROMPT}`);
+      await notification.waitFor({ state: 'visible', timeout: 60_000 });
+      await notification.getByRole('button', { name: 'Open', exact: true }).click();
+      let frame = await requestFrame(page, session);
+      const name = () => frame.locator('#field-0');
+      await waitFocused(name(), 'the service name');
+      await page.keyboard.type('draft-api');
+      await frame.getByRole('checkbox', { name: 'Deploy to staging first?' }).press('Space');
+      await shot(ctx, page, '6-draft');
+
+      // Hidden and shown again: the page is rebuilt (no retainContextWhenHidden) and puts the draft back.
+      const tabs = async () => (await page.locator('.part.editor .tab').allInnerTexts()).map((text) => text.trim()).join(' | ');
+      ctx.diagnostic(`tabs with the draft: ${await tabs()}`);
+      await runCommand(page, 'File: New Untitled Text File');
+      await waitUntil('the request page to be hidden', async () => ((await requestFrameNow(page, session)) ? undefined : true), 15_000);
+      ctx.diagnostic(`tabs with an untitled file in front: ${await tabs()}`);
+      await shot(ctx, page, '6-hidden');
+      await runCommand(page, 'View: Close Editor');
+      ctx.diagnostic(`tabs after closing it: ${await tabs()}`);
+      frame = await requestFrame(page, session);
+      await waitUntil('the draft after hide and show', async () => ((await valueOf(name())) === 'draft-api' ? true : undefined), 15_000);
+
+      // The way a user reloads the window (the workbench saves its editors first).
+      await runCommand(page, 'Developer: Reload Window');
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+      const restoredAt = Date.now();
+      frame = await requestFrame(page, session, 60_000);
+      await waitUntil('the restored draft', async () => ((await valueOf(name())) === 'draft-api' ? true : undefined), 30_000);
+      ctx.diagnostic(`workbench visible -> panel restored with its draft: ${Date.now() - restoredAt} ms`);
+      const staged = frame.getByRole('checkbox', { name: 'Deploy to staging first?' });
+      assert.equal(await staged.getAttribute('aria-checked'), 'true', 'the ticked box is ticked again');
+      assert.equal(await frame.locator('#status').innerText(), '', 'still pending');
+      await shot(ctx, page, '6-restored');
+
+      // The restored panel answers like any other.
+      await frame.locator('#send').click();
+      await frame.locator('#status', { hasText: 'Resolved (answered).' }).waitFor({ timeout: 30_000 });
+      const request = onlyRequest(formAgent);
+      assert.deepEqual(request.answer, { values: { name: 'draft-api', staged: true } });
     });
   } catch (error) {
     // The shared setup failed (the steps report their own failures).
