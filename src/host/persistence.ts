@@ -56,10 +56,15 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   restoreInto(inbox: Inbox): number {
     this.inbox = inbox;
     const saved = this.memento.get<unknown[]>(this.key('open'), []);
+    const received = this.memento.get<unknown>(this.key('received'), {});
+    const receivedAt = (event: AepEvent): number | undefined => {
+      const at = typeof received === 'object' && received !== null ? (received as Record<string, unknown>)[`${event.source}\u0000${event.id}`] : undefined;
+      return typeof at === 'number' && Number.isFinite(at) ? at : undefined;
+    };
     let restored = 0;
     for (const raw of Array.isArray(saved) ? saved : []) {
       const event = parseEnvelope(raw);
-      if (event.ok && inbox.apply(event.value).applied) restored++;
+      if (event.ok && inbox.apply(event.value, receivedAt(event.value)).applied) restored++;
     }
     return restored;
   }
@@ -76,6 +81,8 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
       const open = this.inbox.open().slice(-MAX_SAVED_ITEMS);
       const events: AepEvent[] = open.flatMap((item) => (item.answeredEvent ? [item.requestEvent, item.answeredEvent] : [item.requestEvent]));
       void this.memento.update(this.key('open'), events);
+      // When each request first arrived, so its age survives a reload.
+      void this.memento.update(this.key('received'), Object.fromEntries(open.map((item) => [`${item.source}\u0000${item.requestId}`, item.receivedAt])));
       // Forget dismissals of requests that are no longer open.
       const openKeys = new Set(open.map((item) => item.key));
       for (const key of this.hidden) if (!openKeys.has(key)) this.hidden.delete(key);

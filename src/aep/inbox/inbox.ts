@@ -145,7 +145,11 @@ export class Inbox {
     return this.stateVersion;
   }
 
-  apply(event: AepEvent): ApplyOutcome {
+  /**
+   * Applies one event. `receivedAt` is for events restored from an earlier
+   * session of the editor: when the request first arrived, not now.
+   */
+  apply(event: AepEvent, receivedAt?: number): ApplyOutcome {
     if (!this.seen.add(dedupeKey(event))) return { applied: false, reason: 'duplicate' };
     this.stateVersion++;
     let positionAdvanced = false;
@@ -165,7 +169,7 @@ export class Inbox {
     }
 
     let problem: string | undefined;
-    if (event.type === 'attention.requested') problem = this.onRequested(event);
+    if (event.type === 'attention.requested') problem = this.onRequested(event, receivedAt);
     else if (LIFECYCLE_TYPES.has(event.type)) problem = this.onLifecycle(event);
     else if (event.type === 'session.ended' && state && event.seq !== undefined) {
       this.onSessionEnded(state, { epoch: epochOf(event), seq: event.seq });
@@ -339,7 +343,7 @@ export class Inbox {
 
   // ---- attention lifecycle -----------------------------------------------------
 
-  private onRequested(event: AepEvent): string | undefined {
+  private onRequested(event: AepEvent, receivedAt: number | undefined): string | undefined {
     if (event.session === undefined) {
       const parsed = parseAttentionRequest(event);
       return parsed.ok ? undefined : parsed.problem.message;
@@ -359,7 +363,7 @@ export class Inbox {
       status: 'pending',
       routedBy: [],
       requestEvent: event,
-      receivedAt: this.now(),
+      receivedAt: receivedAt ?? this.now(),
       ...(parsed.ok ? { request: parsed.value } : { problem: parsed.problem }),
     };
     this.items.set(key, item);
