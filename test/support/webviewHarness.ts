@@ -6,6 +6,17 @@ import type { Browser, Page } from 'playwright-core';
 import type { HostToWebview } from '../../src/shared/webviewMessages';
 import { webviewHtml } from '../../src/host/webviewHtml';
 import { repoRoot } from './fixtures';
+import { applyPageTheme, pageTheme, type VsCodeTheme } from './vscodeThemes';
+
+export interface OpenOptions {
+  /**
+   * Render under one of VS Code's default themes (its `--vscode-*` variables,
+   * body class and default webview styles, put on the page as VS Code does).
+   * Without it the page gets none of these and falls back on its defaults.
+   */
+  theme?: VsCodeTheme;
+  viewport?: { width: number; height: number };
+}
 
 /**
  * Serves the real request page (the same HTML, CSP, bundle and stylesheet the
@@ -46,8 +57,8 @@ export class WebviewHarness {
   }
 
   /** Opens the page; resolves once the page said `ready`. CSP violations are collected. */
-  async open(browser: Browser): Promise<WebviewPage> {
-    const page = await browser.newPage();
+  async open(browser: Browser, options: OpenOptions = {}): Promise<WebviewPage> {
+    const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
     const violations: string[] = [];
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -66,6 +77,7 @@ export class WebviewHarness {
         return { postMessage: (message: unknown) => w.__posted.push(message), getState: () => undefined, setState: () => undefined };
       };
     });
+    if (options.theme) await page.addInitScript(applyPageTheme, pageTheme(options.theme));
     await page.goto(`${this.origin}/`);
     const webview = new WebviewPage(page, violations, errors);
     await webview.waitForPosted((m) => m['type'] === 'ready');
