@@ -3,8 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { HostToWebview } from '../../src/shared/webviewMessages';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import type { HostToWebview, RequestView } from '../../src/shared/webviewMessages';
 import { webviewHtml } from '../../src/host/webviewHtml';
+import { launchBrowser } from './browser';
 import { repoRoot } from './fixtures';
 import { applyPageTheme, pageTheme, type VsCodeTheme } from './vscodeThemes';
 
@@ -115,4 +118,37 @@ export class WebviewPage {
     const fromPage = await this.page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
     return [...this.violationsSeen, ...fromPage];
   }
+}
+
+/**
+ * For a `describe` of request-page tests: one browser and one harness for the
+ * suite, and `open(request)` giving a page that has handled `init`. After the
+ * suite, every page opened must have seen no CSP violation and no script error.
+ */
+export function requestPages(): { open: (request: RequestView, options?: OpenOptions) => Promise<WebviewPage> } {
+  let browser: Browser | undefined;
+  let harness: WebviewHarness | undefined;
+  const pages: WebviewPage[] = [];
+  before(async () => {
+    browser = await launchBrowser();
+    harness = await WebviewHarness.start();
+  });
+  after(async () => {
+    for (const page of pages) {
+      assert.deepEqual(await page.violations(), [], 'no CSP violation on any page');
+      assert.deepEqual(page.errors, [], 'no script error on any page');
+    }
+    await browser?.close();
+    await harness?.close();
+  });
+  return {
+    open: async (request, options = {}) => {
+      if (!browser || !harness) throw new Error('open() runs inside a test of the suite that called requestPages()');
+      const page = await harness.open(browser, options);
+      pages.push(page);
+      await page.post({ type: 'init', request, now: Date.now() });
+      await page.page.waitForSelector('.request-header');
+      return page;
+    },
+  };
 }

@@ -4,45 +4,20 @@
 // answer can be sent again as the same command, an accepted answer leaves a
 // read-only summary, and a request answered elsewhere turns read-only.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import type { RequestView } from '../../src/shared/webviewMessages';
-import { launchBrowser } from '../support/browser';
+import { describe, test } from 'node:test';
 import { goldenForm, viewOf } from '../support/requestViews';
-import { WebviewHarness, type WebviewPage } from '../support/webviewHarness';
+import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
 const reachable = { state: 'reachable' as const };
 
 describe('request page: after Send', () => {
-  let browser: Browser;
-  let harness: WebviewHarness;
-  const pages: WebviewPage[] = [];
-  const open = async (request: RequestView) => {
-    const page = await harness.open(browser);
-    pages.push(page);
-    await page.post({ type: 'init', request, now: Date.now() });
-    await page.page.waitForSelector('.request-header');
-    return page;
-  };
+  const { open } = requestPages();
   const submits = async (page: WebviewPage) => (await page.posted()).filter((m) => m['type'] === 'submit');
   /** Fills the golden form's required name (the first field has focus) and sends it. */
   const fillAndSend = async (page: WebviewPage, name: string) => {
     await page.page.keyboard.type(name);
     await page.page.keyboard.press('Enter');
   };
-
-  before(async () => {
-    browser = await launchBrowser();
-    harness = await WebviewHarness.start();
-  });
-  after(async () => {
-    for (const page of pages) {
-      assert.deepEqual(await page.violations(), [], 'no CSP violation on any page');
-      assert.deepEqual(page.errors, [], 'no script error on any page');
-    }
-    await browser?.close();
-    await harness?.close();
-  });
 
   test('an answer that looks like a credential is sent only after the user confirms it', async () => {
     const page = await open(viewOf(goldenForm()));

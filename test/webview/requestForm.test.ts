@@ -2,38 +2,13 @@
 // extension host: rendering, capture-honest labels, keyboard answering,
 // validation, outcomes, and hostile agent text under the strict CSP.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import type { RequestView } from '../../src/shared/webviewMessages';
-import { launchBrowser } from '../support/browser';
+import { describe, test } from 'node:test';
 import { goldenEvents, readAepJson } from '../support/fixtures';
 import { goldenForm, requestEvent, viewOf } from '../support/requestViews';
-import { WebviewHarness, type WebviewPage } from '../support/webviewHarness';
+import { requestPages } from '../support/webviewHarness';
 
 describe('request page', () => {
-  let browser: Browser;
-  let harness: WebviewHarness;
-  const pages: WebviewPage[] = [];
-  const open = async (request: RequestView) => {
-    const page = await harness.open(browser);
-    pages.push(page);
-    await page.post({ type: 'init', request, now: Date.now() });
-    await page.page.waitForSelector('.request-header');
-    return page;
-  };
-
-  before(async () => {
-    browser = await launchBrowser();
-    harness = await WebviewHarness.start();
-  });
-  after(async () => {
-    for (const page of pages) {
-      assert.deepEqual(await page.violations(), [], 'no CSP violation on any page');
-      assert.deepEqual(page.errors, [], 'no script error on any page');
-    }
-    await browser?.close();
-    await harness?.close();
-  });
+  const { open } = requestPages();
 
   test('the golden four-field form is answered by keyboard alone', async () => {
     const page = await open(viewOf(goldenForm()));
@@ -143,16 +118,7 @@ describe('request page', () => {
 });
 
 describe('request page: every fixture form at both ceilings', () => {
-  let browser: Browser;
-  let harness: WebviewHarness;
-  before(async () => {
-    browser = await launchBrowser();
-    harness = await WebviewHarness.start();
-  });
-  after(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
+  const { open } = requestPages();
 
   interface Mapping { expected_data: Record<string, unknown>; expected_data_metadata: Record<string, unknown> }
   const mappings = readAepJson<Record<string, Mapping>>('mappings/claude-code.json');
@@ -162,36 +128,29 @@ describe('request page: every fixture form at both ceilings', () => {
         const mapping = mappings[name]!;
         const data = capture === 'redacted' ? mapping.expected_data : mapping.expected_data_metadata;
         const view = viewOf(requestEvent(data, { capture }));
-        const page = await harness.open(browser);
-        try {
-          await page.post({ type: 'init', request: view, now: Date.now() });
-          await page.page.waitForSelector('.request-header');
-          for (const [index, field] of view.fields.entries()) {
-            const container = page.page.locator(`[data-field="${field.id}"]`);
-            const expected = field.type === 'select' ? (field.multi ? 'vscode-checkbox' : 'vscode-radio, vscode-dropdown') : field.type === 'boolean' ? 'vscode-checkbox' : 'vscode-text-field, vscode-text-area';
-            assert.ok((await container.locator(expected).count()) > 0, `${field.id} has a ${expected}`);
-            const label = await container.locator('.field-label').innerText();
-            if (capture === 'metadata') assert.match(label, new RegExp(`^Question ${index + 1} · label withheld at capture metadata`));
-            else assert.ok(label.startsWith(field.label.text), label);
-            // The control's accessible name is the visible label.
-            const labelledBy = await page.page.locator(`#field-${index}`).getAttribute('aria-labelledby');
-            assert.equal(labelledBy, `field-${index}-label`);
-          }
-          // Enter in a text field (or Send, where the form has none) does not send an empty
-          // required form; it points at the first problem.
-          const textIndex = view.fields.findIndex((f) => f.type === 'string' || f.type === 'number');
-          if (textIndex >= 0) {
-            await page.page.locator(`#field-${textIndex}`).click();
-            await page.page.keyboard.press('Enter');
-          } else {
-            await page.page.locator('#send').click();
-          }
-          await page.page.locator('.error:not([hidden])').first().waitFor();
-          assert.equal((await page.posted()).filter((m) => m['type'] === 'submit').length, 0);
-          assert.deepEqual(await page.violations(), []);
-        } finally {
-          await page.page.close();
+        const page = await open(view);
+        for (const [index, field] of view.fields.entries()) {
+          const container = page.page.locator(`[data-field="${field.id}"]`);
+          const expected = field.type === 'select' ? (field.multi ? 'vscode-checkbox' : 'vscode-radio, vscode-dropdown') : field.type === 'boolean' ? 'vscode-checkbox' : 'vscode-text-field, vscode-text-area';
+          assert.ok((await container.locator(expected).count()) > 0, `${field.id} has a ${expected}`);
+          const label = await container.locator('.field-label').innerText();
+          if (capture === 'metadata') assert.match(label, new RegExp(`^Question ${index + 1} · label withheld at capture metadata`));
+          else assert.ok(label.startsWith(field.label.text), label);
+          // The control's accessible name is the visible label.
+          const labelledBy = await page.page.locator(`#field-${index}`).getAttribute('aria-labelledby');
+          assert.equal(labelledBy, `field-${index}-label`);
         }
+        // Enter in a text field (or Send, where the form has none) does not send an empty
+        // required form; it points at the first problem.
+        const textIndex = view.fields.findIndex((f) => f.type === 'string' || f.type === 'number');
+        if (textIndex >= 0) {
+          await page.page.locator(`#field-${textIndex}`).click();
+          await page.page.keyboard.press('Enter');
+        } else {
+          await page.page.locator('#send').click();
+        }
+        await page.page.locator('.error:not([hidden])').first().waitFor();
+        assert.equal((await page.posted()).filter((m) => m['type'] === 'submit').length, 0);
       });
     }
   }
@@ -202,17 +161,10 @@ describe('request page: every fixture form at both ceilings', () => {
       kind: 'form', prompt: corpus.join(' '),
       fields: corpus.map((text, i) => ({ id: `f${i}${text}`, type: 'select', label: text, other: true, choices: [{ id: text, label: text }, { id: `c${i}`, label: 'plain' }] })),
     }));
-    const page = await harness.open(browser);
-    try {
-      await page.post({ type: 'init', request: view, now: Date.now() });
-      await page.page.waitForSelector('.request-header');
-      assert.equal(await page.page.locator('#app img, #app svg, #app script').count(), 0);
-      assert.equal(await page.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
-      const text = await page.page.locator('#app').innerText();
-      for (const entry of corpus) assert.ok(text.includes(entry), `"${entry}" shown as text`);
-      assert.deepEqual(await page.violations(), []);
-    } finally {
-      await page.page.close();
-    }
+    const page = await open(view);
+    assert.equal(await page.page.locator('#app img, #app svg, #app script').count(), 0);
+    assert.equal(await page.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    const text = await page.page.locator('#app').innerText();
+    for (const entry of corpus) assert.ok(text.includes(entry), `"${entry}" shown as text`);
   });
 });

@@ -7,16 +7,14 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, test, type TestContext } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { before, describe, test, type TestContext } from 'node:test';
 import type { RequestView } from '../../src/shared/webviewMessages';
-import { launchBrowser } from '../support/browser';
 import { contrastRatio, parseColor, toHex } from '../support/contrast';
 import { goldenEvents, readAepJson, repoRoot } from '../support/fixtures';
 import { borders, formatSample, textContrast, type BorderSample, type TextProbe } from '../support/readability';
 import { goldenForm, requestEvent, viewOf } from '../support/requestViews';
 import { knownVariables, THEMES, type VsCodeTheme } from '../support/vscodeThemes';
-import { WebviewHarness, type WebviewPage } from '../support/webviewHarness';
+import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
 const SHOTS = path.join(repoRoot(), 'out', 'webview');
 const VIEWPORT = { width: 860, height: 640 };
@@ -70,31 +68,9 @@ const BOXES = [
 ];
 
 describe('request page: themes', () => {
-  let browser: Browser;
-  let harness: WebviewHarness;
-  const pages: WebviewPage[] = [];
-
-  before(async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await launchBrowser();
-    harness = await WebviewHarness.start();
-  });
-  after(async () => {
-    for (const page of pages) {
-      assert.deepEqual(await page.violations(), [], 'no CSP violation on any page');
-      assert.deepEqual(page.errors, [], 'no script error on any page');
-    }
-    await browser?.close();
-    await harness?.close();
-  });
-
-  const open = async (theme: VsCodeTheme, request: RequestView) => {
-    const page = await harness.open(browser, { theme, viewport: VIEWPORT });
-    pages.push(page);
-    await page.post({ type: 'init', request, now: Date.now() });
-    await page.page.waitForSelector('.request-header');
-    return page;
-  };
+  const pages = requestPages();
+  before(() => fs.mkdirSync(SHOTS, { recursive: true }));
+  const open = (theme: VsCodeTheme, request: RequestView) => pages.open(request, { theme, viewport: VIEWPORT });
 
   const screenshot = async (t: TestContext, page: WebviewPage, name: string) => {
     const file = path.join(SHOTS, `${name}.png`);
