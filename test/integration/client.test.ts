@@ -208,6 +208,35 @@ describe('client through a severable connection', () => {
     );
   });
 
+  test('a session that began while the client was away is caught up on reconnect, once', async (t) => {
+    const before = await ScriptedTarget.start(hub.url, TOKEN, freshSession('known'));
+    targets.push(before);
+    const h = startClient(proxy.url);
+    await connected(h);
+    const knownRequest = before.raise({ kind: 'input', prompt: 'Asked while you were here' });
+    await waitUntil(() => open(h, knownRequest) !== undefined, 'the first request');
+    proxy.sever();
+    await waitUntil(() => h.client.state.kind === 'backing-off', 'the client to notice the drop');
+    // A new session starts, straight on the hub, and asks while the client cannot hear it.
+    const during = await ScriptedTarget.start(hub.url, TOKEN, freshSession('during'));
+    targets.push(during);
+    const missedRequest = during.raise({ kind: 'input', prompt: 'Asked while you were away' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    proxy.restore();
+    await connected(h);
+    await waitUntil(() => open(h, missedRequest) !== undefined, 'the request raised while disconnected', 5_000, () => h.log.lines.slice(-5).join(' | '));
+    // After the catch-up has closed, live events of the caught-up session still arrive, each once.
+    await waitUntil(() => h.log.lines.some((line) => /catching up on 1 session that began while this client was disconnected/.test(line)), 'the catch-up to be logged');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const later = during.raise({ kind: 'input', prompt: 'Asked after you came back' });
+    await waitUntil(() => open(h, later) !== undefined, 'a live request of the caught-up session');
+    const ours = h.inbox.open().filter((item) => item.session === before.session || item.session === during.session);
+    assert.deepEqual(ours.map((item) => item.requestId).sort(), [knownRequest, missedRequest, later].sort(), 'every request once');
+    assert.deepEqual(h.inbox.timeline(sourceOf(during), during.session).map((e) => e.seq), [0, 1, 2], 'the whole session, in order');
+    assert.deepEqual(h.problems, [], 'nothing went wrong');
+    t.diagnostic(`${h.client.stats.duplicatesDropped} duplicates dropped by dedupe`);
+  });
+
   test('sever right after sending: the ack is lost, the same command id is resent, the client settles once', async () => {
     const agent = await ScriptedTarget.start(hub.url, TOKEN, freshSession('lostack'));
     targets.push(agent);

@@ -4,7 +4,7 @@ import type { Answer, AttentionRequest } from '../attention';
 import { buildRespondCommand, type SenderIdentity } from '../control';
 import { Emitter } from '../emitter';
 import { AEP_VERSION, type AepEvent } from '../envelope';
-import { parseWireMessage, type Capabilities, type ErrorFrame, type HelloFrame, type InboundFrame, type SubscribeFrame } from '../frames';
+import { parseWireMessage, type Capabilities, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type SubscribeFrame } from '../frames';
 import type { Inbox } from '../inbox/inbox';
 import type { CaptureLevel } from '../levels';
 import { Backoff } from './backoff';
@@ -13,6 +13,7 @@ import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
 import type { Logger } from './logger';
 import type { PositionStore } from './positionStore';
 import { RosterView } from './rosterView';
+import { SessionCatchUp } from './sessionCatchUp';
 import { subscriptionFilter } from './userFilter';
 
 /**
@@ -85,6 +86,9 @@ export class HubClient {
   private hubHello: HelloFrame | undefined;
   private subscriptionId: string | undefined;
   private subscriptionCount = 0;
+  /** The main subscription as sent (its filter and capture), for the catch-up subscription to narrow. */
+  private subscription: SubscribeFrame | undefined;
+  private readonly catchUp: SessionCatchUp;
   private rosterRequest = 0;
   private stateValue: ClientState = { kind: 'idle' };
   private readonly counters = { eventsApplied: 0, duplicatesDropped: 0, connections: 0, commandsSettled: 0 };
@@ -122,6 +126,7 @@ export class HubClient {
     this.onDidChangeRoster = this.rosterChanges.event;
     this.backoff = new Backoff(options.backoffBaseMs ?? 500, options.backoffCapMs ?? 30_000, options.random);
     this.sender = new ControlSender(options.log);
+    this.catchUp = new SessionCatchUp(options.log);
     this.instance = `${hostname()}/${process.pid}`;
     this.identity = { agent: options.senderName, source: `aep://${encodeURIComponent(hostname())}/agent/${encodeURIComponent(options.senderName)}` };
 
@@ -331,7 +336,7 @@ export class HubClient {
     this.rosterTimer = undefined;
   }
 
-  private send(frame: Record<string, unknown> | SubscribeFrame): void {
+  private send(frame: OutboundFrame): void {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
   }
 
@@ -469,8 +474,13 @@ export class HubClient {
       case 'roster':
         this.roster.update(frame.entries);
         this.rosterChanges.fire();
+        if (this.subscription) for (const catchUp of this.catchUp.onRoster(frame.entries, this.subscription)) this.send(catchUp);
         return;
-      case 'pong':
+      case 'pong': {
+        const close = this.catchUp.onPong(frame.t);
+        if (close) this.send(close);
+        return;
+      }
       case 'unsubscribed':
         return;
     }
@@ -499,6 +509,8 @@ export class HubClient {
     if (replayAll && (this.counters.connections === 0 || saved.length === 0)) subscribe.from = 'all';
     else if (saved.length > 0) subscribe.from = [...saved];
     this.send(subscribe);
+    this.subscription = subscribe;
+    this.catchUp.subscribed(subscribe.from, replayAll, Boolean(frame.capabilities?.roster));
     this.options.log.info(
       `hello from the hub; subscribing${subscribe.from === 'all' ? ' with replay of everything held' : saved.length > 0 ? ` from ${saved.length} saved positions` : ''}`,
     );
@@ -552,6 +564,10 @@ export class HubClient {
     if (frame.id !== undefined && frame.id === this.subscriptionId) {
       // A refused subscription leaves the connection useless; retrying changes nothing until the settings do.
       this.fail(`the hub refused the subscription (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}`);
+      return;
+    }
+    if (this.catchUp.owns(frame.id)) {
+      this.report(`the hub refused to replay the sessions that began while this client was disconnected (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}; their earlier requests may be missing`);
       return;
     }
     this.report(`the hub reported ${frame.code}${frame.detail ? `: ${frame.detail}` : ''}`);
