@@ -418,6 +418,37 @@ describe('client backpressure', () => {
   });
 });
 
+describe('client: a replay of everything cut short', () => {
+  test('a drop in the middle of the first replay of everything asks for everything again: no session is skipped', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN, slowConsumerBytes: 1 << 30 });
+    const proxy = await TcpProxy.start(hub.port);
+    try {
+      // Sessions whose agents are gone (no roster entry), each with one open request among many events.
+      const sessions = Array.from({ length: 12 }, (_, i) => freshSession(`held${i}`));
+      for (const session of sessions) {
+        // The request comes last, so a session counts as seen only once its whole buffer has arrived.
+        const events: Array<Record<string, unknown>> = Array.from({ length: 1_499 }, (_, n) => ({ ...makeEvent('attention.answered', session, n, {}, 'gone-agent'), subject: `X${n}`, data: { answer: { option: 'allow' } } }));
+        events.push(makeEvent('attention.requested', session, 1_499, { data: { kind: 'input', prompt: `Question of ${session}` }, severity: 'notice' }, 'gone-agent'));
+        for (let i = 0; i < events.length; i += 1_000) assert.equal((await postEvents(hub.url, TOKEN, events.slice(i, i + 1_000))).status, 202);
+      }
+      const h = startClient(proxy.url);
+      // Cut the line while the replay is under way: some sessions seen, others not yet.
+      await waitUntil(() => h.client.stats.eventsApplied >= 2_000, 'part of the replay', 20_000);
+      proxy.sever();
+      await waitUntil(() => h.client.state.kind === 'backing-off', 'the client to notice the drop');
+      const seenBefore = sessions.filter((session) => h.inbox.open().some((item) => item.session === session)).length;
+      proxy.restore();
+      await waitUntil(() => sessions.every((session) => h.inbox.open().some((item) => item.session === session)), 'every session\'s request', 30_000,
+        () => `${sessions.filter((session) => h.inbox.open().some((item) => item.session === session)).length} of ${sessions.length}`);
+      assert.ok(seenBefore < sessions.length, `the cut came before the end of the replay (${seenBefore} of ${sessions.length} seen)`);
+      assert.ok(h.log.lines.filter((line) => /subscribing with replay of everything held/.test(line)).length >= 2, 'the reconnect asked for everything again');
+    } finally {
+      await proxy.close();
+      await hub.close();
+    }
+  });
+});
+
 function seq(event: Record<string, unknown>): number {
   return Number(event['seq']);
 }

@@ -501,16 +501,18 @@ export class HubClient {
     this.subscriptionId = `attention-${++this.subscriptionCount}`;
     const subscribe: SubscribeFrame = { type: 'subscribe', id: this.subscriptionId, filter: { ...filter.value } };
     if (this.options.captureCeiling) subscribe.capture = this.options.captureCeiling;
-    // The first connection of a client replays everything the hub holds when it can: sessions that
-    // began while this client was not running are not in any saved position. Later reconnects
-    // resume from positions, and dedupe absorbs whatever arrives twice.
+    // A client replays everything the hub holds when it can, until one such replay has arrived
+    // whole: sessions that began while this client was not running are in no saved position.
+    // Later reconnects resume from positions (and catch up on sessions begun meanwhile);
+    // dedupe absorbs whatever arrives twice.
     const saved = this.options.positions.load();
     const replayAll = frame.capabilities?.replay?.all === true;
-    if (replayAll && (this.counters.connections === 0 || saved.length === 0)) subscribe.from = 'all';
+    if (replayAll && (this.catchUp.wantsReplayAll || saved.length === 0)) subscribe.from = 'all';
     else if (saved.length > 0) subscribe.from = [...saved];
-    this.send(subscribe);
     this.subscription = subscribe;
     this.catchUp.subscribed(subscribe.from, replayAll, Boolean(frame.capabilities?.roster));
+    this.send(subscribe);
+    if (subscribe.from === 'all') this.send(this.catchUp.replayAllSent());
     this.options.log.info(
       `hello from the hub; subscribing${subscribe.from === 'all' ? ' with replay of everything held' : saved.length > 0 ? ` from ${saved.length} saved positions` : ''}`,
     );

@@ -19,12 +19,33 @@ export class SessionCatchUp {
   private readonly closers = new Map<number, string>();
   private count = 0;
   private pingClock = 0;
+  /** The ping that follows a replay of everything; its pong means that replay arrived whole. */
+  private replayAllMark: number | undefined;
+  private replayedAll = false;
 
   constructor(private readonly log: Logger) {}
+
+  /**
+   * Whether the next subscription should ask for everything the hub holds:
+   * until one such replay has arrived whole. A connection lost in the middle
+   * of it would otherwise resume from the positions of the sessions replayed
+   * so far, and never see the others.
+   */
+  get wantsReplayAll(): boolean {
+    return !this.replayedAll;
+  }
+
+  /** Sent right after a `from: "all"` subscription: its pong marks the replay complete. */
+  replayAllSent(): OutboundFrame {
+    const t = -++this.pingClock;
+    this.replayAllMark = t;
+    return { type: 'ping', t };
+  }
 
   /** The main subscription was sent. A catch-up can only be needed when it resumed from positions and the hub replays "all" and answers roster requests. */
   subscribed(from: SubscribeFrame['from'], hubReplaysAll: boolean, hubHasRoster: boolean): void {
     this.closers.clear();
+    this.replayAllMark = undefined;
     this.covered = Array.isArray(from) && hubReplaysAll && hubHasRoster ? new Set(from.map((position) => position.session)) : undefined;
     if (Array.isArray(from) && !(hubReplaysAll && hubHasRoster)) {
       this.log.info('this hub offers no replay of everything it holds, or no roster: a session that began while this client was disconnected shows only what it sends from now on');
@@ -52,6 +73,11 @@ export class SessionCatchUp {
   /** A pong: once the replay before it has arrived, the catch-up subscription is closed. */
   onPong(t: unknown): OutboundFrame | undefined {
     if (typeof t !== 'number') return undefined;
+    if (t === this.replayAllMark) {
+      this.replayAllMark = undefined;
+      this.replayedAll = true;
+      return undefined;
+    }
     const id = this.closers.get(t);
     if (id === undefined) return undefined;
     this.closers.delete(t);
