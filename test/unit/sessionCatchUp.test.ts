@@ -38,3 +38,18 @@ test('nothing to catch up after a replay of everything, or without the hub featu
   covered.subscribed(resumed('s1', 's2'), true, true);
   assert.deepEqual(covered.onRoster(entries('s1', 's2'), { filter: {} }), [], 'every live session was resumed');
 });
+
+test('everything is asked for again until one replay of everything has been answered by its ping', () => {
+  const catchUp = new SessionCatchUp(new RecordingLogger());
+  assert.equal(catchUp.wantsReplayAll, true);
+  catchUp.subscribed('all', true, true);
+  const first = catchUp.replayAllSent() as { t: number };
+  // The connection drops before the pong: the next one asks for everything again.
+  assert.equal(catchUp.wantsReplayAll, true);
+  catchUp.subscribed('all', true, true);
+  const second = catchUp.replayAllSent() as { t: number };
+  assert.equal(catchUp.onPong(first.t), undefined, 'a pong from the lost connection counts for nothing');
+  assert.equal(catchUp.wantsReplayAll, true);
+  assert.equal(catchUp.onPong(second.t), undefined);
+  assert.equal(catchUp.wantsReplayAll, false);
+});
