@@ -1,13 +1,25 @@
-import { credentialIn, freeTexts } from '../src/aep/credentials';
+import { credentialIn, freeTexts, type CredentialKind } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
 import type { AnswerMessage, RequestView, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { createFieldWidget, toFieldSpec, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
+import { t } from './l10n';
 import { button, isButton, isMultilineText, textControl, type Control } from './toolkit';
 
 type Sender = (answer: AnswerMessage) => void;
 type Draft = Omit<WebviewState, 'key'>;
+
+/** The protocol core names the kind of credential it found in English; the page says it in the user's language. */
+function credentialName(kind: CredentialKind): string {
+  switch (kind) {
+    case 'private key': return t('private key');
+    case 'AWS access key': return t('AWS access key');
+    case 'bearer token': return t('bearer token');
+    case 'password or key assignment': return t('password or key assignment');
+    case 'JSON Web Token': return t('JSON Web Token');
+  }
+}
 
 /**
  * The part of the page that answers: the form's fields, or option buttons and
@@ -31,13 +43,13 @@ export class AnswerArea {
   private retryListener: (() => void) | undefined;
 
   constructor(private readonly request: RequestView, private readonly send: Sender) {
-    this.retryButton = button('Send again (same answer)', 'secondary', () => this.retryListener?.());
+    this.retryButton = button(t('Send again (same answer)'), 'secondary', () => this.retryListener?.());
     this.retryButton.id = 'retry';
     this.retryButton.hidden = true;
     this.message = el('div', { class: 'outcome', id: 'outcome', role: 'status', 'aria-live': 'polite' });
-    this.element = el('section', { class: 'answer', 'aria-label': 'Your answer' });
+    this.element = el('section', { class: 'answer', 'aria-label': t('Your answer') });
     if (request.problem) {
-      this.element.append(el('p', { class: 'problem', role: 'alert' }, `This request cannot be shown: ${request.problem}`));
+      this.element.append(el('p', { class: 'problem', role: 'alert' }, t('This request cannot be shown: {0}', request.problem)));
       this.close();
     } else if (!request.answerableHere) {
       this.renderInformational();
@@ -95,22 +107,22 @@ export class AnswerArea {
     if (sent.option !== undefined) {
       const index = this.request.options.findIndex((o) => o.id === sent.option);
       const option = this.request.options[index];
-      row('Option', option && option.label.honesty !== 'structural' ? option.label.text : `Option ${index + 1} (${sent.option})`);
+      row(t('Option'), option && option.label.honesty !== 'structural' ? option.label.text : t('Option {0} ({1})', index + 1, sent.option));
     }
-    if (sent.text !== undefined) row(sent.option !== undefined ? 'Reason' : 'Reply', sent.text);
+    if (sent.text !== undefined) row(sent.option !== undefined ? t('Reason') : t('Reply'), sent.text);
     this.request.fields.forEach((field, index) => {
       const value = sent.values?.[field.id];
       if (value === undefined) return;
-      const term = field.label.honesty === 'structural' ? `Question ${index + 1} (${field.id})` : field.label.text;
+      const term = field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.id) : field.label.text;
       const shown = (one: unknown): string => {
-        if (typeof one === 'boolean') return one ? 'Yes' : 'No';
+        if (typeof one === 'boolean') return one ? t('Yes') : t('No');
         const choice = field.choices?.find((c) => c.id === one);
-        if (choice) return choice.label.honesty === 'structural' ? `Choice ${choice.id}` : choice.label.text;
+        if (choice) return choice.label.honesty === 'structural' ? t('Choice {0}', choice.id) : choice.label.text;
         return String(one);
       };
       row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));
     });
-    this.element.append(el('section', { class: 'summary', 'aria-label': 'What you sent' }, el('h3', {}, 'What you sent'), list));
+    this.element.append(el('section', { class: 'summary', 'aria-label': t('What you sent') }, el('h3', {}, t('What you sent')), list));
   }
 
   focusFirst(): void {
@@ -148,10 +160,10 @@ export class AnswerArea {
   }
 
   private renderInformational(): void {
-    const via = (this.request.respondVia ?? []).join(', ') || 'another channel';
-    this.element.append(el('p', { class: 'informational' }, `This request is answered outside VS Code (respond_via: ${via}). It is shown here for information; nothing can be sent from this editor.`));
+    const via = (this.request.respondVia ?? []).join(', ') || t('another channel');
+    this.element.append(el('p', { class: 'informational' }, t('This request is answered outside VS Code (respond_via: {0}). It is shown here for information; nothing can be sent from this editor.', via)));
     if (this.request.options.length > 0) {
-      const list = el('ul', { class: 'options-info', 'aria-label': 'Options offered elsewhere' });
+      const list = el('ul', { class: 'options-info', 'aria-label': t('Options offered elsewhere') });
       this.request.options.forEach((option, index) => list.append(el('li', {}, choiceLabel(option.label, index, option.id))));
       this.element.append(list);
     }
@@ -174,19 +186,19 @@ export class AnswerArea {
       event.preventDefault();
       this.submitForm();
     });
-    const send = button('Send answer', 'primary', () => this.submitForm());
+    const send = button(t('Send answer'), 'primary', () => this.submitForm());
     send.id = 'send';
     this.buttons.push(send);
-    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, 'Enter')));
+    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, t('Enter'))));
   }
 
   private renderReply(): void {
     const request = this.request;
     const hasOptions = request.options.length > 0;
     if (hasOptions) {
-      const row = el('div', { class: 'options', role: 'group', 'aria-label': 'Answer with an option' });
+      const row = el('div', { class: 'options', role: 'group', 'aria-label': t('Answer with an option') });
       request.options.forEach((option, index) => {
-        const label = option.label.honesty === 'structural' ? `Option ${index + 1} (${option.id})` : option.label.text;
+        const label = option.label.honesty === 'structural' ? t('Option {0} ({1})', index + 1, option.id) : option.label.text;
         const b = button(label, index === 0 ? 'primary' : 'secondary', () => this.sendOption(option.id));
         b.dataset['option'] = option.id;
         this.buttons.push(b);
@@ -194,10 +206,10 @@ export class AnswerArea {
       });
       this.element.append(row);
     }
-    const replyLabel = el('label', { id: 'reply-label', class: 'field-label' }, hasOptions ? 'Reason or reply (optional, sent as text)' : 'Your reply');
-    this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, placeholder: hasOptions ? 'Optional' : 'Type your answer' });
+    const replyLabel = el('label', { id: 'reply-label', class: 'field-label' }, hasOptions ? t('Reason or reply (optional, sent as text)') : t('Your reply'));
+    this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, placeholder: hasOptions ? t('Optional') : t('Type your answer') });
     this.element.append(el('div', { class: 'field' }, replyLabel, this.reply.element));
-    const sendText = button(hasOptions ? 'Send reply only' : 'Send reply', hasOptions ? 'secondary' : 'primary', () => this.sendText());
+    const sendText = button(hasOptions ? t('Send reply only') : t('Send reply'), hasOptions ? 'secondary' : 'primary', () => this.sendText());
     sendText.id = 'send';
     this.buttons.push(sendText);
     this.element.append(el('div', { class: 'actions' }, sendText));
@@ -221,7 +233,7 @@ export class AnswerArea {
       for (const error of result.errors) this.widgets.find((w) => w.field.id === error.fieldId)?.setError(error.message);
       const first = this.widgets.find((w) => result.errors.some((e) => e.fieldId === w.field.id));
       first?.focus();
-      this.showMessage(`${result.errors.length === 1 ? 'One field needs' : `${result.errors.length} fields need`} attention before sending.`, 'error');
+      this.showMessage(result.errors.length === 1 ? t('One field needs attention before sending.') : t('{0} fields need attention before sending.', result.errors.length), 'error');
       return;
     }
     this.deliver({ values: result.values });
@@ -237,7 +249,7 @@ export class AnswerArea {
     if (this.closed) return;
     const text = this.reply?.get().trim();
     if (!text) {
-      this.showMessage('Type a reply first.', 'error');
+      this.showMessage(t('Type a reply first.'), 'error');
       this.reply?.focus();
       return;
     }
@@ -261,18 +273,18 @@ export class AnswerArea {
       return;
     }
     this.confirmation?.remove();
-    const edit = button('Edit answer', 'primary', () => {
+    const edit = button(t('Edit answer'), 'primary', () => {
       this.confirmation?.remove();
       this.confirmation = undefined;
       this.focusFirst();
     });
-    const sendAnyway = button('Send anyway', 'secondary', () => this.deliver(answer, true));
+    const sendAnyway = button(t('Send anyway'), 'secondary', () => this.deliver(answer, true));
     edit.id = 'confirm-edit';
     sendAnyway.id = 'confirm-send';
     this.confirmation = el(
       'div',
       { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text' },
-      el('p', { id: 'confirm-text' }, `Your answer looks like it contains a credential (${credential}). Answers are kept in the agent's session history and relayed by the hub. Send it anyway?`),
+      el('p', { id: 'confirm-text' }, t('Your answer looks like it contains a credential ({0}). Answers are kept in the agent\'s session history and relayed by the hub. Send it anyway?', credentialName(credential))),
       el('div', { class: 'actions' }, edit, sendAnyway),
     );
     this.element.append(this.confirmation);

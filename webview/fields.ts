@@ -2,6 +2,7 @@ import type { FieldSpec } from '../src/aep/attention';
 import type { FieldDraft, FieldView } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
+import { t, tNodes } from './l10n';
 import { checkboxControl, checkboxGroupControl, dropdownControl, radioControl, textControl, type ChoiceItem, type Control } from './toolkit';
 
 /** Few enough choices to show them all as radio buttons. */
@@ -40,13 +41,13 @@ export function toFieldSpec(field: FieldView): FieldSpec {
 
 function hint(field: FieldView): string | undefined {
   if (field.type === 'number') {
-    if (field.min !== undefined && field.max !== undefined) return `A number from ${field.min} to ${field.max}.`;
-    if (field.min !== undefined) return `A number of at least ${field.min}.`;
-    if (field.max !== undefined) return `A number of at most ${field.max}.`;
-    return 'A number.';
+    if (field.min !== undefined && field.max !== undefined) return t('A number from {0} to {1}.', field.min, field.max);
+    if (field.min !== undefined) return t('A number of at least {0}.', field.min);
+    if (field.max !== undefined) return t('A number of at most {0}.', field.max);
+    return t('A number.');
   }
-  if (field.type === 'select' && field.multi) return field.other ? 'Pick any, or add your own answer.' : 'Pick any.';
-  if (field.type === 'select' && field.other) return 'Pick one, or give your own answer.';
+  if (field.type === 'select' && field.multi) return field.other ? t('Pick any, or add your own answer.') : t('Pick any.');
+  if (field.type === 'select' && field.other) return t('Pick one, or give your own answer.');
   return undefined;
 }
 
@@ -57,7 +58,7 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
   const hintText = hint(field);
   const hintId = hintText ? `${base}-hint` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ');
-  const required = field.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: 'required' }, ' *') : undefined;
+  const required = field.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: t('required') }, ' *') : undefined;
   const label = el('div', { class: 'field-label', id: labelId }, fieldLabel(field.label, index, field.id, field.type, capture), required);
   const error = el('div', { class: 'error', id: errorId, role: 'alert', hidden: '' });
   const container = el('div', { class: `field field-${field.type}`, 'data-field': field.id });
@@ -90,14 +91,14 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
       break;
     }
     case 'boolean': {
-      const box = checkboxControl(base, el('span', {}, 'Yes'), describedBy);
+      const box = checkboxControl(base, el('span', {}, t('Yes')), describedBy);
       box.element.setAttribute('aria-labelledby', labelId);
       control = box;
       read = () => box.get();
       break;
     }
     case 'select': {
-      const withOther = field.other ? [...choices, { value: OTHER, label: el('span', {}, 'Other…') }] : choices;
+      const withOther = field.other ? [...choices, { value: OTHER, label: el('span', {}, t('Other…')) }] : choices;
       if (field.multi) {
         const group = checkboxGroupControl(base, labelId, withOther, describedBy);
         control = group;
@@ -110,7 +111,7 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
       } else {
         const single = withOther.length <= RADIO_LIMIT + (field.other ? 1 : 0)
           ? radioControl(base, labelId, withOther, describedBy)
-          : dropdownControl(base, labelId, withOther, 'Choose…', describedBy);
+          : dropdownControl(base, labelId, withOther, t('Choose…'), describedBy);
         control = single;
         read = () => {
           const value = single.get();
@@ -120,8 +121,8 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
         };
       }
       if (field.other) {
-        extra = textControl({ id: `${base}-other`, placeholder: 'Your own answer', describedBy });
-        extra.element.setAttribute('aria-label', 'Your own answer');
+        extra = textControl({ id: `${base}-other`, placeholder: t('Your own answer'), describedBy });
+        extra.element.setAttribute('aria-label', t('Your own answer'));
         extra.element.hidden = true;
         extra.onInput(fire);
         const picked = control;
@@ -134,13 +135,16 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
       }
       break;
     }
-    case 'unsupported':
+    case 'unsupported': {
       read = () => undefined;
+      const declared = el('code', {}, field.declaredType ?? 'unknown');
       container.append(
-        el('p', { class: 'unsupported' }, 'This extension cannot answer a field of type ', el('code', {}, field.declaredType ?? 'unknown'),
-          field.required ? '. It is required, so this form cannot be sent from here.' : '. It is optional and will be left out.'),
+        el('p', { class: 'unsupported' }, ...(field.required
+          ? tNodes('This extension cannot answer a field of type {0}. It is required, so this form cannot be sent from here.', declared)
+          : tNodes('This extension cannot answer a field of type {0}. It is optional and will be left out.', declared))),
       );
       break;
+    }
   }
   if (control) {
     control.onInput(fire);

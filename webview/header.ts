@@ -1,5 +1,6 @@
 import type { RequestView } from '../src/shared/webviewMessages';
 import { el } from './dom';
+import { t } from './l10n';
 
 /**
  * Who is asking, apart from what they ask: agent, session, host, kind,
@@ -20,34 +21,28 @@ export class Header {
     this.ageCell = el('dd', { id: 'age' });
     this.reachCell = el('dd', { id: 'reachability' });
     const rows: Array<[string, Node | string]> = [
-      ['Agent', request.agent],
-      ['Session', request.session],
-      ['Host', request.host ?? request.source],
-      ['Kind', request.kind],
-      ['Severity', request.severity],
-      ['Capture', request.capture],
+      [t('Agent'), request.agent],
+      [t('Session'), request.session],
+      [t('Host'), request.host ?? request.source],
+      [t('Kind'), request.kind],
+      [t('Severity'), request.severity],
+      [t('Capture'), request.capture],
     ];
-    const list = el('dl', { class: 'provenance', 'aria-label': 'Who is asking' });
+    const list = el('dl', { class: 'provenance', 'aria-label': t('Who is asking') });
     for (const [name, value] of rows) list.append(el('dt', {}, name), el('dd', {}, value));
-    list.append(el('dt', {}, 'Received'), this.ageCell);
+    list.append(el('dt', {}, t('Received')), this.ageCell);
     if (request.expiresAt !== undefined) {
       this.countdown = el('dd', { id: 'countdown', role: 'timer', 'aria-live': 'off' });
-      list.append(el('dt', {}, 'Expires'), this.countdown);
+      list.append(el('dt', {}, t('Expires')), this.countdown);
     }
-    list.append(el('dt', {}, 'Delivery'), this.reachCell);
+    list.append(el('dt', {}, t('Delivery')), this.reachCell);
     this.element = el('header', { class: 'request-header' }, list);
     this.setReachability(request.reachability.state, request.reachability.detail);
     this.tick();
   }
 
   setReachability(state: string, detail: string | undefined): void {
-    const words: Record<string, string> = {
-      reachable: 'the agent is connected to the hub',
-      unreachable: 'the agent is not connected right now',
-      ambiguous: 'ambiguous: answers will be refused',
-      unknown: 'unknown until an answer is sent',
-    };
-    this.reachCell.textContent = `${words[state] ?? state}${detail && state !== 'reachable' ? ` (${detail})` : ''}`;
+    this.reachCell.textContent = reachabilityText(state, detail && state !== 'reachable' ? detail : undefined);
     this.reachCell.dataset['state'] = state;
   }
 
@@ -67,20 +62,36 @@ export class Header {
     }
     if (this.countdown && this.request.expiresAt !== undefined) {
       const left = this.request.expiresAt - now;
-      this.countdown.textContent = left > 0 ? `in ${formatDuration(left)}` : 'expired';
+      this.countdown.textContent = left > 0 ? t('in {0}', formatDuration(left)) : t('expired');
       return left <= 0;
     }
     return false;
   }
 }
 
+/** Whether an answer can reach the agent, with the host's detail (one whole message each, for translators). */
+function reachabilityText(state: string, detail: string | undefined): string {
+  switch (state) {
+    case 'reachable':
+      return t('the agent is connected to the hub');
+    case 'unreachable':
+      return detail ? t('the agent is not connected right now ({0})', detail) : t('the agent is not connected right now');
+    case 'ambiguous':
+      return detail ? t('ambiguous: answers will be refused ({0})', detail) : t('ambiguous: answers will be refused');
+    case 'unknown':
+      return detail ? t('unknown until an answer is sent ({0})', detail) : t('unknown until an answer is sent');
+    default:
+      return detail ? `${state} (${detail})` : state;
+  }
+}
+
 function formatDuration(ms: number): string {
   const seconds = Math.ceil(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 60) return t('{0} s', seconds);
   const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${seconds % 60} s`;
+  return t('{0} min {1} s', minutes, seconds % 60);
 }
 
 function formatAgo(ms: number): string {
-  return ms < 5_000 ? 'just now' : `${formatDuration(ms)} ago`;
+  return ms < 5_000 ? t('just now') : t('{0} ago', formatDuration(ms));
 }

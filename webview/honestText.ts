@@ -1,5 +1,6 @@
 import type { HonestTextView } from '../src/shared/webviewMessages';
 import { el, text } from './dom';
+import { t, tNodes } from './l10n';
 
 /**
  * How agent text is shown, so a placeholder never passes for the question
@@ -16,8 +17,8 @@ export function fieldLabel(label: HonestTextView, index: number, fieldId: string
     return el(
       'span',
       { class: 'label structural' },
-      el('span', { class: 'placeholder' }, `Question ${index + 1} · label withheld at capture `, el('code', {}, capture)),
-      el('span', { class: 'meta' }, ' (field ', el('code', {}, fieldId), `, ${type})`),
+      el('span', { class: 'placeholder' }, ...tNodes('Question {0} · label withheld at capture {1}', index + 1, el('code', {}, capture))),
+      el('span', { class: 'meta' }, ' ', ...tNodes('(field {0}, {1})', el('code', {}, fieldId), type)),
     );
   }
   return el('span', { class: 'label agent-text' }, label.text, redactionTag(label));
@@ -25,7 +26,12 @@ export function fieldLabel(label: HonestTextView, index: number, fieldId: string
 
 export function choiceLabel(label: HonestTextView, index: number, choiceId: string): HTMLElement {
   if (label.honesty === 'structural') {
-    return el('span', { class: 'structural' }, el('span', { class: 'placeholder' }, `Choice ${index + 1}`), el('span', { class: 'meta' }, ' (id ', el('code', {}, choiceId), ')'));
+    return el(
+      'span',
+      { class: 'structural' },
+      el('span', { class: 'placeholder' }, t('Choice {0}', index + 1)),
+      el('span', { class: 'meta' }, ' ', ...tNodes('(id {0})', el('code', {}, choiceId))),
+    );
   }
   return el('span', { class: 'agent-text' }, label.text);
 }
@@ -35,7 +41,7 @@ export function promptBlock(prompt: HonestTextView, capture: string): HTMLElemen
     return el(
       'div',
       { class: 'prompt structural', id: 'prompt' },
-      el('p', { class: 'note' }, 'The agent withheld its own words at capture ', el('code', {}, capture), '. This summary was synthesized from metadata:'),
+      el('p', { class: 'note' }, ...tNodes('The agent withheld its own words at capture {0}. This summary was synthesized from metadata:', el('code', {}, capture))),
       el('blockquote', { class: 'agent-text' }, prompt.text),
     );
   }
@@ -43,7 +49,7 @@ export function promptBlock(prompt: HonestTextView, capture: string): HTMLElemen
 }
 
 function redactionTag(label: HonestTextView): HTMLElement | undefined {
-  return label.honesty === 'redacted' ? tag('redacted', 'This text passed the agent\'s redaction pipeline: secrets and personal data were replaced.') : undefined;
+  return label.honesty === 'redacted' ? tag(t('redacted'), t('This text passed the agent\'s redaction pipeline: secrets and personal data were replaced.')) : undefined;
 }
 
 export { text };

@@ -3,6 +3,7 @@ import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
 import { promptBlock } from './honestText';
+import { configureStrings, t } from './l10n';
 import { registerComponents } from './toolkit';
 
 interface VsCodeApi {
@@ -15,15 +16,19 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 registerComponents();
 
-const STATUS_TEXT: Record<string, string> = {
-  pending: '',
-  answered: 'Answered. Waiting for the agent to resolve the request.',
-  'answered-elsewhere': 'Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.',
-  resolved: 'Resolved.',
-  'timed-out': 'The agent stopped waiting (timeout). Nothing more can be sent.',
-  expired: 'This request expired. Nothing more can be sent.',
-  'session-ended': 'The agent\'s session ended. Nothing more can be sent.',
-};
+/** What the status line says; built when shown, once the strings are configured. */
+function statusText(status: string): string | undefined {
+  switch (status) {
+    case 'pending': return '';
+    case 'answered': return t('Answered. Waiting for the agent to resolve the request.');
+    case 'answered-elsewhere': return t('Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.');
+    case 'resolved': return t('Resolved.');
+    case 'timed-out': return t('The agent stopped waiting (timeout). Nothing more can be sent.');
+    case 'expired': return t('This request expired. Nothing more can be sent.');
+    case 'session-ended': return t('The agent\'s session ended. Nothing more can be sent.');
+    default: return undefined;
+  }
+}
 
 let page: { header: Header; answer: AnswerArea; status: HTMLElement; request: RequestView; acceptedHere: boolean; inFlight: boolean } | undefined;
 let submitCounter = 0;
@@ -37,8 +42,8 @@ function render(request: RequestView, now: number): void {
   const status = el('div', { class: 'status', id: 'status', role: 'status' });
   const agentRegion = el(
     'section',
-    { class: 'from-agent', 'aria-label': `What ${request.agent} asks` },
-    el('h2', {}, `${request.agent} asks`),
+    { class: 'from-agent', 'aria-label': t('What {0} asks', request.agent) },
+    el('h2', {}, t('{0} asks', request.agent)),
     request.problem ? undefined : promptBlock(request.prompt, request.capture),
   );
   app.replaceChildren(header.element, agentRegion, status, answer.element);
@@ -70,13 +75,13 @@ function applyStatus(status: string, resolution?: string): void {
   const over = status === 'answered' || status === 'resolved';
   // An answer of ours still in flight may be the one that resolved it: its outcome decides, and re-applies this.
   const elsewhere = over && !page.acceptedHere && !page.inFlight;
-  const words = elsewhere ? STATUS_TEXT['answered-elsewhere'] : STATUS_TEXT[status] ?? status;
-  page.status.textContent = status === 'resolved' && resolution && !elsewhere ? `Resolved (${resolution}).` : words ?? status;
+  const words = elsewhere ? statusText('answered-elsewhere') : statusText(status) ?? status;
+  page.status.textContent = status === 'resolved' && resolution && !elsewhere ? t('Resolved ({0}).', resolution) : words ?? status;
   page.status.dataset['status'] = elsewhere ? 'answered-elsewhere' : status;
   if (status === 'pending') return;
   page.answer.close();
   // The agent's own timeout may arrive a moment before this page's clock reaches expires_at.
-  page.header.end(status === 'expired' || status === 'timed-out' ? 'expired' : status === 'session-ended' ? 'session ended' : 'answered');
+  page.header.end(status === 'expired' || status === 'timed-out' ? t('expired') : status === 'session-ended' ? t('session ended') : t('answered'));
   if (over && page.acceptedHere) {
     page.answer.showSummary();
     // Sent and accepted: the draft has done its job.
@@ -94,6 +99,7 @@ function submit(answer: AnswerMessage): void {
 function onMessage(message: HostToWebview): void {
   switch (message.type) {
     case 'init':
+      configureStrings(message.l10n);
       render(message.request, message.now);
       return;
     case 'update':

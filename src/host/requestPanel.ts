@@ -61,7 +61,6 @@ export class RequestPanels extends Disposable {
       panel.dispose();
       return;
     }
-    panel.webview.options = panelOptions(this.extensionUri);
     this.adopt(item, panel);
   }
 
@@ -155,7 +154,12 @@ class RequestPanel extends Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
-        this.post({ type: 'init', request: requestView(this.item, this.connection.reachability(this.item.session)), now: Date.now() });
+        this.post({
+          type: 'init',
+          request: requestView(this.item, this.connection.reachability(this.item.session)),
+          now: Date.now(),
+          ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
+        });
         return;
       case 'showLog':
         void vscode.commands.executeCommand('aepAttention.showLog');

@@ -85,7 +85,13 @@ export const OUTCOME_PHASES = ['sending', 'queued', 'accepted', 'rejected', 'ref
 
 /** Messages the host sends to the webview. */
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('init'), request: requestViewSchema, now: z.number() }),
+  z.object({
+    type: z.literal('init'),
+    request: requestViewSchema,
+    now: z.number(),
+    /** The extension's loaded bundle for the display language (`vscode.l10n.bundle`), keyed by the English message; absent in English. */
+    l10n: z.optional(z.record(z.string(), z.string())),
+  }),
   /** Lifecycle and reachability changes while the panel is open. */
   z.object({
     type: z.literal('update'),
