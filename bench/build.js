@@ -19,14 +19,7 @@ async function main() {
     entryPoints: ['bench/main.ts', 'bench/hubProcess.ts'],
     outdir: 'out/bench',
     outbase: 'bench',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'inline',
-    sourcesContent: false,
-    logLevel: 'warning',
+    ...require('./esbuildOptions.json'),
   });
 }
 

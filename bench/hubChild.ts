@@ -6,6 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HubConfig } from '../test/hub/config';
 import { repoRoot } from './support';
+import type { BuildOptions } from 'esbuild';
+// The options bench/build.js builds with too: the peers' (bundle, node, cjs, packages external).
+import BENCH_BUILD_OPTIONS from './esbuildOptions.json';
 
 export type HubRequest =
   | { type: 'start'; id: number; config: Partial<Omit<HubConfig, 'log'>> }
@@ -49,7 +52,7 @@ export function hubProcessScript(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const esbuild = require('esbuild') as typeof import('esbuild');
   esbuild.buildSync({
-    ...BENCH_BUILD_OPTIONS,
+    ...(BENCH_BUILD_OPTIONS as BuildOptions),
     entryPoints: [path.join(root, 'bench', 'hubProcess.ts')],
     outfile,
     absWorkingDir: root,
@@ -58,17 +61,6 @@ export function hubProcessScript(): string {
   return outfile;
 }
 
-/** The options bench/build.js uses too: the peers' (bundle, node, cjs, packages external). */
-export const BENCH_BUILD_OPTIONS = {
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'inline',
-  sourcesContent: false,
-  logLevel: 'warning',
-} as const;
 
 export class HubChild {
   private nextId = 1;

@@ -2,29 +2,10 @@
 // group of its own, so that stopping it stops everything it started (npm,
 // node-gyp, esbuild...), and nothing is left behind if the demo exits early.
 import { spawn } from 'node:child_process';
+import { groupAlive, groupsKilledOnExit, killGroup } from '../support/processGroups';
 
 /** Process groups of steps still running: SIGKILLed should the demo exit before they end. */
-const liveGroups = new Set<number>();
-process.on('exit', () => {
-  for (const pgid of liveGroups) killGroup(pgid, 'SIGKILL');
-});
-
-function killGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const liveGroups = groupsKilledOnExit();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser';
+import { groupAlive, groupsKilledOnExit, killGroup } from '../support/processGroups';
 
 export { CHROMIUM, CHROMIUM_ARGS };
 
@@ -195,29 +196,10 @@ function writeJson(file: string, value: unknown): void {
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Whether any process of the group led by `pgid` is still alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Process groups started here and not stopped yet: killed if the test process exits early. */
-const liveGroups = new Set<number>();
-process.on('exit', () => {
-  for (const pgid of liveGroups) {
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
+const liveGroups = groupsKilledOnExit();
 
 /**
  * Starts code-server on 127.0.0.1 (a free port chosen by the kernel), after
@@ -282,22 +264,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   });
 
   const stop = async (): Promise<void> => {
-    if (groupAlive(pid)) {
-      try {
-        process.kill(-pid, 'SIGTERM');
-      } catch {
-        // gone meanwhile
-      }
-    }
+    if (groupAlive(pid)) killGroup(pid, 'SIGTERM');
     const deadline = Date.now() + 10_000;
     while ((exited === undefined || groupAlive(pid)) && Date.now() < deadline) await sleep(50);
-    if (groupAlive(pid)) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
+    if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
     await exitPromise;
     while (groupAlive(pid)) await sleep(20);
     liveGroups.delete(pid);
