@@ -21,13 +21,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startAgent, type AgentOptions, type RunningAgent } from '../agent/agent';
 import { loadFormVariants } from '../agent/scenarios';
 import { startHub, type RunningHub } from '../hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
-import { waitForStatus } from './workbenchPage';
+import { visibleWebviewFrame, waitForStatus, webviewFrame } from './workbenchPage';
 
 const TOKEN = 'e2e-token-form-7c2a91';
 const FORM_PROMPT = 'Configure the new service deployment';
@@ -53,18 +53,6 @@ async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, t
   }
 }
 
-/** The frame of the request webview that shows `session`, if one is on screen now. */
-async function requestFrameNow(page: Page, session: string): Promise<Frame | undefined> {
-  for (const frame of page.frames()) {
-    if (await frame.locator('.request-header', { hasText: session }).isVisible().catch(() => false)) return frame;
-  }
-  return undefined;
-}
-
-/** The frame of the request webview that shows `session` (several panels may exist at once). */
-function requestFrame(page: Page, session: string, timeoutMs = 30_000): Promise<Frame> {
-  return waitUntil(`the request webview of session ${session}`, () => requestFrameNow(page, session), timeoutMs, 50);
-}
 
 /**
  * Whether the element (or anything inside it, through shadow roots both ways)
@@ -232,7 +220,7 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
 
       const clickedAt = Date.now();
       await open.click();
-      const frame = await requestFrame(page, session1);
+      const frame = await webviewFrame(page, 30_000, session1);
       const frameAt = Date.now();
       const name = frame.locator('#field-0');
       await waitFocused(name, 'the first field (service name)', 30_000);
@@ -262,7 +250,7 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       if (!formOpen) return ctx.skip('step 1 did not open the form');
       const formAgent = agents[0];
       assert.ok(formAgent, 'the form agent of step 1');
-      const frame = await requestFrame(page, session1);
+      const frame = await webviewFrame(page, 30_000, session1);
       const name = frame.locator('#field-0');
       assert.equal(await valueOf(name), GOLDEN_VALUES.name, 'the name typed in step 1 is still there');
 
@@ -344,7 +332,7 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       await notification.waitFor({ state: 'visible', timeout: 60_000 });
       const clickedAt = Date.now();
       await notification.getByRole('button', { name: 'Open', exact: true }).click();
-      const frame = await requestFrame(page, session);
+      const frame = await webviewFrame(page, 30_000, session);
       const request = onlyRequest(formAgent);
       const name = frame.locator('#field-0');
       await waitFocused(name, 'the first field', 30_000);
@@ -421,7 +409,7 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       await notification.waitFor({ state: 'visible', timeout: 60_000 });
       assert.equal(await notification.getByRole('button', { name: 'Allow once' }).count(), 0, 'no option buttons on the notification');
       await notification.getByRole('button', { name: 'Open', exact: true }).click();
-      const frame = await requestFrame(page, session);
+      const frame = await webviewFrame(page, 30_000, session);
       const where = frame.getByText(/answered outside VS Code \(respond_via: oob\)/);
       await where.waitFor({ timeout: 30_000 });
       assert.match(await where.innerText(), /nothing can be sent from this editor/);
@@ -443,7 +431,7 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       const notification = toast(page, `demo-agent: ${EXPIRING_PROMPT}`);
       await notification.waitFor({ state: 'visible', timeout: 60_000 });
       await notification.getByRole('button', { name: 'Open', exact: true }).click();
-      const frame = await requestFrame(page, session);
+      const frame = await webviewFrame(page, 30_000, session);
       const request = onlyRequest(expiringAgent);
       const status = frame.locator('#status');
       const allow = frame.getByRole('button', { name: 'Allow', exact: true });
@@ -503,7 +491,7 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       const notification = toast(page, `demo-agent: ${FORM_PROMPT}`);
       await notification.waitFor({ state: 'visible', timeout: 60_000 });
       await notification.getByRole('button', { name: 'Open', exact: true }).click();
-      let frame = await requestFrame(page, session);
+      let frame = await webviewFrame(page, 30_000, session);
       const name = () => frame.locator('#field-0');
       await waitFocused(name(), 'the service name');
       await page.keyboard.type('draft-api');
@@ -514,19 +502,19 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       const tabs = async () => (await page.locator('.part.editor .tab').allInnerTexts()).map((text) => text.trim()).join(' | ');
       ctx.diagnostic(`tabs with the draft: ${await tabs()}`);
       await runCommand(page, 'File: New Untitled Text File');
-      await waitUntil('the request page to be hidden', async () => ((await requestFrameNow(page, session)) ? undefined : true), 15_000);
+      await waitUntil('the request page to be hidden', async () => ((await visibleWebviewFrame(page, session)) ? undefined : true), 15_000);
       ctx.diagnostic(`tabs with an untitled file in front: ${await tabs()}`);
       await shot(ctx, page, '6-hidden');
       await runCommand(page, 'View: Close Editor');
       ctx.diagnostic(`tabs after closing it: ${await tabs()}`);
-      frame = await requestFrame(page, session);
+      frame = await webviewFrame(page, 30_000, session);
       await waitUntil('the draft after hide and show', async () => ((await valueOf(name())) === 'draft-api' ? true : undefined), 15_000);
 
       // The way a user reloads the window (the workbench saves its editors first).
       await runCommand(page, 'Developer: Reload Window');
       await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
       const restoredAt = Date.now();
-      frame = await requestFrame(page, session, 60_000);
+      frame = await webviewFrame(page, 60_000, session);
       await waitUntil('the restored draft', async () => ((await valueOf(name())) === 'draft-api' ? true : undefined), 30_000);
       ctx.diagnostic(`workbench visible -> panel restored with its draft: ${Date.now() - restoredAt} ms`);
       const staged = frame.getByRole('checkbox', { name: 'Deploy to staging first?' });

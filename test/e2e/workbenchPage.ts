@@ -21,14 +21,22 @@ export async function waitForStatus(page: Page, pattern: RegExp, timeoutMs = 60_
   }
 }
 
-/** The frame of the request webview (webviews nest two iframes deep). */
-export async function webviewFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+/** The frame of a request webview on screen now (webviews nest two iframes deep): the one showing `session`, when given. */
+export async function visibleWebviewFrame(page: Page, session?: string): Promise<Frame | undefined> {
+  for (const frame of page.frames()) {
+    const header = session === undefined ? frame.locator('.request-header') : frame.locator('.request-header', { hasText: session });
+    if (await header.first().isVisible().catch(() => false)) return frame;
+  }
+  return undefined;
+}
+
+/** Waits for the frame of a request webview (the one showing `session`, when given). */
+export async function webviewFrame(page: Page, timeoutMs = 30_000, session?: string): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    for (const frame of page.frames()) {
-      if (await frame.locator('.request-header').count().catch(() => 0)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error('the request webview never appeared');
-    await sleep(250);
+    const frame = await visibleWebviewFrame(page, session);
+    if (frame) return frame;
+    if (Date.now() > deadline) throw new Error(`the request webview${session === undefined ? '' : ` of session ${session}`} never appeared`);
+    await sleep(50);
   }
 }
