@@ -127,24 +127,24 @@ describe('client against the local hub', () => {
   test('relay-behalf refusals and a silent target settle with what happened', async () => {
     const h = startClient(hub.url);
     await connected(h);
-    const noRoute = await h.client.respond({ id: 'R', session: freshSession('nobody'), fields: [] }, { option: 'allow' });
+    const noRoute = await h.client.respond({ id: 'R', session: freshSession('nobody'), source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
     assert.equal(noRoute.kind === 'refused-by-hub' && noRoute.code, 'no-route');
 
     const shared = freshSession('two');
     await target(shared, { agent: 'one' });
     await target(shared, { agent: 'two' });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const ambiguous = await h.client.respond({ id: 'R', session: shared, fields: [] }, { option: 'allow' });
+    const ambiguous = await h.client.respond({ id: 'R', session: shared, source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
     assert.equal(ambiguous.kind === 'refused-by-hub' && ambiguous.code, 'ambiguous');
 
     const deaf = await target(freshSession('deaf'), { accepts: [] });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const unsupported = await h.client.respond({ id: 'R', session: deaf.session, fields: [] }, { option: 'allow' });
+    const unsupported = await h.client.respond({ id: 'R', session: deaf.session, source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
     assert.equal(unsupported.kind === 'refused-by-hub' && unsupported.code, 'unsupported');
 
     const silent = await target(freshSession('silent'), { ackWindowMs: 300 });
     await waitUntil(() => h.client.reachability(silent.session).state === 'reachable', 'the roster to list the silent target');
-    const timeout = await h.client.respond({ id: 'R', session: silent.session, fields: [] }, { option: 'allow' });
+    const timeout = await h.client.respond({ id: 'R', session: silent.session, source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
     assert.deepEqual(timeout, { kind: 'timeout', commandId: timeout.commandId, afterMs: 300 });
     assert.equal(silent.commands().length, 1, 'the command reached the silent target');
   });
@@ -295,7 +295,7 @@ describe('client configuration failures and hub restarts', () => {
     try {
       const h = startClient(hub.url, { token: undefined });
       await connected(h);
-      const outcome = await h.client.respond({ id: 'R', session: 's', fields: [] }, { option: 'allow' });
+      const outcome = await h.client.respond({ id: 'R', session: 's', source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
       assert.equal(outcome.kind === 'refused-by-hub' && outcome.code, 'unauthorized');
     } finally {
       await hub.close();

@@ -108,6 +108,7 @@ describe('MemoryPositionStore', () => {
 });
 
 describe('ControlSender', () => {
+  const target = { session: 's1', source: 'aep://h/agent/a/session/s1' };
   const sender = { agent: 'tester', source: 'aep://host/agent/tester' };
   const command = () => buildRespondCommand({ id: 'R1', session: 's1', fields: [] }, { option: 'allow' }, sender);
   const ack = (type: string, cause: string, data?: unknown): AepEvent => {
@@ -123,7 +124,7 @@ describe('ControlSender', () => {
     const control = new ControlSender(silentLogger);
     const written: string[] = [];
     const cmd = command();
-    const outcome = control.send(cmd, 5_000);
+    const outcome = control.send(cmd, 5_000, target);
     assert.equal(written.length, 0);
     control.connected((text) => (written.push(text), true));
     assert.deepEqual(written, [JSON.stringify(cmd)]);
@@ -137,7 +138,7 @@ describe('ControlSender', () => {
     const written: string[] = [];
     const cmd = command();
     control.connected((text) => (written.push(text), true));
-    const outcome = control.send(cmd, 5_000);
+    const outcome = control.send(cmd, 5_000, target);
     control.disconnected();
     control.connected((text) => (written.push(text), true));
     assert.equal(written.length, 2);
@@ -150,11 +151,11 @@ describe('ControlSender', () => {
     const control = new ControlSender(silentLogger);
     control.connected(() => true);
     const refused = command();
-    const refusedOutcome = control.send(refused, 5_000);
+    const refusedOutcome = control.send(refused, 5_000, target);
     assert.equal(control.onErrorFrame({ type: 'error', code: 'no-route', cause: refused.id, detail: 'nobody home' }), true);
     assert.deepEqual(await refusedOutcome, { kind: 'refused-by-hub', commandId: refused.id, code: 'no-route', detail: 'nobody home' });
     const silent = command();
-    const outcome: SendOutcome = await control.send(silent, 50);
+    const outcome: SendOutcome = await control.send(silent, 50, target);
     assert.deepEqual(outcome, { kind: 'timeout', commandId: silent.id, afterMs: 50 });
   });
 
@@ -163,7 +164,7 @@ describe('ControlSender', () => {
     const written: string[] = [];
     control.connected((text) => (written.push(text), true));
     const cmd = command();
-    assert.equal((await control.send(cmd, 30)).kind, 'timeout');
+    assert.equal((await control.send(cmd, 30, target)).kind, 'timeout');
     assert.equal(control.resend('no-such-command'), undefined);
     const again = control.resend(cmd.id);
     assert.ok(again, 'the timed-out command can be resent');
@@ -178,7 +179,7 @@ describe('ControlSender', () => {
     const written: string[] = [];
     control.connected((text) => (written.push(text), true));
     const cmd = command();
-    assert.equal((await control.send(cmd, 30)).kind, 'timeout');
+    assert.equal((await control.send(cmd, 30, target)).kind, 'timeout');
     assert.equal(control.onAck(ack('control.rejected', cmd.id, { reason: 'invalid', detail: 'late' })), true);
     assert.deepEqual(await control.resend(cmd.id), { kind: 'rejected', commandId: cmd.id, reason: 'invalid', detail: 'late' });
     assert.equal(written.length, 1, 'nothing was written again');
@@ -186,7 +187,7 @@ describe('ControlSender', () => {
 
   test('dispose cancels what is pending', async () => {
     const control = new ControlSender(silentLogger);
-    const outcome = control.send(command(), 5_000);
+    const outcome = control.send(command(), 5_000, target);
     control.dispose('closing the window');
     assert.equal((await outcome).kind, 'cancelled');
     assert.equal(control.pendingCount, 0);

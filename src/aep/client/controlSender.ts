@@ -19,8 +19,16 @@ const MAX_TIMED_OUT = 64;
 /** Where commands are written; false when there is no open connection right now. */
 export type CommandWriter = (text: string) => boolean;
 
+/** Who a command is addressed to: the session it names and the emitter that owns it there. */
+export interface CommandTarget {
+  session: string;
+  /** The `source` of the request being answered: its emitter is the session's owner (AEP-0001 §5.2). */
+  source: string;
+}
+
 interface Pending {
   command: RespondCommand;
+  target: CommandTarget;
   /** Serialized once: a retry MUST resend the same envelope (AEP-0004 §2.3). */
   text: string;
   ackWindowMs: number;
@@ -39,7 +47,7 @@ interface Pending {
 export class ControlSender {
   private readonly pending = new Map<string, Pending>();
   /** Commands whose ack window ran out, kept (bounded) so the user can send the same command again. */
-  private readonly timedOut = new Map<string, { command: RespondCommand; ackWindowMs: number; late?: SendOutcome }>();
+  private readonly timedOut = new Map<string, { command: RespondCommand; target: CommandTarget; ackWindowMs: number; late?: SendOutcome }>();
   private writer: CommandWriter | undefined;
 
   constructor(private readonly log: Logger) {}
@@ -48,11 +56,11 @@ export class ControlSender {
     return this.pending.size;
   }
 
-  send(command: RespondCommand, ackWindowMs: number): Promise<SendOutcome> {
+  send(command: RespondCommand, ackWindowMs: number, target: CommandTarget): Promise<SendOutcome> {
     this.timedOut.delete(command.id);
     return new Promise<SendOutcome>((resolve) => {
       const entry: Pending = {
-        command, text: JSON.stringify(command), ackWindowMs, timer: undefined, attempts: 0,
+        command, target, text: JSON.stringify(command), ackWindowMs, timer: undefined, attempts: 0,
         settle: (outcome) => {
           if (entry.timer) clearTimeout(entry.timer);
           this.pending.delete(command.id);
@@ -92,7 +100,7 @@ export class ControlSender {
       this.timedOut.delete(commandId);
       return Promise.resolve(expired.late);
     }
-    return this.send(expired.command, expired.ackWindowMs);
+    return this.send(expired.command, expired.ackWindowMs, expired.target);
   }
 
   /** Offer every applied `control.accepted` / `control.rejected` event; returns true when it settled one of ours. */
@@ -102,6 +110,16 @@ export class ControlSender {
     const expired = entry ? undefined : this.timedOut.get(event.cause);
     if (!entry && !expired) return false;
     const commandId = event.cause;
+    const target = entry?.target ?? expired?.target;
+    if (target && !fromTarget(event, target)) {
+      // AEP-0004 §4.5: "a sender that receives acks from a target it did not address has
+      // been routed wrong, not answered twice". Only the addressed session's owner settles.
+      this.log.warn(
+        `ignored a misrouted ${event.type} for command ${commandId} from ${event.agent} (${event.source}, session ${event.session ?? 'none'}): ` +
+          `the command was addressed to session ${target.session} of ${target.source}`,
+      );
+      return false;
+    }
     let outcome: SendOutcome;
     if (event.type === ACCEPTED_TYPE) {
       outcome = { kind: 'accepted', commandId };
@@ -150,7 +168,7 @@ export class ControlSender {
   }
 
   private rememberTimedOut(entry: Pending): void {
-    this.timedOut.set(entry.command.id, { command: entry.command, ackWindowMs: entry.ackWindowMs });
+    this.timedOut.set(entry.command.id, { command: entry.command, target: entry.target, ackWindowMs: entry.ackWindowMs });
     // Oldest first out: a person retries within minutes, not hundreds of answers later.
     while (this.timedOut.size > MAX_TIMED_OUT) {
       const oldest = this.timedOut.keys().next().value;
@@ -158,4 +176,9 @@ export class ControlSender {
       this.timedOut.delete(oldest);
     }
   }
+}
+
+/** An ack comes from the command's target when it is an event of the addressed session under the owner's identity. */
+function fromTarget(event: AepEvent, target: CommandTarget): boolean {
+  return event.session === target.session && event.source === target.source;
 }

@@ -183,9 +183,9 @@ export class HubClient {
    * rejected, refused by the hub, or timed out. The request itself leaves
    * the inbox only when the agent resolves it.
    */
-  respond(request: Pick<AttentionRequest, 'id' | 'session' | 'fields'>, answer: Answer): Promise<SendOutcome> {
+  respond(request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'>, answer: Answer): Promise<SendOutcome> {
     const command = buildRespondCommand(request, answer, this.identity);
-    return this.sender.send(command, this.roster.ackWindowFor(request.session));
+    return this.sender.send(command, this.roster.ackWindowFor(request.session), { session: request.session, source: request.source });
   }
 
   /** Sends a timed-out answer again under the same command id; undefined when there is none to resend. */

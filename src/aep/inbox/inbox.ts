@@ -384,18 +384,29 @@ export class Inbox {
       open.add(item);
       this.changes.fire({ kind: 'added', item });
     }
-    this.unpark(item);
-    return parsed.ok ? undefined : parsed.problem.message;
+    const refused = this.unpark(item);
+    const problems = [parsed.ok ? undefined : parsed.problem.message, refused].filter((p): p is string => p !== undefined);
+    return problems.length > 0 ? problems.join('; ') : undefined;
   }
 
   private onLifecycle(event: AepEvent): string | undefined {
     if (event.subject === undefined || event.session === undefined) {
       return `${event.type} from ${event.agent} names no ${event.subject === undefined ? 'subject (request id)' : 'session'}; it cannot be matched to a request`;
     }
-    // Owner events are looked up in their own (source, session); foreign
-    // ones (`attention.routed`) in any session of that name.
-    const item = this.lookup(event.session, event.subject, event.seq === undefined ? undefined : event.source);
+    // `attention.routed` is the one lifecycle type any consumer may emit, into the
+    // original session under its own identity (AEP-0002 §7 rule 3): look for the
+    // request in any session of that name. Every other lifecycle event belongs
+    // to the request's emitter, whose session identity is `(source, session)`
+    // (AEP-0001 §5.2; AEP-0002 §7 rule 2: the emitter owns resolution): it is
+    // looked up under its own source only, so another emitter cannot close,
+    // answer or time out a request it did not raise.
+    const foreignAllowed = event.type === 'attention.routed';
+    const item = this.lookup(event.session, event.subject, foreignAllowed ? undefined : event.source);
     if (!item) {
+      // A sequenced event may precede its own emitter's request of the same id; a seq-less
+      // one naming another emitter's request is a claim on that request, refused and said.
+      const raisedElsewhere = foreignAllowed || event.seq !== undefined ? undefined : this.lookup(event.session, event.subject);
+      if (raisedElsewhere) return spoofedLifecycle(event, raisedElsewhere);
       this.park(event, event.session, event.subject);
       return undefined;
     }
@@ -497,19 +508,34 @@ export class Inbox {
     }
   }
 
-  private unpark(item: AttentionItem): void {
+  /** Applies the lifecycle events that waited for this request; returns why any of them was refused. */
+  private unpark(item: AttentionItem): string | undefined {
     const key = parkKey(item.session, item.requestId);
     const waiting = this.parked.get(key);
-    if (!waiting) return;
-    const mine = waiting.filter((event) => event.seq === undefined || event.source === item.source);
-    const others = waiting.filter((event) => !mine.includes(event));
-    this.parkedCount -= mine.length;
+    if (!waiting) return undefined;
+    // Parked events were addressed by session string and subject only. The ones the
+    // request's own emitter sent (and any consumer's `attention.routed`) apply. A
+    // sequenced one from another source may be waiting for that source's own request
+    // of the same id (session names are emitter-scoped) and stays parked; a seq-less
+    // one from another source claims this request and is refused (see onLifecycle).
+    const belongs = (event: AepEvent) => event.source === item.source || event.type === 'attention.routed';
+    const mine = waiting.filter(belongs);
+    const spoofed = waiting.filter((event) => !belongs(event) && event.seq === undefined);
+    const others = waiting.filter((event) => !belongs(event) && event.seq !== undefined);
+    this.parkedCount -= mine.length + spoofed.length;
     if (others.length > 0) this.parked.set(key, others);
     else this.parked.delete(key);
     // Apply in session order so `answered` precedes `resolved` whatever the arrival order.
     mine.sort((a, b) => epochOf(a) - epochOf(b) || (a.seq ?? -1) - (b.seq ?? -1));
     for (const event of mine) this.applyLifecycle(item, event);
+    const first = spoofed[0];
+    return first === undefined ? undefined : spoofedLifecycle(first, item) + (spoofed.length > 1 ? ` (and ${spoofed.length - 1} more such events)` : '');
   }
+}
+
+/** Why a lifecycle event from another source was not applied to a request. */
+function spoofedLifecycle(event: AepEvent, item: Readonly<AttentionItem>): string {
+  return `ignored ${event.type} ${event.id} from ${event.agent} (${event.source}) for ${item.agent}'s request ${item.requestId} in session ${item.session}: only the request's own emitter (${item.source}) can answer, resolve or time it out (AEP-0002 §7)`;
 }
 
 function itemKey(sessionStateKey: string, requestId: string): string {
