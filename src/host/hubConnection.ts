@@ -171,7 +171,8 @@ export class HubConnection extends Disposable {
     const token = origin ? await this.tokens.get(origin) : undefined;
     if (generation !== this.generation || this.isDisposed) return; // a newer rebuild started meanwhile
     this.stopClient();
-    log.info(`${reason}: ${settings.hubUrl} (${settings.hubUrlSource})${token ? ', with a token' : ', without a token'}`);
+    // The origin only: a full URL may carry a path or query that should not reach a log.
+    log.info(`${reason}: ${origin ?? 'an unusable hub address'} (${settings.hubUrlSource})${token ? ', with a token' : ', without a token'}`);
     this.startClient(settings, token);
   }
 

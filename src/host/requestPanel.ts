@@ -71,11 +71,14 @@ export class RequestPanels extends Disposable {
   }
 }
 
+/** The page loads exactly these two files of the extension; nothing else of it is reachable from the webview. */
+function pageResources(extensionUri: vscode.Uri): { script: vscode.Uri; style: vscode.Uri } {
+  return { script: vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'), style: vscode.Uri.joinPath(extensionUri, 'media', 'form.css') };
+}
+
 function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-  };
+  const { script, style } = pageResources(extensionUri);
+  return { enableScripts: true, localResourceRoots: [script, style] };
 }
 
 function panelTitle(item: Readonly<AttentionItem>): string {
@@ -240,8 +243,8 @@ class RequestPanel extends Disposable {
     const webview = this.panel.webview;
     return webviewHtml({
       cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'form.css')).toString(),
+      scriptUri: webview.asWebviewUri(pageResources(this.extensionUri).script).toString(),
+      styleUri: webview.asWebviewUri(pageResources(this.extensionUri).style).toString(),
       nonce: nonce(),
       lang: vscode.env.language,
       title: vscode.l10n.t('AEP request'),

@@ -24,10 +24,11 @@ const SECTION = 'aepAttention';
 export const DEFAULT_SENDER_NAME = 'vscode-aep-attention';
 
 /**
- * In Restricted Mode only the user's own value counts for settings that
- * redirect traffic (they are in `restrictedConfigurations`): a cloned
- * repository must not be able to point the extension, and the token, at a
- * hub of its choosing.
+ * In Restricted Mode only the user's own value counts for every setting that
+ * changes where traffic goes, what reaches the user or what is sent (they are
+ * all in `restrictedConfigurations`): a cloned repository must not be able to
+ * point the extension, and the token, at a hub of its choosing, raise the
+ * capture ceiling, silence notifications, or rename the sender of answers.
  */
 function trustedValue<T>(config: vscode.WorkspaceConfiguration, key: string): { value: T | undefined; source: 'workspace' | 'user' } {
   const inspected = config.inspect<T>(key);
@@ -43,10 +44,11 @@ function readSettings(environmentHub: string | undefined): Settings {
   const hub = trustedValue<string>(config, 'hubUrl');
   const configuredHub = typeof hub.value === 'string' ? hub.value.trim() : '';
   const filter = trustedValue<unknown>(config, 'filter').value;
-  const ceiling = config.get<string>('captureCeiling');
-  const notifications = config.get<string>('notifications');
-  const minSeverity = config.get<string>('notificationMinSeverity');
-  const senderName = config.get<string>('senderName')?.trim();
+  const ceiling = trustedValue<string>(config, 'captureCeiling').value;
+  const notifications = trustedValue<string>(config, 'notifications').value;
+  const minSeverity = trustedValue<string>(config, 'notificationMinSeverity').value;
+  const rawSenderName = trustedValue<string>(config, 'senderName').value;
+  const senderName = typeof rawSenderName === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(rawSenderName.trim()) ? rawSenderName.trim() : undefined;
   return {
     hubUrl: configuredHub || environmentHub || '',
     hubUrlSource: configuredHub ? hub.source : environmentHub ? 'environment' : 'none',

@@ -27,6 +27,9 @@ export function webviewHtml(page: WebviewPage): string {
     `font-src ${page.cspSource}`,
     `img-src ${page.cspSource}`,
     `script-src 'nonce-${page.nonce}'`,
+    // Not covered by default-src: without these an injected <base> or <form> could redirect.
+    "base-uri 'none'",
+    "form-action 'none'",
   ].join('; ');
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(page.lang)}">

@@ -43,9 +43,25 @@ describe('hubEndpoint', () => {
     }
   });
 
-  test('loopback recognition', () => {
-    assert.deepEqual(['localhost', '127.0.0.1', '127.8.9.10', '[::1]', 'a.localhost', 'example.com', '128.0.0.1'].map(isLoopbackHost),
-      [true, true, true, true, true, false, false]);
+  test('loopback means literal loopback: localhost exactly, 127.0.0.0/8, ::1; never a name DNS decides', () => {
+    const cases: Array<[string, boolean]> = [
+      ['localhost', true], ['LOCALHOST', true], ['127.0.0.1', true], ['127.8.9.10', true], ['127.255.255.255', true], ['[::1]', true],
+      ['a.localhost', false], ['evil.com.localhost', false], ['localhost.', false], ['localhost.evil.com', false],
+      ['127.0.0.1.nip.io', false], ['127.0.0.256', false], ['example.com', false], ['128.0.0.1', false], ['[::ffff:7f00:1]', false], ['0.0.0.0', false],
+    ];
+    for (const [host, loopback] of cases) assert.equal(isLoopbackHost(host), loopback, host);
+  });
+
+  test('plain ws:// is refused to a *.localhost name and allowed to literal loopback, as the URL parser normalises it', () => {
+    assert.equal(hubEndpoint('http://evil.com.localhost:8787').ok, false);
+    assert.equal(hubEndpoint('http://127.1:8787').ok, true, '127.1 is 127.0.0.1 to the URL parser');
+    assert.equal(hubEndpoint('http://[::1]:8787').ok, true);
+  });
+
+  test('a problem never echoes the configured URL (it may carry a token)', () => {
+    const result = hubEndpoint('http//user:ghp_secretsecretsecret@127.0.0.1');
+    assert.equal(result.ok, false);
+    if (!result.ok) assert.doesNotMatch(result.problem, /ghp_secret/);
   });
 });
 

@@ -234,7 +234,7 @@ export class HubClient {
       maxPayload: this.options.maxFrameBytes ?? 4 * 1024 * 1024,
     });
     this.socket = socket;
-    this.options.log.info(`connecting to ${this.endpoint.socketUrl}`);
+    this.options.log.info(`connecting to ${this.endpoint.origin}`);
 
     socket.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;

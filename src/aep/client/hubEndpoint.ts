@@ -9,10 +9,17 @@ export interface HubEndpoint {
   loopback: boolean;
 }
 
-/** True for names and addresses that never leave the machine. */
+/**
+ * True only for literal loopback: `localhost` exactly, 127.0.0.0/8 and `::1`,
+ * as the URL parser normalised them. Never `*.localhost` or any other name:
+ * what a name resolves to is up to DNS (and whoever controls it), so plain
+ * `ws://` to it could leave the machine.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  if (host === 'localhost' || host === '::1') return true;
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
 }
 
 /**
@@ -26,7 +33,8 @@ export function hubEndpoint(hubUrl: string, allowInsecureRemote = false): Parsed
   try {
     url = new URL(hubUrl.trim());
   } catch {
-    return parsedProblem(`"${hubUrl}" is not a URL; use the hub's address, e.g. http://127.0.0.1:8787`);
+    // The value is not echoed: a mistyped URL may carry a token, and problems are logged.
+    return parsedProblem('the hub address is not a URL; use the hub\'s address, e.g. http://127.0.0.1:8787');
   }
   const secure = url.protocol === 'https:' || url.protocol === 'wss:';
   if (!secure && url.protocol !== 'http:' && url.protocol !== 'ws:') {

@@ -1,0 +1,33 @@
+// Restricted Mode: every setting that changes where traffic goes, what
+// reaches the user or what is sent is read through the trust-aware accessor
+// (src/host/settings.ts) and listed in package.json's
+// `restrictedConfigurations`, so a cloned repository's .vscode/settings.json
+// cannot set it before the user trusts the folder.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { repoRoot } from '../support/fixtures';
+
+/** Settings that only change how this editor lays out what it already shows; a repository may set them. */
+const HARMLESS = new Set(['aepAttention.closeFormWhenResolved']);
+
+test('every setting but the harmless ones is restricted and read through the trust-aware accessor', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, unknown> } };
+    capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+  };
+  const declared = Object.keys(pkg.contributes.configuration.properties);
+  const restricted = new Set(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations);
+  const source = fs.readFileSync(path.join(repoRoot(), 'src', 'host', 'settings.ts'), 'utf8');
+  const trusted = new Set([...source.matchAll(/trustedValue<[^>]*>\(config, '([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
+  const plain = [...source.matchAll(/config\.get<[^>]*>\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`);
+  assert.ok(declared.length >= 8, `found ${declared.length} settings`);
+  for (const key of declared) {
+    if (HARMLESS.has(key)) continue;
+    assert.ok(restricted.has(key), `${key} is in restrictedConfigurations`);
+    assert.ok(trusted.has(key), `${key} is read through trustedValue`);
+  }
+  for (const key of plain) assert.ok(HARMLESS.has(key), `${key} is read without the trust check`);
+  for (const key of restricted) assert.ok(declared.includes(key), `${key} (restricted) is a declared setting`);
+});
