@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import { parseEnvelope, type AepEvent } from './envelope';
+import { AEP_VERSION, parseEnvelope, type AepEvent } from './envelope';
 import { CAPTURE_LEVELS } from './levels';
-import { parseUntrustedJson } from './json';
+import { capText, clip, EVENT_BOUNDS } from './bounds';
+import { JsonTooDeepError, parseUntrustedJson } from './json';
 import { describeZodError, safeParseEnglish } from './result';
 
 // The WebSocket frames of AEP-0003 (§2, §3.5, §4, §4.1, §5, §6.5) and the
@@ -132,7 +133,8 @@ export function parseWireMessage(text: string): WireMessage {
   let value: unknown;
   try {
     value = parseUntrustedJson(text);
-  } catch {
+  } catch (error) {
+    if (error instanceof JsonTooDeepError) return { kind: 'invalid', problem: `a message of ${text.length} characters with ${error.message}` };
     return { kind: 'invalid', problem: `not JSON (${text.length} characters starting ${JSON.stringify(text.slice(0, 40))})` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -147,5 +149,29 @@ export function parseWireMessage(text: string): WireMessage {
   if (!KNOWN_FRAME_TYPES.has(type)) return { kind: 'unknown-frame', type: type.slice(0, 64) };
   const frame = safeParseEnglish(inboundFrameSchema, value);
   if (!frame.success) return { kind: 'invalid', problem: `malformed \`${type}\` frame: ${describeZodError(frame.error)}` };
-  return { kind: 'frame', frame: frame.data };
+  return { kind: 'frame', frame: boundFrameText(frame.data) };
+}
+
+/** The hub's words that end up in sentences for the user, cut like an event's (see bounds.ts). */
+function boundFrameText(frame: InboundFrame): InboundFrame {
+  if (frame.type === 'error') {
+    frame.code = capText(frame.code, EVENT_BOUNDS.identifier);
+    if (frame.detail !== undefined) frame.detail = capText(frame.detail, EVENT_BOUNDS.text);
+    if (frame.versions !== undefined) frame.versions = boundVersions(frame.versions);
+  } else if (frame.type === 'hello') {
+    frame.versions = boundVersions(frame.versions);
+  } else if (frame.type === 'closing' && frame.reason !== undefined) {
+    frame.reason = capText(frame.reason, EVENT_BOUNDS.label);
+  }
+  return frame;
+}
+
+const MAX_VERSIONS = 16;
+
+/** A version list short enough to name in a sentence; ours stays in it when the hub listed it. */
+function boundVersions(versions: string[]): string[] {
+  if (versions.length <= MAX_VERSIONS && versions.every((version) => version.length <= 40)) return versions;
+  const kept = versions.slice(0, MAX_VERSIONS).map((version) => clip(version, 40));
+  if (versions.includes(AEP_VERSION) && !kept.includes(AEP_VERSION)) kept[MAX_VERSIONS - 1] = AEP_VERSION;
+  return kept;
 }

@@ -109,7 +109,7 @@ describe('client against a hostile hub', () => {
     });
     servers.push(hub);
     const { c, log } = client(hub.url, { maxFrameBytes: 64 * 1024 });
-    await waitUntil(() => log.lines.some((l) => l.includes('larger than this client accepts')), 'the size refusal', 3_000, () => log.lines.join('\n'));
+    await waitUntil(() => log.lines.some((l) => l.includes('larger than 64 KiB, the most AEP Attention accepts')), 'the size refusal', 3_000, () => log.lines.join('\n'));
     await waitUntil(() => c.state.kind === 'connected' && hub.connections() === 2, 'the reconnect');
   });
 

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import WebSocket from 'ws';
 import type { Answer, AttentionRequest } from '../attention';
+import type { CaptureChoice } from '../capture';
 import { buildRespondCommand, type SenderIdentity } from '../control';
 import { Emitter } from '../emitter';
 import { AEP_VERSION, type AepEvent } from '../envelope';
@@ -46,13 +47,19 @@ export interface HubClientOptions {
   pingMs?: number;
   idleMs?: number;
   helloTimeoutMs?: number;
+  /**
+   * How long the hub may take to confirm the subscription after its hello
+   * (default: the hello timeout). A hub that never does is treated like a lost
+   * connection: reported, then retried with backoff.
+   */
+  subscribeTimeoutMs?: number;
   backoffBaseMs?: number;
   backoffCapMs?: number;
   /** A connection that lasted this long resets the backoff. */
   stableMs?: number;
   /** Inbound messages waiting to be processed before the client disconnects and resumes instead. */
   maxQueuedMessages?: number;
-  /** Largest frame accepted from the hub, in bytes. */
+  /** Largest frame accepted from the hub, in bytes (default `MAX_FRAME_BYTES`). */
   maxFrameBytes?: number;
   random?: () => number;
 }
@@ -62,10 +69,32 @@ export interface HubProblem {
   message: string;
 }
 
+/**
+ * The largest frame read from the hub. AEP 0.1 gives a hub no way to
+ * advertise a frame limit (the hello capabilities of AEP-0003 §4 are emits,
+ * capture, control, replay, filters, experimental, and roster in §4.1), so
+ * this is a local bound: far above any event this extension shows once
+ * bounded (src/aep/bounds.ts), small enough that one frame cannot cost the
+ * editor real memory. A larger frame closes the socket (WebSocket 1009).
+ */
+export const MAX_FRAME_BYTES = 1024 * 1024;
+
 const PROCESS_BATCH = 500;
-/** Stop reading the socket at this many unprocessed messages; read again below RESUME_AT. */
+/**
+ * A batch also ends once it has used this much of the extension host's time:
+ * small events go 500 at a time, large ones (up to a 1 MiB frame each) one or
+ * a few per turn, so other extensions keep running during a flood.
+ */
+const BATCH_BUDGET_MS = 8;
+/**
+ * Stop reading the socket at this many unprocessed messages, or this many
+ * characters of them (frames may be up to 1 MiB each); read again below the
+ * RESUME_AT pair.
+ */
 const PAUSE_AT = 2_000;
 const RESUME_AT = 500;
+const PAUSE_AT_CHARS = 16 * 1024 * 1024;
+const RESUME_AT_CHARS = 4 * 1024 * 1024;
 
 /**
  * One long-lived WebSocket to the hub (AEP-0003 §3.5): hello, one
@@ -78,7 +107,7 @@ export class HubClient {
   private readonly configProblem: string | undefined;
   private readonly backoff: Backoff;
   private readonly sender: ControlSender;
-  private readonly roster = new RosterView();
+  private readonly roster: RosterView;
   private readonly identity: SenderIdentity;
   private readonly instance: string;
 
@@ -95,6 +124,8 @@ export class HubClient {
   private lastHeard = 0;
   private queue: string[] = [];
   private queueHead = 0;
+  /** Characters of the messages waiting in the queue, for backpressure by size. */
+  private queuedChars = 0;
   private paused = false;
   private draining = false;
   private disposed = false;
@@ -126,6 +157,7 @@ export class HubClient {
     this.onDidChangeRoster = this.rosterChanges.event;
     this.backoff = new Backoff(options.backoffBaseMs ?? 500, options.backoffCapMs ?? 30_000, options.random);
     this.sender = new ControlSender(options.log);
+    this.roster = new RosterView(options.log);
     this.catchUp = new SessionCatchUp(options.log);
     this.instance = `${hostname()}/${process.pid}`;
     this.identity = { agent: options.senderName, source: `aep://${encodeURIComponent(hostname())}/agent/${encodeURIComponent(options.senderName)}` };
@@ -139,6 +171,10 @@ export class HubClient {
 
   get state(): ClientState {
     return this.stateValue;
+  }
+
+  private get frameLimit(): number {
+    return this.options.maxFrameBytes ?? MAX_FRAME_BYTES;
   }
 
   /** The capabilities the hub declared in its hello, while connected. */
@@ -183,8 +219,11 @@ export class HubClient {
    * rejected, refused by the hub, or timed out. The request itself leaves
    * the inbox only when the agent resolves it.
    */
-  respond(request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'>, answer: Answer): Promise<SendOutcome> {
-    const command = buildRespondCommand(request, answer, this.identity);
+  respond(request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'>, answer: Answer, choice: CaptureChoice = {}): Promise<SendOutcome> {
+    const built = buildRespondCommand(request, answer, this.identity, Date.now(), choice);
+    // Text the redaction pipeline would change goes only as the sender chose (AEP-0004 §5): never labelled `redacted`.
+    if (!built.ok) return Promise.resolve({ kind: 'cancelled', commandId: '', reason: built.refusal.message });
+    const command = built.command;
     return this.sender.send(command, this.roster.ackWindowFor(request.session), { session: request.session, source: request.source });
   }
 
@@ -231,7 +270,10 @@ export class HubClient {
     const socket = new WebSocket(this.endpoint.socketUrl, {
       headers,
       handshakeTimeout: this.options.helloTimeoutMs ?? 10_000,
-      maxPayload: this.options.maxFrameBytes ?? 4 * 1024 * 1024,
+      maxPayload: this.frameLimit,
+      // No compression: a small deflated frame can inflate to far more than it
+      // cost the sender (a compression bomb), and AEP needs none.
+      perMessageDeflate: false,
     });
     this.socket = socket;
     this.options.log.info(`connecting to ${this.endpoint.origin}`);
@@ -252,10 +294,17 @@ export class HubClient {
     });
     socket.on('open', () => this.onOpen(socket));
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => this.onRaw(socket, data, isBinary));
-    socket.on('error', (error: Error) => this.lost(socket, describeSocketError(error)));
+    socket.on('error', (error: Error) => this.lost(socket, describeSocketError(error, this.frameLimit)));
     socket.on('close', (code: number, reason: Buffer) => {
       const why = reason.toString('utf8');
-      this.lost(socket, code === 1009 ? 'the hub sent a frame larger than this client accepts' : `the connection closed (${code}${why ? `: ${why}` : ''})`);
+      // 1009 here comes from the hub: its limit, and a message of ours (an oversized frame
+      // from the hub fails on our side first, as WS_ERR_UNSUPPORTED_MESSAGE_LENGTH above).
+      this.lost(
+        socket,
+        code === 1009
+          ? 'the hub closed the connection because a message from this client was larger than it accepts (WebSocket 1009); a very long answer may need to be shorter'
+          : `the connection closed (${code}${why ? `: ${why}` : ''})`,
+      );
     });
   }
 
@@ -286,6 +335,7 @@ export class HubClient {
     this.subscriptionId = undefined;
     this.queue = [];
     this.queueHead = 0;
+    this.queuedChars = 0;
     this.paused = false;
     this.clearConnectionTimers();
     this.sender.disconnected();
@@ -317,6 +367,7 @@ export class HubClient {
     this.socket = undefined;
     this.queue = [];
     this.queueHead = 0;
+    this.queuedChars = 0;
     this.paused = false;
     this.hubHello = undefined;
     this.clearConnectionTimers();
@@ -356,10 +407,11 @@ export class HubClient {
         : Buffer.from(data).toString('utf8');
     // Process in batches off the socket callback so a large replay never blocks the host for long.
     this.queue.push(text);
+    this.queuedChars += text.length;
     const queued = this.queue.length - this.queueHead;
     // Backpressure: stop reading the socket while far behind, so the hub holds the rest
     // (TCP flow control) instead of this process growing a queue.
-    if (queued >= PAUSE_AT && !this.paused) {
+    if ((queued >= PAUSE_AT || this.queuedChars >= PAUSE_AT_CHARS) && !this.paused) {
       this.paused = true;
       socket.pause();
     }
@@ -378,14 +430,19 @@ export class HubClient {
   private drain(): void {
     this.draining = false;
     const end = Math.min(this.queue.length, this.queueHead + PROCESS_BATCH);
-    for (; this.queueHead < end; this.queueHead++) {
+    const started = performance.now();
+    while (this.queueHead < end) {
       const text = this.queue[this.queueHead];
+      // Let a processed message go at once: the queue's prefix is cut only now and then.
+      this.queue[this.queueHead++] = '';
       if (text === undefined) continue;
+      this.queuedChars -= text.length;
       try {
         this.onText(text);
       } catch (error) {
         this.report(`internal error while handling a hub message: ${error instanceof Error ? error.message : String(error)}`);
       }
+      if (performance.now() - started >= BATCH_BUDGET_MS) break;
     }
     // Drop the processed prefix now and then rather than shifting the array every batch.
     if (this.queueHead === this.queue.length) {
@@ -395,7 +452,7 @@ export class HubClient {
       this.queue = this.queue.slice(this.queueHead);
       this.queueHead = 0;
     }
-    if (this.paused && this.queue.length - this.queueHead <= RESUME_AT) {
+    if (this.paused && this.queue.length - this.queueHead <= RESUME_AT && this.queuedChars <= RESUME_AT_CHARS) {
       this.paused = false;
       this.socket?.resume();
     }
@@ -430,7 +487,8 @@ export class HubClient {
     }
     const outcome = this.options.inbox.apply(event);
     if (!outcome.applied) {
-      this.counters.duplicatesDropped++;
+      if (outcome.reason === 'refused') this.report(outcome.problem);
+      else this.counters.duplicatesDropped++;
       return;
     }
     this.counters.eventsApplied++;
@@ -512,10 +570,33 @@ export class HubClient {
     this.subscription = subscribe;
     this.catchUp.subscribed(subscribe.from, replayAll, Boolean(frame.capabilities?.roster));
     this.send(subscribe);
+    this.awaitSubscribed();
     if (subscribe.from === 'all') this.send(this.catchUp.replayAllSent());
     this.options.log.info(
       `hello from the hub; subscribing${subscribe.from === 'all' ? ' with replay of everything held' : saved.length > 0 ? ` from ${saved.length} saved positions` : ''}`,
     );
+  }
+
+  /**
+   * The subscription must be confirmed (`subscribed`, AEP-0003 §4) before the
+   * client counts as connected. A hub that accepted the connection and said
+   * hello but never confirms would otherwise leave the user looking at
+   * "connecting" forever with nothing to act on.
+   */
+  private awaitSubscribed(): void {
+    const socket = this.socket;
+    if (!socket) return;
+    const timeoutMs = this.options.subscribeTimeoutMs ?? this.options.helloTimeoutMs ?? 10_000;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (socket !== this.socket || this.stateValue.kind === 'connected' || this.stateValue.kind === 'failed') return;
+      this.lost(
+        socket,
+        `the hub accepted the connection but never confirmed the subscription within ${describeDuration(timeoutMs)}; check that the hub is an AEP 0.1 hub and look at its log`,
+      );
+      socket.terminate();
+    }, timeoutMs);
+    this.timers.add(timer);
   }
 
   private onSubscribed(): void {
@@ -593,12 +674,25 @@ export class HubClient {
   }
 }
 
-function describeSocketError(error: Error): string {
+/** "10 s", "1.5 s", "300 ms": how long, for a sentence. */
+function describeDuration(ms: number): string {
+  return ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+function describeSocketError(error: Error, frameLimit: number): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ECONNREFUSED') return 'nothing is listening at the hub address (connection refused)';
   if (code === 'ENOTFOUND') return 'the hub host name does not resolve';
   if (code === 'ECONNRESET') return 'the connection was reset';
   if (code === 'ETIMEDOUT') return 'the connection timed out';
-  if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return 'the hub sent a frame larger than this client accepts';
+  if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+    return `the hub sent a message larger than ${describeFrameLimit(frameLimit)}, the most AEP Attention accepts, so the connection was closed (WebSocket 1009). If this repeats after reconnecting, an agent is sending events that large and needs to send smaller ones`;
+  }
   return error.message;
+}
+
+function describeFrameLimit(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }

@@ -1,0 +1,425 @@
+import type { AepEvent } from './envelope';
+import { MAX_JSON_DEPTH } from './json';
+
+/**
+ * What one event may hold once it is in the inbox. The hub's frame limit
+ * bounds a single message; these bound what is kept of it, so that memory
+ * and the persisted inbox grow with bytes the user can read rather than with
+ * whatever an agent chose to send. Lengths are in UTF-16 code units
+ * (JavaScript string length), sizes in characters of JSON text.
+ */
+export const EVENT_BOUNDS = {
+  /** id, type, agent, session, subject, cause, run, step, time, traceparent: above it the event is refused. */
+  envelopeString: 1_024,
+  /** `source` is a URI that embeds agent and session (AEP-0001 §5.1), so it gets twice the room. */
+  source: 2_048,
+  prompt: 8_192,
+  /** Option, field and choice labels; a request's kind and `expires_at`; an answer's option, `by` and `via`. */
+  label: 1_024,
+  /** `control.rejected` and hub `error` details, answer text, string answer values, any other string in data. */
+  text: 8_192,
+  /** Option, field and choice ids and field types: cutting one would change what an answer names, so above it the request is refused. */
+  identifier: 1_024,
+  options: 50,
+  fields: 200,
+  choicesPerField: 1_000,
+  /** A whole request's data after its texts are cut; above it the request is refused. */
+  request: 256 * 1_024,
+  /** `attention.requested` context (only sent at capture `full`), dropped whole above it. */
+  context: 16 * 1_024,
+  /** Any other member of data (or of an answer, a field, a choice), dropped whole above it. */
+  member: 16 * 1_024,
+  /** Members of data beyond the ones this extension reads, and their summed size. */
+  dataMembers: 64,
+  dataSize: 64 * 1_024,
+  /** Answer values (one per form field). */
+  answerValues: 200,
+  /** Extension attributes (AEP-0001 §5.4): how many, each one's size, and their summed size. */
+  extensionAttributes: 32,
+  extensionAttribute: 1_024,
+  extensionSize: 8 * 1_024,
+  /** Nesting of any kept value, counted from the event itself; matches what the wire parser accepts. */
+  depth: MAX_JSON_DEPTH,
+} as const;
+
+/** Where a member-level drop is recorded; a valid extension attribute name (`[a-z0-9]{1,20}`, AEP-0001 §5.4) so it may sit on the envelope too. */
+export const DROPPED_KEY = 'aepattentiondropped';
+
+const ENVELOPE_STRINGS = ['id', 'type', 'agent', 'session', 'subject', 'cause', 'run', 'step', 'time', 'traceparent'] as const;
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['aep', 'source', 'seq', 'epoch', 'severity', 'capture', 'data', ...ENVELOPE_STRINGS]);
+/** Room kept in a budget for the drop mark itself, so bounding an already bounded event changes nothing. */
+const MARK_ROOM = 512;
+/** Values inside data start at depth 3 (event, data, member) and a choice's members at 7. */
+const MEMBER_DEPTH = EVENT_BOUNDS.depth - 8;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Cuts text longer than `cap` and says so in the text itself, so whoever
+ * reads it knows it is not the whole. The result is at most `cap` long
+ * (caps here are far longer than the mark), never splits a surrogate pair,
+ * and is returned unchanged when it already fits: cutting is idempotent.
+ */
+export function capText(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const mark = (shown: number) => `… [truncated by AEP Attention: ${count(text.length)} characters, first ${count(shown)} shown]`;
+  let shown = Math.max(0, cap - mark(cap).length);
+  const last = text.charCodeAt(shown - 1);
+  if (last >= 0xd800 && last <= 0xdbff) shown--;
+  // Joined, not `+`-concatenated: a slice can be a view into the whole original (V8 keeps
+  // the 1 MB text alive for an 8 KB cut), and `join` copies into a new string. Measured by
+  // test/integration/memory.test.ts: 2 000 cut 1 MB prompts held 1.97 GB with `+`, 34 MB joined.
+  return [text.slice(0, shown), mark(shown)].join('');
+}
+
+/** A short, safe excerpt of an agent-chosen name for a sentence (a copy, like `capText`'s, never a view into the whole). */
+export function clip(text: string, max = 80): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return [text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max), '…'].join('');
+}
+
+/**
+ * Bounds one event in place, once, where events enter the inbox (live,
+ * replayed and restored alike), so what is stored and persisted is the
+ * bounded event and every later reader (the control sender's ack included,
+ * it holds the same object) sees that. Texts are cut with a visible mark;
+ * oversized extra data is dropped with a mark. Returns why the event is
+ * refused instead, when bounding it would change what it means: an envelope
+ * identifier past its cap, or a request whose structure (options, fields,
+ * choices, ids) is past what this extension shows, which must not be shown
+ * with parts silently missing. Never throws on a well-formed envelope.
+ */
+export function boundEvent(event: AepEvent): string | undefined {
+  const refused = envelopeProblem(event);
+  if (refused !== undefined) return refused;
+  // The envelope itself cannot be replaced, so its extension attributes are bounded in place.
+  boundMembers(event as Record<string, unknown>, ENVELOPE_KEYS, {
+    count: EVENT_BOUNDS.extensionAttributes,
+    size: EVENT_BOUNDS.extensionSize,
+    member: EVENT_BOUNDS.extensionAttribute,
+  }, 'in-place');
+  const data = event.data;
+  if (!isPlainObject(data)) return undefined;
+  const handled = new Set<string>();
+  let problem: string | undefined;
+  switch (event.type) {
+    case 'attention.requested':
+      problem = boundRequest(data, handled, event);
+      break;
+    case 'attention.answered':
+      boundAnswered(data, handled);
+      break;
+    case 'control.rejected':
+      if (typeof data['detail'] === 'string') {
+        setOwn(data, 'detail', capText(data['detail'], EVENT_BOUNDS.text));
+        handled.add('detail');
+      }
+      break;
+  }
+  if (problem !== undefined) return problem;
+  const bounded = boundMembers(data, handled, { count: EVENT_BOUNDS.dataMembers, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member });
+  if (bounded !== data) setOwn(event as Record<string, unknown>, 'data', bounded);
+  if (event.type === 'attention.requested' && jsonSize(bounded, EVENT_BOUNDS.request, EVENT_BOUNDS.depth - 1) > EVENT_BOUNDS.request) {
+    return requestRefusal(event, bounded, `it holds more than ${count(EVENT_BOUNDS.request)} characters even with its texts shortened, the most AEP Attention keeps for one request`);
+  }
+  return undefined;
+}
+
+function envelopeProblem(event: AepEvent): string | undefined {
+  const record = event as Record<string, unknown>;
+  const refuse = (key: string, length: number, cap: number) =>
+    `refused an event from ${clip(String(event.agent), 64)} (${clip(String(event.type), 64)}): its \`${key}\` is ${count(length)} characters long, and AEP Attention accepts at most ${count(cap)}`;
+  // AEP-0001 §12 gives these strings no length guarantee; the caps are a local
+  // resource limit far above any real identifier, and a refusal is reported.
+  if (typeof event.source === 'string' && event.source.length > EVENT_BOUNDS.source) return refuse('source', event.source.length, EVENT_BOUNDS.source);
+  for (const key of ENVELOPE_STRINGS) {
+    const value = record[key];
+    if (typeof value === 'string' && value.length > EVENT_BOUNDS.envelopeString) return refuse(key, value.length, EVENT_BOUNDS.envelopeString);
+  }
+  return undefined;
+}
+
+// ---- attention.requested (AEP-0002 §5.3, AEP-0006) ------------------------------
+
+/** Why a request was not added, naming it; `reason` may depend on what it is ("form" or "request"). */
+function requestRefusal(event: AepEvent, data: Record<string, unknown>, reason: string | ((what: string) => string)): string {
+  const what = data['kind'] === 'form' ? 'form' : 'request';
+  const why = typeof reason === 'string' ? reason : reason(what);
+  return `${clip(event.agent)}'s ${what} ${clip(event.id)}${event.session !== undefined ? ` in session ${clip(event.session)}` : ''} was not added: ${why}`;
+}
+
+/** The parts of a request's data this extension reads; the rest, and the total, are bounded by the caller. */
+function boundRequest(data: Record<string, unknown>, handled: Set<string>, event: AepEvent): string | undefined {
+  const refuse = (reason: string | ((what: string) => string)) => requestRefusal(event, data, reason);
+  for (const [key, cap] of [['kind', EVENT_BOUNDS.label], ['prompt', EVENT_BOUNDS.prompt]] as const) {
+    const value = data[key];
+    if (typeof value !== 'string') continue;
+    setOwn(data, key, capText(value, cap));
+    handled.add(key);
+  }
+  const options = data['options'];
+  if (Array.isArray(options)) {
+    handled.add('options');
+    if (options.length > EVENT_BOUNDS.options) {
+      return refuse(`it has ${count(options.length)} options, and AEP Attention shows at most ${count(EVENT_BOUNDS.options)}`);
+    }
+    const problem = boundChoices(options, 'option');
+    if (problem !== undefined) return refuse(problem);
+  }
+  const fields = data['fields'];
+  if (Array.isArray(fields)) {
+    handled.add('fields');
+    if (fields.length > EVENT_BOUNDS.fields) {
+      return refuse((what) => `this ${what} has ${count(fields.length)} fields, and AEP Attention shows at most ${count(EVENT_BOUNDS.fields)}`);
+    }
+    for (const [index, field] of fields.entries()) {
+      if (!isPlainObject(field)) {
+        fields[index] = boundLoose(field, EVENT_BOUNDS.member).value;
+        continue;
+      }
+      const bounded = boundField(field);
+      if (typeof bounded === 'string') return refuse(bounded);
+      fields[index] = bounded;
+    }
+  }
+  // What decides whether and how the request can be answered is never dropped for room.
+  const expires = data['expires_at'];
+  if (typeof expires === 'string') {
+    setOwn(data, 'expires_at', capText(expires, EVENT_BOUNDS.label));
+    handled.add('expires_at');
+  }
+  const respondVia = data['respond_via'];
+  if (Array.isArray(respondVia)) {
+    handled.add('respond_via');
+    if (jsonSize(respondVia, EVENT_BOUNDS.label, 2) > EVENT_BOUNDS.label) {
+      return refuse(`its \`respond_via\` is longer than the ${count(EVENT_BOUNDS.label)} characters AEP Attention accepts`);
+    }
+  }
+  const context = data['context'];
+  if (isPlainObject(context)) {
+    handled.add('context');
+    const size = jsonSize(context, EVENT_BOUNDS.context, MEMBER_DEPTH);
+    if (size > EVENT_BOUNDS.context) setOwn(data, 'context', { [DROPPED_KEY]: droppedMark(size, EVENT_BOUNDS.context) });
+  }
+  return undefined;
+}
+
+/** The bounded field, or why the request is refused. */
+function boundField(field: Record<string, unknown>): Record<string, unknown> | string {
+  const handled = new Set<string>();
+  const id = field['id'];
+  const name = typeof id === 'string' ? `field \`${clip(id, 40)}\`` : 'a field';
+  for (const key of ['id', 'type'] as const) {
+    const value = field[key];
+    if (typeof value !== 'string') continue;
+    if (value.length > EVENT_BOUNDS.identifier) return identifierProblem(`${name}'s ${key}`, value);
+    handled.add(key);
+  }
+  if (typeof field['label'] === 'string') {
+    setOwn(field, 'label', capText(field['label'], EVENT_BOUNDS.label));
+    handled.add('label');
+  }
+  for (const key of ['required', 'multi', 'other']) if (typeof field[key] === 'boolean') handled.add(key);
+  for (const key of ['min', 'max']) if (typeof field[key] === 'number') handled.add(key);
+  const choices = field['choices'];
+  if (Array.isArray(choices)) {
+    handled.add('choices');
+    if (choices.length > EVENT_BOUNDS.choicesPerField) {
+      return `${name} has ${count(choices.length)} choices, and AEP Attention shows at most ${count(EVENT_BOUNDS.choicesPerField)} per field`;
+    }
+    const problem = boundChoices(choices, `${name}'s choice`);
+    if (problem !== undefined) return problem;
+  }
+  return boundMembers(field, handled, { count: 16, size: 4 * 1_024, member: 1_024 });
+}
+
+/** Options (`[{id, label}]`) or a select field's choices, in place. */
+function boundChoices(list: unknown[], what: string): string | undefined {
+  for (const [index, choice] of list.entries()) {
+    if (!isPlainObject(choice)) {
+      list[index] = boundLoose(choice, EVENT_BOUNDS.member).value;
+      continue;
+    }
+    const handled = new Set<string>();
+    const id = choice['id'];
+    if (typeof id === 'string') {
+      if (id.length > EVENT_BOUNDS.identifier) return identifierProblem(`${what} ${index + 1}'s id`, id);
+      handled.add('id');
+    }
+    if (typeof choice['label'] === 'string') {
+      setOwn(choice, 'label', capText(choice['label'], EVENT_BOUNDS.label));
+      handled.add('label');
+    }
+    list[index] = boundMembers(choice, handled, { count: 8, size: 2 * 1_024, member: 1_024 });
+  }
+  return undefined;
+}
+
+function identifierProblem(what: string, value: string): string {
+  return `${what} is ${count(value.length)} characters long, and AEP Attention accepts ids of at most ${count(EVENT_BOUNDS.identifier)}`;
+}
+
+// ---- attention.answered (AEP-0002 §7) --------------------------------------------
+
+function boundAnswered(data: Record<string, unknown>, handled: Set<string>): void {
+  const answer = data['answer'];
+  if (isPlainObject(answer)) {
+    handled.add('answer');
+    const inner = new Set<string>();
+    for (const [key, cap] of [['option', EVENT_BOUNDS.label], ['text', EVENT_BOUNDS.text]] as const) {
+      const value = answer[key];
+      if (typeof value !== 'string') continue;
+      setOwn(answer, key, capText(value, cap));
+      inner.add(key);
+    }
+    const values = answer['values'];
+    if (isPlainObject(values)) {
+      inner.add('values');
+      setOwn(answer, 'values', boundMembers(values, new Set(), { count: EVENT_BOUNDS.answerValues, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member }));
+    }
+    setOwn(data, 'answer', boundMembers(answer, inner, { count: 8, size: 4 * 1_024, member: 1_024 }));
+  }
+  for (const key of ['by', 'via']) {
+    const value = data[key];
+    if (typeof value !== 'string') continue;
+    setOwn(data, key, capText(value, EVENT_BOUNDS.label));
+    handled.add(key);
+  }
+}
+
+// ---- any other data: cut, or dropped with a mark -----------------------------------
+
+interface MemberLimits {
+  /** Members kept, the drop mark included. */
+  count: number;
+  /** Their summed JSON size. */
+  size: number;
+  /** One member's JSON size; a larger one is replaced by a mark. */
+  member: number;
+}
+
+/**
+ * Bounds the members of `target` not in `handled`: strings are cut, larger
+ * values replaced by a mark, and members past the count or the summed size
+ * dropped, their number recorded under `DROPPED_KEY`. Returns `target`, or,
+ * when members are dropped and the caller can put it in `target`'s place, a
+ * copy without them: removing thousands of keys one `delete` at a time costs
+ * more than building the few that are kept.
+ */
+function boundMembers(target: Record<string, unknown>, handled: ReadonlySet<string>, limits: MemberLimits, mode: 'in-place' | 'replaceable' = 'replaceable'): Record<string, unknown> {
+  const existingMark = target[DROPPED_KEY];
+  const keepMark = typeof existingMark === 'string' && existingMark.length <= 200;
+  const skip = (key: string) => handled.has(key) || (key === DROPPED_KEY && keepMark);
+  const all = Object.keys(target);
+  let members = 0;
+  for (const key of all) if (!skip(key)) members++;
+  if (members === 0) return target;
+  const room = members + (keepMark ? 1 : 0) > limits.count ? limits.count - 1 : limits.count;
+  const full = limits.size - MARK_ROOM;
+  const kept: string[] = [];
+  let used = 0;
+  for (const key of all) {
+    if (kept.length >= room || used >= full) break;
+    if (skip(key)) continue;
+    const before = target[key];
+    const bounded = boundLoose(before, limits.member);
+    const size = key.length + 4 + bounded.size;
+    if (used + size > full) continue;
+    if (bounded.value !== before) setOwn(target, key, bounded.value);
+    used += size;
+    kept.push(key);
+  }
+  if (kept.length === members) return target;
+  const mark = `[${count(members - kept.length)} more members dropped by AEP Attention]`;
+  const keep = new Set(kept);
+  if (mode === 'in-place') {
+    for (const key of all) if (!skip(key) && !keep.has(key)) delete target[key];
+    setOwn(target, DROPPED_KEY, mark);
+    return target;
+  }
+  // Handled members first, then the kept ones: order carries no meaning in a JSON object.
+  const copy: Record<string, unknown> = {};
+  for (const key of handled) if (Object.hasOwn(target, key)) setOwn(copy, key, target[key]);
+  for (const key of kept) setOwn(copy, key, target[key]);
+  setOwn(copy, DROPPED_KEY, mark);
+  return copy;
+}
+
+/**
+ * A string cut to `cap` (at most the text cap); any other value kept when it
+ * fits `cap`, else a mark in its place. The mark keeps the JSON type it
+ * replaces (a string in an array, a member of an object), so a value the
+ * schemas refused for its type is still refused, and one they accepted stays
+ * of the type they read.
+ */
+function boundLoose(value: unknown, cap: number): { value: unknown; size: number } {
+  if (typeof value === 'string') {
+    const text = capText(value, Math.min(cap, EVENT_BOUNDS.text));
+    return { value: text, size: text.length + 2 };
+  }
+  const size = jsonSize(value, cap, MEMBER_DEPTH);
+  if (size <= cap) return { value, size };
+  const mark = droppedMark(size, cap);
+  return { value: Array.isArray(value) ? [mark] : { [DROPPED_KEY]: mark }, size: mark.length + DROPPED_KEY.length + 8 };
+}
+
+function droppedMark(size: number, cap: number): string {
+  return size === TOO_DEEP
+    ? `[dropped by AEP Attention: nested more than ${MEMBER_DEPTH} levels deep]`
+    : `[dropped by AEP Attention: more than ${count(cap)} characters of JSON]`;
+}
+
+const TOO_DEEP = Number.POSITIVE_INFINITY;
+
+/**
+ * The length of `value` as JSON text, near enough (escapes not counted),
+ * without building the text and without recursion. Stops as soon as the
+ * size passes `limit` (the return is then just past it), and returns
+ * `TOO_DEEP` for nesting past `maxDepth`, so its cost is bounded by `limit`.
+ */
+function jsonSize(root: unknown, limit: number, maxDepth: number): number {
+  let size = 0;
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop() ?? 1;
+    if (typeof value === 'string') size += value.length + 2;
+    else if (typeof value === 'number') size += 8;
+    else if (typeof value === 'boolean') size += 5;
+    else if (typeof value === 'object' && value !== null) {
+      if (depth > maxDepth) return TOO_DEEP;
+      if (Array.isArray(value)) {
+        size += 2 + value.length;
+        if (size > limit) return size;
+        for (const item of value) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      } else {
+        const record = value as Record<string, unknown>;
+        const keys = Object.keys(record);
+        size += 2 + keys.length * 4;
+        if (size > limit) return size;
+        for (const key of keys) {
+          size += key.length;
+          values.push(record[key]);
+          depths.push(depth + 1);
+        }
+      }
+    } else size += 4;
+    if (size > limit) return size;
+  }
+  return size;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Sets an own data property, even one named `__proto__` (plain assignment would call the prototype setter). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (target[key] === value && Object.hasOwn(target, key)) return;
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
