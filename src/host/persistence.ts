@@ -1,29 +1,45 @@
 import type * as vscode from 'vscode';
+import type { Logger } from '../aep/client/logger';
 import type { PositionStore } from '../aep/client/positionStore';
 import { parseEnvelope, type AepEvent } from '../aep/envelope';
 import type { ResumePosition } from '../aep/frames';
 import { resumePositionSchema } from '../aep/frames';
-import type { Inbox } from '../aep/inbox/inbox';
+import type { AttentionItem, Inbox } from '../aep/inbox/inbox';
 
 const SAVE_DELAY_MS = 1_000;
 const MAX_SAVED_ITEMS = 1_000;
+/** The saved open requests, as JSON text: `workspaceState` is rewritten whole on every change. */
+const DEFAULT_MAX_SNAPSHOT_BYTES = 8 * 1024 * 1024;
+
+export interface PersistenceOptions {
+  /** Largest snapshot of open requests, in characters of JSON; the newest requests are kept. */
+  maxSnapshotBytes?: number;
+}
 
 /**
  * What survives a window reload, per hub origin, in `workspaceState`: the
  * resume positions and the open requests (their own events), so a reload
  * shows pending requests at once and resumes without a gap or a second
  * notification. Writes are debounced; `flush` runs on dispose.
+ *
+ * Every key is written on its own and every failure is caught and logged:
+ * one value that cannot be stored (or a storage that refuses) must not stop
+ * the others, least of all the resume positions.
  */
 export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   private positions = new Map<string, ResumePosition>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inbox: Inbox | undefined;
   private hidden = new Set<string>();
+  private readonly maxSnapshotBytes: number;
 
   constructor(
     private readonly memento: vscode.Memento,
     private readonly origin: string,
+    private readonly log: Logger,
+    options: PersistenceOptions = {},
   ) {
+    this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
     const saved = memento.get<unknown[]>(this.key('positions'), []);
     for (const raw of Array.isArray(saved) ? saved : []) {
       const position = resumePositionSchema.safeParse(raw);
@@ -63,8 +79,12 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
     };
     let restored = 0;
     for (const raw of Array.isArray(saved) ? saved : []) {
-      const event = parseEnvelope(raw);
-      if (event.ok && inbox.apply(event.value, receivedAt(event.value)).applied) restored++;
+      try {
+        const event = parseEnvelope(raw);
+        if (event.ok && inbox.apply(event.value, receivedAt(event.value)).applied) restored++;
+      } catch (error) {
+        this.log.warn(`skipped a saved request that could not be restored: ${describeError(error)}`);
+      }
     }
     return restored;
   }
@@ -76,22 +96,72 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    void this.memento.update(this.key('positions'), [...this.positions.values()]);
+    this.write('positions', () => [...this.positions.values()]);
     if (this.inbox) {
-      const open = this.inbox.open().slice(-MAX_SAVED_ITEMS);
-      const events: AepEvent[] = open.flatMap((item) => (item.answeredEvent ? [item.requestEvent, item.answeredEvent] : [item.requestEvent]));
-      void this.memento.update(this.key('open'), events);
+      const inbox = this.inbox;
+      let open: ReadonlyArray<Readonly<AttentionItem>> = [];
+      try {
+        open = inbox.open();
+      } catch (error) {
+        this.log.error(`could not read the open requests to save them: ${describeError(error)}`);
+      }
+      const kept = this.snapshot(open);
+      this.write('open', () => kept.flatMap((item) => (item.answeredEvent ? [item.requestEvent, item.answeredEvent] : [item.requestEvent])));
       // When each request first arrived, so its age survives a reload.
-      void this.memento.update(this.key('received'), Object.fromEntries(open.map((item) => [`${item.source}\u0000${item.requestId}`, item.receivedAt])));
-      // Forget dismissals of requests that are no longer open.
+      this.write('received', () => Object.fromEntries(kept.map((item) => [`${item.source}\u0000${item.requestId}`, item.receivedAt])));
+      // Forget dismissals of requests that are no longer open (saved or not).
       const openKeys = new Set(open.map((item) => item.key));
       for (const key of this.hidden) if (!openKeys.has(key)) this.hidden.delete(key);
     }
-    void this.memento.update(this.key('hidden'), [...this.hidden]);
+    this.write('hidden', () => [...this.hidden]);
   }
 
   dispose(): void {
     this.flush();
+  }
+
+  /**
+   * The open requests to save, oldest first: the newest that fit in
+   * `maxSnapshotBytes` (and `MAX_SAVED_ITEMS`). Each item's events are
+   * serialized here, once, to measure them; one that cannot be is skipped
+   * and logged, so it cannot make the whole snapshot fail in `update`.
+   */
+  private snapshot(open: ReadonlyArray<Readonly<AttentionItem>>): Array<Readonly<AttentionItem>> {
+    const kept: Array<Readonly<AttentionItem>> = [];
+    let bytes = 0;
+    let skipped = 0;
+    for (let i = open.length - 1; i >= 0 && kept.length < MAX_SAVED_ITEMS; i--) {
+      const item = open[i];
+      if (!item) continue;
+      let size: number;
+      try {
+        size = JSON.stringify(item.requestEvent).length + (item.answeredEvent ? JSON.stringify(item.answeredEvent).length : 0);
+      } catch (error) {
+        skipped++;
+        this.log.warn(`not saving ${item.agent}'s request ${item.requestId} in session ${item.session}: it cannot be stored as JSON (${describeError(error)})`);
+        continue;
+      }
+      if (bytes + size > this.maxSnapshotBytes) break;
+      bytes += size;
+      kept.push(item);
+    }
+    const left = open.length - kept.length - skipped;
+    if (left > 0) {
+      this.log.warn(
+        `saved the ${kept.length} newest of ${open.length} open requests for a window reload; the ${left} oldest did not fit in ${Math.round(this.maxSnapshotBytes / 1024)} KB (or ${MAX_SAVED_ITEMS} requests) and will come back only if the hub still holds them`,
+      );
+    }
+    return kept.reverse();
+  }
+
+  /** Writes one key; a value that cannot be stored, or a storage that fails, is logged and the other keys still go out. */
+  private write(name: string, value: () => unknown): void {
+    const failed = (error: unknown) => this.log.error(`could not save ${name} for ${this.origin}: ${describeError(error)}`);
+    try {
+      Promise.resolve(this.memento.update(this.key(name), value())).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   private key(name: string): string {
@@ -102,4 +172,10 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
     if (this.timer) return;
     this.timer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
   }
+}
+
+/** An error in one line, bounded: the message of a failed write can quote the value. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

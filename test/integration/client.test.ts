@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
 import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterView';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startAgent } from '../agent/agent';
 import { startHub, type RunningHub } from '../hub/hub';
@@ -142,10 +143,11 @@ describe('client against the local hub', () => {
     const unsupported = await h.client.respond({ id: 'R', session: deaf.session, source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
     assert.equal(unsupported.kind === 'refused-by-hub' && unsupported.code, 'unsupported');
 
-    const silent = await target(freshSession('silent'), { ackWindowMs: 300 });
+    // The shortest window the client honours (a shorter declared one is raised to it).
+    const silent = await target(freshSession('silent'), { ackWindowMs: MIN_ACK_WINDOW_MS });
     await waitUntil(() => h.client.reachability(silent.session).state === 'reachable', 'the roster to list the silent target');
     const timeout = await h.client.respond({ id: 'R', session: silent.session, source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
-    assert.deepEqual(timeout, { kind: 'timeout', commandId: timeout.commandId, afterMs: 300 });
+    assert.deepEqual(timeout, { kind: 'timeout', commandId: timeout.commandId, afterMs: MIN_ACK_WINDOW_MS });
     assert.equal(silent.commands().length, 1, 'the command reached the silent target');
   });
 

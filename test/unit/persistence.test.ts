@@ -3,37 +3,40 @@ import { test } from 'node:test';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { WorkspacePersistence } from '../../src/host/persistence';
+import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
 
-/** workspaceState as VS Code keeps it: JSON values by key. */
-class MemoryMemento {
-  private readonly values = new Map<string, string>();
-  keys(): readonly string[] {
-    return [...this.values.keys()];
-  }
-  get<T>(key: string, fallback?: T): T {
-    const value = this.values.get(key);
-    return value === undefined ? (fallback as T) : (JSON.parse(value) as T);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, JSON.stringify(value));
-    return Promise.resolve();
-  }
-}
+const ORIGIN = 'http://127.0.0.1:8787';
+const key = (name: string) => `aepAttention.${name}:${ORIGIN}`;
 
-function requestEvent(id: string, seq: number): AepEvent {
+function requestEvent(id: string, seq: number, extra: Record<string, unknown> = {}, prompt = 'Which branch?'): AepEvent {
   const parsed = parseEnvelope({
     aep: '0.1', id, type: 'attention.requested', time: '2026-07-03T10:00:00Z', source: 'aep://h/agent/a/session/s1',
-    agent: 'a', session: 's1', seq, data: { kind: 'input', prompt: 'Which branch?' },
+    agent: 'a', session: 's1', seq, data: { kind: 'input', prompt }, ...extra,
   });
   assert.ok(parsed.ok);
   return parsed.value;
+}
+
+/** Collects unhandled promise rejections while `run` runs and a little after. */
+async function unhandledRejections(run: () => void): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const listener = (reason: unknown) => seen.push(reason);
+  process.on('unhandledRejection', listener);
+  try {
+    run();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    process.off('unhandledRejection', listener);
+  }
+  return seen;
 }
 
 test('a reload restores the open requests with the time they first arrived, not the time of the reload', () => {
   const memento = new MemoryMemento();
   let clock = 1_000_000;
   const first = new Inbox({ now: () => clock });
-  const before = new WorkspacePersistence(memento, 'http://127.0.0.1:8787');
+  const before = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
   before.restoreInto(first);
   first.apply(requestEvent('R1', 1));
   clock += 60_000;
@@ -43,7 +46,7 @@ test('a reload restores the open requests with the time they first arrived, not 
 
   clock += 3_600_000; // an hour later, the window reloads
   const second = new Inbox({ now: () => clock });
-  const after = new WorkspacePersistence(memento, 'http://127.0.0.1:8787');
+  const after = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
   assert.equal(after.restoreInto(second), 2);
   assert.deepEqual(second.open().map((item) => [item.requestId, item.receivedAt]), [['R1', 1_000_000], ['R2', 1_060_000]]);
   after.dispose();
@@ -51,10 +54,71 @@ test('a reload restores the open requests with the time they first arrived, not 
 
 test('a saved state without arrival times (an older version) restores with the current time', () => {
   const memento = new MemoryMemento();
-  void memento.update('aepAttention.open:http://127.0.0.1:8787', [requestEvent('R1', 1)]);
+  void memento.update(key('open'), [requestEvent('R1', 1)]);
   const inbox = new Inbox({ now: () => 42 });
-  const persistence = new WorkspacePersistence(memento, 'http://127.0.0.1:8787');
+  const persistence = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
   assert.equal(persistence.restoreInto(inbox), 1, memento.keys().join(', '));
   assert.equal(inbox.open()[0]?.receivedAt, 42);
+  persistence.dispose();
+});
+
+test('a key whose write throws and one whose write rejects do not stop the others, and both are logged', async () => {
+  // `open` throws as a deeply nested value would in Memento.update; `received` is refused by the storage.
+  const memento = new FailingMemento((k) => k === key('open'), (k) => k === key('received'));
+  const log = new RecordingLogger();
+  const inbox = new Inbox();
+  const persistence = new WorkspacePersistence(memento, ORIGIN, log);
+  persistence.restoreInto(inbox);
+  inbox.apply(requestEvent('R1', 1));
+  persistence.record({ session: 's1', epoch: 0, seq: 1 });
+  persistence.hide('some-key');
+  const unhandled = await unhandledRejections(() => persistence.flush());
+  assert.deepEqual(unhandled, [], 'every rejection is caught');
+  assert.deepEqual([...memento.keys()].sort(), [key('hidden'), key('positions')]);
+  assert.deepEqual(memento.get(key('positions')), [{ session: 's1', epoch: 0, seq: 1 }]);
+  assert.deepEqual(log.lines.filter((line) => line.startsWith('error')).sort(), [
+    `error could not save open for ${ORIGIN}: RangeError: Maximum call stack size exceeded`,
+    `error could not save received for ${ORIGIN}: Error: the storage is full`,
+  ]);
+  persistence.dispose();
+});
+
+test('the saved snapshot keeps the newest open requests that fit its byte budget, and says so', () => {
+  const memento = new MemoryMemento();
+  const log = new RecordingLogger();
+  const inbox = new Inbox();
+  const persistence = new WorkspacePersistence(memento, ORIGIN, log, { maxSnapshotBytes: 20 * 1024 });
+  persistence.restoreInto(inbox);
+  // Ten requests of a bit over 4 KB of JSON each: four fit in 20 KB.
+  for (let i = 0; i < 10; i++) inbox.apply(requestEvent(`R${i}`, i, {}, 'x'.repeat(4 * 1024)));
+  persistence.flush();
+  assert.ok(memento.storedChars < 20 * 1024 + 1_024, `stored ${memento.storedChars} characters`);
+  assert.deepEqual(log.lines, [
+    `warn saved the 4 newest of 10 open requests for a window reload; the 6 oldest did not fit in 20 KB (or 1000 requests) and will come back only if the hub still holds them`,
+  ]);
+  const restored = new Inbox();
+  const after = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
+  assert.equal(after.restoreInto(restored), 4);
+  assert.deepEqual(restored.open().map((item) => item.requestId), ['R6', 'R7', 'R8', 'R9'], 'oldest first, as they arrived');
+  persistence.dispose();
+  after.dispose();
+});
+
+test('a request that cannot be serialized is left out with a log line; the rest are saved', () => {
+  const memento = new MemoryMemento();
+  const log = new RecordingLogger();
+  const inbox = new Inbox();
+  const persistence = new WorkspacePersistence(memento, ORIGIN, log);
+  persistence.restoreInto(inbox);
+  inbox.apply(requestEvent('R1', 1));
+  // Not something JSON can carry (the network cannot send it either): stands for any value `JSON.stringify` refuses.
+  inbox.apply(requestEvent('BAD', 2, { xbig: 10n }));
+  inbox.apply(requestEvent('R3', 3));
+  assert.equal(inbox.open().length, 3);
+  persistence.flush();
+  assert.deepEqual((memento.get<Array<{ id: string }>>(key('open'), [])).map((event) => event.id), ['R1', 'R3']);
+  assert.deepEqual(log.lines, [
+    `warn not saving a's request BAD in session s1: it cannot be stored as JSON (TypeError: Do not know how to serialize a BigInt)`,
+  ]);
   persistence.dispose();
 });

@@ -80,7 +80,9 @@ describe('misrouted acks', () => {
       const log = new RecordingLogger();
       const control = new ControlSender(log);
       control.connected(() => true);
-      const command = buildRespondCommand({ id: request.id, session: 's1', fields: [] }, { option: 'allow' }, sender);
+      const built = buildRespondCommand({ id: request.id, session: 's1', fields: [] }, { option: 'allow' }, sender);
+      assert.ok(built.ok, 'an option answer carries no free text: always built');
+      const command = built.command;
       let settled: SendOutcome | undefined;
       const outcome = control.send(command, 60_000, { session: 's1', source: request.source }).then((o) => (settled = o));
       const ack = envelope({ aep: '0.1', id: `ACK-${scenario.name.length}`, time: '2026-07-03T10:00:02.000Z', cause: command.id, ...scenario.ack });
@@ -96,4 +98,26 @@ describe('misrouted acks', () => {
       await outcome;
     });
   }
+});
+
+describe('attention.routed floods', () => {
+  test('each router is named once and at most 16 are kept; the rest are refused and said', () => {
+    const inbox = new Inbox();
+    const request = envelope(corpus.request);
+    assert.ok(inbox.apply(request).applied);
+    const problemOf = (event: AepEvent) => {
+      const outcome = inbox.apply(event);
+      return outcome.applied ? outcome.problem : 'not applied';
+    };
+    const routed = (n: number, agent: string) =>
+      envelope({ aep: '0.1', id: `R${n}`, type: 'attention.routed', time: '2026-07-03T10:00:01.000Z', source: `aep://host-b/agent/${agent}`, agent, session: 's1', subject: '01REQ' });
+    for (let i = 0; i < 5; i++) assert.equal(problemOf(routed(i, 'telegram-sink')), undefined);
+    const problems = Array.from({ length: 40 }, (_, i) => problemOf(routed(100 + i, `router-${i}`)));
+    const item = inbox.findRequest('s1', '01REQ', request.source);
+    assert.equal(item?.routedBy.length, 16);
+    assert.equal(item?.routedBy.filter((a) => a === 'telegram-sink').length, 1);
+    assert.equal(problems.filter((p) => p !== undefined).length, 40 - 15);
+    assert.match(problems.at(-1) ?? '', /16 routers are already recorded/);
+    assert.equal(item?.status, 'pending');
+  });
 });

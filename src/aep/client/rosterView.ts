@@ -1,5 +1,6 @@
 import { DEFAULT_ACK_WINDOW_MS } from '../control';
 import type { RosterEntry } from '../frames';
+import { silentLogger, type Logger } from './logger';
 
 /** Whether an answer to a session can be delivered right now, as the hub's roster says (AEP-0003 §4.1). */
 export type Reachability =
@@ -10,9 +11,27 @@ export type Reachability =
   | { state: 'ambiguous'; claimants: number }
   | { state: 'reachable'; agent?: string; accepts: readonly string[]; ackWindowMs: number };
 
+/**
+ * The ack windows this client will wait, whatever a target declares
+ * (AEP-0004 §3 leaves the value to the target). Under a second, a healthy
+ * answer would time out on an ordinary network round trip; past ten minutes,
+ * an answer the user sent would sit unsettled, its button busy, for longer
+ * than anyone waits, and a hostile value (hours, years) would hold it forever.
+ */
+export const MIN_ACK_WINDOW_MS = 1_000;
+export const MAX_ACK_WINDOW_MS = 10 * 60_000;
+
+export function clampAckWindow(declared: number): number {
+  return Math.min(MAX_ACK_WINDOW_MS, Math.max(MIN_ACK_WINDOW_MS, declared));
+}
+
 /** The latest roster snapshot, read per session. A snapshot, never a promise (AEP-0003 §4.1 rule 6). */
 export class RosterView {
   private bySession: Map<string, RosterEntry[]> | undefined;
+  /** `session\0declared` pairs already logged as clamped, so each roster refresh does not log them again. */
+  private clampedLogged = new Set<string>();
+
+  constructor(private readonly log: Logger = silentLogger) {}
 
   /** Null when the hub does not advertise the roster. */
   update(entries: readonly RosterEntry[] | null): void {
@@ -21,12 +40,24 @@ export class RosterView {
       return;
     }
     const bySession = new Map<string, RosterEntry[]>();
+    const clamped = new Set<string>();
     for (const entry of entries) {
       const list = bySession.get(entry.session);
       if (list) list.push(entry);
       else bySession.set(entry.session, [entry]);
+      const declared = entry.control?.ack_window_ms;
+      if (declared !== undefined && clampAckWindow(declared) !== declared) {
+        const key = `${entry.session}\u0000${declared}`;
+        clamped.add(key);
+        if (!this.clampedLogged.has(key)) {
+          this.log.warn(
+            `session ${JSON.stringify(entry.session.slice(0, 80))} declares an ack window of ${declared} ms; answers to it wait ${clampAckWindow(declared)} ms (this client waits between ${MIN_ACK_WINDOW_MS / 1000} s and ${MAX_ACK_WINDOW_MS / 60_000} min)`,
+          );
+        }
+      }
     }
     this.bySession = bySession;
+    this.clampedLogged = clamped;
   }
 
   reachability(session: string): Reachability {
@@ -38,13 +69,13 @@ export class RosterView {
     const reachable: Reachability = {
       state: 'reachable',
       accepts: entry?.control?.accepts ?? [],
-      ackWindowMs: entry?.control?.ack_window_ms ?? DEFAULT_ACK_WINDOW_MS,
+      ackWindowMs: clampAckWindow(entry?.control?.ack_window_ms ?? DEFAULT_ACK_WINDOW_MS),
     };
     if (entry?.agent !== undefined) reachable.agent = entry.agent;
     return reachable;
   }
 
-  /** The ack window to wait for a command to `session` (AEP-0004 §3, default 10 s). */
+  /** The ack window to wait for a command to `session` (AEP-0004 §3, default 10 s), within the bounds above. */
   ackWindowFor(session: string): number {
     const reach = this.reachability(session);
     return reach.state === 'reachable' ? reach.ackWindowMs : DEFAULT_ACK_WINDOW_MS;

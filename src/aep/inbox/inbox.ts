@@ -7,12 +7,15 @@ import {
   type AttentionRequest,
   type RequestProblem,
 } from '../attention';
+import { boundEvent } from '../bounds';
 import { Emitter } from '../emitter';
 import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../envelope';
 import type { ResumePosition } from '../frames';
 import { BoundedKeySet } from './boundedKeySet';
+import { approximateBytes, describeBytes } from './byteSize';
+import { ParkedEvents } from './parkedEvents';
 import { comparePositions, type Position } from './position';
-import { SessionTimeline } from './sessionTimeline';
+import { SessionTimeline, type TimelineEvent } from './sessionTimeline';
 
 /**
  * Where a request stands (AEP-0002 §7): open while `pending` or `answered`
@@ -57,6 +60,8 @@ export type InboxChange =
 
 export type ApplyOutcome =
   | { applied: false; reason: 'duplicate' }
+  /** Past a per-event bound that cannot be met by cutting (src/aep/bounds.ts): not stored, `problem` says why. */
+  | { applied: false; reason: 'refused'; problem: string }
   | { applied: true; problem?: string; positionAdvanced: boolean };
 
 export interface InboxOptions {
@@ -77,8 +82,23 @@ export interface InboxOptions {
    * memory without bound.
    */
   maxOpen?: number;
+  /**
+   * Memory budget, in bytes as `approximateBytes` estimates them, for
+   * everything the inbox holds: items, parked lifecycle events, timelines.
+   * Past it the least useful go first (closed requests, then parked events,
+   * then session history); open requests are never dropped, so a new request
+   * that would take them past the budget is reported as a problem instead.
+   */
+  maxBytes?: number;
   onListenerError?: (error: unknown) => void;
 }
+
+/** Heap an item costs beyond its events: the item, its parsed request's objects, index entries. */
+export const ITEM_BYTES = 512;
+/** Eviction goes this far below the budget, so the events after it do not each evict again. */
+const EVICT_TO = 7 / 8;
+/** Eviction notices are folded together for this long, so a full inbox does not report on every event. */
+const NOTICE_INTERVAL_MS = 60_000;
 
 interface SessionState {
   readonly key: string;
@@ -92,6 +112,9 @@ interface SessionState {
   openCount: number;
   touched: number;
 }
+
+/** Routers remembered per request. */
+const MAX_ROUTERS = 16;
 
 const LIFECYCLE_TYPES = new Set(['attention.answered', 'attention.resolved', 'attention.timeout', 'attention.routed']);
 
@@ -109,7 +132,17 @@ export class Inbox {
   private readonly maxClosed: number;
   private readonly maxParked: number;
   private readonly maxOpen: number;
+  private readonly maxBytes: number;
   private openTotal = 0;
+  /** Bytes held by items (all of them, and the open ones), measured once per event. */
+  private itemBytes = 0;
+  private openBytes = 0;
+  private timelineBytes = 0;
+  private readonly eventSizes = new WeakMap<AepEvent, number>();
+  /** What each item was last counted at; `routedBytes` grows with `routedBy`, counted once per name added. */
+  private readonly itemSizes = new WeakMap<AttentionItem, { bytes: number; routed: number; routedBytes: number }>();
+  private readonly evictedSinceNotice = { closed: 0, parked: 0, histories: 0 };
+  private lastNoticeAt: number | undefined;
 
   private readonly sessions = new Map<string, SessionState>();
   private readonly sessionsByName = new Map<string, Set<string>>();
@@ -119,7 +152,7 @@ export class Inbox {
   private readonly openBySession = new Map<string, Set<AttentionItem>>();
   private readonly closedOrder: string[] = [];
   /** Lifecycle events that arrived before their request, keyed by session string and subject. */
-  private readonly parked = new Map<string, AepEvent[]>();
+  private readonly parked = new ParkedEvents((event) => this.sizeOf(event));
   private parkedCount = 0;
   private touchCounter = 0;
   private stateVersion = 0;
@@ -136,6 +169,7 @@ export class Inbox {
     this.maxClosed = options.maxClosed ?? 1_000;
     this.maxParked = options.maxParked ?? 10_000;
     this.maxOpen = options.maxOpen ?? 50_000;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.changes = new Emitter<InboxChange>(options.onListenerError);
     this.onDidChange = this.changes.event;
   }
@@ -150,6 +184,8 @@ export class Inbox {
    * session of the editor: when the request first arrived, not now.
    */
   apply(event: AepEvent, receivedAt?: number): ApplyOutcome {
+    const refused = boundEvent(event); // in place: what is stored below is the bounded event
+    if (refused !== undefined) return { applied: false, reason: 'refused', problem: refused };
     if (!this.seen.add(dedupeKey(event))) return { applied: false, reason: 'duplicate' };
     this.stateVersion++;
     let positionAdvanced = false;
@@ -174,7 +210,10 @@ export class Inbox {
     else if (event.type === 'session.ended' && state && event.seq !== undefined) {
       this.onSessionEnded(state, { epoch: epochOf(event), seq: event.seq });
     }
+    if (event.type === 'attention.answered' || event.type === 'attention.routed') this.recountLifecycle(event);
     this.evictSessions();
+    const notice = this.keepWithinBudget();
+    if (notice !== undefined) problem = problem === undefined ? notice : `${problem}; ${notice}`;
     return problem === undefined ? { applied: true, positionAdvanced } : { applied: true, problem, positionAdvanced };
   }
 
@@ -227,13 +266,16 @@ export class Inbox {
     return lowest === undefined ? undefined : { session, ...lowest };
   }
 
-  /** One session's recent history in session order; foreign events sit where they arrived. */
-  timeline(source: string, session: string): AepEvent[] {
+  /**
+   * One session's recent history in session order; foreign events sit where
+   * they arrived. Envelopes only: `data` lives on the items (see TimelineEvent).
+   */
+  timeline(source: string, session: string): TimelineEvent[] {
     return this.sessions.get(sessionKey(source, session))?.timeline.events() ?? [];
   }
 
-  /** Recent session-less (agent-scoped) events of one source. */
-  agentEvents(source: string): AepEvent[] {
+  /** Recent session-less (agent-scoped) events of one source, envelopes only. */
+  agentEvents(source: string): TimelineEvent[] {
     return this.agents.get(source)?.events() ?? [];
   }
 
@@ -241,7 +283,7 @@ export class Inbox {
    * Follows `cause` one hop within the event's session view, across the
    * control boundary (a command's outcome names the command, AEP-0004 §6).
    */
-  resolveCause(event: AepEvent): AepEvent | undefined {
+  resolveCause(event: AepEvent): TimelineEvent | undefined {
     if (event.cause === undefined || event.session === undefined) return undefined;
     for (const key of this.sessionsByName.get(event.session) ?? []) {
       const found = this.sessions.get(key)?.timeline.find(event.cause);
@@ -263,6 +305,9 @@ export class Inbox {
       open: this.openTotal,
       parked: this.parkedCount,
       timelineEvents,
+      /** Estimated bytes held in all, and by open requests (see `maxBytes`). */
+      bytes: this.heldBytes,
+      openBytes: this.openBytes,
     };
   }
 
@@ -276,7 +321,8 @@ export class Inbox {
     const key = sessionKey(source, session);
     let state = this.sessions.get(key);
     if (!state) {
-      state = { key, source, session, agent, timeline: new SessionTimeline(this.timelineLimit), owned: false, openCount: 0, touched: 0 };
+      const timeline = new SessionTimeline(this.timelineLimit, this.onTimelineBytes);
+      state = { key, source, session, agent, timeline, owned: false, openCount: 0, touched: 0 };
       this.sessions.set(key, state);
       let names = this.sessionsByName.get(session);
       if (!names) this.sessionsByName.set(session, (names = new Set()));
@@ -311,11 +357,14 @@ export class Inbox {
   private agentTimeline(source: string): SessionTimeline {
     let timeline = this.agents.get(source);
     if (!timeline) {
-      timeline = new SessionTimeline(this.timelineLimit);
+      timeline = new SessionTimeline(this.timelineLimit, this.onTimelineBytes);
       this.agents.set(source, timeline);
       if (this.agents.size > this.maxSessions) {
         const oldest = this.agents.keys().next().value;
-        if (oldest !== undefined) this.agents.delete(oldest);
+        if (oldest !== undefined) {
+          this.agents.get(oldest)?.clear();
+          this.agents.delete(oldest);
+        }
       }
     }
     return timeline;
@@ -334,6 +383,7 @@ export class Inbox {
       .sort((a, b) => a.touched - b.touched)
       .slice(0, Math.max(1, Math.ceil(this.maxSessions / 10)));
     for (const state of quiet) {
+      state.timeline.clear();
       this.sessions.delete(state.key);
       const names = this.sessionsByName.get(state.session);
       names?.delete(state.key);
@@ -352,6 +402,10 @@ export class Inbox {
     if (this.items.has(key)) return undefined; // redelivered after the dedupe window forgot it
     if (this.openTotal >= this.maxOpen) {
       return `${this.maxOpen} requests are already open; ${event.agent}'s request ${event.id} in session ${event.session} was not added. Answer or dismiss some, or narrow the filter`;
+    }
+    if (this.openBytes + ITEM_BYTES + this.sizeOf(event) > this.maxBytes) {
+      // Open requests are what the user is asked to act on: never dropped to make room.
+      return `${event.agent}'s request ${event.id} in session ${event.session} was not added: the inbox holds ${describeBytes(this.openBytes)} of open requests, and its memory budget is ${describeBytes(this.maxBytes)}. Answer some, or narrow the filter`;
     }
     const parsed = parseAttentionRequest(event);
     const item: AttentionItem = {
@@ -385,6 +439,7 @@ export class Inbox {
       this.changes.fire({ kind: 'added', item });
     }
     const refused = this.unpark(item);
+    this.recount(item);
     const problems = [parsed.ok ? undefined : parsed.problem.message, refused].filter((p): p is string => p !== undefined);
     return problems.length > 0 ? problems.join('; ') : undefined;
   }
@@ -436,6 +491,12 @@ export class Inbox {
       case 'attention.routed': {
         const data = readRouted(event);
         if (!data.ok) return data.problem;
+        // Any consumer may route (AEP-0002 §7 rule 3): each router is named once, and a
+        // flood of routers cannot grow an open request (which is never evicted) without bound.
+        if (item.routedBy.includes(event.agent)) return undefined;
+        if (item.routedBy.length >= MAX_ROUTERS) {
+          return `ignored attention.routed from ${event.agent} for request ${item.requestId}: ${MAX_ROUTERS} routers are already recorded for it`;
+        }
         item.routedBy.push(event.agent);
         break;
       }
@@ -475,6 +536,7 @@ export class Inbox {
     const state = this.sessions.get(sessionKey(item.source, item.session));
     if (state) state.openCount = Math.max(0, state.openCount - 1);
     this.openTotal--;
+    this.openBytes -= this.itemSizes.get(item)?.bytes ?? 0;
     const open = this.openBySession.get(sessionKey(item.source, item.session));
     open?.delete(item);
     if (open?.size === 0) this.openBySession.delete(sessionKey(item.source, item.session));
@@ -488,24 +550,127 @@ export class Inbox {
     while (this.closedOrder.length > this.maxClosed) {
       const oldest = this.closedOrder.shift();
       const stale = oldest === undefined ? undefined : this.items.get(oldest);
-      if (stale && !isOpenStatus(stale.status)) this.items.delete(stale.key);
+      if (stale && !isOpenStatus(stale.status)) this.forget(stale);
     }
+  }
+
+  // ---- memory budget ----------------------------------------------------------------
+
+  private readonly onTimelineBytes = (delta: number): void => {
+    this.timelineBytes += delta;
+  };
+
+  private get heldBytes(): number {
+    return this.itemBytes + this.parked.bytes + this.timelineBytes;
+  }
+
+  /** An event's estimated bytes, measured once: events are not changed after they are stored. */
+  private sizeOf(event: AepEvent): number {
+    let bytes = this.eventSizes.get(event);
+    if (bytes === undefined) {
+      bytes = approximateBytes(event);
+      this.eventSizes.set(event, bytes);
+    }
+    return bytes;
+  }
+
+  /** Brings the item's share of the totals up to date with the events it now holds. */
+  private recount(item: AttentionItem): void {
+    if (this.items.get(item.key) !== item) return;
+    const size = this.itemSizes.get(item) ?? { bytes: 0, routed: 0, routedBytes: 0 };
+    const before = size.bytes;
+    for (; size.routed < item.routedBy.length; size.routed++) size.routedBytes += approximateBytes(item.routedBy[size.routed]);
+    const after = ITEM_BYTES + this.sizeOf(item.requestEvent) + (item.answeredEvent ? this.sizeOf(item.answeredEvent) : 0) + size.routedBytes;
+    size.bytes = after;
+    this.itemSizes.set(item, size);
+    this.itemBytes += after - before;
+    if (isOpenStatus(item.status)) this.openBytes += after - before;
+  }
+
+  /** `attention.answered` is kept on its request's item, and `attention.routed` adds a name to it: count them there. */
+  private recountLifecycle(event: AepEvent): void {
+    if (event.session === undefined || event.subject === undefined) return;
+    // Found as onLifecycle finds it: routed in any session of the name, the rest under their own source.
+    const item = this.lookup(event.session, event.subject, event.type === 'attention.routed' ? undefined : event.source);
+    if (item) this.recount(item);
+  }
+
+  private forget(item: AttentionItem): void {
+    if (this.items.get(item.key) !== item) return;
+    this.items.delete(item.key);
+    const bytes = this.itemSizes.get(item)?.bytes ?? 0;
+    this.itemBytes -= bytes;
+    if (isOpenStatus(item.status)) this.openBytes -= bytes;
+  }
+
+  /**
+   * Past `maxBytes`, forgets the least useful first until well below it:
+   * closed requests (longest closed first), then lifecycle events still
+   * waiting for their request (longest waiting first), then recent history
+   * (only used to follow `cause` and to order a session's view) of quiet
+   * sessions, agent-scoped history, and last the history of sessions with
+   * open requests. Open requests and resume positions are kept. Returns a
+   * notice when something was forgotten, at most once a minute.
+   */
+  private keepWithinBudget(): string | undefined {
+    if (this.heldBytes <= this.maxBytes) return undefined;
+    const target = this.maxBytes * EVICT_TO;
+    const evicted = this.evictedSinceNotice;
+    while (this.heldBytes > target && this.closedOrder.length > 0) {
+      const key = this.closedOrder.shift();
+      const item = key === undefined ? undefined : this.items.get(key);
+      if (item && !isOpenStatus(item.status)) {
+        this.forget(item);
+        evicted.closed++;
+      }
+    }
+    while (this.heldBytes > target) {
+      const dropped = this.dropOldestParked();
+      if (dropped === 0) break;
+      evicted.parked += dropped;
+    }
+    if (this.heldBytes > target) {
+      const byActivity = (a: SessionState, b: SessionState) => a.touched - b.touched;
+      const withHistory = [...this.sessions.values()].filter((state) => state.timeline.size > 0);
+      const histories = [
+        ...withHistory.filter((state) => state.openCount === 0).sort(byActivity).map((state) => state.timeline),
+        ...this.agents.values(),
+        ...withHistory.filter((state) => state.openCount > 0).sort(byActivity).map((state) => state.timeline),
+      ];
+      for (const timeline of histories) {
+        if (this.heldBytes <= target) break;
+        if (timeline.clear() > 0) evicted.histories++;
+      }
+    }
+    const now = this.now();
+    if (evicted.closed + evicted.parked + evicted.histories === 0) return undefined;
+    if (this.lastNoticeAt !== undefined && now - this.lastNoticeAt < NOTICE_INTERVAL_MS) return undefined;
+    this.lastNoticeAt = now;
+    const forgot = [
+      evicted.closed > 0 ? `${evicted.closed} closed requests` : undefined,
+      evicted.parked > 0 ? `${evicted.parked} lifecycle events still waiting for their request` : undefined,
+      evicted.histories > 0 ? `the recent history of ${evicted.histories} sessions or agents (used to follow cause links)` : undefined,
+    ].filter((part): part is string => part !== undefined);
+    evicted.closed = evicted.parked = evicted.histories = 0;
+    return `the inbox passed its memory budget of ${describeBytes(this.maxBytes)} (open requests hold ${describeBytes(this.openBytes)}, kept in full), so it forgot ${forgot.join(', ')}`;
   }
 
   // ---- lifecycle events that arrived before their request ----------------------
 
   private park(event: AepEvent, session: string, subject: string): void {
-    const key = parkKey(session, subject);
-    const list = this.parked.get(key);
-    if (list) list.push(event);
-    else this.parked.set(key, [event]);
+    this.parked.append(parkKey(session, subject), event);
     this.parkedCount++;
-    while (this.parkedCount > this.maxParked) {
-      const oldestKey = this.parked.keys().next().value;
-      if (oldestKey === undefined) break;
-      this.parkedCount -= this.parked.get(oldestKey)?.length ?? 0;
-      this.parked.delete(oldestKey);
-    }
+    while (this.parkedCount > this.maxParked && this.dropOldestParked() > 0);
+  }
+
+  /** Forgets the longest-waiting key's parked events; returns how many. */
+  private dropOldestParked(): number {
+    const oldestKey = this.parked.keys().next().value;
+    if (oldestKey === undefined) return 0;
+    const dropped = this.parked.get(oldestKey)?.length ?? 0;
+    this.parkedCount -= dropped;
+    this.parked.delete(oldestKey);
+    return dropped;
   }
 
   /** Applies the lifecycle events that waited for this request; returns why any of them was refused. */

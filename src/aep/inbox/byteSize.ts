@@ -1,0 +1,45 @@
+/** What V8 spends on a value beyond its strings, roughly: a header per object or array, a slot per member. */
+const OBJECT_BYTES = 32;
+const MEMBER_BYTES = 16;
+const SCALAR_BYTES = 8;
+const STRING_HEADER_BYTES = 16;
+
+/**
+ * An estimate of the heap a JSON value holds: strings at two bytes per UTF-16
+ * code unit (the worst case; V8 stores Latin-1 text in one), plus a fixed cost
+ * per object, member and scalar. Good enough to keep a budget, not a profiler.
+ *
+ * The walk is iterative: a hostile event can nest deeper than the stack allows
+ * recursion (or `JSON.stringify`) to follow. Shared values are counted each
+ * time they are reached, which only overestimates.
+ */
+export function approximateBytes(root: unknown): number {
+  let bytes = 0;
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      bytes += STRING_HEADER_BYTES + value.length * 2;
+    } else if (Array.isArray(value)) {
+      bytes += OBJECT_BYTES + value.length * MEMBER_BYTES;
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      bytes += OBJECT_BYTES;
+      for (const key of Object.keys(value)) {
+        bytes += MEMBER_BYTES + key.length * 2;
+        pending.push((value as Record<string, unknown>)[key]);
+      }
+    } else {
+      bytes += SCALAR_BYTES;
+    }
+  }
+  return bytes;
+}
+
+/** Bytes as a short figure for people: "12.5 MB" (1 MB = 2^20 bytes, as memory is counted). */
+export function describeBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  if (mb >= 10) return `${Math.round(mb)} MB`;
+  if (mb >= 0.1) return `${mb.toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}

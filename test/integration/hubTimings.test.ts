@@ -1,0 +1,118 @@
+// The client's own timings against a hub that behaves oddly: a subscription
+// never confirmed, and ack windows a target should not be trusted with.
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
+import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { FAKE_HUB_HELLO, fakeHub, politeHub, type FakeHub } from '../support/fakeHub';
+import { RecordingLogger } from '../support/recordingLogger';
+import { waitUntil } from '../support/waitUntil';
+
+const clients: HubClient[] = [];
+const hubs: FakeHub[] = [];
+after(async () => {
+  for (const client of clients) client.dispose();
+  await Promise.all(hubs.map((hub) => hub.close()));
+});
+
+function client(url: string, options: Partial<HubClientOptions> = {}) {
+  const log = new RecordingLogger();
+  const states: ClientState[] = [];
+  const c = new HubClient({
+    hubUrl: url, token: 'any', senderName: 'test-editor', inbox: new Inbox(), positions: new MemoryPositionStore(), log,
+    backoffBaseMs: 50, backoffCapMs: 200, ...options,
+  });
+  c.onDidChangeState((state) => states.push(state));
+  c.start();
+  clients.push(c);
+  return { c, log, states };
+}
+
+async function hub(script: Parameters<typeof fakeHub>[0]): Promise<FakeHub> {
+  const started = await fakeHub(script);
+  hubs.push(started);
+  return started;
+}
+
+describe('a subscription the hub never confirms', () => {
+  test('fails the attempt with words the user can act on, then backs off and tries again', async () => {
+    const mute = await hub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify(FAKE_HUB_HELLO));
+    });
+    const { c, log, states } = client(mute.url, { subscribeTimeoutMs: 300 });
+    await waitUntil(() => mute.connections() >= 2, 'a second attempt', 5_000, () => log.lines.join('\n'));
+    const backingOff = states.find((state) => state.kind === 'backing-off');
+    assert.ok(backingOff?.kind === 'backing-off');
+    assert.equal(
+      backingOff.lastError,
+      'the hub accepted the connection but never confirmed the subscription within 300 ms; check that the hub is an AEP 0.1 hub and look at its log',
+    );
+    assert.ok(log.lines.some((line) => line.startsWith(`warn ${backingOff.lastError}; retrying in `)), log.lines.join('\n'));
+    assert.equal(states.some((state) => state.kind === 'connected'), false, 'never shown as connected');
+    c.dispose();
+  });
+
+  test('without its own setting it waits as long as for hello', async () => {
+    const mute = await hub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify(FAKE_HUB_HELLO));
+    });
+    const { c, states } = client(mute.url, { helloTimeoutMs: 1_500 });
+    await waitUntil(() => states.some((state) => state.kind === 'backing-off'), 'the attempt to fail', 5_000);
+    const failed = states.find((state) => state.kind === 'backing-off');
+    assert.match(failed?.kind === 'backing-off' ? failed.lastError : '', /never confirmed the subscription within 1\.5 s;/);
+    c.dispose();
+  });
+
+  test('a confirmed subscription is not cut by the timer', async () => {
+    const polite = await hub(politeHub);
+    const { c, states } = client(polite.url, { subscribeTimeoutMs: 200 });
+    await waitUntil(() => c.state.kind === 'connected', 'connected');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal(c.state.kind, 'connected');
+    assert.equal(polite.connections(), 1);
+    assert.deepEqual(states.map((state) => state.kind), ['connecting', 'connected']);
+    c.dispose();
+  });
+});
+
+describe('ack windows from the roster', () => {
+  test('are held between 1 s and 10 min, and each clamped value is logged once', async () => {
+    const entries = [
+      { session: 'hasty', agent: 'a', control: { accepts: ['control.attention.respond'], ack_window_ms: 5 } },
+      { session: 'forever', agent: 'b', control: { accepts: ['control.attention.respond'], ack_window_ms: 1_000_000_000 } },
+      { session: 'sane', agent: 'c', control: { accepts: ['control.attention.respond'], ack_window_ms: 4_000 } },
+    ];
+    let rosters = 0;
+    const rostered = await hub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ ...FAKE_HUB_HELLO, capabilities: { roster: {} } }));
+      if (frame['type'] === 'subscribe') {
+        ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
+        // A session start makes the client ask for the roster again.
+        setTimeout(() => ws.send(JSON.stringify({
+          aep: '0.1', id: 'E1', type: 'session.started', time: '2026-07-03T10:00:00Z', source: 'aep://h/agent/a', agent: 'a', session: 'hasty', seq: 0,
+        })), 50);
+      }
+      if (frame['type'] === 'roster') {
+        rosters++;
+        ws.send(JSON.stringify({ type: 'roster', id: frame['id'], entries }));
+      }
+    });
+    const { c, log } = client(rostered.url);
+    await waitUntil(() => rosters >= 2 && c.reachability('sane').state === 'reachable', 'two rosters', 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(
+      ['hasty', 'forever', 'sane'].map((session) => c.reachability(session)),
+      [
+        { state: 'reachable', agent: 'a', accepts: ['control.attention.respond'], ackWindowMs: 1_000 },
+        { state: 'reachable', agent: 'b', accepts: ['control.attention.respond'], ackWindowMs: 600_000 },
+        { state: 'reachable', agent: 'c', accepts: ['control.attention.respond'], ackWindowMs: 4_000 },
+      ],
+    );
+    assert.deepEqual(log.lines.filter((line) => line.includes('declares an ack window')), [
+      'warn session "hasty" declares an ack window of 5 ms; answers to it wait 1000 ms (this client waits between 1 s and 10 min)',
+      'warn session "forever" declares an ack window of 1000000000 ms; answers to it wait 600000 ms (this client waits between 1 s and 10 min)',
+    ]);
+    c.dispose();
+  });
+});
