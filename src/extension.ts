@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from './host/commands';
 import { HubConnection } from './host/hubConnection';
 import { InboxView } from './host/inboxView';
+import { configureHostStrings } from './host/l10n';
 import { ExtensionLog } from './host/log';
 import { Notifier } from './host/notifier';
 import { REQUEST_VIEW_TYPE, RequestPanels } from './host/requestPanel';
@@ -25,6 +26,7 @@ export interface AepAttentionApi {
 
 export async function activate(context: vscode.ExtensionContext): Promise<AepAttentionApi> {
   const started = Date.now();
+  configureHostStrings(vscode.l10n.bundle);
   const log = new ExtensionLog();
   context.subscriptions.push(log);
   const fromEnvironment = environmentToken(process.env);

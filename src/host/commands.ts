@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
+import { kindLabel, promptLine, provenance } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inboxView';
@@ -9,6 +10,7 @@ import { describeOutcome } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
 import type { SettingsService } from './settings';
 import { STATUS_COMMAND } from './statusBar';
+import { notify, pick } from './surfaces';
 import { originOf, type TokenStore } from './tokens';
 
 export const COMMANDS = {
@@ -74,17 +76,14 @@ export class Commands extends Disposable {
       void this.statusClicked();
       return;
     }
-    const log = vscode.l10n.t('Show Log');
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', this.connection.origin ?? 'The hub'),
-        vscode.l10n.t('Set Hub Token'),
-        log,
-      )
-      .then((choice) => {
-        if (choice === log) this.log.show();
-        else if (choice) void this.setToken();
-      });
+    void notify(
+      'warning',
+      vscode.l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', this.connection.origin ?? 'The hub'),
+      [{ title: vscode.l10n.t('Set Hub Token'), value: 'token' }, { title: vscode.l10n.t('Show Log'), value: 'log' }],
+    ).then((choice) => {
+      if (choice === 'log') this.log.show();
+      else if (choice === 'token') void this.setToken();
+    });
   }
 
   showInbox(): Thenable<unknown> {
@@ -102,11 +101,10 @@ export class Commands extends Disposable {
     const outcome = await this.connection.respond(request, { option: optionId });
     const described = describeOutcome(outcome, item.agent);
     if (described.ok) {
-      void vscode.window.showInformationMessage(described.message);
+      void notify('info', described.message);
     } else {
-      const open = vscode.l10n.t('Open');
-      const choice = await vscode.window.showWarningMessage(described.message, open);
-      if (choice === open) this.open(item);
+      const choice = await notify('warning', described.message, [{ title: vscode.l10n.t('Open'), value: 'open' }]);
+      if (choice === 'open') this.open(item);
     }
   }
 
@@ -129,9 +127,9 @@ export class Commands extends Disposable {
   private hubOriginOrExplain(): string | undefined {
     const origin = originOf(this.settings.value.hubUrl);
     if (!origin) {
-      void vscode.window
-        .showErrorMessage(vscode.l10n.t('Set aepAttention.hubUrl first: the token is stored for that hub only.'), vscode.l10n.t('Open Settings'))
-        .then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
+      void notify('error', vscode.l10n.t('Set aepAttention.hubUrl first: the token is stored for that hub only.'), [
+        { title: vscode.l10n.t('Open Settings'), value: 'settings' },
+      ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
     }
     return origin;
   }
@@ -149,7 +147,7 @@ export class Commands extends Disposable {
     if (!token) return;
     await this.tokens.set(origin, token.trim());
     this.log.for('token').info(`stored a token for ${origin}`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Token saved for {0}.', origin));
+    void notify('info', vscode.l10n.t('Token saved for {0}.', origin));
   }
 
   private async clearToken(): Promise<void> {
@@ -157,7 +155,7 @@ export class Commands extends Disposable {
     if (!origin) return;
     await this.tokens.clear(origin);
     this.log.for('token').info(`cleared the token for ${origin}`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Token cleared for {0}.', origin));
+    void notify('info', vscode.l10n.t('Token cleared for {0}.', origin));
   }
 
   private answerNext(): void {
@@ -165,18 +163,24 @@ export class Commands extends Disposable {
       .filter((item) => item.status === 'pending' && item.request?.answerableHere)
       .sort((a, b) => a.receivedAt - b.receivedAt)[0];
     if (next) this.open(next);
-    else void vscode.window.showInformationMessage(vscode.l10n.t('No request is waiting for an answer.'));
+    else void notify('info', vscode.l10n.t('No request is waiting for an answer.'));
   }
 
   private async openRequest(argument: unknown): Promise<void> {
     let item = itemFrom(this.connection, argument);
     if (!item) {
       const items = this.connection.visibleItems();
-      const picked = await vscode.window.showQuickPick(
-        items.map((candidate) => ({ label: candidate.request?.prompt.slice(0, 120) ?? candidate.requestId, description: `${candidate.agent} · ${candidate.session}`, key: candidate.key })),
-        { title: vscode.l10n.t('Open a request'), placeHolder: items.length ? undefined : vscode.l10n.t('No request is waiting') },
+      // The prompt, and under it, on a line of its own that a long prompt cannot push out of sight, whose it is.
+      const key = await pick(
+        items.map((candidate) => ({
+          label: promptLine(candidate) || candidate.requestId,
+          description: kindLabel(candidate),
+          detail: provenance(candidate),
+          value: candidate.key,
+        })),
+        { title: vscode.l10n.t('Open a request'), ...(items.length ? {} : { placeHolder: vscode.l10n.t('No request is waiting') }) },
       );
-      item = picked ? this.connection.inbox.item(picked.key) : undefined;
+      item = key === undefined ? undefined : this.connection.inbox.item(key);
     }
     if (item) this.open(item);
   }
@@ -194,13 +198,14 @@ export class Commands extends Disposable {
       await this.showInbox();
       return;
     }
-    const retry = vscode.l10n.t('Retry');
-    const showLog = vscode.l10n.t('Show Log');
-    const setToken = vscode.l10n.t('Set Hub Token');
+    const retry = { title: vscode.l10n.t('Retry'), value: 'retry' } as const;
+    const showLog = { title: vscode.l10n.t('Show Log'), value: 'log' } as const;
+    const setToken = { title: vscode.l10n.t('Set Hub Token'), value: 'token' } as const;
     const actions = /token/i.test(state.reason) ? [setToken, retry, showLog] : [retry, showLog];
-    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('AEP Attention cannot connect: {0}', state.reason), ...actions);
-    if (choice === retry) this.connection.retryNow();
-    else if (choice === showLog) this.log.show();
-    else if (choice === setToken) await this.setToken();
+    // The reason may quote the hub: it goes through the notification surface like agent text.
+    const choice = await notify('error', vscode.l10n.t('AEP Attention cannot connect: {0}', state.reason), actions);
+    if (choice === 'retry') this.connection.retryNow();
+    else if (choice === 'log') this.log.show();
+    else if (choice === 'token') await this.setToken();
   }
 }

@@ -1,42 +1,55 @@
-import * as vscode from 'vscode';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { textHonesty } from '../aep/labels';
 import { sourceHost } from '../aep/envelope';
+import { t } from './l10n';
+import { piece, PIECES } from './untrustedText';
 
-/** Words for things the UI shows in several places (tree, notifications, status, webview title). */
+// Words for things the UI shows in several places (tree, notifications, status, webview title).
+// Agent text enters a sentence only as a capped, inert piece; the surface that shows the
+// sentence sanitises it whole again (surfaces.ts).
+
+/** The agent's name as it may appear inside a sentence. */
+export function agentName(agent: string): string {
+  return piece(agent, PIECES.agent);
+}
+
+export function sessionName(session: string): string {
+  return piece(session, PIECES.session);
+}
 
 export function kindLabel(item: Readonly<AttentionItem>): string {
   const kind = item.request?.kind ?? 'request';
   switch (kind) {
     case 'permission':
-      return vscode.l10n.t('permission');
+      return t('permission');
     case 'form':
-      return vscode.l10n.t('form');
+      return t('form');
     case 'input':
-      return vscode.l10n.t('question');
+      return t('question');
     case 'review':
-      return vscode.l10n.t('review');
+      return t('review');
     case 'auth':
-      return vscode.l10n.t('sign-in');
+      return t('sign-in');
     default:
-      return kind;
+      // An unknown kind is the agent's word.
+      return piece(kind, PIECES.kind);
   }
 }
 
 /** "3 min ago", "12 s ago". */
 export function age(since: number, now: number): string {
   const seconds = Math.max(0, Math.round((now - since) / 1000));
-  if (seconds < 60) return vscode.l10n.t('{0} s ago', seconds);
+  if (seconds < 60) return t('{0} s ago', seconds);
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return vscode.l10n.t('{0} min ago', minutes);
-  return vscode.l10n.t('{0} h ago', Math.round(minutes / 60));
+  if (minutes < 60) return t('{0} min ago', minutes);
+  return t('{0} h ago', Math.round(minutes / 60));
 }
 
 export function timeLeft(until: number, now: number): string {
   const seconds = Math.round((until - now) / 1000);
-  if (seconds <= 0) return vscode.l10n.t('expired');
-  if (seconds < 60) return vscode.l10n.t('{0} s left', seconds);
-  return vscode.l10n.t('{0} min left', Math.round(seconds / 60));
+  if (seconds <= 0) return t('expired');
+  if (seconds < 60) return t('{0} s left', seconds);
+  return t('{0} min left', Math.round(seconds / 60));
 }
 
 /**
@@ -44,14 +57,16 @@ export function timeLeft(until: number, now: number): string {
  * At capture metadata the prompt was synthesized from structure; say so.
  */
 export function promptLine(item: Readonly<AttentionItem>): string {
-  if (item.problem) return vscode.l10n.t('Cannot be shown: {0}', item.problem.message);
+  if (item.problem) return t('Cannot be shown: {0}', piece(item.problem.message, PIECES.detail));
   const request = item.request;
   if (!request) return '';
-  const prompt = request.prompt.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return textHonesty(request.capture) === 'structural' ? vscode.l10n.t('{0} (synthesized, capture {1})', prompt, request.capture) : prompt;
+  const prompt = piece(request.prompt, PIECES.prompt);
+  return textHonesty(request.capture) === 'structural' ? t('{0} (synthesized, capture {1})', prompt, request.capture) : prompt;
 }
 
 export function provenance(item: Readonly<AttentionItem>): string {
   const host = sourceHost(item.source);
-  return host ? vscode.l10n.t('{0} · session {1} · {2}', item.agent, item.session, host) : vscode.l10n.t('{0} · session {1}', item.agent, item.session);
+  const agent = agentName(item.agent);
+  const session = sessionName(item.session);
+  return host ? t('{0} · session {1} · {2}', agent, session, piece(host, PIECES.source)) : t('{0} · session {1}', agent, session);
 }

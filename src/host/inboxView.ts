@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { AttentionItem } from '../aep/inbox/inbox';
-import { age, kindLabel, promptLine, provenance, timeLeft } from './describe';
+import { age, agentName, kindLabel, promptLine, provenance, sessionName, timeLeft } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
+import { setBadge, treeItem } from './surfaces';
 
 export const INBOX_VIEW_ID = 'aepAttention.inbox';
 export const OPEN_REQUEST_COMMAND = 'aepAttention.openRequest';
@@ -57,7 +58,7 @@ export class InboxView extends Disposable {
   private updateBadge(): void {
     const count = this.connection.visibleItems().length;
     const tooltip = count === 1 ? vscode.l10n.t('1 request waits for an answer') : vscode.l10n.t('{0} requests wait for an answer', count);
-    this.view.badge = count > 0 ? { value: count, tooltip } : undefined;
+    setBadge(this.view, count, tooltip);
     void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.connection.state.kind !== 'unconfigured');
   }
 
@@ -74,52 +75,52 @@ export class InboxView extends Disposable {
     return [...groupBy(items, (item) => item.agent).entries()].map(([agent, list]) => ({ kind: 'agent', agent, items: list }));
   }
 
+  /** Every string here may hold agent text (agent and session names, source, prompt, kind): surfaces.treeItem makes it inert. */
   private treeItem(node: Node): vscode.TreeItem {
     const now = Date.now();
     if (node.kind === 'agent') {
-      const item = new vscode.TreeItem(node.agent, vscode.TreeItemCollapsibleState.Expanded);
-      item.iconPath = new vscode.ThemeIcon('robot');
-      item.description = vscode.l10n.t('{0} waiting', node.items.length);
-      item.contextValue = 'agent';
-      return item;
+      return treeItem({
+        label: agentName(node.agent), collapsible: 'expanded', icon: 'robot', contextValue: 'agent',
+        description: vscode.l10n.t('{0} waiting', node.items.length),
+      });
     }
     if (node.kind === 'session') {
-      const item = new vscode.TreeItem(node.session, vscode.TreeItemCollapsibleState.Expanded);
       const reach = this.connection.reachability(node.session);
-      item.iconPath = new vscode.ThemeIcon(reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : 'debug-disconnect');
-      item.description =
-        reach.state === 'reachable'
-          ? vscode.l10n.t('reachable')
-          : reach.state === 'ambiguous'
-            ? vscode.l10n.t('ambiguous: {0} claimants, answers will be refused', reach.claimants)
-            : reach.state === 'unreachable'
-              ? vscode.l10n.t('not reachable right now')
-              : '';
-      item.tooltip = node.source;
-      item.contextValue = 'session';
-      return item;
+      return treeItem({
+        label: sessionName(node.session), collapsible: 'expanded', contextValue: 'session',
+        icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : 'debug-disconnect',
+        description:
+          reach.state === 'reachable'
+            ? vscode.l10n.t('reachable')
+            : reach.state === 'ambiguous'
+              ? vscode.l10n.t('ambiguous: {0} claimants, answers will be refused', reach.claimants)
+              : reach.state === 'unreachable'
+                ? vscode.l10n.t('not reachable right now')
+                : '',
+        tooltip: [node.source],
+      });
     }
     const request = node.item;
     const label = promptLine(request);
-    const item = new vscode.TreeItem(label || request.requestId, vscode.TreeItemCollapsibleState.None);
-    item.id = request.key;
     const parts = [kindLabel(request)];
     if (request.status === 'answered') parts.push(vscode.l10n.t('answered, waiting for the agent'));
     const expiresAt = request.request?.expiresAt;
     parts.push(expiresAt !== undefined ? timeLeft(expiresAt, now) : age(request.receivedAt, now));
     if (request.request) parts.push(vscode.l10n.t('capture {0}', request.request.capture));
     if (request.request && !request.request.answerableHere) parts.push(vscode.l10n.t('answered elsewhere'));
-    item.description = parts.join(' · ');
-    const tooltip = new vscode.MarkdownString();
-    tooltip.appendText(`${label}\n\n${provenance(request)}`);
-    item.tooltip = tooltip;
-    item.iconPath = new vscode.ThemeIcon(
-      request.problem ? 'warning' : request.status === 'answered' ? 'check' : request.request?.kind === 'form' ? 'checklist' : request.request?.kind === 'permission' ? 'shield' : 'comment-discussion',
-    );
-    item.contextValue = request.problem ? 'request.malformed' : 'request';
-    item.command = { command: OPEN_REQUEST_COMMAND, title: vscode.l10n.t('Open Request'), arguments: [request.key] };
-    item.accessibilityInformation = { label: `${kindLabel(request)}: ${label}. ${item.description}` };
-    return item;
+    const description = parts.join(' · ');
+    return treeItem({
+      label: label || request.requestId,
+      collapsible: 'none',
+      id: request.key,
+      description,
+      // The prompt, then whose it is: agent · session · host.
+      tooltip: [label, provenance(request)],
+      icon: request.problem ? 'warning' : request.status === 'answered' ? 'check' : request.request?.kind === 'form' ? 'checklist' : request.request?.kind === 'permission' ? 'shield' : 'comment-discussion',
+      contextValue: request.problem ? 'request.malformed' : 'request',
+      command: { command: OPEN_REQUEST_COMMAND, title: vscode.l10n.t('Open Request'), arguments: [request.key] },
+      accessibilityLabel: `${kindLabel(request)}: ${label}. ${description}`,
+    });
   }
 }
 

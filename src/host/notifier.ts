@@ -3,10 +3,12 @@ import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
 import { textHonesty } from '../aep/labels';
 import { severityRank } from '../aep/levels';
-import { promptLine } from './describe';
+import { agentName, promptLine } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import type { SettingsService } from './settings';
+import { notify, type Choice } from './surfaces';
+import { distinctButtons } from './untrustedText';
 
 const COALESCE_MS = 400;
 const MAX_OPTION_BUTTONS = 3;
@@ -79,28 +81,26 @@ export class Notifier extends Disposable {
   }
 
   private async showMany(agent: string, count: number): Promise<void> {
-    const open = vscode.l10n.t('Open Inbox');
-    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('{0} requests from {1}', count, agent), open);
-    if (choice === open) this.actions.showInbox();
+    const choice = await notify('info', vscode.l10n.t('{0} requests from {1}', count, agentName(agent)), [{ title: vscode.l10n.t('Open Inbox'), value: 'inbox' }]);
+    if (choice === 'inbox') this.actions.showInbox();
   }
 
   private async showOne(item: Readonly<AttentionItem>): Promise<void> {
-    const open = vscode.l10n.t('Open');
+    const open: Choice<{ kind: 'open' }> = { title: vscode.l10n.t('Open'), value: { kind: 'open' } };
     const request = item.request;
     // Option buttons only when the answer goes through the hub and the labels are real text:
     // at capture metadata a label is a placeholder ("1"), not something to click blind.
-    const optionButtons =
+    const options =
       request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural'
-        ? request.options.slice(0, MAX_OPTION_BUTTONS)
+        ? distinctButtons(request.options, [open.title]).slice(0, MAX_OPTION_BUTTONS)
         : [];
-    const message = vscode.l10n.t('{0}: {1}', item.agent, promptLine(item));
-    const choice = await vscode.window.showInformationMessage(message, open, ...optionButtons.map((option) => option.label));
-    if (choice === undefined) return;
-    if (choice === open) {
-      this.actions.open(item);
-      return;
-    }
-    const option = optionButtons.find((candidate) => candidate.label === choice);
-    if (option && isOpenStatus(item.status)) this.actions.answerWithOption(item, option.id);
+    // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape).
+    const message = vscode.l10n.t('{0}: {1}', agentName(item.agent), promptLine(item));
+    const choice = await notify<{ kind: 'open' } | { kind: 'option'; id: string }>('info', message, [
+      open,
+      ...options.map((option) => ({ title: option.label, value: { kind: 'option' as const, id: option.id } })),
+    ]);
+    if (choice?.kind === 'open') this.actions.open(item);
+    else if (choice?.kind === 'option' && isOpenStatus(item.status)) this.actions.answerWithOption(item, choice.id);
   }
 }

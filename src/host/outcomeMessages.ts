@@ -1,5 +1,7 @@
-import * as vscode from 'vscode';
 import type { SendOutcome } from '../aep/client/controlSender';
+import { agentName } from './describe';
+import { t } from './l10n';
+import { piece, PIECES } from './untrustedText';
 
 const HUB_CODES: Record<string, string> = {
   'no-route': 'no agent connected to the hub owns that session right now',
@@ -8,32 +10,40 @@ const HUB_CODES: Record<string, string> = {
   unauthorized: 'the hub does not allow this client to send answers (watch-only hub, or a token without that right)',
 };
 
-/** One sentence for what became of an answer, for notifications and the form. */
-export function describeOutcome(outcome: SendOutcome, agent: string): { ok: boolean; message: string } {
+/**
+ * One sentence for what became of an answer, for notifications and the form.
+ * The agent's name, a nack's reason and detail and a hub's code and detail are
+ * agent- or hub-authored: each enters the sentence as a capped, inert piece.
+ */
+export function describeOutcome(outcome: SendOutcome, agentText: string): { ok: boolean; message: string } {
+  const agent = agentName(agentText);
+  const detail = (text: string | undefined) => (text ? `: ${piece(text, PIECES.detail)}` : '');
   switch (outcome.kind) {
     case 'accepted':
-      return { ok: true, message: vscode.l10n.t('{0} accepted the answer.', agent) };
+      return { ok: true, message: t('{0} accepted the answer.', agent) };
     case 'rejected':
       return {
         ok: false,
         message:
           outcome.reason === 'invalid'
-            ? vscode.l10n.t('{0} refused the answer as invalid{1}. The request is still open: fix the answer and send again.', agent, outcome.detail ? `: ${outcome.detail}` : '')
-            : vscode.l10n.t('{0} refused the answer ({1}){2}.', agent, outcome.reason, outcome.detail ? `: ${outcome.detail}` : ''),
+            ? t('{0} refused the answer as invalid{1}. The request is still open: fix the answer and send again.', agent, detail(outcome.detail))
+            : t('{0} refused the answer ({1}){2}.', agent, piece(outcome.reason, PIECES.kind), detail(outcome.detail)),
       };
     case 'refused-by-hub': {
-      const why = HUB_CODES[outcome.code];
+      const code = piece(outcome.code, PIECES.kind);
+      // An own property only: a hub's code is no key into this object's prototype.
+      const why = Object.hasOwn(HUB_CODES, outcome.code) ? HUB_CODES[outcome.code] : undefined;
       return {
         ok: false,
-        message: vscode.l10n.t('The hub did not deliver the answer ({0}): {1}.', outcome.code, outcome.detail ?? why ?? outcome.code),
+        message: t('The hub did not deliver the answer ({0}): {1}.', code, outcome.detail ? piece(outcome.detail, PIECES.detail) : (why ?? code)),
       };
     }
     case 'timeout':
       return {
         ok: false,
-        message: vscode.l10n.t('{0} did not acknowledge the answer within {1} s. It may still arrive; the request stays open until the agent resolves it.', agent, Math.round(outcome.afterMs / 1000)),
+        message: t('{0} did not acknowledge the answer within {1} s. It may still arrive; the request stays open until the agent resolves it.', agent, Math.round(outcome.afterMs / 1000)),
       };
     case 'cancelled':
-      return { ok: false, message: vscode.l10n.t('The answer was not sent: {0}', outcome.reason) };
+      return { ok: false, message: t('The answer was not sent: {0}', piece(outcome.reason, PIECES.detail)) };
   }
 }

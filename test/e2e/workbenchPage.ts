@@ -40,3 +40,20 @@ export async function webviewFrame(page: Page, timeoutMs = 30_000, session?: str
     await sleep(50);
   }
 }
+
+/**
+ * Runs a workbench command by its exact palette title (F1); the palette matches loosely, so
+ * the row is picked by its full label. `opensQuickInput`: the command shows a quick pick of
+ * its own in the same widget, so the palette never closes.
+ */
+export async function runCommand(page: Page, title: string, options: { opensQuickInput?: boolean } = {}): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${title}`);
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.click();
+  if (!options.opensQuickInput) await input.waitFor({ state: 'hidden', timeout: 15_000 });
+}
