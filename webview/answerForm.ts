@@ -1,24 +1,59 @@
-import { credentialIn, freeTexts, type CredentialKind } from '../src/aep/credentials';
+import type { FieldSpec } from '../src/aep/attention';
+import { freeTextParts, redactAnswer, type AnswerPart, type AnswerRedaction } from '../src/aep/capture';
+import { credentialKinds, type CredentialKind } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
 import type { AnswerMessage, RequestView, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { createFieldWidget, toFieldSpec, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
-import { t } from './l10n';
+import { t, tNodes } from './l10n';
 import { button, isButton, isMultilineText, textControl, type Control } from './toolkit';
 
-type Sender = (answer: AnswerMessage) => void;
+/** `verbatim`: the user chose to send text the redaction pipeline would change as typed (capture `full`). */
+type Sender = (answer: AnswerMessage, verbatim: boolean) => void;
 type Draft = Omit<WebviewState, 'key'>;
 
 /** The protocol core names the kind of credential it found in English; the page says it in the user's language. */
 function credentialName(kind: CredentialKind): string {
   switch (kind) {
     case 'private key': return t('private key');
+    case 'PEM block': return t('PEM block');
     case 'AWS access key': return t('AWS access key');
-    case 'bearer token': return t('bearer token');
-    case 'password or key assignment': return t('password or key assignment');
+    case 'GitHub token': return t('GitHub token');
+    case 'GitLab token': return t('GitLab token');
+    case 'Slack token': return t('Slack token');
+    case 'OpenAI key': return t('OpenAI key');
+    case 'Anthropic key': return t('Anthropic key');
+    case 'Stripe key': return t('Stripe key');
+    case 'Google API key': return t('Google API key');
+    case 'npm token': return t('npm token');
+    case 'PyPI token': return t('PyPI token');
+    case 'Hugging Face token': return t('Hugging Face token');
+    case 'SendGrid key': return t('SendGrid key');
+    case 'Docker token': return t('Docker token');
     case 'JSON Web Token': return t('JSON Web Token');
+    case 'bearer token': return t('bearer token');
+    case 'Basic auth': return t('Basic auth');
+    case 'authorization header': return t('authorization header');
+    case 'connection string with password': return t('connection string with password');
+    case 'password assignment': return t('password assignment');
+    case 'key or token assignment': return t('key or token assignment');
+    case 'field named like a credential': return t('field named like a credential');
+    case 'configured secret': return t('configured secret');
   }
+}
+
+/** Field ids and labels that say the field wants a secret: its answer is confirmed even when the pipeline changes nothing. */
+const SECRET_FIELD = /passw(?:or)?d|passwd|passphrase|secret|token|api[\s_-]?key|credential/i;
+
+/** Longest original shown whole in the list of replacements; longer ones show their start and end. */
+const SHOWN_CHARS = 200;
+/** Most replacements listed; the rest are counted. */
+const LISTED = 50;
+
+function elided(original: string): string {
+  if (original.length <= SHOWN_CHARS) return original;
+  return t('{0}…{1} ({2} characters)', original.slice(0, 120), original.slice(-40), original.length);
 }
 
 /**
@@ -37,8 +72,8 @@ export class AnswerArea {
   private closed = false;
   private readonly retryButton: HTMLElement & { disabled: boolean };
   private confirmation: HTMLElement | undefined;
-  /** The last answer handed to the host, for the read-only summary once it is accepted. */
-  private lastSent: AnswerMessage | undefined;
+  /** The last answer handed to the host (the redacted one, when that was chosen), for the read-only summary once it is accepted. */
+  private lastSent: { answer: AnswerMessage; verbatim: boolean; redacted: boolean } | undefined;
   private readonly changeListeners: Array<() => void> = [];
   private retryListener: (() => void) | undefined;
 
@@ -68,6 +103,8 @@ export class AnswerArea {
       this.submitForm();
     });
     this.element.addEventListener('input', () => this.changed());
+    // A confirmation lists what the answer held when it was shown; an edit makes that list stale.
+    this.element.addEventListener('input', () => this.dismissConfirmation());
     this.element.addEventListener('change', () => this.changed());
   }
 
@@ -100,8 +137,8 @@ export class AnswerArea {
 
   /** The answer was accepted: what was sent, read-only, once the request is over. */
   showSummary(): void {
-    const sent = this.lastSent;
-    if (!sent || this.element.querySelector('.summary')) return;
+    if (!this.lastSent || this.element.querySelector('.summary')) return;
+    const { answer: sent, verbatim, redacted } = this.lastSent;
     const list = el('dl', {});
     const row = (term: string, value: string) => list.append(el('dt', {}, term), el('dd', {}, value));
     if (sent.option !== undefined) {
@@ -122,7 +159,10 @@ export class AnswerArea {
       };
       row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));
     });
-    this.element.append(el('section', { class: 'summary', 'aria-label': t('What you sent') }, el('h3', {}, t('What you sent')), list));
+    const how = verbatim
+      ? t('Sent as typed, at capture full: kept verbatim in the agent\'s session history.')
+      : redacted ? t('Sent redacted: the redaction pipeline replaced parts of your answer, as listed before sending.') : undefined;
+    this.element.append(el('section', { class: 'summary', 'aria-label': t('What you sent') }, el('h3', {}, t('What you sent')), list, how ? el('p', { class: 'note' }, how) : undefined));
   }
 
   focusFirst(): void {
@@ -155,8 +195,7 @@ export class AnswerArea {
     this.closed = true;
     this.setBusy(true);
     this.offerRetry(undefined);
-    this.confirmation?.remove();
-    this.confirmation = undefined;
+    this.dismissConfirmation();
   }
 
   private renderInformational(): void {
@@ -257,38 +296,118 @@ export class AnswerArea {
   }
 
   /**
-   * Hands the answer to the host, after asking when free text in it looks
-   * like a credential: answers are kept in the session's history and
-   * relayed to whoever watches it (AEP-0003 §9.4 lists what adapters must
-   * redact; a person should not send that by accident).
+   * Hands the answer to the host, after the AEP-0003 §9.4 pipeline has passed
+   * its free text. Text the pipeline leaves unchanged goes as it is (capture
+   * `redacted`: it passed). Otherwise the person sees exactly what would be
+   * replaced and chooses: the redacted text, the text as typed (capture
+   * `full`, kept verbatim in the session history), or editing. The host runs
+   * the same pipeline again and refuses text it would change unless
+   * `verbatim` was chosen. Requests of kind `auth` and fields named like a
+   * secret are confirmed even when nothing would be replaced.
    */
-  private deliver(answer: AnswerMessage, confirmed = false): void {
-    const credential = confirmed ? undefined : freeTexts(answer).map(credentialIn).find((kind) => kind !== undefined);
-    if (!credential) {
-      this.confirmation?.remove();
-      this.confirmation = undefined;
-      this.lastSent = answer;
-      this.offerRetry(undefined);
-      this.send(answer);
-      return;
+  private deliver(answer: AnswerMessage): void {
+    this.dismissConfirmation();
+    const fields = this.request.fields.map(toFieldSpec);
+    const redaction = redactAnswer(answer, fields, this.request.home ? { home: this.request.home } : {});
+    const sensitive = this.sensitivity(answer, fields);
+    if (redaction.changes.length > 0) this.confirmRedaction(answer, redaction, sensitive);
+    else if (sensitive) this.confirmSensitive(answer, sensitive);
+    else this.hand(answer, { verbatim: false, redacted: false });
+  }
+
+  private hand(answer: AnswerMessage, how: { verbatim: boolean; redacted: boolean }): void {
+    this.dismissConfirmation();
+    this.lastSent = { answer, ...how };
+    this.offerRetry(undefined);
+    this.send(answer, how.verbatim);
+  }
+
+  /** Why this answer is confirmed even if the pipeline changes nothing: an `auth` request, or a field that asks for a secret. */
+  private sensitivity(answer: AnswerMessage, fields: readonly FieldSpec[]): string | undefined {
+    const parts = freeTextParts(answer, fields).filter((free) => free.text !== '');
+    if (parts.length === 0) return undefined;
+    if (this.request.kind === 'auth' || this.request.renderKind === 'auth') return t('This is an authentication request: what you type may be a credential.');
+    const secretField = parts.map(({ part }) => part).find((part) => part.kind === 'value' && this.asksForSecret(part.fieldId));
+    return secretField?.kind === 'value' ? t('The field "{0}" asks for a secret.', this.fieldName(secretField.fieldId)) : undefined;
+  }
+
+  private asksForSecret(fieldId: string): boolean {
+    const field = this.request.fields.find((f) => f.id === fieldId);
+    return SECRET_FIELD.test(fieldId) || (field !== undefined && field.label.honesty !== 'structural' && SECRET_FIELD.test(field.label.text));
+  }
+
+  private fieldName(fieldId: string): string {
+    const index = this.request.fields.findIndex((f) => f.id === fieldId);
+    const field = this.request.fields[index];
+    if (!field) return fieldId;
+    return field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.id) : field.label.text;
+  }
+
+  private partName(part: AnswerPart, answer: AnswerMessage): string {
+    if (part.kind === 'text') return answer.option !== undefined ? t('Reason') : t('Reply');
+    return this.fieldName(part.fieldId);
+  }
+
+  private confirmRedaction(answer: AnswerMessage, redaction: AnswerRedaction, sensitive: string | undefined): void {
+    const replacements = redaction.changes.flatMap((change) => change.replacements.map((replacement) => ({ part: change.part, replacement })));
+    const kinds = credentialKinds(replacements.map((r) => r.replacement));
+    const intro = kinds.length > 0
+      ? t('Your answer looks like it contains a credential ({0}).', kinds.map(credentialName).join(', '))
+      : t('Your answer contains text that the redaction pipeline replaces before it leaves this editor.');
+    const list = el('ul', { class: 'replacements', id: 'confirm-replacements', 'aria-label': t('What would be replaced') });
+    for (const { part, replacement } of replacements.slice(0, LISTED)) {
+      const kind = replacement.kind !== undefined && replacement.confident ? credentialName(replacement.kind) : undefined;
+      const item = el('li', {}, ...tNodes('{0}: {1} → {2}', this.partName(part, answer), el('code', { class: 'original' }, elided(replacement.original)), el('code', { class: 'replacement' }, replacement.replacement)));
+      if (kind) item.append(' ', t('({0})', kind));
+      list.append(item);
     }
-    this.confirmation?.remove();
-    const edit = button(t('Edit answer'), 'primary', () => {
-      this.confirmation?.remove();
-      this.confirmation = undefined;
-      this.focusFirst();
-    });
-    const sendAnyway = button(t('Send anyway'), 'secondary', () => this.deliver(answer, true));
+    if (replacements.length > LISTED) list.append(el('li', {}, t('…and {0} more.', replacements.length - LISTED)));
+    const redacted = button(t('Send redacted'), 'primary', () => this.hand(redaction.answer, { verbatim: false, redacted: true }));
+    const verbatim = button(t('Send as typed'), 'secondary', () => this.hand(answer, { verbatim: true, redacted: false }));
+    const edit = button(t('Edit answer'), 'secondary', () => this.editAnswer(redaction.changes[0]?.part));
+    redacted.id = 'confirm-redacted';
+    verbatim.id = 'confirm-verbatim';
     edit.id = 'confirm-edit';
-    sendAnyway.id = 'confirm-send';
-    this.confirmation = el(
-      'div',
-      { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text' },
-      el('p', { id: 'confirm-text' }, t('Your answer looks like it contains a credential ({0}). Answers are kept in the agent\'s session history and relayed by the hub. Send it anyway?', credentialName(credential))),
-      el('div', { class: 'actions' }, edit, sendAnyway),
+    this.showConfirmation(
+      el('p', { id: 'confirm-text' }, `${intro} ${t('Answers are kept in the agent\'s session history and relayed by the hub. Before sending, the redaction pipeline would replace:')}`),
+      list,
+      sensitive ? el('p', {}, sensitive) : undefined,
+      el('p', { class: 'note', id: 'confirm-verbatim-note' }, t('Send as typed sends your text unchanged, at capture full: it is kept verbatim in the agent\'s session history.')),
+      el('div', { class: 'actions' }, redacted, verbatim, edit),
     );
-    this.element.append(this.confirmation);
+    redacted.focus();
+  }
+
+  private confirmSensitive(answer: AnswerMessage, reason: string): void {
+    const edit = button(t('Edit answer'), 'primary', () => this.editAnswer(undefined));
+    const send = button(t('Send'), 'secondary', () => this.hand(answer, { verbatim: false, redacted: false }));
+    edit.id = 'confirm-edit';
+    send.id = 'confirm-send';
+    this.showConfirmation(
+      el('p', { id: 'confirm-text' }, `${reason} ${t('The redaction pipeline finds nothing to replace, so your answer is sent as typed and kept in the agent\'s session history. Send it?')}`),
+      el('div', { class: 'actions' }, edit, send),
+    );
     edit.focus();
+  }
+
+  private showConfirmation(...children: Array<Node | undefined>): void {
+    this.dismissConfirmation();
+    this.confirmation = el('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text' }, ...children);
+    this.element.append(this.confirmation);
+  }
+
+  private dismissConfirmation(): void {
+    this.confirmation?.remove();
+    this.confirmation = undefined;
+  }
+
+  /** Back to the answer, at the part the pipeline would change. */
+  private editAnswer(part: AnswerPart | undefined): void {
+    this.dismissConfirmation();
+    const widget = part?.kind === 'value' ? this.widgets.find((w) => w.field.id === part.fieldId) : undefined;
+    if (widget) widget.focus();
+    else if (part?.kind === 'text' && this.reply) this.reply.focus();
+    else this.focusFirst();
   }
 
   private changed(): void {

@@ -38,7 +38,7 @@ function render(request: RequestView, now: number): void {
   const app = document.getElementById('app');
   if (!app) return;
   const header = new Header(request, now);
-  const answer = new AnswerArea(request, (message: AnswerMessage) => submit(message));
+  const answer = new AnswerArea(request, (message: AnswerMessage, verbatim: boolean) => submit(message, verbatim));
   const status = el('div', { class: 'status', id: 'status', role: 'status' });
   const agentRegion = el(
     'section',
@@ -89,11 +89,11 @@ function applyStatus(status: string, resolution?: string): void {
   }
 }
 
-function submit(answer: AnswerMessage): void {
+function submit(answer: AnswerMessage, verbatim: boolean): void {
   if (!page) return;
   page.answer.setBusy(true);
   page.inFlight = true;
-  vscode.postMessage({ type: 'submit', submitId: `submit-${++submitCounter}`, answer });
+  vscode.postMessage({ type: 'submit', submitId: `submit-${++submitCounter}`, answer, ...(verbatim ? { verbatim: true } : {}) });
 }
 
 function onMessage(message: HostToWebview): void {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Answer, AttentionRequest } from './attention';
-import { commandCapture } from './capture';
+import { commandCapture, type CaptureChoice, type PartChange } from './capture';
 import { AEP_VERSION, type AepEvent } from './envelope';
 import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
 import { ulid } from './ulid';
@@ -48,30 +48,60 @@ export type RespondCommand = AepEvent & {
   data: { answer: Answer };
 };
 
+/** Why no command was built: the pipeline would change free text the sender did not choose to send verbatim. */
+export interface RespondRefusal {
+  reason: 'would-redact';
+  /** What the pipeline would replace, part by part (never logged: it is the user's text). */
+  changes: PartChange[];
+  message: string;
+}
+
+/** A command, or a refusal: there is no way to get `redacted` on text the pipeline would change. */
+export type RespondBuild = { ok: true; command: RespondCommand } | { ok: false; refusal: RespondRefusal };
+
 /**
  * Builds the `control.attention.respond` for a request (AEP-0004 §2, §5, §6):
  * addressed to the request's session, `subject` and `cause` = the request id,
- * no `seq` (the sender does not own the target's order), and the capture its
- * content needs. Keep the returned envelope: a retry MUST resend it unchanged,
- * same `id` (AEP-0004 §2.3).
+ * no `seq` (the sender does not own the target's order), and an honest
+ * capture (capture.ts `commandCapture`): `metadata` with no free text,
+ * `redacted` when the AEP-0003 §9.4 pipeline changes none of it, `full` when
+ * the sender chose to send as typed text the pipeline would change. Anything
+ * else is refused, never labelled `redacted`. Keep the returned envelope: a
+ * retry MUST resend it unchanged, same `id` (AEP-0004 §2.3).
  */
 export function buildRespondCommand(
   request: Pick<AttentionRequest, 'id' | 'session' | 'fields'>,
   answer: Answer,
   sender: SenderIdentity,
   now: number = Date.now(),
-): RespondCommand {
+  choice: CaptureChoice = {},
+): RespondBuild {
+  const decision = commandCapture(answer, request.fields, choice);
+  if (!decision.ok) {
+    const count = decision.changes.reduce((n, change) => n + change.replacements.length, 0);
+    return {
+      ok: false,
+      refusal: {
+        reason: 'would-redact',
+        changes: decision.changes,
+        message: `the redaction pipeline would replace ${count} part${count === 1 ? '' : 's'} of the answer's text; send the redacted answer, or choose to send it as typed (capture full)`,
+      },
+    };
+  }
   return {
-    aep: AEP_VERSION,
-    id: ulid(now),
-    type: RESPOND_TYPE,
-    time: new Date(now).toISOString(),
-    source: sender.source,
-    agent: sender.agent,
-    session: request.session,
-    subject: request.id,
-    cause: request.id,
-    capture: commandCapture(answer, request.fields),
-    data: { answer },
+    ok: true,
+    command: {
+      aep: AEP_VERSION,
+      id: ulid(now),
+      type: RESPOND_TYPE,
+      time: new Date(now).toISOString(),
+      source: sender.source,
+      agent: sender.agent,
+      session: request.session,
+      subject: request.id,
+      cause: request.id,
+      capture: decision.capture,
+      data: { answer },
+    },
   };
 }

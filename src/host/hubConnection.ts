@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
+import type { CaptureChoice } from '../aep/capture';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { HubClient, type ClientState } from '../aep/client/hubClient';
 import { hubEndpoint } from '../aep/client/hubEndpoint';
@@ -121,11 +122,11 @@ export class HubConnection extends Disposable {
     this.inboxChanges.fire({ kind: 'removed', item });
   }
 
-  respond(request: AttentionRequest, answer: Answer): Promise<SendOutcome> {
+  respond(request: AttentionRequest, answer: Answer, choice: CaptureChoice = {}): Promise<SendOutcome> {
     if (!this.client) {
       return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
     }
-    return this.client.respond(request, answer).then((outcome) => this.logOutcome(request, outcome));
+    return this.client.respond(request, answer, choice).then((outcome) => this.logOutcome(request, outcome));
   }
 
   /** Sends a timed-out answer again under the same command id (AEP-0004 §2.3). */
@@ -183,7 +184,7 @@ export class HubConnection extends Disposable {
     this.inboxValue = new Inbox({ onListenerError: (error) => this.log.for('inbox').error(String(error)) });
     this.hubOrigin = origin;
     this.gaps.length = 0;
-    this.persistence = origin ? new WorkspacePersistence(this.workspaceState, origin) : undefined;
+    this.persistence = origin ? new WorkspacePersistence(this.workspaceState, origin, this.log.for('persistence')) : undefined;
     const restored = this.persistence?.restoreInto(this.inboxValue) ?? 0;
     if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`);
     this.inboxValue.onDidChange((change) => {

@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { answerProblem } from '../aep/answerCheck';
+import { commandCapture, type CaptureChoice } from '../aep/capture';
+import { fieldNamedIn } from '../aep/nackField';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { hostToWebviewSchema, webviewStateSchema, webviewToHostSchema, type HostToWebview } from '../shared/webviewMessages';
-import { kindLabel } from './describe';
+import { agentName, kindLabel } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import type { Logger } from '../aep/client/logger';
 import { describeOutcome } from './outcomeMessages';
 import { reachabilityView, requestView } from './requestView';
 import type { SettingsService } from './settings';
+import { createWebviewPanel, setPanelTitle } from './surfaces';
 import { webviewHtml } from './webviewHtml';
 
 export const REQUEST_VIEW_TYPE = 'aepAttention.request';
@@ -71,23 +75,33 @@ export class RequestPanels extends Disposable {
   }
 }
 
-/** The page loads exactly these two files of the extension; nothing else of it is reachable from the webview. */
+/**
+ * The page loads its script from dist/webview/ and its stylesheet from
+ * media/webview/; those two folders hold nothing else, and they are the only
+ * parts of the extension the webview can reach.
+ */
+function pageRoots(extensionUri: vscode.Uri): { script: vscode.Uri; style: vscode.Uri } {
+  return { script: vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), style: vscode.Uri.joinPath(extensionUri, 'media', 'webview') };
+}
+
 function pageResources(extensionUri: vscode.Uri): { script: vscode.Uri; style: vscode.Uri } {
-  return { script: vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'), style: vscode.Uri.joinPath(extensionUri, 'media', 'form.css') };
+  const roots = pageRoots(extensionUri);
+  return { script: vscode.Uri.joinPath(roots.script, 'webview.js'), style: vscode.Uri.joinPath(roots.style, 'form.css') };
 }
 
 function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  const { script, style } = pageResources(extensionUri);
+  const { script, style } = pageRoots(extensionUri);
   return { enableScripts: true, localResourceRoots: [script, style] };
 }
 
+/** "permission from claude-code": the agent's words (kind, name) made inert by the panel-title surface. */
 function panelTitle(item: Readonly<AttentionItem>): string {
-  return vscode.l10n.t('{0} from {1}', kindLabel(item), item.agent);
+  return vscode.l10n.t('{0} from {1}', kindLabel(item), agentName(item.agent));
 }
 
 function createPanel(item: Readonly<AttentionItem>): vscode.WebviewPanel {
   // Not retainContextWhenHidden: the page keeps its drafts with setState and is rebuilt on show.
-  return vscode.window.createWebviewPanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
+  return createWebviewPanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
 }
 
 /** How long a resolved request's panel stays up, when the user chose to close it, so the outcome can be read. */
@@ -111,7 +125,7 @@ class RequestPanel extends Disposable {
   ) {
     super();
     this.panel.webview.options = panelOptions(extensionUri);
-    this.panel.title = panelTitle(item);
+    setPanelTitle(this.panel, panelTitle(item));
     this.panel.webview.html = this.html();
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(this.panel.webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)));
@@ -159,7 +173,7 @@ class RequestPanel extends Disposable {
         this.ready = true;
         this.post({
           type: 'init',
-          request: requestView(this.item, this.connection.reachability(this.item.session)),
+          request: { ...requestView(this.item, this.connection.reachability(this.item.session)), home: homedir() },
           now: Date.now(),
           ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
         });
@@ -168,7 +182,7 @@ class RequestPanel extends Disposable {
         void vscode.commands.executeCommand('aepAttention.showLog');
         return;
       case 'submit':
-        void this.submit(message.submitId, stripUndefined(message.answer));
+        void this.submit(message.submitId, stripUndefined(message.answer), message.verbatim === true);
         return;
       case 'retry':
         void this.retry(message.submitId);
@@ -176,7 +190,13 @@ class RequestPanel extends Disposable {
     }
   }
 
-  private async submit(submitId: string, answer: Answer): Promise<void> {
+  /**
+   * Whatever the page did, the host checks again: the answer against the
+   * request, and its free text against the AEP-0003 §9.4 pipeline. Text the
+   * pipeline would change goes only if the user chose to send it as typed
+   * (`verbatim`, capture `full`); `redacted` is never declared for it.
+   */
+  private async submit(submitId: string, answer: Answer, verbatim: boolean): Promise<void> {
     const current = this.connection.inbox.item(this.item.key) ?? this.item;
     const request = current.request;
     const problem = answerProblem(request, answer);
@@ -188,8 +208,21 @@ class RequestPanel extends Disposable {
       });
       return;
     }
+    const choice: CaptureChoice = { verbatim, redaction: { home: homedir() } };
+    const decision = commandCapture(answer, request.fields, choice);
+    if (!decision.ok) {
+      // The replacements are the user's text: never logged.
+      const count = decision.changes.reduce((n, change) => n + change.replacements.length, 0);
+      this.post({
+        type: 'outcome', submitId, phase: 'cancelled',
+        message: count === 1
+          ? vscode.l10n.t('Not sent: the redaction pipeline would replace a part of your answer. Send it redacted, or choose to send it as typed (capture full).')
+          : vscode.l10n.t('Not sent: the redaction pipeline would replace {0} parts of your answer. Send it redacted, or choose to send it as typed (capture full).', count),
+      });
+      return;
+    }
     this.postSending(submitId, current.agent);
-    this.postOutcome(submitId, request, await this.connection.respond(request, answer), current.agent);
+    this.postOutcome(submitId, request, await this.connection.respond(request, answer, choice), current.agent);
   }
 
   private async retry(submitId: string): Promise<void> {
@@ -259,11 +292,4 @@ function stripUndefined(answer: { option?: string | undefined; text?: string | u
   if (answer.text !== undefined) out.text = answer.text;
   if (answer.values !== undefined) out.values = answer.values;
   return out;
-}
-
-/** The field an `invalid` nack's detail names, when it names exactly one field of the form. */
-function fieldNamedIn(detail: string | undefined, fieldIds: readonly string[]): string | undefined {
-  if (!detail) return undefined;
-  const named = fieldIds.filter((id) => new RegExp(`["'\`]${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["'\`]`).test(detail));
-  return named.length === 1 ? named[0] : undefined;
 }

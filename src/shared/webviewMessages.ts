@@ -59,6 +59,8 @@ export const requestViewSchema = z.object({
   /** Set when the request could not be read; nothing else is rendered but provenance. */
   problem: z.optional(z.string()),
   reachability: reachabilityView,
+  /** The user's home directory, so the page runs the redaction pipeline (AEP-0003 §9.4 rule c) as the host will. */
+  home: z.optional(z.string()),
 });
 export type RequestView = z.infer<typeof requestViewSchema>;
 
@@ -73,8 +75,12 @@ export type AnswerMessage = z.infer<typeof answerSchema>;
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview's script has loaded and can receive `init` (ready handshake). */
   z.object({ type: z.literal('ready') }),
-  /** The user sent an answer; `submitId` correlates the outcome. */
-  z.object({ type: z.literal('submit'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), answer: answerSchema }),
+  /**
+   * The user sent an answer; `submitId` correlates the outcome. `verbatim`:
+   * the user chose to send text the redaction pipeline would change as typed,
+   * at capture `full` (AEP-0004 §5); without it the host refuses such text.
+   */
+  z.object({ type: z.literal('submit'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), answer: answerSchema, verbatim: z.optional(z.boolean()) }),
   z.object({ type: z.literal('showLog') }),
   /** Send the timed-out answer `submitId` again, as the same command (AEP-0004 §2.3: same id, so the agent dedupes). */
   z.object({ type: z.literal('retry'), submitId: z.string().check(z.minLength(1), z.maxLength(64)) }),

@@ -5,7 +5,7 @@
 // print, so the whole decision logic is unit-testable.
 import * as z from 'zod/mini';
 import { answerSchema, parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
-import { commandCapture, gateFormValues } from '../../src/aep/capture';
+import { gateFormValues, verbatimCapture } from '../../src/aep/capture';
 import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, type RejectReason } from '../../src/aep/control';
 import { dedupeKey, parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { validateFormValues, type FieldError } from '../../src/aep/formValidation';
@@ -225,7 +225,7 @@ export class ControlTarget {
     if (!record || !emitter || !oob || record.snapshot.state !== 'pending') return step;
     const answered = emitter.emit(
       'attention.answered',
-      { subject: requestId, cause: requestId, capture: commandCapture(oob.answer, record.parsed.fields), data: { answer: oob.answer, via: 'oob', by: oob.by } },
+      { subject: requestId, cause: requestId, capture: verbatimCapture(oob.answer, record.parsed.fields), data: { answer: oob.answer, via: 'oob', by: oob.by } },
       now,
     );
     push(step, answered);
@@ -355,7 +355,7 @@ export class ControlTarget {
       if (!check.ok) return { ok: false, detail: fieldProblems(check.errors) };
       const applied: Answer = { values: gateFormValues(request.fields, check.values, request.capture) };
       if (answer.text !== undefined && answer.text.trim() !== '' && freeTextAllowed) applied.text = answer.text;
-      return { ok: true, answer: applied, capture: commandCapture(applied, request.fields) };
+      return { ok: true, answer: applied, capture: verbatimCapture(applied, request.fields) };
     }
     if (answer.values !== undefined) return { ok: false, detail: `answer.values answers only a form; this ${request.kind} request takes ${request.options.length > 0 ? 'an option or text' : 'text'}` };
 
@@ -366,7 +366,7 @@ export class ControlTarget {
         if (!ids.includes(answer.option)) return { ok: false, detail: `option ${shown(answer.option)} is not one of ${ids.join(', ')}` };
         const applied: Answer = { option: answer.option };
         if (text && freeTextAllowed) applied.text = text;
-        return { ok: true, answer: applied, capture: applied.text !== undefined ? 'redacted' : 'metadata' };
+        return { ok: true, answer: applied, capture: verbatimCapture(applied, request.fields) };
       }
       if (!text) return { ok: false, detail: `answer with an option (${ids.join(', ')}) or text` };
       // AEP-0008: text naming an option (its id, or exactly one label; trimmed, any case) is that option.
@@ -380,15 +380,15 @@ export class ControlTarget {
       if (refusing !== undefined) {
         const applied: Answer = { option: refusing };
         if (freeTextAllowed) applied.text = text;
-        return { ok: true, answer: applied, capture: applied.text !== undefined ? 'redacted' : 'metadata' };
+        return { ok: true, answer: applied, capture: verbatimCapture(applied, request.fields) };
       }
       if (request.kind === 'permission') return { ok: false, detail: `text does not name an option (${ids.join(', ')})` };
-      return freeTextAllowed ? { ok: true, answer: { text }, capture: 'redacted' } : { ok: false, detail: 'answer with an option id' };
+      return freeTextAllowed ? { ok: true, answer: { text }, capture: verbatimCapture({ text }, request.fields) } : { ok: false, detail: 'answer with an option id' };
     }
     if (answer.option !== undefined) return { ok: false, detail: `this ${request.kind} request has no options; answer with text (option ${shown(answer.option)} is not one)` };
     if (!text) return { ok: false, detail: 'answer.text is missing or empty' };
     if (!freeTextAllowed) return { ok: false, detail: 'this request is at capture metadata and cannot carry a text answer' };
-    return { ok: true, answer: { text: answer.text ?? text }, capture: 'redacted' };
+    return { ok: true, answer: { text: answer.text ?? text }, capture: verbatimCapture({ text: answer.text ?? text }, request.fields) };
   }
 
   private resolved(emitter: SessionEmitter, record: RequestRecord, cause: string, resolution: 'answered' | 'dismissed', now: number): Emitted {

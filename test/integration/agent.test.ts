@@ -66,9 +66,10 @@ describe('demo agent through the local hub', () => {
     assert.equal(request.severity, 'notice');
 
     const send = (answer: Answer): RespondCommand => {
-      const command = buildRespondCommand(request, answer, SENDER);
-      editor?.send(command);
-      return command;
+      const built = buildRespondCommand(request, answer, SENDER);
+      assert.ok(built.ok, 'these answers pass the redaction pipeline unchanged');
+      editor?.send(built.command);
+      return built.command;
     };
 
     const invalid = send({ values: { staged: true, regions: ['1'] } });

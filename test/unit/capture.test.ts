@@ -59,13 +59,13 @@ describe('commandCapture: what a respond command must declare', () => {
     { id: 'r', type: 'select', label: 'Regions', multi: true, choices: [{ id: '1', label: 'us' }, { id: '2', label: 'eu' }] },
   ]);
   test('structural answers stay at metadata', () => {
-    assert.equal(commandCapture({ option: 'allow' }, []), 'metadata');
-    assert.equal(commandCapture({ values: { n: 3, ok: false, db: '1', r: ['1', '2'] } }, fields), 'metadata');
+    assert.deepEqual(commandCapture({ option: 'allow' }, []), { ok: true, capture: 'metadata' });
+    assert.deepEqual(commandCapture({ values: { n: 3, ok: false, db: '1', r: ['1', '2'] } }, fields), { ok: true, capture: 'metadata' });
   });
-  test('any free text makes it redacted', () => {
-    assert.equal(commandCapture({ option: 'allow', text: 'only in build/' }, []), 'redacted');
-    assert.equal(commandCapture({ values: { name: 'billing-api' } }, fields), 'redacted');
-    assert.equal(commandCapture({ values: { db: 'MariaDB' } }, fields), 'redacted');
+  test('free text the redaction pipeline leaves unchanged is redacted: it passed', () => {
+    assert.deepEqual(commandCapture({ option: 'allow', text: 'only in build/' }, []), { ok: true, capture: 'redacted' });
+    assert.deepEqual(commandCapture({ values: { name: 'billing-api' } }, fields), { ok: true, capture: 'redacted' });
+    assert.deepEqual(commandCapture({ values: { db: 'MariaDB' } }, fields), { ok: true, capture: 'redacted' });
   });
 });
 

@@ -126,7 +126,11 @@ describe('MemoryPositionStore', () => {
 describe('ControlSender', () => {
   const target = { session: 's1', source: 'aep://h/agent/a/session/s1' };
   const sender = { agent: 'tester', source: 'aep://host/agent/tester' };
-  const command = () => buildRespondCommand({ id: 'R1', session: 's1', fields: [] }, { option: 'allow' }, sender);
+  const command = () => {
+    const built = buildRespondCommand({ id: 'R1', session: 's1', fields: [] }, { option: 'allow' }, sender);
+    assert.ok(built.ok, 'an option answer carries no free text: always built');
+    return built.command;
+  };
   const ack = (type: string, cause: string, data?: unknown): AepEvent => {
     const parsed = parseEnvelope({
       aep: '0.1', id: `ack-${Math.random()}`, type, time: new Date().toISOString(), source: 'aep://h/agent/a/session/s1',

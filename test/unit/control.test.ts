@@ -10,6 +10,7 @@ import {
   buildRespondCommand,
   isKnownRejectReason,
   readRejected,
+  type RespondCommand,
   type SenderIdentity,
 } from '../../src/aep/control';
 import { AEP_VERSION, parseEnvelope, type AepEvent } from '../../src/aep/envelope';
@@ -83,13 +84,20 @@ const FIELDS: FieldSpec[] = [
 ];
 const FORM_REQUEST = { id: '01JX9ZZZZZFORM00000000000A', session: 's_custom', fields: FIELDS };
 
+/** A command for an answer that passes the redaction pipeline (or is sent as typed); fails the test on a refusal. */
+function built(...args: Parameters<typeof buildRespondCommand>): RespondCommand {
+  const result = buildRespondCommand(...args);
+  if (!result.ok) assert.fail(result.refusal.message);
+  return result.command;
+}
+
 function captureFor(answer: Answer, request: Pick<AttentionRequest, 'id' | 'session' | 'fields'> = FORM_REQUEST) {
-  return buildRespondCommand(request, answer, SENDER, NOW).capture;
+  return built(request, answer, SENDER, NOW).capture;
 }
 
 describe('buildRespondCommand: the envelope (AEP-0004 §2, §6)', () => {
   const request = goldenRequest(PERMISSION_ID);
-  const command = buildRespondCommand(request, { option: 'allow' }, SENDER, NOW);
+  const command = built(request, { option: 'allow' }, SENDER, NOW);
 
   test('is a control.attention.respond of envelope version 0.1', () => {
     assert.equal(command.type, 'control.attention.respond');
@@ -130,17 +138,17 @@ describe('buildRespondCommand: the envelope (AEP-0004 §2, §6)', () => {
 
   test('two commands get different ids, even at the same millisecond', () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 200; i++) ids.add(buildRespondCommand(request, { option: 'allow' }, SENDER, NOW).id);
+    for (let i = 0; i < 200; i++) ids.add(built(request, { option: 'allow' }, SENDER, NOW).id);
     assert.equal(ids.size, 200);
     for (const id of ids) assert.match(id, ULID);
-    const a = buildRespondCommand(request, { option: 'deny' }, SENDER);
-    const b = buildRespondCommand(request, { option: 'deny' }, SENDER);
+    const a = built(request, { option: 'deny' }, SENDER);
+    const b = built(request, { option: 'deny' }, SENDER);
     assert.notEqual(a.id, b.id);
   });
 
   test('without a clock argument it uses the current time', () => {
     const before = Date.now();
-    const fresh = buildRespondCommand(request, { option: 'allow' }, SENDER);
+    const fresh = built(request, { option: 'allow' }, SENDER);
     const after = Date.now();
     const time = ulidTime(fresh.id);
     assert.ok(time >= before && time <= after, `${time} within [${before}, ${after}]`);
@@ -151,14 +159,14 @@ describe('buildRespondCommand: the envelope (AEP-0004 §2, §6)', () => {
   test('carries the answer unchanged as data.answer', () => {
     assert.deepEqual(command.data, { answer: { option: 'allow' } });
     const answer: Answer = { values: { name: 'api', regions: ['1'] }, text: 'ship it' };
-    assert.deepEqual(buildRespondCommand(FORM_REQUEST, answer, SENDER, NOW).data, { answer });
+    assert.deepEqual(built(FORM_REQUEST, answer, SENDER, NOW).data, { answer });
   });
 
   test('passes our own envelope parser, which sees exactly what was built', () => {
     const parsed = parseEnvelope(command);
     if (!parsed.ok) assert.fail(parsed.problem);
     assert.deepEqual(parsed.value, command);
-    const form = buildRespondCommand(goldenRequest(FORM_ID), { values: { name: 'x', db: 'MariaDB' } }, SENDER, NOW);
+    const form = built(goldenRequest(FORM_ID), { values: { name: 'x', db: 'MariaDB' } }, SENDER, NOW);
     assert.equal(parseEnvelope(form).ok, true);
   });
 
@@ -178,7 +186,7 @@ describe('buildRespondCommand: capture states what the answer carries (AEP-0004 
     assert.equal(captureFor({ option: 'allow' }, goldenRequest(PERMISSION_ID)), 'metadata');
   });
 
-  test('any text makes it redacted, even beside an option, even empty', () => {
+  test('text the redaction pipeline leaves unchanged is redacted (it passed), even beside an option, even empty', () => {
     assert.equal(captureFor({ text: 'yes, but only once' }, goldenRequest(PERMISSION_ID)), 'redacted');
     assert.equal(captureFor({ option: 'allow', text: 'ok' }, goldenRequest(PERMISSION_ID)), 'redacted');
     assert.equal(captureFor({ text: '' }), 'redacted');

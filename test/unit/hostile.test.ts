@@ -581,10 +581,14 @@ function runFuzz(seed: number, count: number): FuzzRun {
         if (item?.request) {
           const values = item.answer?.values ?? {};
           validateFormValues(item.request.fields, values);
-          const command = buildRespondCommand(item.request, item.answer ?? { option: 'allow' }, SENDER, NOW);
-          const reparsed = parseEnvelope(command);
-          bound('respond-command-parses', reparsed.ok, reparsed.ok ? '' : reparsed.problem);
-          run.commandsChecked++;
+          // Sent as typed (the hostile text may hold secrets): always built, at an honest capture.
+          const built = buildRespondCommand(item.request, item.answer ?? { option: 'allow' }, SENDER, NOW, { verbatim: true });
+          bound('respond-command-builds', built.ok, built.ok ? '' : built.refusal.message);
+          if (built.ok) {
+            const reparsed = parseEnvelope(built.command);
+            bound('respond-command-parses', reparsed.ok, reparsed.ok ? '' : reparsed.problem);
+            run.commandsChecked++;
+          }
         }
       }
       inbox.resolveCause(event);
@@ -709,6 +713,7 @@ describe(`hostile input: ${INPUTS} seeded mutations of the golden corpus (seed $
   });
 
   test('a command built for any request the inbox accepted passes our own envelope parser', () => {
+    assert.equal(report(run.bounds.get('respond-command-builds')), '', 'an answer sent as typed is always built');
     assert.equal(report(run.bounds.get('respond-command-parses')), '');
   });
 });

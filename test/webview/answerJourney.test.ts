@@ -1,8 +1,9 @@
 // What happens after Send, on the real request page in headless Chromium
-// with the test playing the extension host: a credential-looking answer is
-// confirmed first, an answer waiting for the connection says so, a timed-out
-// answer can be sent again as the same command, an accepted answer leaves a
-// read-only summary, and a request answered elsewhere turns read-only.
+// with the test playing the extension host: an answer the redaction pipeline
+// would change goes only as the user chooses, an answer waiting for the
+// connection says so, a timed-out answer can be sent again as the same
+// command, an accepted answer leaves a read-only summary, and a request
+// answered elsewhere turns read-only.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { goldenForm, viewOf } from '../support/requestViews';
@@ -19,23 +20,26 @@ describe('request page: after Send', () => {
     await page.page.keyboard.press('Enter');
   };
 
-  test('an answer that looks like a credential is sent only after the user confirms it', async () => {
+  test('an answer the redaction pipeline would change goes only as the user chooses: back to editing, then as typed', async () => {
     const page = await open(viewOf(goldenForm()));
     const p = page.page;
     await fillAndSend(page, 'password=hunter2');
     const question = p.locator('.confirm');
     await question.waitFor({ state: 'visible' });
-    assert.match(await question.innerText(), /looks like it contains a credential \(password or key assignment\)/);
+    assert.match(await question.innerText(), /looks like it contains a credential \(password assignment\)/);
+    assert.match(await p.locator('#confirm-replacements').innerText(), /Service name: hunter2 → \[REDACTED:secret\]/);
     assert.equal((await submits(page)).length, 0, 'nothing sent before the user decides');
-    // "Edit answer" has focus: Enter takes the user back to the form, still unsent.
-    assert.equal(await p.evaluate(() => document.activeElement?.id), 'confirm-edit');
-    await p.keyboard.press('Enter');
+    // "Send redacted" has focus (it sends nothing secret); "Edit answer" goes back to the field, still unsent.
+    assert.equal(await p.evaluate(() => document.activeElement?.id), 'confirm-redacted');
+    await p.locator('#confirm-edit').click();
     await question.waitFor({ state: 'detached' });
+    assert.equal(await p.evaluate(() => document.activeElement?.id), 'field-0');
     assert.equal((await submits(page)).length, 0);
     await p.keyboard.press('Enter');
-    await p.locator('#confirm-send').click();
+    await p.locator('#confirm-verbatim').click();
     const submit = await page.waitForPosted((m) => m['type'] === 'submit');
     assert.deepEqual((submit['answer'] as { values: Record<string, unknown> }).values['name'], 'password=hunter2');
+    assert.equal(submit['verbatim'], true, 'sent as typed is said so: the host declares capture full');
     assert.equal(await p.locator('.confirm').count(), 0);
   });
 

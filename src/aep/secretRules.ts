@@ -1,0 +1,338 @@
+// The secret class of the AEP-0003 §9.4 redaction pipeline (rule a), kept in
+// one list for both users: the pipeline (redaction.ts) replaces every match,
+// the credential detector (credentials.ts) names the ones that look like a
+// real secret. The normative floor is the spec's five shapes (PEM blocks,
+// `AKIA…`, `Bearer …`, `(password|passwd|secret|api[_-]?key|token)\s*[=:]\s*\S+`,
+// JWTs); everything else here is hardening, which §9.4 allows ("adapters MAY
+// redact more"), after the upstream corpus (conformance/fixtures/redaction).
+//
+// Every pattern is written to run in linear time on any input: each match
+// attempt starts at a literal or a boundary and scans a bounded or
+// non-overlapping run, so a megabyte of hostile text costs a few passes.
+
+export const CREDENTIAL_KINDS = [
+  'private key',
+  'PEM block',
+  'AWS access key',
+  'GitHub token',
+  'GitLab token',
+  'Slack token',
+  'OpenAI key',
+  'Anthropic key',
+  'Stripe key',
+  'Google API key',
+  'npm token',
+  'PyPI token',
+  'Hugging Face token',
+  'SendGrid key',
+  'Docker token',
+  'JSON Web Token',
+  'bearer token',
+  'Basic auth',
+  'authorization header',
+  'connection string with password',
+  'password assignment',
+  'key or token assignment',
+  'field named like a credential',
+  'configured secret',
+] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+/** One secret found in a piece of text: `[start, end)` is what the pipeline replaces. */
+export interface SecretMatch {
+  start: number;
+  end: number;
+  kind: CredentialKind;
+  /**
+   * The match looks like a real secret, not a placeholder or a word: the
+   * detector names only these. The pipeline replaces every match either way
+   * (the §9.4 floor redacts `token: none` too).
+   */
+  confident: boolean;
+}
+
+export const SECRET_MARK = '[REDACTED:secret]';
+export const PII_MARK = '[REDACTED:pii]';
+const MARK_PREFIX = '[REDACTED:';
+
+/** Text that is (or starts with) a replacement the pipeline wrote: already redacted, so a second run leaves it alone. */
+export function isRedactionMark(value: string): boolean {
+  return value.startsWith(MARK_PREFIX);
+}
+
+// ---- what a secret value looks like -----------------------------------------
+
+const PLACEHOLDER_WORDS = new Set([
+  'none', 'null', 'nil', 'empty', 'undefined', 'unset', 'na', 'n/a', 'tbd', 'todo', 'yes', 'no', 'true', 'false',
+  'redacted', 'hidden', 'secret', 'password', 'passwd', 'token', 'required', 'optional', 'unknown', 'example',
+]);
+const PLACEHOLDER_SHAPES: readonly RegExp[] = [
+  /^<[^<>]*>$/, // <enter it later>
+  /^\{\{[^{}]*\}\}$/, // {{ secret }}
+  /^\$\{[^{}]*\}$/, // ${DB_PASSWORD}
+  /^\$[A-Za-z_][A-Za-z0-9_]*$/, // $DB_PASSWORD
+  /^%[A-Za-z0-9_(]/, // %s, %(password)s
+  /^(.)\1*$/, // ********, xxxxxxxx, ...
+  /(?:^|[_-])(?:your|my|example|placeholder|dummy|sample)(?:[_-]|$)/i, // your_token_here
+];
+
+/** A value that only stands in for a secret: `none`, `<enter it later>`, `${VAR}`, `****`, the marker itself. */
+export function isPlaceholder(value: string): boolean {
+  return value === '' || isRedactionMark(value) || PLACEHOLDER_WORDS.has(value.toLowerCase()) || PLACEHOLDER_SHAPES.some((shape) => shape.test(value));
+}
+
+/**
+ * Length and character mix of a secret: at least `minLength` characters and
+ * at least two classes among lower case, upper case past the first letter,
+ * digits and symbols (or 24 characters of anything). `hunter2sequel`,
+ * `tok_9f8e7d6c` pass; `none`, `Santa`, `changeme`, `<enter it later>` do not.
+ */
+export function looksLikeSecret(raw: string, minLength = 8): boolean {
+  const value = raw.replace(/^["'`]+|["'`,;]+$/g, '');
+  if (value.length < minLength || isPlaceholder(value)) return false;
+  const classes =
+    Number(/[a-z]/.test(value)) + Number(/.[A-Z]/.test(value)) + Number(/[0-9]/.test(value)) + Number(/[^A-Za-z0-9]/.test(value));
+  return classes >= 2 || value.length >= 24;
+}
+
+// ---- credential-named keys ---------------------------------------------------
+
+// The floor's keywords end the name (`DB_PASSWORD`, `mytoken`, `x-api-key`);
+// `\b` would miss `DB_PASSWORD=` since `_` is a word character.
+const PASSWORD_NAME = /(?:password|passwd|passphrase|[_.-](?:pass|pwd))$/;
+const KEY_NAME = /(?:secret|api[_-]?key|token|credentials?|(?:private|secret|access|signing|encryption|master|client|app|auth|session)[_.-]?key)$/;
+const ENV_KEY_NAME = /^[A-Z0-9_]*_KEY$/; // AWS_SECRET_ACCESS_KEY, STRIPE_KEY: upper case only, so `sort_key` stays a key
+const AUTHORIZATION_NAME = /^(?:proxy-)?authorization$/;
+
+/** Whether a key name says its value is a password (as opposed to another secret). */
+function isPasswordName(lower: string): boolean {
+  return PASSWORD_NAME.test(lower);
+}
+
+/** A key or variable name that says its value is a credential: `password`, `DB_PASSWORD`, `api_key`, `client_secret`, `GITHUB_TOKEN`. */
+export function isCredentialName(name: string): boolean {
+  const tail = name.length > 64 ? name.slice(-64) : name;
+  const lower = tail.toLowerCase();
+  return isPasswordName(lower) || KEY_NAME.test(lower) || ENV_KEY_NAME.test(tail);
+}
+
+/** `isCredentialName`, plus the names of headers that carry one (`Authorization`): for object keys, whose value is dropped whole. */
+export function isCredentialKey(name: string): boolean {
+  return isCredentialName(name) || AUTHORIZATION_NAME.test(name.toLowerCase());
+}
+
+// ---- the rules ----------------------------------------------------------------
+
+type Finder = (text: string) => SecretMatch[];
+
+/** Every match of a global regex; `pick` turns one into a secret span (or skips it). */
+function scan(re: RegExp, text: string, pick: (m: RegExpExecArray) => SecretMatch | undefined): SecretMatch[] {
+  const out: SecretMatch[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const found = pick(m);
+    if (found) out.push(found);
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return out;
+}
+
+/** The span of the last capture group, which every pattern below puts at the end of its match. */
+function tail(m: RegExpExecArray, group: string): { start: number; end: number } {
+  const end = m.index + m[0].length;
+  return { start: end - group.length, end };
+}
+
+// PEM blocks (floor). The END line is searched once per label and position,
+// so many headers without an END stay linear; an unterminated block is
+// redacted through its base64 body.
+const PEM_BEGIN = /-----BEGIN ([A-Z0-9][A-Z0-9 ]{0,62})-----/g;
+const PEM_BODY = /[ \t]*[A-Za-z0-9+/=]*(?:\r?\n[A-Za-z0-9+/=:][A-Za-z0-9+/=,:. \t-]*)*/y;
+
+const findPem: Finder = (text) => {
+  const out: SecretMatch[] = [];
+  const nextEnd = new Map<string, number>();
+  PEM_BEGIN.lastIndex = 0;
+  for (let m = PEM_BEGIN.exec(text); m; m = PEM_BEGIN.exec(text)) {
+    const label = m[1] ?? '';
+    const headerEnd = m.index + m[0].length;
+    const endLine = `-----END ${label}-----`;
+    let endAt = nextEnd.get(label);
+    if (endAt === undefined || (endAt !== -1 && endAt < headerEnd)) {
+      endAt = text.indexOf(endLine, headerEnd);
+      nextEnd.set(label, endAt);
+    }
+    let end: number;
+    if (endAt !== -1) end = endAt + endLine.length;
+    else {
+      PEM_BODY.lastIndex = headerEnd;
+      PEM_BODY.exec(text);
+      end = PEM_BODY.lastIndex;
+    }
+    const isPrivate = label.includes('PRIVATE KEY');
+    out.push({ start: m.index, end, kind: isPrivate ? 'private key' : 'PEM block', confident: isPrivate });
+    PEM_BEGIN.lastIndex = end;
+  }
+  return out;
+};
+
+// Token shapes with a vendor prefix: specific enough to be confident on sight.
+const TOKEN_SHAPES: ReadonlyArray<{ kind: CredentialKind; re: RegExp }> = [
+  { kind: 'GitHub token', re: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g },
+  { kind: 'GitLab token', re: /(?<![A-Za-z0-9])gl(?:pat|ptt|dt|rt|soat|cbt)-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'Slack token', re: /(?<![A-Za-z0-9])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
+  { kind: 'Slack token', re: /(?<=hooks\.slack\.com\/services\/)[A-Za-z0-9_/]{8,}/g },
+  { kind: 'Anthropic key', re: /(?<![A-Za-z0-9])sk-ant-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'OpenAI key', re: /(?<![A-Za-z0-9])sk-(?!ant-)[A-Za-z0-9_-]{20,}/g },
+  { kind: 'Stripe key', re: /(?<![A-Za-z0-9])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{8,}|whsec_[A-Za-z0-9]{16,})/g },
+  { kind: 'Google API key', re: /(?<![A-Za-z0-9])AIza[A-Za-z0-9_-]{30,}/g },
+  { kind: 'npm token', re: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{30,}/g },
+  { kind: 'PyPI token', re: /(?<![A-Za-z0-9])pypi-AgE[A-Za-z0-9_-]{30,}/g },
+  { kind: 'Hugging Face token', re: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g },
+  { kind: 'SendGrid key', re: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
+  { kind: 'Docker token', re: /(?<![A-Za-z0-9])dckr_pat_[A-Za-z0-9_-]{20,}/g },
+  // JWT (floor): three base64url segments, the first a JSON object (`eyJ` = `{"`); an unsigned one has an empty third.
+  { kind: 'JSON Web Token', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g },
+];
+
+const shapeFinder = (kind: CredentialKind, re: RegExp): Finder => (text) =>
+  scan(re, text, (m) => ({ start: m.index, end: m.index + m[0].length, kind, confident: true }));
+
+// AWS access key ids. `AKIA…` is the floor and matched anywhere, as the spec
+// writes it; the other prefixes (temporary `ASIA…` and friends) need edges.
+const AWS_AKIA = /AKIA[0-9A-Z]{16}/g;
+const AWS_OTHER = /(?<![A-Za-z0-9])(?:ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[0-9A-Z]{16}(?![A-Za-z0-9])/g;
+const awsFinder = (re: RegExp): Finder => (text) =>
+  scan(re, text, (m) => ({ start: m.index, end: m.index + m[0].length, kind: 'AWS access key', confident: /[0-9]/.test(m[0]) }));
+
+// `scheme://user:password@host`: the password only; the password runs to the
+// authority's last `@`, so an unencoded `@` in it does not leak its tail.
+const CONNECTION = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:/?#@"'<>]{0,256}:([^\s/?#"'<>]{1,256})(?=@)/g;
+const findConnection: Finder = (text) =>
+  scan(CONNECTION, text, (m) => {
+    const password = m[1] ?? '';
+    if (isRedactionMark(password)) return undefined;
+    return { ...tail(m, password), kind: 'connection string with password', confident: !isPlaceholder(password) };
+  });
+
+// `Bearer <token>` (floor, canonical case: any token of 8+ characters). Other
+// cases (RFC 6750 schemes are case-insensitive) need a token that looks like
+// one, so "the bearer of good news" and "bearer instruments" stay prose.
+const BEARER = /(?<![A-Za-z0-9])(bearer)\s+([A-Za-z0-9\-._~+/]{8,}=*)/gi;
+const findBearer: Finder = (text) =>
+  scan(BEARER, text, (m) => {
+    const token = m[2] ?? '';
+    const looks = looksLikeSecret(token, 8);
+    if (m[1] !== 'Bearer' && !looks) return undefined;
+    return { ...tail(m, token), kind: 'bearer token', confident: looks };
+  });
+
+// `Basic <base64 user:password>`: a credential when it looks like base64, not a word.
+const BASIC = /(?<![A-Za-z0-9])basic\s+([A-Za-z0-9+/]{8,}={0,2})/gi;
+const findBasic: Finder = (text) =>
+  scan(BASIC, text, (m) => {
+    const token = m[1] ?? '';
+    if (!looksLikeSecret(token, 8)) return undefined;
+    return { ...tail(m, token), kind: 'Basic auth', confident: true };
+  });
+
+// `Authorization: <scheme> <credentials>`: whatever the scheme, the value is a credential.
+const SCHEMES = new Set(['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm', 'bot', 'key', 'apikey', 'aws4-hmac-sha256']);
+const AUTHORIZATION = /(?<![A-Za-z0-9])(?:proxy-)?authorization["']?\s*[=:]\s*["']?(?:(bearer|basic|token|digest|negotiate|ntlm|bot|key|apikey|aws4-hmac-sha256)\s+)?([^\s"',;]+)/gi;
+const findAuthorization: Finder = (text) =>
+  scan(AUTHORIZATION, text, (m) => {
+    const value = m[2] ?? '';
+    if (isRedactionMark(value) || SCHEMES.has(value.toLowerCase())) return undefined;
+    const scheme = (m[1] ?? '').toLowerCase();
+    const kind: CredentialKind = scheme === 'bearer' ? 'bearer token' : scheme === 'basic' ? 'Basic auth' : 'authorization header';
+    return { ...tail(m, value), kind, confident: looksLikeSecret(value, 8) };
+  });
+
+// `<credential name> = value` (floor: `(password|passwd|secret|api[_-]?key|token)\s*[=:]\s*\S+`),
+// hardened: the name may end in the keyword (`DB_PASSWORD=`), be quoted
+// (`"token": "…"`), take `=>`/`:=`; a quoted value is redacted to its closing
+// quote, a `<placeholder>` whole. Names are scanned as tokens, then the
+// separator and value are read at fixed positions: linear on any input.
+const IDENTIFIER = /[A-Za-z][A-Za-z0-9_.-]*/g;
+const SEPARATOR = /["']?\s*(?::=|=>|==|[=:])\s*/y;
+const QUOTED: Record<string, RegExp> = {
+  '"': /"(?:[^"\\\r\n]|\\.){0,4096}"/y,
+  "'": /'(?:[^'\\\r\n]|\\.){0,4096}'/y,
+  '`': /`(?:[^`\\\r\n]|\\.){0,4096}`/y,
+};
+const ANGLED = /<[^<>\r\n]{0,64}>/y;
+const NON_SPACE = /\S+/y;
+
+function sticky(re: RegExp, text: string, at: number): number | undefined {
+  re.lastIndex = at;
+  const m = re.exec(text);
+  return m ? at + m[0].length : undefined;
+}
+
+/** What may follow a closing quote and still end the value there: space, JSON and code syntax, or nothing. */
+const AFTER_QUOTE = /[\s,;:)}\]]/;
+const SPACE = /\s/;
+
+/**
+ * Where the value after a separator lies; undefined when there is none to
+ * redact. Never less than the floor's `\S+`: a quoted value is cut at its
+ * closing quote only when space or syntax follows it (`"…"},`), a
+ * `<placeholder>` is taken whole only when it holds a space (it is then
+ * longer than the run of non-space). Only the characters of the value
+ * itself are read: a value cut short leaves the rest to be scanned once.
+ */
+function valueAt(text: string, at: number): { start: number; end: number } | undefined {
+  const first = text[at];
+  if (first === undefined) return undefined;
+  const quoted = QUOTED[first];
+  if (quoted) {
+    const end = sticky(quoted, text, at);
+    const next = end === undefined ? undefined : text[end];
+    if (end !== undefined && (next === undefined || AFTER_QUOTE.test(next))) return end - at > 2 ? { start: at + 1, end: end - 1 } : undefined;
+  }
+  if (first === '<') {
+    const end = sticky(ANGLED, text, at);
+    if (end !== undefined && SPACE.test(text.slice(at, end))) return { start: at, end };
+  }
+  const run = sticky(NON_SPACE, text, at);
+  return run === undefined ? undefined : { start: at, end: run };
+}
+
+const findAssignments: Finder = (text) => {
+  const out: SecretMatch[] = [];
+  IDENTIFIER.lastIndex = 0;
+  for (let m = IDENTIFIER.exec(text); m; m = IDENTIFIER.exec(text)) {
+    const name = m[0];
+    if (!isCredentialName(name)) continue;
+    const afterName = m.index + name.length;
+    const valueStart = sticky(SEPARATOR, text, afterName);
+    if (valueStart === undefined) continue;
+    const span = valueAt(text, valueStart);
+    if (!span) continue;
+    const value = text.slice(span.start, span.end);
+    // A value that is a marker was redacted already (by a rule above, or by an
+    // earlier run); a lone quote is what is left of a quoted value a rule above replaced.
+    if (isRedactionMark(value) || /^["'`]+$/.test(value)) continue;
+    const password = isPasswordName(name.slice(-64).toLowerCase());
+    out.push({ ...span, kind: password ? 'password assignment' : 'key or token assignment', confident: looksLikeSecret(value, password ? 6 : 8) });
+    IDENTIFIER.lastIndex = Math.max(IDENTIFIER.lastIndex, span.end);
+  }
+  return out;
+};
+
+/**
+ * Rule (a) of the pipeline, in the order it runs: each rule sees only text
+ * that no rule before it replaced, so a specific shape (a GitHub token in
+ * `API_KEY=ghp_…`) is named before the generic assignment around it.
+ */
+export const SECRET_RULES: readonly Finder[] = [
+  findPem,
+  ...TOKEN_SHAPES.map(({ kind, re }) => shapeFinder(kind, re)),
+  awsFinder(AWS_AKIA),
+  awsFinder(AWS_OTHER),
+  findConnection,
+  findBearer,
+  findBasic,
+  findAuthorization,
+  findAssignments,
+];
