@@ -39,7 +39,7 @@ const bundles = [
   {
     ...common,
     entryPoints: ['webview/main.ts'],
-    outfile: 'dist/webview.js',
+    outfile: 'dist/webview/webview.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

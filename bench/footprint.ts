@@ -225,7 +225,7 @@ function bundleMetrics(): { metrics: Metric[]; notes: string[] } {
   const metrics: Metric[] = [];
   for (const [name, file, target] of [
     ['extension bundle (dist/extension.js)', 'dist/extension.js', 200],
-    ['webview bundle (dist/webview.js)', 'dist/webview.js', undefined],
+    ['webview bundle (dist/webview/webview.js)', 'dist/webview/webview.js', undefined],
   ] as const) {
     const full = path.join(root, file);
     if (!fs.existsSync(full)) throw new Error(`${file} is missing: build first (node esbuild.js --production; bench/build.js does)`);

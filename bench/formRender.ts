@@ -151,7 +151,7 @@ window.addEventListener('message', (event) => {
 `;
 
 async function startPlainServer(): Promise<{ server: Server; url: string }> {
-  const css = fs.readFileSync(path.join(repoRoot(), 'media', 'form.css'));
+  const css = fs.readFileSync(path.join(repoRoot(), 'media', 'webview', 'form.css'));
   const server = createServer((req, res) => {
     if (req.url === '/') {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -229,8 +229,8 @@ async function plainPage(browser: Browser, url: string): Promise<Page> {
 
 export async function runFormRender(ctx: BenchContext, options = formRenderOptions(ctx.quick)): Promise<BenchmarkResult> {
   const started = now();
-  if (!fs.existsSync(path.join(repoRoot(), 'dist', 'webview.js'))) {
-    throw new Error('dist/webview.js is missing: build first (node esbuild.js --production; bench/build.js does)');
+  if (!fs.existsSync(path.join(repoRoot(), 'dist', 'webview', 'webview.js'))) {
+    throw new Error('dist/webview/webview.js is missing: build first (node esbuild.js --production; bench/build.js does)');
   }
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

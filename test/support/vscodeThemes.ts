@@ -3,7 +3,7 @@
 // `data-vscode-theme-kind` on <body>, and VS Code's default webview styles.
 //
 // Only the colours the page can read are listed: every `--vscode-*` variable
-// in media/form.css, in webview/, in the component toolkit's design tokens,
+// in media/webview/form.css, in webview/, in the component toolkit's design tokens,
 // and in VS Code's default webview styles (themes.test.ts checks that no
 // variable read is missing here). Values are those of VS Code's built-in
 // themes (extensions/theme-defaults/themes/*.json over the colour registry's

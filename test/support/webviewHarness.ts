@@ -32,8 +32,8 @@ export class WebviewHarness {
   static async start(): Promise<WebviewHarness> {
     const root = repoRoot();
     const files: Record<string, { file: string; type: string }> = {
-      '/webview.js': { file: path.join(root, 'dist', 'webview.js'), type: 'text/javascript' },
-      '/form.css': { file: path.join(root, 'media', 'form.css'), type: 'text/css' },
+      '/webview.js': { file: path.join(root, 'dist', 'webview', 'webview.js'), type: 'text/javascript' },
+      '/form.css': { file: path.join(root, 'media', 'webview', 'form.css'), type: 'text/css' },
     };
     let origin = '';
     const server = createServer((req, res) => {

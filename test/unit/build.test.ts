@@ -16,7 +16,7 @@ test('the extension host bundle is CommonJS with vscode left external', () => {
 });
 
 test('the webview bundle is a browser script with no module loader', () => {
-  const code = bundle('webview.js');
+  const code = bundle('webview/webview.js');
   assert.ok(code.length > 1000);
   assert.doesNotMatch(code, /\brequire\(/);
 });

@@ -149,7 +149,7 @@ describe('request page: themes', () => {
   test('every --vscode-* variable the page can read is in the theme sets', () => {
     const root = repoRoot();
     const sources = [
-      path.join(root, 'media', 'form.css'),
+      path.join(root, 'media', 'webview', 'form.css'),
       ...fs.readdirSync(path.join(root, 'webview')).filter((f) => f.endsWith('.ts')).map((f) => path.join(root, 'webview', f)),
       path.join(root, 'node_modules', '@vscode', 'webview-ui-toolkit', 'dist', 'design-tokens.js'),
     ];
