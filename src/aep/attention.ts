@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { UNSHOWABLE_KEY } from './bounds';
 import { captureOf, severityOf, type AepEvent } from './envelope';
 import type { CaptureLevel, Severity } from './levels';
 import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
@@ -221,6 +222,11 @@ export function parseAttentionRequest(event: AepEvent): RequestParse {
     return { ok: false, problem };
   };
   if (event.session === undefined) return fail('an attention request', 'it names no session to answer');
+  const unshowable = isPlainObject(event.data) ? event.data[UNSHOWABLE_KEY] : undefined;
+  if (typeof unshowable === 'string') {
+    const kind = event.data?.['kind'];
+    return fail(typeof kind === 'string' ? describeKind(kind) : 'a request', unshowable);
+  }
   const certain = certainRequestedData(event.data ?? {});
   const data = certain ? { success: true as const, data: certain } : safeParseEnglish(requestedDataSchema, event.data ?? {});
   if (!data.success) {

@@ -45,6 +45,19 @@ export const EVENT_BOUNDS = {
 /** Where a member-level drop is recorded; a valid extension attribute name (`[a-z0-9]{1,20}`, AEP-0001 §5.4) so it may sit on the envelope too. */
 export const DROPPED_KEY = 'aepattentiondropped';
 
+/**
+ * Where a request refused for its structure keeps the reason. Such a request
+ * is still shown, as one that cannot be answered here and why, so the person
+ * the agent waits for learns of it (src/aep/attention.ts reads this key); its
+ * other data is dropped so it holds no memory.
+ */
+export const UNSHOWABLE_KEY = 'aepattentionunshowable';
+
+/** A request that bounding reduced to UNSHOWABLE_KEY's reason. */
+export function isUnshowableRequest(event: AepEvent): boolean {
+  return event.type === 'attention.requested' && isPlainObject(event.data) && typeof event.data[UNSHOWABLE_KEY] === 'string';
+}
+
 const ENVELOPE_STRINGS = ['id', 'type', 'agent', 'session', 'subject', 'cause', 'run', 'step', 'time', 'traceparent'] as const;
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['aep', 'source', 'seq', 'epoch', 'severity', 'capture', 'data', ...ENVELOPE_STRINGS]);
 /** Room kept in a budget for the drop mark itself, so bounding an already bounded event changes nothing. */
@@ -102,10 +115,10 @@ export function boundEvent(event: AepEvent): string | undefined {
   const data = event.data;
   if (!isPlainObject(data)) return undefined;
   const handled = new Set<string>();
-  let problem: string | undefined;
+  let problem: string | ((what: string) => string) | undefined;
   switch (event.type) {
     case 'attention.requested':
-      problem = boundRequest(data, handled, event);
+      problem = boundRequest(data, handled);
       break;
     case 'attention.answered':
       boundAnswered(data, handled);
@@ -117,13 +130,29 @@ export function boundEvent(event: AepEvent): string | undefined {
       }
       break;
   }
-  if (problem !== undefined) return problem;
+  if (problem !== undefined) return unshowable(event, data, problem);
   const bounded = boundMembers(data, handled, { count: EVENT_BOUNDS.dataMembers, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member });
   if (bounded !== data) setOwn(event as Record<string, unknown>, 'data', bounded);
   if (event.type === 'attention.requested' && jsonSize(bounded, EVENT_BOUNDS.request, EVENT_BOUNDS.depth - 1) > EVENT_BOUNDS.request) {
-    return requestRefusal(event, bounded, `it holds more than ${count(EVENT_BOUNDS.request)} characters even with its texts shortened, the most AEP Attention keeps for one request`);
+    return unshowable(event, bounded, `it holds more than ${count(EVENT_BOUNDS.request)} characters even with its texts shortened, the most AEP Attention keeps for one request`);
   }
   return undefined;
+}
+
+/**
+ * A request past what this extension shows keeps only its kind, its (cut)
+ * prompt and the reason, under UNSHOWABLE_KEY: it is applied as a request that
+ * cannot be answered here, never with parts silently missing. Returns the
+ * sentence for the log.
+ */
+function unshowable(event: AepEvent, data: Record<string, unknown>, reason: string | ((what: string) => string)): string {
+  const what = data['kind'] === 'form' ? 'form' : 'request';
+  const why = typeof reason === 'string' ? reason : reason(what);
+  const stub: Record<string, unknown> = { [UNSHOWABLE_KEY]: why };
+  if (typeof data['kind'] === 'string') stub['kind'] = data['kind'];
+  if (typeof data['prompt'] === 'string') stub['prompt'] = data['prompt'];
+  setOwn(event as Record<string, unknown>, 'data', stub);
+  return requestRefusal(event, data, why);
 }
 
 function envelopeProblem(event: AepEvent): string | undefined {
@@ -142,16 +171,15 @@ function envelopeProblem(event: AepEvent): string | undefined {
 
 // ---- attention.requested (AEP-0002 §5.3, AEP-0006) ------------------------------
 
-/** Why a request was not added, naming it; `reason` may depend on what it is ("form" or "request"). */
-function requestRefusal(event: AepEvent, data: Record<string, unknown>, reason: string | ((what: string) => string)): string {
+/** Why a request cannot be shown, naming it. */
+function requestRefusal(event: AepEvent, data: Record<string, unknown>, why: string): string {
   const what = data['kind'] === 'form' ? 'form' : 'request';
-  const why = typeof reason === 'string' ? reason : reason(what);
-  return `${clip(event.agent)}'s ${what} ${clip(event.id)}${event.session !== undefined ? ` in session ${clip(event.session)}` : ''} was not added: ${why}`;
+  return `${clip(event.agent)}'s ${what} ${clip(event.id)}${event.session !== undefined ? ` in session ${clip(event.session)}` : ''} cannot be shown here: ${why}`;
 }
 
 /** The parts of a request's data this extension reads; the rest, and the total, are bounded by the caller. */
-function boundRequest(data: Record<string, unknown>, handled: Set<string>, event: AepEvent): string | undefined {
-  const refuse = (reason: string | ((what: string) => string)) => requestRefusal(event, data, reason);
+function boundRequest(data: Record<string, unknown>, handled: Set<string>): string | ((what: string) => string) | undefined {
+  const refuse = (reason: string | ((what: string) => string)) => reason;
   for (const [key, cap] of [['kind', EVENT_BOUNDS.label], ['prompt', EVENT_BOUNDS.prompt]] as const) {
     const value = data[key];
     if (typeof value !== 'string') continue;

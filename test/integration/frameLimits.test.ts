@@ -133,11 +133,12 @@ describe('WebSocket limits', () => {
     });
     cleanup.push(() => hub.close());
     const h = start(hub.url);
-    await waitUntil(() => h.inbox.open().length === 1, 'the third request', 5_000, () => `${h.problems.join('\n')}\n${h.log.lines.join('\n')}`);
-    assert.equal(h.inbox.open()[0]?.requestId, 'R3');
+    await waitUntil(() => h.inbox.open().length === 2, 'the second and third requests', 5_000, () => `${h.problems.join('\n')}\n${h.log.lines.join('\n')}`);
+    assert.deepEqual(h.inbox.open().map((item) => item.requestId), ['R2', 'R3']);
+    assert.equal(h.inbox.open()[0]?.request, undefined, 'the 10 000-field form waits as one that cannot be answered here');
     assert.equal(h.problems.length, 2, h.problems.join('\n'));
     assert.match(h.problems[0] ?? '', /^the hub sent something unreadable: a message of [\d]+ characters with arrays and objects nested more than 64 levels deep \(AEP Attention reads at most 64\)$/);
-    assert.equal(h.problems[1], "big's form R2 in session s1 was not added: this form has 10,000 fields, and AEP Attention shows at most 200");
+    assert.equal(h.problems[1], 'agent big sent a form that cannot be rendered: this form has 10,000 fields, and AEP Attention shows at most 200');
     assert.equal(hub.connections.length, 1);
     assert.equal(h.client.state.kind, 'connected');
   });

@@ -5,7 +5,7 @@ import { hostileJson } from './hostileCorpus';
 
 export interface OversizeEvent {
   name: string;
-  expect: 'kept' | 'refused';
+  expect: 'kept' | 'unshowable' | 'refused';
   /** For `refused`: what the refusal's words match. */
   problem?: RegExp;
   /** The event as JSON text, generators expanded; `__proto__` keys kept as written. */
@@ -14,7 +14,7 @@ export interface OversizeEvent {
 
 interface RawEntry {
   name: string;
-  expect: 'kept' | 'refused';
+  expect: 'kept' | 'unshowable' | 'refused';
   problem?: string;
   event: unknown;
 }

@@ -73,7 +73,7 @@ describe('the oversize corpus through Inbox.apply', () => {
 
   test('the corpus is not vacuous', () => {
     assert.ok(corpus.length >= 30, `${corpus.length} entries`);
-    assert.ok(corpus.some((entry) => entry.expect === 'refused') && corpus.some((entry) => entry.expect === 'kept'));
+    for (const expect of ['refused', 'unshowable', 'kept']) assert.ok(corpus.some((entry) => entry.expect === expect), expect);
     assert.ok(corpus.filter((entry) => entry.text.length > 1_000_000).length >= 20, 'most entries are past a megabyte');
   });
 
@@ -96,6 +96,18 @@ describe('the oversize corpus through Inbox.apply', () => {
           assert.match(outcome.problem, entry.problem ?? /./);
           assert.ok(outcome.problem.length < 1_000, `${way}: the problem is a sentence, not a payload (${outcome.problem.length})`);
           assert.deepEqual(inbox.stats(), before, `${way}: nothing was stored`);
+          continue;
+        }
+        if (entry.expect === 'unshowable') {
+          // Shown, never with parts silently missing: an open item that cannot be answered here and says why.
+          assert.ok(outcome.applied && outcome.problem !== undefined, `${way}: ${JSON.stringify(outcome).slice(0, 300)}`);
+          const item = inbox.findRequest(event.session ?? '', event.id, event.source);
+          assert.ok(item && item.request === undefined && item.status === 'pending', `${way}: an open item without a request`);
+          assert.match(item.problem?.message ?? '', entry.problem ?? /./);
+          assert.ok((item.problem?.message.length ?? 0) < 1_000, `${way}: the reason is a sentence, not a payload`);
+          assert.deepEqual(Object.keys(item.requestEvent.data ?? {}).sort(), ['aepattentionunshowable', 'kind', 'prompt'].filter((key) => key in (item.requestEvent.data ?? {})).sort());
+          for (const stored of storedCopies(inbox, event)) assertWithinBounds(stored, `${entry.name} (${way})`);
+          assertIdempotent(event, `${entry.name} (${way})`);
           continue;
         }
         assert.ok(outcome.applied, `${way}: ${JSON.stringify(outcome).slice(0, 300)}`);
@@ -234,13 +246,21 @@ describe('what the marks say', () => {
     assert.deepEqual(parsed?.options, [{ id: 'allow', label: 'Allow' }]);
   });
 
-  test('a request refused for its structure names the agent, the request and the limit', () => {
+  test('a request past what is shown names the agent, the request and the limit, and waits in the inbox as one that cannot be answered here', () => {
     const fields = Array.from({ length: 10_000 }, (_, i) => ({ id: `f${i}`, type: 'string', label: `Field ${i}` }));
-    const outcome = inbox().apply(request({ kind: 'form', prompt: 'Fill in', fields }));
+    const target = inbox();
+    const outcome = target.apply(request({ kind: 'form', prompt: 'Fill in', fields }));
     assert.deepEqual(outcome, {
-      applied: false, reason: 'refused',
-      problem: "a's form R1 in session s was not added: this form has 10,000 fields, and AEP Attention shows at most 200",
+      applied: true, positionAdvanced: true,
+      problem: 'agent a sent a form that cannot be rendered: this form has 10,000 fields, and AEP Attention shows at most 200',
     });
+    const item = target.findRequest('s', 'R1');
+    assert.equal(item?.status, 'pending');
+    assert.equal(item?.request, undefined);
+    assert.deepEqual(item?.requestEvent.data, { aepattentionunshowable: 'this form has 10,000 fields, and AEP Attention shows at most 200', kind: 'form', prompt: 'Fill in' });
+    const restored = new Inbox();
+    assert.equal(restored.apply(JSON.parse(JSON.stringify(item?.requestEvent)) as AepEvent).applied, true, 'the persisted stub restores');
+    assert.match(restored.findRequest('s', 'R1')?.problem?.message ?? '', /10,000 fields/);
   });
 
   test('an oversize envelope identifier is refused before it is used as a key', () => {

@@ -7,7 +7,7 @@ import {
   type AttentionRequest,
   type RequestProblem,
 } from '../attention';
-import { boundEvent } from '../bounds';
+import { boundEvent, isUnshowableRequest } from '../bounds';
 import { Emitter } from '../emitter';
 import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../envelope';
 import type { ResumePosition } from '../frames';
@@ -60,7 +60,10 @@ export type InboxChange =
 
 export type ApplyOutcome =
   | { applied: false; reason: 'duplicate' }
-  /** Past a per-event bound that cannot be met by cutting (src/aep/bounds.ts): not stored, `problem` says why. */
+  /**
+   * Past a per-event bound that cannot be met by cutting (src/aep/bounds.ts): not stored, `problem` says why.
+   * (A request past what is shown is applied instead, as one that cannot be answered here.)
+   */
   | { applied: false; reason: 'refused'; problem: string }
   | { applied: true; problem?: string; positionAdvanced: boolean };
 
@@ -185,7 +188,8 @@ export class Inbox {
    */
   apply(event: AepEvent, receivedAt?: number): ApplyOutcome {
     const refused = boundEvent(event); // in place: what is stored below is the bounded event
-    if (refused !== undefined) return { applied: false, reason: 'refused', problem: refused };
+    // A request past what is shown stays, as one that cannot be answered here, so its person sees it.
+    if (refused !== undefined && !isUnshowableRequest(event)) return { applied: false, reason: 'refused', problem: refused };
     if (!this.seen.add(dedupeKey(event))) return { applied: false, reason: 'duplicate' };
     this.stateVersion++;
     let positionAdvanced = false;
