@@ -27,7 +27,7 @@ import { loadFormVariants } from '../agent/scenarios';
 import { startHub, type RunningHub } from '../hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
-import { visibleWebviewFrame, waitForStatus, webviewFrame } from './workbenchPage';
+import { runCommand, visibleWebviewFrame, waitForStatus, webviewFrame } from './workbenchPage';
 
 const TOKEN = 'e2e-token-form-7c2a91';
 const FORM_PROMPT = 'Configure the new service deployment';
@@ -85,20 +85,6 @@ function valueOf(locator: Locator): Promise<string> {
  */
 function isDisabled(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => (element as HTMLInputElement).disabled === true || element.getAttribute('aria-disabled') === 'true');
-}
-
-/** Runs a workbench command through the command palette (F1). */
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
-  // The palette matches loosely ("Close Editor" also finds "Close All Editors"): pick the exact title.
-  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-  await row.waitFor({ timeout: 15_000 });
-  await row.click();
-  await input.waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
 /** The extension's own output channels, as code-server wrote them under the user data folder (for failure reports). */

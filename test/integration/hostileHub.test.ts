@@ -1,42 +1,13 @@
 // A fake hub that misbehaves on purpose. The client must report each problem
 // in words, keep running, and never show "connected" on a dead socket.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { WebSocketServer, type WebSocket } from 'ws';
 import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
 import { MemoryPositionStore } from '../../src/aep/client/positionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
+import { FAKE_HUB_HELLO, fakeHub, politeHub } from '../support/fakeHub';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
-
-type Script = (ws: WebSocket, frame: Record<string, unknown>) => void;
-
-/** A WebSocket server that runs `script` on every client frame. */
-async function fakeHub(script: Script): Promise<{ url: string; close: () => Promise<void>; connections: () => number }> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-  let connections = 0;
-  wss.on('connection', (ws) => {
-    connections++;
-    ws.on('message', (data: Buffer) => script(ws, JSON.parse(data.toString('utf8')) as Record<string, unknown>));
-  });
-  return {
-    url: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`,
-    connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const ws of wss.clients) ws.terminate();
-        wss.close(() => resolve());
-      }),
-  };
-}
-
-const HELLO = { type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'fake-hub' }, capabilities: {} };
-const polite: Script = (ws, frame) => {
-  if (frame['type'] === 'hello') ws.send(JSON.stringify(HELLO));
-  if (frame['type'] === 'subscribe') ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
-};
 
 const clients: HubClient[] = [];
 const servers: Array<{ close: () => Promise<void> }> = [];
@@ -61,7 +32,7 @@ function client(url: string, options: Partial<HubClientOptions> = {}) {
 describe('client against a hostile hub', () => {
   test('garbage after hello is reported, and the connection stays up', async () => {
     const hub = await fakeHub((ws, frame) => {
-      polite(ws, frame);
+      politeHub(ws, frame);
       if (frame['type'] !== 'subscribe') return;
       ws.send('not json at all');
       ws.send('[1,2,3]');
@@ -87,7 +58,7 @@ describe('client against a hostile hub', () => {
         ws.send(JSON.stringify({ type: 'subscribed', id: 'x' }));
         ws.send(JSON.stringify({ type: 'ping', t: 1 }));
       }
-      polite(ws, frame);
+      politeHub(ws, frame);
     });
     servers.push(hub);
     const { c, problems } = client(hub.url);
@@ -101,7 +72,7 @@ describe('client against a hostile hub', () => {
   test('an enormous frame closes the socket with a clear reason, then the client reconnects', async () => {
     let sent = false;
     const hub = await fakeHub((ws, frame) => {
-      polite(ws, frame);
+      politeHub(ws, frame);
       if (frame['type'] === 'subscribe' && !sent) {
         sent = true;
         ws.send(JSON.stringify({ type: 'x', pad: 'y'.repeat(200_000) }));
@@ -115,7 +86,7 @@ describe('client against a hostile hub', () => {
 
   test('a hub that answers with another version fails once, clearly', async () => {
     const hub = await fakeHub((ws, frame) => {
-      if (frame['type'] === 'hello') ws.send(JSON.stringify({ ...HELLO, versions: ['9.9'] }));
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ ...FAKE_HUB_HELLO, versions: ['9.9'] }));
     });
     servers.push(hub);
     const { c } = client(hub.url);
@@ -138,7 +109,7 @@ describe('client against a hostile hub', () => {
   });
 
   test('a hub that never answers pings is dropped, and "connected" does not outlive it', async () => {
-    const hub = await fakeHub(polite);
+    const hub = await fakeHub(politeHub);
     servers.push(hub);
     const { c, log } = client(hub.url, { pingMs: 50, idleMs: 200 });
     await waitUntil(() => c.state.kind === 'connected', 'connected');
@@ -148,7 +119,7 @@ describe('client against a hostile hub', () => {
 
   test('a subscribe refusal is surfaced with its code and detail', async () => {
     const hub = await fakeHub((ws, frame) => {
-      if (frame['type'] === 'hello') ws.send(JSON.stringify(HELLO));
+      if (frame['type'] === 'hello') ws.send(JSON.stringify(FAKE_HUB_HELLO));
       if (frame['type'] === 'subscribe') ws.send(JSON.stringify({ type: 'error', id: frame['id'], code: 'limit-exceeded', detail: 'too many subscribers' }));
     });
     servers.push(hub);
