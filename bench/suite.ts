@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runFootprint } from './footprint';
 import { runFormRender } from './formRender';
+import { runHostile } from './hostile';
 import { runLatency } from './latency';
 import { BENCHMARK_IDS, machine, RESULTS_SCHEMA, summarize, type BenchmarkId, type BenchmarkResult, type Results } from './report';
 import { runScale } from './scale';
@@ -17,6 +18,7 @@ const TITLES: Record<BenchmarkId, string> = {
   scale: 'Scale',
   'form-render': 'Form render',
   footprint: 'Footprint',
+  hostile: 'Hostile input',
 };
 
 const RUNNERS: Record<BenchmarkId, (ctx: BenchContext) => Promise<BenchmarkResult>> = {
@@ -25,6 +27,7 @@ const RUNNERS: Record<BenchmarkId, (ctx: BenchContext) => Promise<BenchmarkResul
   scale: runScale,
   'form-render': runFormRender,
   footprint: runFootprint,
+  hostile: runHostile,
 };
 
 export interface SuiteOptions {

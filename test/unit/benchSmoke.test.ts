@@ -66,6 +66,9 @@ test('npm run bench --quick: every benchmark runs and reports finite, positive f
   assert.ok(metric('scale', /dedupe keys/)?.target, 'scale: the dedupe bound');
   assert.ok(metric('form-render', /^50 fields/)?.target, 'form-render: 50 fields with its target');
   assert.ok(metric('footprint', /extension bundle/)?.target, 'footprint: bundle size with its target');
+  assert.ok(metric('hostile', /within a 1 MiB frame/)?.baseline, 'hostile: the worst in-frame stall against JSON.parse of the same text');
+  assert.ok(metric('hostile', /^refusing nesting/)?.target, 'hostile: the depth refusal with its target');
+  assert.ok(metric('hostile', /^fieldNamedIn/)?.target, 'hostile: fieldNamedIn against the replaced code, with its target');
 
   const withTargets = results.benchmarks.flatMap((b) => b.metrics).filter((m) => m.target);
   assert.deepEqual(results.summary, {

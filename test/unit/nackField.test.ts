@@ -1,6 +1,6 @@
 // Which field an `invalid` nack's detail names. The detail is agent-authored
 // and may be a megabyte; the form may have thousands of fields. Correctness
-// only here; the time it takes is measured by bench/hostileStall.ts.
+// only here; the time it takes is measured by `npm run bench -- --only=hostile` (bench/hostile.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fieldNamedIn } from '../../src/aep/nackField';
