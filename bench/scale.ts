@@ -7,7 +7,7 @@ import { parseEnvelope, type AepEvent } from '../src/aep/envelope';
 import { Inbox, type AttentionItem } from '../src/aep/inbox/inbox';
 import { formRequest, ownerEvent, type EnvelopeBase } from './events';
 import { metric, type BenchmarkResult } from './report';
-import { MB, median, now, percentile, settledHeap, type BenchContext } from './support';
+import { gc, MB, median, now, percentile, settledHeap, type BenchContext } from './support';
 
 export interface ScaleOptions {
   pending: number;
@@ -20,16 +20,24 @@ export interface ScaleOptions {
   longRun: number;
   /** The Inbox's dedupe window (its default is 50 000). */
   dedupeCapacity: number;
+  /** Sessions of the flood, one request each, past `floodMaxSessions`. */
+  floodSessions: number;
+  /** The Inbox's session bound for the flood (its default is 5 000). */
+  floodMaxSessions: number;
 }
 
 const DEFAULT_DEDUPE_CAPACITY = 50_000;
+const DEFAULT_MAX_SESSIONS = 5_000;
 /** Events kept per session timeline (the Inbox's default, set explicitly here). */
 const TIMELINE_LIMIT = 200;
 
 export function scaleOptions(quick: boolean): ScaleOptions {
   return quick
-    ? { pending: 1_000, sessions: 100, probes: 200, listings: 5, longRun: 60_000, dedupeCapacity: 5_000 }
-    : { pending: 10_000, sessions: 1_000, probes: 2_000, listings: 30, longRun: 1_000_000, dedupeCapacity: DEFAULT_DEDUPE_CAPACITY };
+    ? { pending: 1_000, sessions: 100, probes: 200, listings: 5, longRun: 60_000, dedupeCapacity: 5_000, floodSessions: 6_000, floodMaxSessions: 500 }
+    : {
+        pending: 10_000, sessions: 1_000, probes: 2_000, listings: 30, longRun: 1_000_000, dedupeCapacity: DEFAULT_DEDUPE_CAPACITY,
+        floodSessions: 60_000, floodMaxSessions: DEFAULT_MAX_SESSIONS,
+      };
 }
 
 /** As the client gets it: fresh objects from JSON text, through the envelope parser. */
@@ -53,6 +61,40 @@ function pendingRequests(count: number, sessions: number, prefix: string, agents
 /** The listing the UI does ("answer next"): open requests, oldest first. */
 function listSorted(inbox: Inbox): Array<Readonly<AttentionItem>> {
   return inbox.open().sort((a, b) => a.receivedAt - b.receivedAt);
+}
+
+/**
+ * The session flood: one open request in each of `sessions` sessions, applied
+ * to an inbox bounded at `maxSessions` (every session past the bound holds a
+ * request, so none can be forgotten) and, as the baseline, to one whose bound
+ * is above the count (nothing to evict). Each after a full collection, in
+ * turn, three times; the fastest of each is kept (a collection of the other's garbage
+ * landing in one run is not what is measured). Returns both times in ms.
+ */
+function sessionFlood(sessions: number, maxSessions: number, tick: () => number): { bounded: number; unbounded: number; tracked: number; open: number } {
+  // maxOpen and maxBytes above what the flood needs so every request is held: the worst case for eviction.
+  const events = Array.from({ length: sessions }, (_, i) => parsed(formRequest(`flood-${i}`, 0, `agent-${i % 10}`)));
+  const run = (bound: number) => {
+    gc();
+    const inbox = new Inbox({ now: tick, maxSessions: bound, maxOpen: 2 * sessions, maxBytes: 2 ** 40, dedupeCapacity: 2 * sessions });
+    const t0 = now();
+    for (const event of events) inbox.apply(event);
+    const ms = now() - t0;
+    const stats = inbox.stats();
+    inbox.dispose();
+    return { ms, stats };
+  };
+  const unbounded: number[] = [];
+  const bounded: number[] = [];
+  let stats: ReturnType<Inbox['stats']> | undefined;
+  for (let round = 0; round < 3; round++) {
+    unbounded.push(run(2 * sessions).ms);
+    const result = run(maxSessions);
+    bounded.push(result.ms);
+    stats = result.stats;
+  }
+  if (stats?.open !== sessions) throw new Error(`flood: expected ${sessions} open requests, the inbox holds ${stats?.open}`);
+  return { bounded: Math.min(...bounded), unbounded: Math.min(...unbounded), tracked: stats.sessions, open: stats.open };
 }
 
 /** Times `apply` of each event, one by one, in microseconds. */
@@ -155,6 +197,14 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
   // Keep both inboxes reachable until every heap figure has been taken.
   void inbox.stats();
   void empty.stats();
+
+  // -- a flood of one-request sessions past the session bound ------------------------
+  const flood = sessionFlood(options.floodSessions, options.floodMaxSessions, tick);
+  ctx.log(`scale: ${options.floodSessions} one-request sessions in ${flood.bounded.toFixed(0)} ms (unbounded ${flood.unbounded.toFixed(0)} ms)`);
+  notes.push(
+    `session flood: ${options.floodSessions} sessions with one open request each, applied to an inbox bounded at ${options.floodMaxSessions} sessions ` +
+      `(maxOpen above the count, so every session is held); baseline: the same events on an inbox whose bound is above the count; fastest of 3 runs each`,
+  );
   return {
     id: 'scale',
     title: 'Scale',
@@ -182,6 +232,10 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
       metric(`heap after ${options.longRun.toLocaleString('en-US')} events`, 'MB', (heapAfter - heapLong0) / MB, {
         baseline: { label: `after ${fill.toLocaleString('en-US')}`, value: (heapAtBound - heapLong0) / MB },
         detail: { timelineEvents: longStats.timelineEvents, sessions: longStats.sessions },
+      }),
+      metric(`apply ${options.floodSessions.toLocaleString('en-US')} one-request sessions, bound ${options.floodMaxSessions.toLocaleString('en-US')}`, 'ms', flood.bounded, {
+        baseline: { label: 'no session bound reached', value: flood.unbounded },
+        detail: { sessionsTracked: flood.tracked, open: flood.open },
       }),
     ],
   };

@@ -70,6 +70,10 @@ export class AnswerArea {
   private readonly message: HTMLElement;
   private touched = new Set<string>();
   private closed = false;
+  private busy = false;
+  /** The agent does not take answers from editors (roster `not-accepting`): sending is off until the roster says otherwise. */
+  private blocked = false;
+  private blockedNote: HTMLElement | undefined;
   private readonly retryButton: HTMLElement & { disabled: boolean };
   private confirmation: HTMLElement | undefined;
   /** The last answer handed to the host (the redacted one, when that was chosen), for the read-only summary once it is accepted. */
@@ -132,7 +136,7 @@ export class AnswerArea {
   offerRetry(listener: (() => void) | undefined): void {
     this.retryListener = listener;
     this.retryButton.hidden = listener === undefined;
-    this.retryButton.disabled = listener === undefined || this.closed;
+    this.retryButton.disabled = listener === undefined || this.closed || this.blocked;
   }
 
   /** The answer was accepted: what was sent, read-only, once the request is over. */
@@ -172,7 +176,37 @@ export class AnswerArea {
 
   /** While an answer is on its way, nothing can be sent twice. */
   setBusy(busy: boolean): void {
-    const disabled = busy || this.closed;
+    this.busy = busy;
+    this.applyDisabled();
+  }
+
+  /**
+   * The session's claimant does not declare `control.attention.respond`
+   * (AEP-0004 §4.2: its `accepts` is authoritative), so an answer would only be
+   * refused: sending is disabled and the page says why; the request stays
+   * readable. Lifted when the roster changes.
+   */
+  setBlocked(blocked: boolean): void {
+    this.blocked = blocked;
+    if (blocked && !this.closed && !this.blockedNote) {
+      // First in the answer area, so it is read before the controls it disables.
+      this.blockedNote = el('p', { class: 'informational blocked', id: 'blocked', role: 'status' }, t('This agent does not take answers from editors, so nothing can be sent from here.'));
+      this.element.prepend(this.blockedNote);
+    } else if (!blocked) {
+      this.removeBlockedNote();
+    }
+    if (blocked) this.dismissConfirmation();
+    this.applyDisabled();
+    this.retryButton.disabled = this.retryListener === undefined || this.closed || this.blocked;
+  }
+
+  private removeBlockedNote(): void {
+    this.blockedNote?.remove();
+    this.blockedNote = undefined;
+  }
+
+  private applyDisabled(): void {
+    const disabled = this.busy || this.closed || this.blocked;
     this.widgets.forEach((widget) => widget.setDisabled(disabled));
     this.buttons.forEach((b) => (b.disabled = disabled));
     this.reply?.setDisabled(disabled);
@@ -193,6 +227,7 @@ export class AnswerArea {
   /** The request is over (resolved, timed out, expired, session ended): nothing more can be sent. */
   close(): void {
     this.closed = true;
+    this.removeBlockedNote();
     this.setBusy(true);
     this.offerRetry(undefined);
     this.dismissConfirmation();
@@ -260,7 +295,7 @@ export class AnswerArea {
   }
 
   private submitForm(): void {
-    if (this.closed) return;
+    if (this.closed || this.blocked) return;
     const values: Record<string, unknown> = {};
     for (const widget of this.widgets) {
       const value = widget.value();
@@ -279,13 +314,13 @@ export class AnswerArea {
   }
 
   private sendOption(optionId: string): void {
-    if (this.closed) return;
+    if (this.closed || this.blocked) return;
     const reason = this.reply?.get().trim();
     this.deliver(reason ? { option: optionId, text: reason } : { option: optionId });
   }
 
   private sendText(): void {
-    if (this.closed) return;
+    if (this.closed || this.blocked) return;
     const text = this.reply?.get().trim();
     if (!text) {
       this.showMessage(t('Type a reply first.'), 'error');
@@ -317,6 +352,7 @@ export class AnswerArea {
 
   private hand(answer: AnswerMessage, how: { verbatim: boolean; redacted: boolean }): void {
     this.dismissConfirmation();
+    if (this.closed || this.blocked) return;
     this.lastSent = { answer, ...how };
     this.offerRetry(undefined);
     this.send(answer, how.verbatim);

@@ -52,20 +52,19 @@ export class Header {
     this.tick();
   }
 
-  /** Updates age and countdown; returns true when the request has expired. */
+  /**
+   * Updates age and countdown; returns true once `expires_at` has passed by
+   * this computer's clock. That ends nothing: the agent decides (AEP-0002 §7).
+   */
   tick(): boolean {
     const now = Date.now() + this.clockOffset;
     this.ageCell.textContent = formatAgo(now - this.request.receivedAt);
-    if (this.countdown && this.endedAs !== undefined) {
-      this.countdown.textContent = this.endedAs;
-      return false;
-    }
-    if (this.countdown && this.request.expiresAt !== undefined) {
-      const left = this.request.expiresAt - now;
-      this.countdown.textContent = left > 0 ? t('in {0}', formatDuration(left)) : t('expired');
-      return left <= 0;
-    }
-    return false;
+    const passed = this.request.expiresAt !== undefined && this.request.expiresAt <= now;
+    if (!this.countdown || this.request.expiresAt === undefined) return passed;
+    if (this.endedAs !== undefined) this.countdown.textContent = this.endedAs;
+    else this.countdown.textContent = passed ? t('passed, by this computer\'s clock') : t('in {0}', formatDuration(this.request.expiresAt - now));
+    this.countdown.dataset['passed'] = String(passed);
+    return passed;
   }
 }
 
@@ -78,6 +77,8 @@ function reachabilityText(state: string, detail: string | undefined): string {
       return detail ? t('the agent is not connected right now ({0})', detail) : t('the agent is not connected right now');
     case 'ambiguous':
       return detail ? t('ambiguous: answers will be refused ({0})', detail) : t('ambiguous: answers will be refused');
+    case 'not-accepting':
+      return detail ? t('this agent does not take answers from editors ({0})', detail) : t('this agent does not take answers from editors');
     case 'unknown':
       return detail ? t('unknown until an answer is sent ({0})', detail) : t('unknown until an answer is sent');
     default:

@@ -24,13 +24,23 @@ function statusText(status: string): string | undefined {
     case 'answered-elsewhere': return t('Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.');
     case 'resolved': return t('Resolved.');
     case 'timed-out': return t('The agent stopped waiting (timeout). Nothing more can be sent.');
-    case 'expired': return t('This request expired. Nothing more can be sent.');
+    // AEP-0002 §7: the agent, not this clock, ends a request; past its deadline it stays answerable.
+    case 'deadline-passed': return t('The deadline has passed by this computer\'s clock. You can still send an answer; the agent may refuse it.');
     case 'session-ended': return t('The agent\'s session ended. Nothing more can be sent.');
     default: return undefined;
   }
 }
 
-let page: { header: Header; answer: AnswerArea; status: HTMLElement; request: RequestView; acceptedHere: boolean; inFlight: boolean } | undefined;
+let page: {
+  header: Header;
+  answer: AnswerArea;
+  status: HTMLElement;
+  request: RequestView;
+  acceptedHere: boolean;
+  inFlight: boolean;
+  /** `expires_at` has passed by this computer's clock (the request is still open). */
+  deadlinePassed: boolean;
+} | undefined;
 let submitCounter = 0;
 let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -47,13 +57,18 @@ function render(request: RequestView, now: number): void {
     request.problem ? undefined : promptBlock(request.prompt, request.capture),
   );
   app.replaceChildren(header.element, agentRegion, status, answer.element);
-  page = { header, answer, status, request, acceptedHere: false, inFlight: false };
+  page = { header, answer, status, request, acceptedHere: false, inFlight: false, deadlinePassed: header.tick() };
   keepDrafts(request.key, answer);
+  answer.setBlocked(request.reachability.state === 'not-accepting');
   applyStatus(request.status, request.resolution);
   answer.focusFirst();
   if (timer) clearInterval(timer);
   timer = setInterval(() => {
-    if (page?.header.tick() && page.request.status === 'pending') applyStatus('expired');
+    if (!page) return;
+    const passed = page.header.tick();
+    if (passed === page.deadlinePassed) return;
+    page.deadlinePassed = passed;
+    if (page.request.status === 'pending') applyStatus('pending');
   }, 1_000);
 }
 
@@ -78,10 +93,15 @@ function applyStatus(status: string, resolution?: string): void {
   const words = elsewhere ? statusText('answered-elsewhere') : statusText(status) ?? status;
   page.status.textContent = status === 'resolved' && resolution && !elsewhere ? t('Resolved ({0}).', resolution) : words ?? status;
   page.status.dataset['status'] = elsewhere ? 'answered-elsewhere' : status;
-  if (status === 'pending') return;
+  if (status === 'pending') {
+    if (page.deadlinePassed) page.status.textContent = statusText('deadline-passed') ?? '';
+    if (page.request.expiresAt !== undefined) page.status.dataset['deadline'] = page.deadlinePassed ? 'passed' : 'ahead';
+    return;
+  }
+  delete page.status.dataset['deadline'];
   page.answer.close();
-  // The agent's own timeout may arrive a moment before this page's clock reaches expires_at.
-  page.header.end(status === 'expired' || status === 'timed-out' ? t('expired') : status === 'session-ended' ? t('session ended') : t('answered'));
+  // The agent's own timeout may arrive before or after this page's clock reaches expires_at.
+  page.header.end(status === 'timed-out' ? t('timed out') : status === 'session-ended' ? t('session ended') : t('answered'));
   if (over && page.acceptedHere) {
     page.answer.showSummary();
     // Sent and accepted: the draft has done its job.
@@ -105,6 +125,7 @@ function onMessage(message: HostToWebview): void {
     case 'update':
       if (!page) return;
       page.header.setReachability(message.reachability.state, message.reachability.detail);
+      page.answer.setBlocked(message.reachability.state === 'not-accepting');
       applyStatus(message.status, message.resolution);
       return;
     case 'outcome': {

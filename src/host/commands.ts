@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
 import { kindLabel, promptLine, provenance } from './describe';
+import { nextToAnswer } from './nextRequest';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inboxView';
@@ -159,9 +160,7 @@ export class Commands extends Disposable {
   }
 
   private answerNext(): void {
-    const next = [...this.connection.visibleItems()]
-      .filter((item) => item.status === 'pending' && item.request?.answerableHere)
-      .sort((a, b) => a.receivedAt - b.receivedAt)[0];
+    const next = nextToAnswer(this.connection.visibleItems(), Date.now(), (item) => this.connection.reachability(item.session).state === 'not-accepting');
     if (next) this.open(next);
     else void notify('info', vscode.l10n.t('No request is waiting for an answer.'));
   }

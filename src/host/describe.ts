@@ -45,9 +45,13 @@ export function age(since: number, now: number): string {
   return t('{0} h ago', Math.round(minutes / 60));
 }
 
+/**
+ * Time left to `expires_at`, or that it has passed by this computer's clock: the
+ * request stays open then, since only the agent ends it (AEP-0002 §7).
+ */
 export function timeLeft(until: number, now: number): string {
-  const seconds = Math.round((until - now) / 1000);
-  if (seconds <= 0) return t('expired');
+  if (until <= now) return t('deadline passed');
+  const seconds = Math.ceil((until - now) / 1000);
   if (seconds < 60) return t('{0} s left', seconds);
   return t('{0} min left', Math.round(seconds / 60));
 }

@@ -5,7 +5,8 @@ import type { SendOutcome } from '../aep/client/controlSender';
 import { HubClient, type ClientState } from '../aep/client/hubClient';
 import { hubEndpoint } from '../aep/client/hubEndpoint';
 import type { Reachability } from '../aep/client/rosterView';
-import { Inbox, type AttentionItem, type InboxChange } from '../aep/inbox/inbox';
+import { Inbox, isOpenStatus, type AttentionItem, type InboxChange } from '../aep/inbox/inbox';
+import { connectionInputs, needsRebuild, type ConnectionInputs } from './connectionInputs';
 import { Disposable } from './disposable';
 import type { ExtensionLog } from './log';
 import { WorkspacePersistence } from './persistence';
@@ -26,7 +27,8 @@ export interface ReplayGap {
 
 /**
  * Owns the hub client for the current settings: starts it when a hub is
- * configured, rebuilds it when the hub, token or filter change, persists
+ * configured, rebuilds it when what it is made of changes (connectionInputs.ts,
+ * and the token); other settings take effect without it. It persists
  * what a reload needs, and gives the UI one place to read state from.
  */
 export class HubConnection extends Disposable {
@@ -38,6 +40,8 @@ export class HubConnection extends Disposable {
   private userDisconnected = false;
   private generation = 0;
   private hubOrigin: string | undefined;
+  /** The settings the last rebuild read; undefined before the first. */
+  private builtFrom: ConnectionInputs | undefined;
   readonly gaps: ReplayGap[] = [];
   readonly problems: string[] = [];
 
@@ -56,7 +60,12 @@ export class HubConnection extends Disposable {
     private readonly log: ExtensionLog,
   ) {
     super();
-    this._register(settings.onDidChange(() => void this.rebuild('settings changed')));
+    // Not on every change: a rebuild settles the answers awaiting their ack as not sent (connectionInputs.ts).
+    this._register(
+      settings.onDidChange((next) => {
+        if (this.builtFrom === undefined || needsRebuild(this.builtFrom, connectionInputs(next))) void this.rebuild('settings changed');
+      }),
+    );
     this._register(tokens.onDidChange(() => void this.rebuild('token changed')));
     this._register({ dispose: () => this.teardown() });
   }
@@ -81,6 +90,20 @@ export class HubConnection extends Disposable {
   visibleItems(): Array<Readonly<AttentionItem>> {
     const hidden = this.hiddenKeys;
     return this.inboxValue.open().filter((item) => !hidden.has(item.key));
+  }
+
+  /**
+   * How many `visibleItems()` there are, without listing them: the open count
+   * less the dismissed ones still open. O(dismissed), not O(open), so a badge
+   * or the status bar can count on every change of a flooded inbox.
+   */
+  get visibleCount(): number {
+    let count = this.inboxValue.openCount;
+    for (const key of this.hiddenKeys) {
+      const item = this.inboxValue.item(key);
+      if (item !== undefined && isOpenStatus(item.status)) count--;
+    }
+    return count;
   }
 
   /**
@@ -155,6 +178,7 @@ export class HubConnection extends Disposable {
     const generation = ++this.generation;
     const log = this.log.for('connection');
     const settings = this.settings.value;
+    this.builtFrom = connectionInputs(settings);
     if (!settings.hubUrl) {
       this.teardown();
       this.hubOrigin = undefined;

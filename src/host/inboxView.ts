@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Reachability } from '../aep/client/rosterView';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { age, agentName, kindLabel, promptLine, provenance, sessionName, timeLeft } from './describe';
 import { Disposable } from './disposable';
@@ -35,7 +36,7 @@ export class InboxView extends Disposable {
     this._register(connection.onDidChangeRoster(() => this.scheduleRefresh()));
     this._register(connection.onDidChangeState(() => this.scheduleRefresh()));
     const ticker = setInterval(() => {
-      if (this.view.visible && this.connection.visibleItems().length > 0) this.changes.fire();
+      if (this.view.visible && this.connection.visibleCount > 0) this.changes.fire();
     }, 15_000);
     this._register({ dispose: () => clearInterval(ticker) });
     this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
@@ -56,7 +57,7 @@ export class InboxView extends Disposable {
   }
 
   private updateBadge(): void {
-    const count = this.connection.visibleItems().length;
+    const count = this.connection.visibleCount;
     const tooltip = count === 1 ? vscode.l10n.t('1 request waits for an answer') : vscode.l10n.t('{0} requests wait for an answer', count);
     setBadge(this.view, count, tooltip);
     void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.connection.state.kind !== 'unconfigured');
@@ -88,15 +89,8 @@ export class InboxView extends Disposable {
       const reach = this.connection.reachability(node.session);
       return treeItem({
         label: sessionName(node.session), collapsible: 'expanded', contextValue: 'session',
-        icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : 'debug-disconnect',
-        description:
-          reach.state === 'reachable'
-            ? vscode.l10n.t('reachable')
-            : reach.state === 'ambiguous'
-              ? vscode.l10n.t('ambiguous: {0} claimants, answers will be refused', reach.claimants)
-              : reach.state === 'unreachable'
-                ? vscode.l10n.t('not reachable right now')
-                : '',
+        icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : reach.state === 'not-accepting' ? 'circle-slash' : 'debug-disconnect',
+        description: reachabilityDescription(reach),
         tooltip: [node.source],
       });
     }
@@ -121,6 +115,22 @@ export class InboxView extends Disposable {
       command: { command: OPEN_REQUEST_COMMAND, title: vscode.l10n.t('Open Request'), arguments: [request.key] },
       accessibilityLabel: `${kindLabel(request)}: ${label}. ${description}`,
     });
+  }
+}
+
+/** The session row's word on delivery, from the roster (AEP-0003 §4.1). */
+function reachabilityDescription(reach: Reachability): string {
+  switch (reach.state) {
+    case 'reachable':
+      return vscode.l10n.t('reachable');
+    case 'ambiguous':
+      return vscode.l10n.t('ambiguous: {0} claimants, answers will be refused', reach.claimants);
+    case 'unreachable':
+      return vscode.l10n.t('not reachable right now');
+    case 'not-accepting':
+      return vscode.l10n.t('this agent does not take answers from editors');
+    case 'unknown':
+      return '';
   }
 }
 

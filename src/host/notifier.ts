@@ -88,10 +88,12 @@ export class Notifier extends Disposable {
   private async showOne(item: Readonly<AttentionItem>): Promise<void> {
     const open: Choice<{ kind: 'open' }> = { title: vscode.l10n.t('Open'), value: { kind: 'open' } };
     const request = item.request;
-    // Option buttons only when the answer goes through the hub and the labels are real text:
-    // at capture metadata a label is a placeholder ("1"), not something to click blind.
+    // Option buttons only when the answer goes through the hub, the agent takes answers from
+    // editors (the roster's `accepts`), and the labels are real text: at capture metadata a
+    // label is a placeholder ("1"), not something to click blind.
     const options =
-      request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural'
+      request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
+      this.connection.reachability(item.session).state !== 'not-accepting'
         ? distinctButtons(request.options, [open.title]).slice(0, MAX_OPTION_BUTTONS)
         : [];
     // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape).

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../aep/client/logger';
-import type { PositionStore } from '../aep/client/positionStore';
+import { RecentPositions, type PositionStore } from '../aep/client/positionStore';
 import { parseEnvelope, type AepEvent } from '../aep/envelope';
 import type { ResumePosition } from '../aep/frames';
 import { resumePositionSchema } from '../aep/frames';
@@ -27,7 +27,8 @@ export interface PersistenceOptions {
  * the others, least of all the resume positions.
  */
 export class WorkspacePersistence implements PositionStore, vscode.Disposable {
-  private positions = new Map<string, ResumePosition>();
+  /** Only sessions the inbox still tracks, newest 1 000 (see RecentPositions): a fleet's ended sessions must not pile up. */
+  private readonly positions: RecentPositions;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inbox: Inbox | undefined;
   private hidden = new Set<string>();
@@ -41,21 +42,34 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   ) {
     this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
     const saved = memento.get<unknown[]>(this.key('positions'), []);
+    const valid: ResumePosition[] = [];
     for (const raw of Array.isArray(saved) ? saved : []) {
       const position = resumePositionSchema.safeParse(raw);
-      if (position.success) this.positions.set(position.data.session, position.data);
+      if (position.success) valid.push(position.data);
+    }
+    // A list saved before positions were bounded may hold every session ever seen: its newest end is kept.
+    this.positions = new RecentPositions(valid);
+    if (this.positions.size < valid.length) {
+      log.info(`kept the ${this.positions.size} most recently advanced of ${valid.length} saved resume positions`);
+      this.schedule();
     }
     const hidden = memento.get<unknown[]>(this.key('hidden'), []);
     for (const key of Array.isArray(hidden) ? hidden : []) if (typeof key === 'string') this.hidden.add(key);
   }
 
   load(): readonly ResumePosition[] {
-    return [...this.positions.values()];
+    return this.positions.list();
   }
 
   record(position: ResumePosition): void {
-    this.positions.set(position.session, position);
+    this.positions.record(position);
     this.schedule();
+  }
+
+  forget(session: string): void {
+    const before = this.positions.size;
+    this.positions.forget(session);
+    if (this.positions.size !== before) this.schedule();
   }
 
   /** Requests the user dismissed locally (nothing was sent); hidden from this inbox only. */
@@ -96,7 +110,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.write('positions', () => [...this.positions.values()]);
+    this.write('positions', () => this.positions.list());
     if (this.inbox) {
       const inbox = this.inbox;
       let open: ReadonlyArray<Readonly<AttentionItem>> = [];

@@ -12,6 +12,9 @@ export function reachabilityView(reach: Reachability): ReachabilityView {
       return { state: 'reachable', ...(reach.agent ? { detail: reach.agent } : {}) };
     case 'unreachable':
       return { state: 'unreachable', detail: 'no agent connected to the hub owns this session right now' };
+    case 'not-accepting':
+      // The page says the sentence and disables sending; this is the fact behind it (AEP-0004 §4.2).
+      return { state: 'not-accepting', detail: reach.accepts.length === 0 ? 'it accepts no commands' : 'its control.accepts does not list control.attention.respond' };
     case 'unknown':
       return { state: 'unknown' };
   }

@@ -17,20 +17,31 @@ export class StatusBar extends Disposable {
     new StatusItem('aepAttention.status', vscode.l10n.t('AEP Attention'), vscode.StatusBarAlignment.Right, 100, STATUS_COMMAND),
   );
 
+  private renderTimer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(private readonly connection: HubConnection) {
     super();
     this._register(connection.onDidChangeState(() => this.render()));
-    this._register(connection.onDidChangeInbox(() => this.render()));
+    // A flood changes the inbox thousands of times a second: count once per burst, as the inbox view does.
+    this._register(connection.onDidChangeInbox(() => this.scheduleRender()));
+    this._register({ dispose: () => this.renderTimer && clearTimeout(this.renderTimer) });
     this.render();
   }
 
+  private scheduleRender(): void {
+    if (this.renderTimer) return;
+    this.renderTimer = setTimeout(() => this.render(), 50);
+  }
+
   private render(): void {
+    if (this.renderTimer) clearTimeout(this.renderTimer);
+    this.renderTimer = undefined;
     const state = this.connection.state;
     if (state.kind === 'unconfigured') {
       this.item.hide();
       return;
     }
-    const pending = this.connection.visibleItems().length;
+    const pending = this.connection.visibleCount;
     let icon: string;
     let text: string | undefined;
     let summary: string;

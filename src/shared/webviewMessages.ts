@@ -27,10 +27,18 @@ export const fieldViewSchema = z.object({
 });
 export type FieldView = z.infer<typeof fieldViewSchema>;
 
-export const STATUSES = ['pending', 'answered', 'resolved', 'timed-out', 'expired', 'session-ended'] as const;
+/**
+ * The inbox's statuses (AttentionStatus). There is no `expired`: a request past
+ * `expires_at` stays `pending` until its emitter ends it (AEP-0002 §7); the page
+ * says the deadline has passed from `expiresAt` and its own clock.
+ */
+export const STATUSES = ['pending', 'answered', 'resolved', 'timed-out', 'session-ended'] as const;
+
+/** `not-accepting`: the session's one claimant does not declare `control.attention.respond` (AEP-0004 §4.2); sending is disabled. */
+export const REACHABILITY_STATES = ['unknown', 'unreachable', 'ambiguous', 'not-accepting', 'reachable'] as const;
 
 const reachabilityView = z.object({
-  state: z.enum(['unknown', 'unreachable', 'ambiguous', 'reachable']),
+  state: z.enum(REACHABILITY_STATES),
   detail: z.optional(z.string()),
 });
 export type ReachabilityView = z.infer<typeof reachabilityView>;

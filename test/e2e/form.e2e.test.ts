@@ -411,7 +411,8 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
     });
 
     // ---- 5 -----------------------------------------------------------------------------------
-    await step('5. an expiring request turns read-only when it expires', async (ctx, page) => {
+    // AEP-0002 §7: the page's clock passing expires_at ends nothing; the agent's attention.timeout does.
+    await step('5. an expiring request turns read-only when the agent times it out', async (ctx, page) => {
       const expiringAgent = await agent({ scenarios: ['expiring'], expireMs: EXPIRE_MS });
       const session = expiringAgent.sessions[0] ?? '';
       const notification = toast(page, `demo-agent: ${EXPIRING_PROMPT}`);
@@ -425,7 +426,7 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       const sendReply = frame.getByRole('button', { name: 'Send reply only' });
       const reply = frame.locator('#reply');
       await allow.waitFor({ timeout: 30_000 });
-      // Which statuses the page goes through (diagnostic only): the page's own expiry, the agent's timeout.
+      // Which statuses the page goes through (diagnostic only): pending (past the deadline, still pending), then the agent's timeout.
       await frame.evaluate(() => {
         const target = document.getElementById('status');
         const seen: string[] = [target?.dataset['status'] ?? ''];
@@ -439,10 +440,11 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
       const snapshot = await frame.evaluate(() => ({
         status: document.getElementById('status')?.dataset['status'] ?? '',
         countdown: document.getElementById('countdown')?.textContent?.trim() ?? '',
+        deadline: document.getElementById('status')?.dataset['deadline'] ?? '',
       }));
       const enabledWhileOpen = [!(await isDisabled(allow)), !(await isDisabled(deny)), !(await isDisabled(sendReply)), !(await isDisabled(reply))];
       const stillOpen = (await status.getAttribute('data-status')) === 'pending';
-      if (snapshot.status === 'pending') {
+      if (snapshot.status === 'pending' && snapshot.deadline !== 'passed') {
         ctx.diagnostic(`panel open with ${Math.max(0, (request.expiresAt ?? 0) - Date.now())} ms left before expiry (countdown: ${snapshot.countdown})`);
         assert.match(snapshot.countdown, /^in \d+ s$/, 'the header counts down');
       }
@@ -453,15 +455,15 @@ test('the request form end to end in code-server', { timeout: 600_000 }, async (
         ctx.diagnostic(`the panel was not seen open before the request expired (status ${snapshot.status}): only the read-only state is checked`);
       }
 
-      await frame.locator('#status', { hasText: /expired|timeout/ }).waitFor({ timeout: EXPIRE_MS + 30_000 });
+      await frame.locator('#status', { hasText: /timeout/ }).waitFor({ timeout: EXPIRE_MS + 30_000 });
       const words = await status.innerText();
       ctx.diagnostic(`status once over: ${words} (data-status ${await status.getAttribute('data-status')})`);
       assert.match(words, /Nothing more can be sent/);
       // The header stops counting down when the status ends the request, whichever clock came first.
-      assert.equal((await frame.locator('#countdown').innerText()).trim(), 'expired');
+      assert.equal((await frame.locator('#countdown').innerText()).trim(), 'timed out');
       ctx.diagnostic(`status changes seen: ${JSON.stringify(await frame.evaluate(() => (window as unknown as { statusSeen?: string[] }).statusSeen ?? []))}`);
       for (const [what, control] of [['Allow', allow], ['Deny', deny], ['Send reply only', sendReply], ['the reply field', reply]] as const) {
-        assert.equal(await isDisabled(control), true, `${what} is disabled once expired`);
+        assert.equal(await isDisabled(control), true, `${what} is disabled once the agent timed it out`);
       }
       assert.equal(await frame.getByRole('button', { name: 'Send again (same answer)' }).isVisible().catch(() => false), false, 'no retry offered');
       // The agent timed it out, and nothing was ever sent for it.

@@ -139,7 +139,8 @@ describe('client against the local hub', () => {
     assert.equal(ambiguous.kind === 'refused-by-hub' && ambiguous.code, 'ambiguous');
 
     const deaf = await target(freshSession('deaf'), { accepts: [] });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The roster says so before anything is sent (AEP-0004 §4.2: the declared accepts are authoritative).
+    await waitUntil(() => h.client.reachability(deaf.session).state === 'not-accepting', 'the roster to show the target takes no answers');
     const unsupported = await h.client.respond({ id: 'R', session: deaf.session, source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
     assert.equal(unsupported.kind === 'refused-by-hub' && unsupported.code, 'unsupported');
 
@@ -149,6 +150,37 @@ describe('client against the local hub', () => {
     const timeout = await h.client.respond({ id: 'R', session: silent.session, source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
     assert.deepEqual(timeout, { kind: 'timeout', commandId: timeout.commandId, afterMs: MIN_ACK_WINDOW_MS });
     assert.equal(silent.commands().length, 1, 'the command reached the silent target');
+  });
+
+  test('past expires_at the request stays open and an answer is still accepted; the agent decides (AEP-0002 §7)', async () => {
+    const agent = await target();
+    const h = startClient(hub.url);
+    await connected(h);
+    const requestId = agent.raise({ kind: 'permission', prompt: 'Deploy?', options: [{ id: 'allow', label: 'Allow' }], expires_at: new Date(Date.now() - 60_000).toISOString() });
+    await waitUntil(() => open(h, requestId) !== undefined, 'the request in the inbox');
+    h.inbox.expireDue();
+    const item = open(h, requestId);
+    assert.equal(item?.status, 'pending', 'its deadline passed by this clock, and it is still open');
+    const outcome = h.client.respond(item!.request!, { option: 'allow' });
+    const command = await agent.nextCommand();
+    agent.accept(command);
+    assert.deepEqual(await outcome, { kind: 'accepted', commandId: command.value['id'] });
+    agent.answerAndResolve(command);
+    await waitUntil(() => open(h, requestId) === undefined, 'the agent to resolve it');
+    assert.equal(h.inbox.findRequest(agent.session, requestId)?.status, 'resolved');
+  });
+
+  test('past expires_at, the agent\'s attention.timeout closes the request', async () => {
+    const agent = await target();
+    const h = startClient(hub.url);
+    await connected(h);
+    const requestId = agent.raise({ kind: 'input', prompt: 'Name?', expires_at: new Date(Date.now() - 1_000).toISOString() });
+    await waitUntil(() => open(h, requestId) !== undefined, 'the request in the inbox');
+    h.inbox.expireDue();
+    assert.equal(open(h, requestId)?.status, 'pending');
+    agent.emit('attention.timeout', { after_ms: 1_000 }, { subject: requestId, cause: requestId });
+    await waitUntil(() => open(h, requestId) === undefined, 'the timeout to close it');
+    assert.equal(h.inbox.findRequest(agent.session, requestId)?.status, 'timed-out');
   });
 
   test('roster: reachability per session follows the fleet', async () => {

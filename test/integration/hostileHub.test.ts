@@ -30,6 +30,26 @@ function client(url: string, options: Partial<HubClientOptions> = {}) {
 }
 
 describe('client against a hostile hub', () => {
+  test('a roster frame whose id is not the one last asked for is ignored and logged', async () => {
+    const real = [{ session: 'real', agent: 'a', control: { accepts: ['control.attention.respond'] } }];
+    const forged = [{ session: 'forged', agent: 'b', control: { accepts: ['control.attention.respond'] } }];
+    const hub = await fakeHub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ ...FAKE_HUB_HELLO, capabilities: { roster: {} } }));
+      if (frame['type'] === 'subscribe') ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
+      if (frame['type'] === 'roster') {
+        // The answer, then a snapshot nobody asked for: the second must not replace the first.
+        ws.send(JSON.stringify({ type: 'roster', id: frame['id'], entries: real }));
+        ws.send(JSON.stringify({ type: 'roster', id: 'not-asked', entries: forged }));
+      }
+    });
+    servers.push(hub);
+    const { c, log } = client(hub.url);
+    await waitUntil(() => log.lines.some((line) => line.includes('ignored a roster frame')), 'the stray roster to be logged', 3_000, () => log.lines.join('\n'));
+    assert.equal(c.reachability('real').state, 'reachable');
+    assert.equal(c.reachability('forged').state, 'unreachable');
+    assert.ok(log.lines.some((line) => line === 'info ignored a roster frame with id "not-asked": the last roster this client asked for is roster-1'), log.lines.join('\n'));
+  });
+
   test('garbage after hello is reported, and the connection stays up', async () => {
     const hub = await fakeHub((ws, frame) => {
       politeHub(ws, frame);
@@ -117,15 +137,19 @@ describe('client against a hostile hub', () => {
     assert.ok(log.lines.some((line) => /silent for more than/.test(line)));
   });
 
-  test('a subscribe refusal is surfaced with its code and detail', async () => {
+  test('a subscribe refusal is surfaced with its code and detail, and retried with backoff rather than final', async () => {
     const hub = await fakeHub((ws, frame) => {
       if (frame['type'] === 'hello') ws.send(JSON.stringify(FAKE_HUB_HELLO));
       if (frame['type'] === 'subscribe') ws.send(JSON.stringify({ type: 'error', id: frame['id'], code: 'limit-exceeded', detail: 'too many subscribers' }));
     });
     servers.push(hub);
     const { c } = client(hub.url);
-    await waitUntil(() => c.state.kind === 'failed', 'the failure');
+    const states: string[] = [];
+    c.onDidChangeState((state) => states.push(state.kind));
+    await waitUntil(() => c.state.kind === 'backing-off', 'the refusal');
     const state = c.state;
-    assert.equal(state.kind === 'failed' && state.reason, 'the hub refused the subscription (limit-exceeded): too many subscribers');
+    assert.equal(state.kind === 'backing-off' && state.lastError, 'the hub refused the subscription (limit-exceeded): too many subscribers');
+    await waitUntil(() => hub.connections() >= 2, 'a retry');
+    assert.ok(!states.includes('failed'), states.join(', '));
   });
 });

@@ -114,6 +114,40 @@ describe('RosterView', () => {
   });
 });
 
+describe('RosterView: the claimant\'s accepts decide (AEP-0003 §4.1, AEP-0004 §4.2)', () => {
+  test('a claimant that does not list control.attention.respond is not-accepting; absent control accepts nothing', () => {
+    const roster = new RosterView();
+    roster.update([
+      { session: 'other-commands', agent: 'a', control: { accepts: ['control.run.cancel'], ack_window_ms: 4000 } },
+      { session: 'empty', agent: 'b', control: { accepts: [] } },
+      { session: 'no-control' },
+      { session: 'takes-answers', agent: 'd', control: { accepts: ['control.run.cancel', 'control.attention.respond'] } },
+    ]);
+    assert.deepEqual(roster.reachability('other-commands'), { state: 'not-accepting', agent: 'a', accepts: ['control.run.cancel'] });
+    assert.deepEqual(roster.reachability('empty'), { state: 'not-accepting', agent: 'b', accepts: [] });
+    assert.deepEqual(roster.reachability('no-control'), { state: 'not-accepting', accepts: [] });
+    assert.deepEqual(roster.reachability('takes-answers'), {
+      state: 'reachable', agent: 'd', accepts: ['control.run.cancel', 'control.attention.respond'], ackWindowMs: 10_000,
+    });
+    // Not reachable for answers: the ack window is the protocol default, not the declared one.
+    assert.equal(roster.ackWindowFor('other-commands'), 10_000);
+  });
+
+  test('a later roster that adds respond makes the session reachable again', () => {
+    const roster = new RosterView();
+    roster.update([{ session: 's1', agent: 'a', control: { accepts: [] } }]);
+    assert.equal(roster.reachability('s1').state, 'not-accepting');
+    roster.update([{ session: 's1', agent: 'a', control: { accepts: ['control.attention.respond'] } }]);
+    assert.equal(roster.reachability('s1').state, 'reachable');
+  });
+
+  test('a claimant that is one of several stays ambiguous whatever it accepts', () => {
+    const roster = new RosterView();
+    roster.update([{ session: 's1', control: { accepts: [] } }, { session: 's1', control: { accepts: ['control.attention.respond'] } }]);
+    assert.deepEqual(roster.reachability('s1'), { state: 'ambiguous', claimants: 2 });
+  });
+});
+
 describe('MemoryPositionStore', () => {
   test('keeps the latest position per session', () => {
     const store = new MemoryPositionStore([{ session: 'a', epoch: 0, seq: 1 }]);

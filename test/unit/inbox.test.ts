@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
-import { Inbox, type InboxChange } from '../../src/aep/inbox/inbox';
+import { deadlinePassed, Inbox, type InboxChange } from '../../src/aep/inbox/inbox';
 
 const SRC = 'aep://host-a/agent/claude-code/session/s1';
 
@@ -51,26 +51,51 @@ describe('Inbox lifecycle', () => {
     assert.deepEqual(changes, ['added:R1:pending', 'updated:R1:answered', 'removed:R1:resolved']);
   });
 
-  test('expires_at passing closes the request; a later emitter terminal replaces the local outcome', () => {
+  // AEP-0002 §7: the emitter's terminal ends a request, not this computer's clock.
+  test('past expires_at with no timeout, the request stays open and answerable, reported once as updated', () => {
     let now = Date.parse('2026-07-03T10:00:00Z');
+    const inbox = new Inbox({ now: () => now });
+    const changes = recording(inbox);
+    inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z', options: [{ id: 'allow', label: 'Allow' }] }));
+    inbox.expireDue();
+    assert.equal(deadlinePassed(inbox.open()[0]!, now), false);
+    now += 61_000;
+    inbox.expireDue();
+    inbox.expireDue();
+    const item = inbox.findRequest('s1', 'R1', SRC);
+    assert.equal(item?.status, 'pending');
+    assert.equal(item?.request?.answerableHere, true);
+    assert.equal(deadlinePassed(item!, now), true);
+    assert.deepEqual(inbox.open().map((open) => open.requestId), ['R1']);
+    assert.equal(inbox.stats().open, 1);
+    // The agent took the answer after the deadline: it is the agent's call.
+    inbox.apply(answered('A1', 'R1', 1));
+    inbox.apply(resolved('S1', 'R1', 2));
+    assert.deepEqual(changes, ['added:R1:pending', 'updated:R1:pending', 'updated:R1:answered', 'removed:R1:resolved']);
+  });
+
+  test('past expires_at, the agent\'s attention.timeout closes the request', () => {
+    const now = Date.parse('2026-07-03T10:05:00Z');
     const inbox = new Inbox({ now: () => now });
     const changes = recording(inbox);
     inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z' }));
     inbox.expireDue();
     assert.equal(inbox.open().length, 1);
-    now += 61_000;
-    inbox.expireDue();
-    assert.equal(inbox.open().length, 0);
     inbox.apply(ev({ id: 'T1', type: 'attention.timeout', subject: 'R1', seq: 1, data: { after_ms: 60000 } }));
-    assert.deepEqual(changes, ['added:R1:pending', 'removed:R1:expired', 'updated:R1:timed-out']);
+    assert.equal(inbox.open().length, 0);
+    assert.equal(inbox.stats().open, 0);
+    assert.equal(inbox.findRequest('s1', 'R1', SRC)?.status, 'timed-out');
+    assert.deepEqual(changes, ['added:R1:pending', 'updated:R1:pending', 'removed:R1:timed-out']);
   });
 
-  test('a request already expired on arrival is never shown as pending', () => {
+  test('a request already past expires_at on arrival is open until its emitter ends it', () => {
     const inbox = new Inbox({ now: () => Date.parse('2026-07-03T12:00:00Z') });
     const changes = recording(inbox);
     inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z' }));
-    assert.deepEqual(changes, []);
-    assert.equal(inbox.findRequest('s1', 'R1', SRC)?.status, 'expired');
+    assert.deepEqual(changes, ['added:R1:pending']);
+    assert.equal(inbox.findRequest('s1', 'R1', SRC)?.status, 'pending');
+    inbox.apply(ev({ id: 'E1', type: 'session.ended', seq: 1, data: { reason: 'normal' } }));
+    assert.equal(inbox.findRequest('s1', 'R1', SRC)?.status, 'session-ended');
   });
 
   test('session.ended closes what is open; a backfilled older request is not reopened', () => {

@@ -13,8 +13,8 @@ const GERMAN: Record<string, string> = {
   Agent: 'Agent:in',
   'Pick any.': 'Beliebig wählen.',
   '{0} asks': '{0} fragt',
-  'This request expired. Nothing more can be sent.': 'Diese Anfrage ist abgelaufen. Es kann nichts mehr gesendet werden.',
-  expired: 'abgelaufen',
+  'The agent stopped waiting (timeout). Nothing more can be sent.': 'Der Agent wartet nicht mehr (Zeitüberschreitung). Es kann nichts mehr gesendet werden.',
+  'timed out': 'abgelaufen',
   // The embedded <code> moves to the front: the sentence is translated whole, the element put back where the translation says.
   'The agent withheld its own words at capture {0}. This summary was synthesized from metadata:':
     '{0}: Bei dieser Erfassungsstufe hat der Agent seine eigenen Worte zurückgehalten. Diese Zusammenfassung stammt aus Metadaten:',
@@ -58,9 +58,9 @@ describe('request page: strings in the display language', () => {
       ['CODE', 'metadata'],
       ['#text', ': Bei dieser Erfassungsstufe hat der Agent seine eigenen Worte zurückgehalten. Diese Zusammenfassung stammt aus Metadaten:'],
     ]);
-    await page.post({ type: 'update', status: 'expired', reachability: { state: 'reachable' }, now: Date.now() });
-    await p.waitForFunction(() => document.getElementById('status')?.dataset['status'] === 'expired');
-    assert.equal(await p.locator('#status').innerText(), 'Diese Anfrage ist abgelaufen. Es kann nichts mehr gesendet werden.');
+    await page.post({ type: 'update', status: 'timed-out', reachability: { state: 'reachable' }, now: Date.now() });
+    await p.waitForFunction(() => document.getElementById('status')?.dataset['status'] === 'timed-out');
+    assert.equal(await p.locator('#status').innerText(), 'Der Agent wartet nicht mehr (Zeitüberschreitung). Es kann nichts mehr gesendet werden.');
     assert.equal(await p.locator('#countdown').count(), 0, 'the golden form has no expiry');
   });
 
@@ -70,7 +70,7 @@ describe('request page: strings in the display language', () => {
     await initWith(page, view, { ...GERMAN, 'in {0}': 'noch {0}', '{0} min {1} s': '{0} Min. {1} Sek.' });
     const p = page.page;
     assert.match(await p.locator('#countdown').innerText(), /^noch (1 Min\. \d+ Sek\.|2 Min\. 0 Sek\.)$/);
-    await page.post({ type: 'update', status: 'expired', reachability: { state: 'reachable' }, now: Date.now() });
+    await page.post({ type: 'update', status: 'timed-out', reachability: { state: 'reachable' }, now: Date.now() });
     await p.waitForFunction(() => document.getElementById('countdown')?.textContent === 'abgelaufen');
   });
 

@@ -2,10 +2,11 @@ import { hostname } from 'node:os';
 import WebSocket from 'ws';
 import type { Answer, AttentionRequest } from '../attention';
 import type { CaptureChoice } from '../capture';
-import { buildRespondCommand, type SenderIdentity } from '../control';
-import { Emitter } from '../emitter';
+import { ACCEPTED_TYPE, buildRespondCommand, REJECTED_TYPE, type SenderIdentity } from '../control';
+import { Emitter, type Subscription } from '../emitter';
+import { matchesFilter, type AttrFilter } from '../attrMatch';
 import { AEP_VERSION, type AepEvent } from '../envelope';
-import { parseWireMessage, type Capabilities, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type SubscribeFrame } from '../frames';
+import { parseWireMessage, type Capabilities, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type ResumePosition, type SubscribeFrame } from '../frames';
 import type { Inbox } from '../inbox/inbox';
 import type { CaptureLevel } from '../levels';
 import { Backoff } from './backoff';
@@ -13,13 +14,15 @@ import { ControlSender, type SendOutcome } from './controlSender';
 import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
 import type { Logger } from './logger';
 import type { PositionStore } from './positionStore';
+import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume, type ResumePlan } from './resumePlan';
 import { RosterView } from './rosterView';
 import { SessionCatchUp } from './sessionCatchUp';
-import { subscriptionFilter } from './userFilter';
+import { ackSubscriptionFilter, subscriptionFilter } from './userFilter';
 
 /**
  * The connection as the user should see it. `connected` is only ever shown
- * after the hub's hello and the subscription's acknowledgement, and is left
+ * after the hub's hello and the acknowledgement of the main subscription (and
+ * of the acknowledgements' own subscription, when there is one), and is left
  * the moment the socket closes or falls silent.
  */
 export type ClientState =
@@ -118,6 +121,22 @@ export class HubClient {
   /** The main subscription as sent (its filter and capture), for the catch-up subscription to narrow. */
   private subscription: SubscribeFrame | undefined;
   private readonly catchUp: SessionCatchUp;
+  /**
+   * The subscription that carries the acks of our commands whatever the
+   * user's filter drops (userFilter.ts `ackSubscriptionFilter`); undefined
+   * on a connection that needs none.
+   */
+  private ackSubscriptionId: string | undefined;
+  /** This connection's main subscription is confirmed. */
+  private mainConfirmed = false;
+  /** The ack subscription is confirmed, refused (and said so), or not needed. */
+  private acksSettled = false;
+  /** Positions one `from` may name, lowered by each `limit-exceeded` (see resumePlan.ts); kept across reconnects. */
+  private fromLimit = DEFAULT_FROM_LIMIT;
+  /** The hub refused `from: "all"` although it advertised it: not asked again by this client. */
+  private replayAllRefused = false;
+  /** Drops the positions of sessions the inbox forgets. */
+  private readonly forgetting: Subscription;
   private rosterRequest = 0;
   private stateValue: ClientState = { kind: 'idle' };
   private readonly counters = { eventsApplied: 0, duplicatesDropped: 0, connections: 0, commandsSettled: 0 };
@@ -161,6 +180,8 @@ export class HubClient {
     this.catchUp = new SessionCatchUp(options.log);
     this.instance = `${hostname()}/${process.pid}`;
     this.identity = { agent: options.senderName, source: `aep://${encodeURIComponent(hostname())}/agent/${encodeURIComponent(options.senderName)}` };
+
+    this.forgetting = options.inbox.onDidForgetSession((session) => options.positions.forget?.(session));
 
     const endpoint = hubEndpoint(options.hubUrl, options.allowInsecureRemote ?? false);
     const filter = subscriptionFilter(options.filter);
@@ -240,6 +261,7 @@ export class HubClient {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.forgetting.dispose();
     this.sender.dispose();
     this.clearConnectionTimers();
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -485,6 +507,10 @@ export class HubClient {
       this.report(`the hub sent an event (${event.type}) before its hello; it was ignored`);
       return;
     }
+    if (this.arrivedForAcksOnly(event)) {
+      if (this.sender.onAck(event)) this.counters.commandsSettled++;
+      return;
+    }
     const outcome = this.options.inbox.apply(event);
     if (!outcome.applied) {
       if (outcome.reason === 'refused') this.report(outcome.problem);
@@ -493,7 +519,13 @@ export class HubClient {
     }
     this.counters.eventsApplied++;
     if (outcome.problem) this.report(outcome.problem);
-    if (outcome.positionAdvanced && event.session !== undefined) {
+    if (event.session !== undefined && event.type === 'session.ended' && event.seq !== undefined) {
+      // An ended session has nothing left to resume: its position would only take a `from` slot.
+      this.options.positions.forget?.(event.session);
+    } else if (outcome.positionAdvanced && event.session !== undefined && event.type !== 'control.accepted' && event.type !== 'control.rejected') {
+      // Acks may arrive on the ack subscription ahead of the main subscription's replay of
+      // their session: saving a position from one could skip the events still being replayed.
+      // The session's next event on the main subscription saves it instead.
       const position = this.options.inbox.positionFor(event.session);
       if (position) this.options.positions.record(position);
     }
@@ -514,7 +546,7 @@ export class HubClient {
     }
     switch (frame.type) {
       case 'subscribed':
-        if (frame.id === this.subscriptionId) this.onSubscribed();
+        this.onSubscriptionConfirmed(frame.id);
         return;
       case 'error':
         this.onErrorFrame(frame);
@@ -530,6 +562,13 @@ export class HubClient {
         this.send({ type: 'pong', t: frame.t });
         return;
       case 'roster':
+        // The reply echoes the request's id (AEP-0003 §4.1 rule 2). Only the latest request's
+        // reply is a snapshot worth holding: an earlier one is older, and an id never asked for
+        // is not an answer at all.
+        if (frame.id !== this.rosterId(this.rosterRequest)) {
+          this.options.log.info(`ignored a roster frame with id ${JSON.stringify(frame.id.slice(0, 80))}: the last roster this client asked for is ${this.rosterId(this.rosterRequest)}`);
+          return;
+        }
         this.roster.update(frame.entries);
         this.rosterChanges.fire();
         if (this.subscription) for (const catchUp of this.catchUp.onRoster(frame.entries, this.subscription)) this.send(catchUp);
@@ -556,6 +595,7 @@ export class HubClient {
       this.fail(filter.problem);
       return;
     }
+    this.subscribeToAcks(filter.value);
     this.subscriptionId = `attention-${++this.subscriptionCount}`;
     const subscribe: SubscribeFrame = { type: 'subscribe', id: this.subscriptionId, filter: { ...filter.value } };
     if (this.options.captureCeiling) subscribe.capture = this.options.captureCeiling;
@@ -563,18 +603,132 @@ export class HubClient {
     // whole: sessions that began while this client was not running are in no saved position.
     // Later reconnects resume from positions (and catch up on sessions begun meanwhile);
     // dedupe absorbs whatever arrives twice.
+    // More positions than the hub takes go as replay-all, or the most recent that fit (resumePlan.ts).
     const saved = this.options.positions.load();
-    const replayAll = frame.capabilities?.replay?.all === true;
-    if (replayAll && (this.catchUp.wantsReplayAll || saved.length === 0)) subscribe.from = 'all';
-    else if (saved.length > 0) subscribe.from = [...saved];
+    const replayAll = this.replaysAll;
+    const plan = this.planFrom(saved);
+    if (plan.from !== undefined) subscribe.from = plan.from;
     this.subscription = subscribe;
     this.catchUp.subscribed(subscribe.from, replayAll, Boolean(frame.capabilities?.roster));
     this.send(subscribe);
     this.awaitSubscribed();
     if (subscribe.from === 'all') this.send(this.catchUp.replayAllSent());
-    this.options.log.info(
-      `hello from the hub; subscribing${subscribe.from === 'all' ? ' with replay of everything held' : saved.length > 0 ? ` from ${saved.length} saved positions` : ''}`,
+    this.options.log.info(`hello from the hub; subscribing${describeFrom(plan.from)}`);
+    this.reportLeftOut(plan, saved.length);
+  }
+
+  /**
+   * A second subscription for the acks of our commands (AEP-0003 §6.5:
+   * several per connection, disjunction as several subscriptions), live only:
+   * no command of this connection is written before it is confirmed, and a
+   * command resent after a reconnect is re-acked (AEP-0004 §2.3). Sent before
+   * the main one, so its confirmation does not wait behind the main replay.
+   */
+  private subscribeToAcks(main: AttrFilter): void {
+    this.mainConfirmed = false;
+    const filter = ackSubscriptionFilter(main);
+    this.acksSettled = filter === undefined;
+    this.ackSubscriptionId = undefined;
+    if (filter === undefined) return;
+    const id = `acks-${++this.subscriptionCount}`;
+    this.ackSubscriptionId = id;
+    const subscribe: SubscribeFrame = { type: 'subscribe', id, filter };
+    // The user's ceiling holds for every subscription: it is what may reach this editor.
+    if (this.options.captureCeiling) subscribe.capture = this.options.captureCeiling;
+    this.send(subscribe);
+  }
+
+  /** `connected` once both subscriptions are answered: a command written earlier could have its ack pass unseen. */
+  private onSubscriptionConfirmed(id: string): void {
+    if (id === this.subscriptionId) this.mainConfirmed = true;
+    else if (id === this.ackSubscriptionId) this.acksSettled = true;
+    else return;
+    this.connectOnceSubscribed();
+  }
+
+  private connectOnceSubscribed(): void {
+    if (this.mainConfirmed && this.acksSettled && this.stateValue.kind !== 'connected') this.onSubscribed();
+  }
+
+  /**
+   * The hub refused the ack subscription (a refusal leaves the connection and
+   * the main subscription alone, AEP-0003 §6.5). Retrying would meet the same
+   * limit or authorisation, so carry on as a connection whose acks come
+   * through the main subscription only, and say what that costs.
+   */
+  private onAckSubscriptionRefused(frame: ErrorFrame): void {
+    this.report(
+      `the hub refused the subscription for the acknowledgements of your answers (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}. ` +
+        'An acknowledgement now arrives only if aepAttention.filter lets it through, so an answer the agent took may be reported as timed out; ' +
+        'remove aepAttention.filter, or ask the hub\'s operator about its subscription limits',
     );
+    this.ackSubscriptionId = undefined;
+    this.acksSettled = true;
+    this.connectOnceSubscribed();
+  }
+
+  /**
+   * An ack the main subscription would not have delivered came through the
+   * ack subscription only: it settles one of our commands or nothing, and
+   * stays out of the inbox, so a session the user's filter leaves out gets no
+   * timeline and no resume position there.
+   */
+  private arrivedForAcksOnly(event: AepEvent): boolean {
+    if (this.ackSubscriptionId === undefined || this.subscription === undefined) return false;
+    if (event.type !== ACCEPTED_TYPE && event.type !== REJECTED_TYPE) return false;
+    return !matchesFilter(this.subscription.filter, event);
+  }
+
+  /** The hub advertised replay-all (AEP-0003 §5) and has not refused it. */
+  private get replaysAll(): boolean {
+    return this.hubHello?.capabilities?.replay?.all === true && !this.replayAllRefused;
+  }
+
+  private planFrom(saved: readonly ResumePosition[]): ResumePlan {
+    return planResume({ saved, replayAll: this.replaysAll, wantsReplayAll: this.catchUp.wantsReplayAll, limit: this.fromLimit });
+  }
+
+  private reportLeftOut(plan: ResumePlan, saved: number): void {
+    if (plan.leftOut === 0) return;
+    this.report(
+      `resuming ${saved - plan.leftOut} of ${saved} sessions from where this client left off (the hub takes no more, and offers no replay of everything it holds); the other ${plan.leftOut} show only what they send from now on`,
+    );
+  }
+
+  /**
+   * The hub refused the main subscription. The refusal leaves the connection
+   * open (AEP-0003 §6.5), so ask again for less (resumePlan.ts
+   * `degradeAfterRefusal`); once even a subscription without `from` is
+   * refused, reconnect with backoff. Never a final failure: a hub's limits
+   * and authorisations change without the settings changing.
+   */
+  private onMainSubscriptionRefused(frame: ErrorFrame): void {
+    const socket = this.socket;
+    const previous = this.subscription;
+    const why = `the hub refused the subscription (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}`;
+    const next = previous && degradeAfterRefusal(previous.from, { limit: this.fromLimit, replayAll: !this.replayAllRefused });
+    if (!socket || !previous || !next) {
+      if (socket) {
+        this.report(why);
+        this.lost(socket, why);
+        socket.terminate();
+      }
+      return;
+    }
+    this.fromLimit = next.limit;
+    this.replayAllRefused = !next.replayAll;
+    const saved = this.options.positions.load();
+    const plan = this.planFrom(saved);
+    this.subscriptionId = `attention-${++this.subscriptionCount}`;
+    const subscribe: SubscribeFrame = { ...previous, id: this.subscriptionId };
+    delete subscribe.from;
+    if (plan.from !== undefined) subscribe.from = plan.from;
+    this.report(`${why}; subscribing again${describeFrom(plan.from) || ' without replay (live events only)'}`);
+    this.subscription = subscribe;
+    this.catchUp.subscribed(subscribe.from, this.replaysAll, Boolean(this.hubHello?.capabilities?.roster));
+    this.send(subscribe);
+    if (subscribe.from === 'all') this.send(this.catchUp.replayAllSent());
+    this.reportLeftOut(plan, saved.length);
   }
 
   /**
@@ -645,8 +799,11 @@ export class HubClient {
       return;
     }
     if (frame.id !== undefined && frame.id === this.subscriptionId) {
-      // A refused subscription leaves the connection useless; retrying changes nothing until the settings do.
-      this.fail(`the hub refused the subscription (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}`);
+      this.onMainSubscriptionRefused(frame);
+      return;
+    }
+    if (frame.id !== undefined && frame.id === this.ackSubscriptionId) {
+      this.onAckSubscriptionRefused(frame);
       return;
     }
     if (this.catchUp.owns(frame.id)) {
@@ -665,13 +822,23 @@ export class HubClient {
   }
 
   private requestRoster(): void {
-    this.send({ type: 'roster', id: `roster-${++this.rosterRequest}` });
+    this.send({ type: 'roster', id: this.rosterId(++this.rosterRequest) });
+  }
+
+  private rosterId(request: number): string {
+    return `roster-${request}`;
   }
 
   private report(message: string): void {
     this.options.log.warn(message);
     this.problems.fire({ message });
   }
+}
+
+/** How a subscription resumes, for the log: "" when it asks for no replay. */
+function describeFrom(from: SubscribeFrame['from']): string {
+  if (from === 'all') return ' with replay of everything held';
+  return from && from.length > 0 ? ` from ${from.length} saved position${from.length === 1 ? '' : 's'}` : '';
 }
 
 /** "10 s", "1.5 s", "300 ms": how long, for a sentence. */

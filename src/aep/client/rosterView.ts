@@ -1,4 +1,4 @@
-import { DEFAULT_ACK_WINDOW_MS } from '../control';
+import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../control';
 import type { RosterEntry } from '../frames';
 import { silentLogger, type Logger } from './logger';
 
@@ -9,6 +9,13 @@ export type Reachability =
   | { state: 'unreachable' }
   /** Several live connections claim the session: the hub will refuse commands (AEP-0004 §4.5). */
   | { state: 'ambiguous'; claimants: number }
+  /**
+   * One claimant, but its `control.accepts` lacks `control.attention.respond`
+   * (absent `control`: it accepts no commands). Its declaration is
+   * authoritative (AEP-0003 §4.1, AEP-0004 §4.2): the hub or the agent would
+   * refuse an answer as `unsupported`, so the user is told before sending.
+   */
+  | { state: 'not-accepting'; agent?: string; accepts: readonly string[] }
   | { state: 'reachable'; agent?: string; accepts: readonly string[]; ackWindowMs: number };
 
 /**
@@ -66,13 +73,10 @@ export class RosterView {
     if (entries.length === 0) return { state: 'unreachable' };
     if (entries.length > 1) return { state: 'ambiguous', claimants: entries.length };
     const [entry] = entries;
-    const reachable: Reachability = {
-      state: 'reachable',
-      accepts: entry?.control?.accepts ?? [],
-      ackWindowMs: clampAckWindow(entry?.control?.ack_window_ms ?? DEFAULT_ACK_WINDOW_MS),
-    };
-    if (entry?.agent !== undefined) reachable.agent = entry.agent;
-    return reachable;
+    const accepts = entry?.control?.accepts ?? [];
+    const agent = entry?.agent !== undefined ? { agent: entry.agent } : {};
+    if (!accepts.includes(RESPOND_TYPE)) return { state: 'not-accepting', ...agent, accepts };
+    return { state: 'reachable', ...agent, accepts, ackWindowMs: clampAckWindow(entry?.control?.ack_window_ms ?? DEFAULT_ACK_WINDOW_MS) };
   }
 
   /** The ack window to wait for a command to `session` (AEP-0004 §3, default 10 s), within the bounds above. */

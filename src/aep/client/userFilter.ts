@@ -1,16 +1,20 @@
 import { validateFilter, type AttrFilter } from '../attrMatch';
+import { ACCEPTED_TYPE, REJECTED_TYPE } from '../control';
 import { parsedOk, parsedProblem, type Parsed } from '../result';
 
 /** The event types the extension needs; the user's filter narrows them further. */
-export const SUBSCRIBED_TYPES = ['attention.*', 'control.accepted', 'control.rejected', 'session.*'] as const;
+export const SUBSCRIBED_TYPES = ['attention.*', ACCEPTED_TYPE, REJECTED_TYPE, 'session.*'] as const;
+
+/** The acknowledgements of commands (AEP-0004 §3), whatever the user's filter says. */
+export const ACK_TYPES = [ACCEPTED_TYPE, REJECTED_TYPE] as const;
 
 /**
  * Validates the user's `filter` setting (an attr-match object, AEP-0003 §6)
  * and ANDs it with the types the extension subscribes to. `type` and
  * `severity` are refused: the first would fight the extension's own type
- * list (attr-match has one predicate per key), and the second would also hide
- * the acknowledgements of the user's own answers; the notification settings
- * decide what is loud.
+ * list (attr-match has one predicate per key), and the second is what the
+ * notification settings are for. The acknowledgements of the user's own
+ * answers do not depend on this filter: see `ackSubscriptionFilter`.
  */
 export function subscriptionFilter(userFilter: unknown): Parsed<AttrFilter> {
   if (userFilter === undefined || userFilter === null) return parsedOk({ type: [...SUBSCRIBED_TYPES] });
@@ -21,9 +25,28 @@ export function subscriptionFilter(userFilter: unknown): Parsed<AttrFilter> {
       return parsedProblem(
         key === 'type'
           ? 'aepAttention.filter may not name `type`: the extension chooses the event types it needs. Narrow by agent, session or source instead'
-          : 'aepAttention.filter may not name `severity`: it would also hide the acknowledgements of your answers. Use aepAttention.notifications to choose what notifies you',
+          : 'aepAttention.filter may not name `severity`: use aepAttention.notifications and aepAttention.notificationMinSeverity to choose what notifies you',
       );
     }
   }
   return parsedOk({ ...checked.value, type: [...SUBSCRIBED_TYPES] });
+}
+
+/**
+ * The filter of the second subscription that carries acknowledgements, or
+ * undefined when the main subscription (`main`, from `subscriptionFilter`)
+ * already matches every one of them. Any other key the user's filter adds
+ * (`capture`, `run`, `subject`, an extension key, even `session` or `agent`)
+ * can drop the `control.accepted` / `control.rejected` an agent sends for an
+ * answer, and the answer would then "time out" although the agent took it.
+ *
+ * All acks, not only those of the sessions answered here: narrowing by
+ * `session` would need a new subscription, and its confirmation, before each
+ * answer to a session not yet named, or an ack could pass unseen. Acks are
+ * small and rare; the control sender settles only its own (by `cause`, from
+ * the addressed target, AEP-0004 §4.5) and the inbox drops the copy that
+ * arrives on both subscriptions.
+ */
+export function ackSubscriptionFilter(main: AttrFilter): AttrFilter | undefined {
+  return Object.keys(main).every((key) => key === 'type') ? undefined : { type: [...ACK_TYPES] };
 }

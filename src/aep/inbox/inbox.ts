@@ -20,13 +20,24 @@ import { SessionTimeline, type TimelineEvent } from './sessionTimeline';
 /**
  * Where a request stands (AEP-0002 §7): open while `pending` or `answered`
  * (answered but not yet resolved is legal, transiently); closed by
- * `attention.resolved`, `attention.timeout`, its `expires_at` passing, or its
- * session ending.
+ * `attention.resolved`, `attention.timeout`, or its session ending.
+ *
+ * `expires_at` passing on this computer's clock closes nothing: AEP-0002 §7
+ * rule 2 makes the emitter's terminal (`attention.timeout`, `attention.resolved`,
+ * or the `session.ended` it must send after them) the end of a request. Our
+ * clock may be wrong and the agent may still accept an answer, so a request past
+ * its deadline stays open and answerable; the UI says the deadline has passed.
  */
-export type AttentionStatus = 'pending' | 'answered' | 'resolved' | 'timed-out' | 'expired' | 'session-ended';
+export type AttentionStatus = 'pending' | 'answered' | 'resolved' | 'timed-out' | 'session-ended';
 
 export function isOpenStatus(status: AttentionStatus): boolean {
   return status === 'pending' || status === 'answered';
+}
+
+/** Whether the request's `expires_at` has passed by the clock `now` reads; it stays open all the same (see above). */
+export function deadlinePassed(item: Readonly<Pick<AttentionItem, 'request'>>, now: number): boolean {
+  const expiresAt = item.request?.expiresAt;
+  return expiresAt !== undefined && expiresAt <= now;
 }
 
 export interface AttentionItem {
@@ -148,12 +159,20 @@ export class Inbox {
   private lastNoticeAt: number | undefined;
 
   private readonly sessions = new Map<string, SessionState>();
+  /**
+   * The tracked sessions holding no open request, least recently active first
+   * (a touch re-inserts at the end), so eviction finds the one to forget
+   * without a scan. Sessions holding open requests are kept out of it.
+   */
+  private readonly quietSessions = new Map<string, SessionState>();
   private readonly sessionsByName = new Map<string, Set<string>>();
   private readonly agents = new Map<string, SessionTimeline>();
   private readonly items = new Map<string, AttentionItem>();
   /** Open items per `(source, session)`, so a session's end does not scan every item. */
   private readonly openBySession = new Map<string, Set<AttentionItem>>();
   private readonly closedOrder: string[] = [];
+  /** Open requests already reported past their deadline by `expireDue`. */
+  private readonly deadlinesNoted = new WeakSet<AttentionItem>();
   /** Lifecycle events that arrived before their request, keyed by session string and subject. */
   private readonly parked = new ParkedEvents((event) => this.sizeOf(event));
   private parkedCount = 0;
@@ -161,6 +180,13 @@ export class Inbox {
   private stateVersion = 0;
 
   private readonly changes: Emitter<InboxChange>;
+  private readonly forgotten: Emitter<string>;
+  /**
+   * A session string the inbox no longer tracks under any emitter (evicted):
+   * its resume position is worth nothing more and can be dropped (the client's
+   * position store listens).
+   */
+  readonly onDidForgetSession;
   /** Fires for every incremental change to the set of open requests or an item's outcome. */
   readonly onDidChange;
 
@@ -175,6 +201,8 @@ export class Inbox {
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.changes = new Emitter<InboxChange>(options.onListenerError);
     this.onDidChange = this.changes.event;
+    this.forgotten = new Emitter<string>(options.onListenerError);
+    this.onDidForgetSession = this.forgotten.event;
   }
 
   /** Bumped on every applied (non-duplicate) event; a replay that changes nothing leaves it alone. */
@@ -221,18 +249,34 @@ export class Inbox {
     return problem === undefined ? { applied: true, positionAdvanced } : { applied: true, problem, positionAdvanced };
   }
 
-  /** Closes requests whose `expires_at` has passed. Call it on a timer. */
+  /**
+   * Reports, once each, open requests whose `expires_at` has passed by this
+   * clock since the last call, as `updated`, so the UI can say the deadline
+   * has passed. They stay open (see AttentionStatus, AEP-0002 §7 rule 2): only
+   * the emitter's terminal or the session's end closes them. Call it on a timer.
+   */
   expireDue(): void {
     const now = this.now();
-    for (const item of [...this.items.values()]) {
-      const expiresAt = item.request?.expiresAt;
-      if (isOpenStatus(item.status) && expiresAt !== undefined && expiresAt <= now) this.close(item, 'expired');
+    for (const open of this.openBySession.values()) {
+      for (const item of open) {
+        const expiresAt = item.request?.expiresAt;
+        if (expiresAt === undefined || expiresAt > now || this.deadlinesNoted.has(item)) continue;
+        this.deadlinesNoted.add(item);
+        this.changes.fire({ kind: 'updated', item });
+      }
     }
   }
 
   /** Open requests (pending, or answered and awaiting resolution), oldest first. */
   open(): Array<Readonly<AttentionItem>> {
-    return [...this.items.values()].filter((item) => isOpenStatus(item.status));
+    const open: Array<Readonly<AttentionItem>> = [];
+    for (const item of this.items.values()) if (isOpenStatus(item.status)) open.push(item);
+    return open;
+  }
+
+  /** How many requests are open, without listing them (a badge, a status bar count). */
+  get openCount(): number {
+    return this.openTotal;
   }
 
   item(key: string): Readonly<AttentionItem> | undefined {
@@ -317,6 +361,7 @@ export class Inbox {
 
   dispose(): void {
     this.changes.dispose();
+    this.forgotten.dispose();
   }
 
   // ---- sessions ---------------------------------------------------------------
@@ -326,14 +371,36 @@ export class Inbox {
     let state = this.sessions.get(key);
     if (!state) {
       const timeline = new SessionTimeline(this.timelineLimit, this.onTimelineBytes);
-      state = { key, source, session, agent, timeline, owned: false, openCount: 0, touched: 0 };
+      // Open requests may be held for it already, under a seq-less request applied before the session was tracked.
+      const openCount = this.openBySession.get(key)?.size ?? 0;
+      state = { key, source, session, agent, timeline, owned: false, openCount, touched: 0 };
       this.sessions.set(key, state);
+      if (openCount === 0) this.quietSessions.set(key, state);
       let names = this.sessionsByName.get(session);
       if (!names) this.sessionsByName.set(session, (names = new Set()));
       names.add(key);
     }
-    state.touched = ++this.touchCounter;
+    this.touch(state);
     return state;
+  }
+
+  /** Marks a session active now: a quiet one moves to the end of the eviction order. */
+  private touch(state: SessionState): void {
+    state.touched = ++this.touchCounter;
+    if (this.quietSessions.delete(state.key)) this.quietSessions.set(state.key, state);
+  }
+
+  /** One more open request in the session: while it holds any, eviction does not look at it. */
+  private sessionOpened(state: SessionState): void {
+    if (state.openCount++ === 0) this.quietSessions.delete(state.key);
+  }
+
+  /** One fewer: with none left the session is quiet again, as active now (a request closing is activity). */
+  private sessionClosed(state: SessionState): void {
+    if (state.openCount === 0) return;
+    if (--state.openCount > 0) return;
+    state.touched = ++this.touchCounter;
+    if (this.sessions.get(state.key) === state) this.quietSessions.set(state.key, state);
   }
 
   /**
@@ -352,7 +419,7 @@ export class Inbox {
     );
     const home = referenced ?? (owners.length === 1 ? owners[0] : undefined);
     if (home) {
-      home.touched = ++this.touchCounter;
+      this.touch(home);
       return home;
     }
     return this.ownSession(event.source, session, event.agent);
@@ -379,19 +446,24 @@ export class Inbox {
     for (const item of [...(this.openBySession.get(state.key) ?? [])]) this.close(item, 'session-ended');
   }
 
+  /**
+   * Forgets the least recently active quiet sessions until `maxSessions` are
+   * tracked. Sessions holding open requests are not in `quietSessions`, so a
+   * flood of them costs nothing here: O(1) per event, amortised.
+   */
   private evictSessions(): void {
-    if (this.sessions.size <= this.maxSessions) return;
-    // Forget a tenth at a time so the scan is amortised.
-    const quiet = [...this.sessions.values()]
-      .filter((state) => state.openCount === 0)
-      .sort((a, b) => a.touched - b.touched)
-      .slice(0, Math.max(1, Math.ceil(this.maxSessions / 10)));
-    for (const state of quiet) {
+    while (this.sessions.size > this.maxSessions) {
+      const state: SessionState | undefined = this.quietSessions.values().next().value;
+      if (state === undefined) return;
+      this.quietSessions.delete(state.key);
       state.timeline.clear();
       this.sessions.delete(state.key);
       const names = this.sessionsByName.get(state.session);
       names?.delete(state.key);
-      if (names && names.size === 0) this.sessionsByName.delete(state.session);
+      if (names && names.size === 0) {
+        this.sessionsByName.delete(state.session);
+        this.forgotten.fire(state.session);
+      }
     }
   }
 
@@ -430,11 +502,10 @@ export class Inbox {
     const position = event.seq === undefined ? undefined : { epoch: epochOf(event), seq: event.seq };
     const endedBefore =
       state?.endedAt !== undefined && (position === undefined || comparePositions(position, state.endedAt) < 0);
-    const expiresAt = item.request?.expiresAt;
+    // A request already past `expires_at` on arrival is still open: its emitter decides when it ends (AEP-0002 §7).
     if (endedBefore) this.closeQuietly(item, 'session-ended');
-    else if (expiresAt !== undefined && expiresAt <= this.now()) this.closeQuietly(item, 'expired');
     else {
-      if (state) state.openCount++;
+      if (state) this.sessionOpened(state);
       this.openTotal++;
       const key = sessionKey(item.source, item.session);
       let open = this.openBySession.get(key);
@@ -511,13 +582,13 @@ export class Inbox {
 
   /**
    * An emitter's terminal event is authoritative: it closes an open request
-   * and replaces a locally derived outcome (`expired`, `session-ended`). The
+   * and replaces a locally derived outcome (`session-ended`). The
    * first terminal from the emitter wins; a later one cannot reopen or flip it.
    */
   private settle(item: AttentionItem, status: 'resolved' | 'timed-out', wasOpen: boolean): undefined {
     if (wasOpen) {
       this.close(item, status);
-    } else if (item.status === 'expired' || item.status === 'session-ended') {
+    } else if (item.status === 'session-ended') {
       item.status = status;
       this.changes.fire({ kind: 'updated', item });
     }
@@ -538,7 +609,7 @@ export class Inbox {
     this.closeQuietly(item, status);
     if (!wasOpen) return;
     const state = this.sessions.get(sessionKey(item.source, item.session));
-    if (state) state.openCount = Math.max(0, state.openCount - 1);
+    if (state) this.sessionClosed(state);
     this.openTotal--;
     this.openBytes -= this.itemSizes.get(item)?.bytes ?? 0;
     const open = this.openBySession.get(sessionKey(item.source, item.session));

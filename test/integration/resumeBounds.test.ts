@@ -1,0 +1,188 @@
+// Bounded, self-healing resume over real loopback sockets: a fleet's worth of
+// saved positions after a window reload, a hub that takes fewer positions
+// than the client holds, and ended sessions leaving the store.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
+import { MemoryPositionStore, type PositionStore } from '../../src/aep/client/positionStore';
+import type { ResumePosition } from '../../src/aep/frames';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { WorkspacePersistence } from '../../src/host/persistence';
+import { startHub, type RunningHub } from '../hub/hub';
+import { fakeHub, type FakeHub } from '../support/fakeHub';
+import { freshSession, makeEvent, postEvents } from '../support/events';
+import { MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+import { TcpProxy } from '../support/tcpProxy';
+import { waitUntil } from '../support/waitUntil';
+
+const TOKEN = 'resume-bounds-token';
+
+interface Harness {
+  client: HubClient;
+  inbox: Inbox;
+  log: RecordingLogger;
+  problems: string[];
+  failed: string[];
+}
+
+const clients: HubClient[] = [];
+function startClient(hubUrl: string, positions: PositionStore, inbox = new Inbox(), options: Partial<HubClientOptions> = {}): Harness {
+  const log = new RecordingLogger();
+  const client = new HubClient({ hubUrl, token: TOKEN, senderName: 'test-editor', inbox, positions, log, backoffBaseMs: 50, backoffCapMs: 400, ...options });
+  const problems: string[] = [];
+  const failed: string[] = [];
+  client.onDidReportProblem((problem) => problems.push(problem.message));
+  client.onDidChangeState((state) => {
+    if (state.kind === 'failed') failed.push(state.reason);
+  });
+  client.start();
+  clients.push(client);
+  return { client, inbox, log, problems, failed };
+}
+
+const connected = (h: Harness) =>
+  waitUntil(() => h.client.state.kind === 'connected', 'the client to connect', 5_000, () => JSON.stringify(h.client.state) + h.log.lines.slice(-4).join(' | '));
+const openRequest = (h: Harness, requestId: string) => h.inbox.open().find((item) => item.requestId === requestId);
+const request = (session: string, seq: number, prompt: string) => makeEvent('attention.requested', session, seq, { data: { kind: 'input', prompt } });
+
+after(() => {
+  for (const client of clients) client.dispose();
+});
+
+describe('a fleet of 300 sessions, a window reload, then a dropped connection', () => {
+  let hub: RunningHub;
+  let proxy: TcpProxy;
+  before(async () => {
+    // The local hub replays at most 256 positions per subscribe (test/hub/config.ts maxFromPositions).
+    hub = await startHub({ port: 0, token: TOKEN });
+    proxy = await TcpProxy.start(hub.port);
+  });
+  after(async () => {
+    await proxy.close();
+    await hub.close();
+  });
+
+  test('the reloaded client reconnects and resumes: requests raised while it was cut off arrive', async (t) => {
+    const sessions = Array.from({ length: 300 }, () => freshSession('fleet'));
+    const memento = new MemoryMemento();
+    const origin = `http://127.0.0.1:${proxy.port}`;
+
+    // Before the reload: the client sees 300 live sessions and persists their positions.
+    const firstPersistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const first = startClient(proxy.url, firstPersistence);
+    await connected(first);
+    const posted = await postEvents(hub.url, TOKEN, sessions.map((session) => makeEvent('session.started', session, 0)));
+    assert.equal(posted.status, 202, JSON.stringify(posted.body));
+    await waitUntil(() => firstPersistence.load().length === 300, 'a position for every session', 10_000, () => `${firstPersistence.load().length} positions`);
+    first.client.dispose();
+    firstPersistence.dispose();
+    assert.equal(memento.get<ResumePosition[]>(`aepAttention.positions:${origin}`, []).length, 300, 'more positions saved than the hub takes in one `from`');
+
+    // The reload: a fresh inbox and client built from what was persisted.
+    const persistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const inbox = new Inbox();
+    persistence.restoreInto(inbox);
+    const h = startClient(proxy.url, persistence, inbox);
+    await connected(h);
+    await waitUntil(() => inbox.positions().length >= 300, 'the replay of the fleet', 10_000);
+
+    proxy.sever();
+    await waitUntil(() => h.client.state.kind === 'backing-off', 'the client to notice the drop');
+    const oldest = request(sessions[0]!, 1, 'Asked in the oldest session while you were away');
+    const newest = request(sessions[299]!, 1, 'Asked in the newest session while you were away');
+    const brandNew = freshSession('fleet-new');
+    const fresh = [makeEvent('session.started', brandNew, 0), request(brandNew, 1, 'Asked in a session begun while you were away')];
+    assert.equal((await postEvents(hub.url, TOKEN, [oldest, newest, ...fresh])).status, 202);
+    proxy.restore();
+
+    await connected(h);
+    for (const event of [oldest, newest, fresh[1]!]) {
+      const id = String(event['id']);
+      await waitUntil(() => openRequest(h, id) !== undefined, `request ${id} raised while disconnected`, 5_000, () => h.log.lines.slice(-4).join(' | '));
+    }
+    assert.deepEqual(h.failed, [], 'never a final failure');
+    assert.ok(!h.problems.some((problem) => /refused the subscription/.test(problem)), h.problems.join('\n'));
+    const subscribing = h.log.lines.filter((line) => /subscribing/.test(line));
+    assert.ok(subscribing.length >= 2 && subscribing.every((line) => !/from \d+ saved positions/.test(line) || Number(/from (\d+)/.exec(line)?.[1]) <= 256), subscribing.join('\n'));
+    t.diagnostic(`${persistence.load().length} positions kept; subscriptions: ${subscribing.map((line) => line.replace(/.*subscribing/, 'subscribing')).join(' / ')}`);
+    persistence.dispose();
+  });
+});
+
+describe('a hub that takes fewer positions than the client holds', () => {
+  let hub: RunningHub;
+  let proxy: TcpProxy;
+  before(async () => {
+    hub = await startHub({ port: 0, token: TOKEN, maxFromPositions: 8 });
+    proxy = await TcpProxy.start(hub.port);
+  });
+  after(async () => {
+    await proxy.close();
+    await hub.close();
+  });
+
+  test('limit-exceeded on resume steps down (here to replay-all), is reported, and the missed request arrives', async () => {
+    const positions = new MemoryPositionStore();
+    const h = startClient(proxy.url, positions);
+    await connected(h);
+    const sessions = Array.from({ length: 20 }, () => freshSession('limited'));
+    assert.equal((await postEvents(hub.url, TOKEN, sessions.map((session) => makeEvent('session.started', session, 0)))).status, 202);
+    await waitUntil(() => positions.load().length === 20, 'a position per session');
+
+    proxy.sever();
+    await waitUntil(() => h.client.state.kind === 'backing-off', 'the drop');
+    const missed = request(sessions[3]!, 1, 'Asked while you were away');
+    assert.equal((await postEvents(hub.url, TOKEN, [missed])).status, 202);
+    proxy.restore();
+
+    await connected(h);
+    await waitUntil(() => openRequest(h, String(missed['id'])) !== undefined, 'the request raised while disconnected', 5_000, () => h.log.lines.slice(-4).join(' | '));
+    assert.deepEqual(h.failed, []);
+    const refusal = h.problems.find((problem) => /refused the subscription \(limit-exceeded\)/.test(problem));
+    assert.ok(refusal, h.problems.join('\n'));
+    assert.match(refusal, /subscribing again with replay of everything held/);
+  });
+
+  test('an ended session leaves the position store', async () => {
+    const positions = new MemoryPositionStore();
+    const h = startClient(proxy.url, positions);
+    await connected(h);
+    const ending = freshSession('ending');
+    const staying = freshSession('staying');
+    await postEvents(hub.url, TOKEN, [makeEvent('session.started', ending, 0), makeEvent('session.started', staying, 0)]);
+    await waitUntil(() => positions.load().some((p) => p.session === ending) && positions.load().some((p) => p.session === staying), 'both positions');
+    const later = freshSession('after');
+    await postEvents(hub.url, TOKEN, [makeEvent('session.ended', ending, 1), makeEvent('session.started', later, 0)]);
+    // The later session's position is recorded after the end was applied (one stream, in order).
+    await waitUntil(() => positions.load().some((p) => p.session === later), 'the events after the end');
+    const ours = new Set([ending, staying, later]);
+    assert.deepEqual(positions.load().map((p) => p.session).filter((session) => ours.has(session)), [staying, later]);
+  });
+});
+
+describe('a hub without replay-all that takes 8 positions', () => {
+  let hub: FakeHub;
+  const fromSizes: Array<number | string> = [];
+  before(async () => {
+    hub = await fakeHub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'fake-hub' }, capabilities: { replay: { buffer: 100 } } }));
+      if (frame['type'] !== 'subscribe') return;
+      const from = frame['from'];
+      fromSizes.push(Array.isArray(from) ? from.length : String(from));
+      if (Array.isArray(from) && from.length > 8) ws.send(JSON.stringify({ type: 'error', id: frame['id'], code: 'limit-exceeded', detail: `from names ${from.length} positions; this hub replays at most 8` }));
+      else ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
+    });
+  });
+  after(() => hub.close());
+
+  test('100 saved positions: 64, 32, 16, then the 8 most recent; the rest are reported', async () => {
+    const saved = Array.from({ length: 100 }, (_, i) => ({ session: `s${i}`, epoch: 0, seq: 4 }));
+    const h = startClient(hub.url, new MemoryPositionStore(saved));
+    await connected(h);
+    assert.deepEqual(fromSizes, [64, 32, 16, 8]);
+    assert.equal(hub.connections(), 1, 'stepped down on the same connection');
+    assert.equal(h.problems.filter((problem) => /refused the subscription \(limit-exceeded\)/.test(problem)).length, 3);
+    assert.ok(h.problems.some((problem) => /resuming 8 of 100 sessions/.test(problem)), h.problems.join('\n'));
+  });
+});

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import { Inbox } from '../../src/aep/inbox/inbox';
+
+// Session eviction under floods: the quiet-session order (src/aep/inbox/inbox.ts
+// `quietSessions`) and the open count the host reads for its badge and status bar.
+
+const sourceOf = (session: string) => `aep://host-a/agent/a/session/${session}`;
+
+function ev(session: string, fields: Record<string, unknown>): AepEvent {
+  const parsed = parseEnvelope({ aep: '0.1', time: '2026-07-03T10:00:00Z', source: sourceOf(session), agent: 'a', session, ...fields });
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+  return parsed.value;
+}
+
+const request = (session: string, id: string, seq: number) =>
+  ev(session, { id, type: 'attention.requested', seq, data: { kind: 'permission', prompt: 'Run it?' } });
+const resolved = (session: string, id: string, subject: string, seq: number) =>
+  ev(session, { id, type: 'attention.resolved', subject, seq, data: { resolution: 'dismissed' } });
+const status = (session: string, id: string, seq: number) => ev(session, { id, type: 'progress.status', seq });
+
+/** Whether the inbox still tracks the session (its resume position is remembered). */
+const tracked = (inbox: Inbox, session: string) => inbox.positionFor(session) !== undefined;
+
+describe('Inbox session eviction', () => {
+  test('60 000 one-request sessions, each then resolved, leave at most maxSessions tracked', () => {
+    const inbox = new Inbox();
+    const maxSessions = 5_000; // the default
+    let most = 0;
+    for (let i = 0; i < 60_000; i++) {
+      inbox.apply(request(`s${i}`, `r${i}`, 0));
+      inbox.apply(resolved(`s${i}`, `d${i}`, `r${i}`, 1));
+      most = Math.max(most, inbox.stats().sessions);
+    }
+    assert.equal(most, maxSessions, 'the bound was reached, and never passed');
+    assert.equal(inbox.stats().sessions, maxSessions);
+    assert.equal(inbox.stats().open, 0);
+    assert.equal(inbox.openCount, 0);
+    // The most recent sessions are the ones kept.
+    assert.ok(tracked(inbox, 's59999') && tracked(inbox, `s${60_000 - maxSessions}`));
+    assert.ok(!tracked(inbox, `s${60_000 - maxSessions - 1}`) && !tracked(inbox, 's0'));
+  });
+
+  test('the least recently active quiet session goes first; activity and a last request closing count as active', () => {
+    const inbox = new Inbox({ maxSessions: 3 });
+    inbox.apply(status('a', 'a0', 0));
+    inbox.apply(request('b', 'rb', 0));
+    inbox.apply(status('c', 'c0', 0));
+    inbox.apply(status('a', 'a1', 1)); // a is now more recent than c
+    inbox.apply(status('d', 'd0', 0)); // four sessions: c (quiet, least recent) goes; b holds a request
+    assert.deepEqual(['a', 'b', 'c', 'd'].map((s) => tracked(inbox, s)), [true, true, false, true]);
+    inbox.apply(resolved('b', 'db', 'rb', 1)); // b's last request closes: quiet, and the most recent
+    inbox.apply(status('e', 'e0', 0));
+    assert.deepEqual(['a', 'b', 'd', 'e'].map((s) => tracked(inbox, s)), [false, true, true, true]);
+    inbox.apply(status('f', 'f0', 0));
+    assert.deepEqual(['b', 'd', 'e', 'f'].map((s) => tracked(inbox, s)), [true, false, true, true]);
+  });
+
+  test('sessions holding open requests are kept past maxSessions and forgotten once their requests close', () => {
+    const inbox = new Inbox({ maxSessions: 100 });
+    for (let i = 0; i < 10_000; i++) inbox.apply(request(`s${i}`, `r${i}`, 0));
+    assert.equal(inbox.stats().sessions, 10_000);
+    assert.equal(inbox.openCount, 10_000);
+    assert.equal(inbox.open().length, 10_000);
+    // A quiet newcomer is the only session that can go.
+    inbox.apply(status('quiet', 'q0', 0));
+    assert.equal(inbox.stats().sessions, 10_000);
+    assert.ok(!tracked(inbox, 'quiet'));
+    for (let i = 0; i < 10_000; i++) inbox.apply(resolved(`s${i}`, `d${i}`, `r${i}`, 1));
+    assert.equal(inbox.stats().sessions, 100);
+    assert.equal(inbox.openCount, 0);
+    assert.ok(tracked(inbox, 's9999') && tracked(inbox, 's9900') && !tracked(inbox, 's9899'));
+  });
+
+  test('openCount follows the open list through requests, answers, resolutions and session ends', () => {
+    const inbox = new Inbox({ maxSessions: 2 });
+    for (let i = 0; i < 6; i++) inbox.apply(request(`s${i % 3}`, `r${i}`, Math.floor(i / 3)));
+    assert.equal(inbox.openCount, inbox.open().length);
+    inbox.apply(resolved('s0', 'd0', 'r0', 2));
+    assert.equal(inbox.openCount, 5);
+    inbox.apply(ev('s1', { id: 'end1', type: 'session.ended', seq: 2 }));
+    assert.equal(inbox.openCount, 3);
+    assert.equal(inbox.openCount, inbox.open().length);
+    assert.deepEqual(inbox.open().map((item) => item.requestId), ['r2', 'r3', 'r5']);
+  });
+});

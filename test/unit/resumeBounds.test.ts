@@ -1,0 +1,161 @@
+// Resume positions stay bounded (count and size), ended and forgotten
+// sessions leave the store, and the `from` sent never names more positions
+// than the hub has shown it takes.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { MAX_KEPT_POSITION_CHARS, MAX_KEPT_POSITIONS, MemoryPositionStore, RecentPositions } from '../../src/aep/client/positionStore';
+import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume } from '../../src/aep/client/resumePlan';
+import { parseEnvelope } from '../../src/aep/envelope';
+import type { ResumePosition } from '../../src/aep/frames';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { WorkspacePersistence } from '../../src/host/persistence';
+import { MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+
+const ORIGIN = 'http://127.0.0.1:8787';
+const POSITIONS_KEY = `aepAttention.positions:${ORIGIN}`;
+const at = (session: string, seq = 1, epoch = 0): ResumePosition => ({ session, epoch, seq });
+
+describe('RecentPositions', () => {
+  test('recording moves a session to the newest end; past the count the least recently advanced go', () => {
+    const positions = new RecentPositions([], 3);
+    for (const session of ['a', 'b', 'c']) positions.record(at(session));
+    positions.record(at('a', 2));
+    positions.record(at('d'));
+    assert.deepEqual(positions.list(), [at('c'), at('a', 2), at('d')], 'b was the least recently advanced');
+  });
+
+  test('forget drops one session and frees its room', () => {
+    const positions = new RecentPositions([], 2);
+    positions.record(at('a'));
+    positions.record(at('b'));
+    positions.forget('a');
+    positions.forget('never-seen');
+    positions.record(at('c'));
+    assert.deepEqual(positions.list().map((p) => p.session), ['b', 'c']);
+  });
+
+  test('long session strings are bounded by size as well as count', () => {
+    const positions = new RecentPositions();
+    for (let i = 0; i < MAX_KEPT_POSITIONS; i++) positions.record(at(`${'x'.repeat(1_000)}-${i}`));
+    const chars = JSON.stringify(positions.list()).length;
+    assert.ok(chars <= MAX_KEPT_POSITION_CHARS, `${chars} characters kept`);
+    assert.ok(positions.size < MAX_KEPT_POSITIONS && positions.size > 100, `${positions.size} kept`);
+    assert.equal(positions.list().at(-1)?.session, `${'x'.repeat(1_000)}-${MAX_KEPT_POSITIONS - 1}`, 'the newest is kept');
+  });
+});
+
+describe('WorkspacePersistence positions', () => {
+  test('1e5 sessions seen: at most 1 000 positions and 128 KiB persisted, the most recently advanced', (t) => {
+    const memento = new MemoryMemento();
+    const persistence = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
+    for (let i = 0; i < 100_000; i++) persistence.record(at(`fleet-session-${i.toString(36).padStart(6, '0')}`, i % 50));
+    persistence.flush();
+    const saved = memento.get<ResumePosition[]>(POSITIONS_KEY, []);
+    const chars = JSON.stringify(saved).length;
+    assert.equal(saved.length, MAX_KEPT_POSITIONS);
+    assert.ok(chars <= MAX_KEPT_POSITION_CHARS, `${chars} characters`);
+    assert.equal(saved.at(-1)?.session, `fleet-session-${(99_999).toString(36).padStart(6, '0')}`);
+    assert.equal(saved[0]?.session, `fleet-session-${(99_000).toString(36).padStart(6, '0')}`);
+    t.diagnostic(`1e5 sessions recorded: ${saved.length} positions persisted, ${chars} characters of JSON (${memento.storedChars} in the whole memento)`);
+    persistence.dispose();
+  });
+
+  test('a list saved before the bound (every session ever seen) is cut to the newest on load and saved back smaller', (t) => {
+    const memento = new MemoryMemento();
+    const old = Array.from({ length: 100_000 }, (_, i) => at(`old-${i}`, 3));
+    void memento.update(POSITIONS_KEY, old);
+    const before = memento.storedChars;
+    const log = new RecordingLogger();
+    const persistence = new WorkspacePersistence(memento, ORIGIN, log);
+    assert.equal(persistence.load().length, MAX_KEPT_POSITIONS);
+    assert.equal(persistence.load().at(-1)?.session, 'old-99999');
+    persistence.flush();
+    const after = memento.storedChars;
+    assert.ok(after < before / 50, `${before} → ${after} characters`);
+    assert.ok(log.lines.some((line) => /kept the 1000 most recently advanced of 100000 saved resume positions/.test(line)), log.lines.join('\n'));
+    t.diagnostic(`an unbounded list of 1e5: ${before} characters stored before, ${after} after the first save`);
+    persistence.dispose();
+  });
+
+  test('forget removes a session from what is persisted', () => {
+    const memento = new MemoryMemento();
+    const persistence = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
+    persistence.record(at('ended'));
+    persistence.record(at('live'));
+    persistence.forget('ended');
+    persistence.flush();
+    assert.deepEqual(memento.get<ResumePosition[]>(POSITIONS_KEY, []), [at('live')]);
+    persistence.dispose();
+  });
+});
+
+describe('Inbox.onDidForgetSession', () => {
+  test('fires once per session string the inbox evicts, and the store drops its position', () => {
+    const inbox = new Inbox({ maxSessions: 10 });
+    const store = new MemoryPositionStore();
+    const forgotten: string[] = [];
+    inbox.onDidForgetSession((session) => {
+      forgotten.push(session);
+      store.forget(session);
+    });
+    for (let i = 0; i < 30; i++) {
+      const event = parseEnvelope({
+        aep: '0.1', id: `E${i}`, type: 'session.started', time: '2026-07-03T10:00:00Z',
+        source: `aep://h/agent/a/session/s${i}`, agent: 'a', session: `s${i}`, seq: 0,
+      });
+      assert.ok(event.ok);
+      assert.equal(inbox.apply(event.value).applied, true);
+      const position = inbox.positionFor(`s${i}`);
+      if (position) store.record(position);
+    }
+    assert.ok(forgotten.length >= 20, `${forgotten.length} forgotten`);
+    assert.equal(new Set(forgotten).size, forgotten.length, 'each once');
+    const kept = store.load().map((p) => p.session);
+    assert.ok(kept.length <= 10, `${kept.length} kept`);
+    for (const session of kept) assert.ok(inbox.positionFor(session), `${session} is still tracked`);
+    inbox.dispose();
+  });
+});
+
+describe('planResume', () => {
+  const saved = (n: number) => Array.from({ length: n }, (_, i) => at(`s${i}`));
+
+  test('the first connection to a replay-all hub asks for everything held', () => {
+    assert.deepEqual(planResume({ saved: saved(3), replayAll: true, wantsReplayAll: true, limit: DEFAULT_FROM_LIMIT }), { from: 'all', leftOut: 0 });
+  });
+
+  test('positions within the limit are sent as they are', () => {
+    assert.deepEqual(planResume({ saved: saved(3), replayAll: true, wantsReplayAll: false, limit: 64 }), { from: saved(3), leftOut: 0 });
+  });
+
+  test('more positions than the limit: replay-all when the hub has it, else the most recent that fit', () => {
+    assert.deepEqual(planResume({ saved: saved(300), replayAll: true, wantsReplayAll: false, limit: 64 }), { from: 'all', leftOut: 0 });
+    const plan = planResume({ saved: saved(300), replayAll: false, wantsReplayAll: true, limit: 64 });
+    assert.ok(Array.isArray(plan.from));
+    assert.equal(plan.from.length, 64);
+    assert.equal(plan.from[0]?.session, 's236');
+    assert.equal(plan.from.at(-1)?.session, 's299');
+    assert.equal(plan.leftOut, 236);
+  });
+
+  test('a limit of zero sends no `from` at all', () => {
+    assert.deepEqual(planResume({ saved: saved(5), replayAll: false, wantsReplayAll: false, limit: 0 }), { from: undefined, leftOut: 5 });
+    assert.deepEqual(planResume({ saved: [], replayAll: false, wantsReplayAll: true, limit: 64 }), { from: undefined, leftOut: 0 });
+  });
+
+  test('refusals step down and end: every ladder from 1 000 positions reaches "nothing left to drop"', () => {
+    for (const replayAll of [true, false]) {
+      let state: { limit: number; replayAll: boolean } | undefined = { limit: DEFAULT_FROM_LIMIT, replayAll };
+      const sent: string[] = [];
+      for (let step = 0; step < 100 && state; step++) {
+        const plan = planResume({ saved: saved(1_000), replayAll: state.replayAll, wantsReplayAll: false, limit: state.limit });
+        sent.push(plan.from === 'all' ? 'all' : plan.from === undefined ? 'none' : String(plan.from.length));
+        state = degradeAfterRefusal(plan.from, state);
+      }
+      assert.equal(state, undefined, `replayAll ${replayAll}: ${sent.join(' → ')}`);
+      assert.equal(sent.at(-1), 'none');
+      assert.deepEqual(sent, replayAll ? ['all', '64', '32', '16', '8', '4', '2', '1', 'none'] : ['64', '32', '16', '8', '4', '2', '1', 'none']);
+    }
+  });
+});
