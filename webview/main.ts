@@ -130,7 +130,7 @@ function onMessage(message: HostToWebview): void {
       return;
     case 'outcome': {
       if (!page) return;
-      const waiting = message.phase === 'sending' || message.phase === 'queued';
+      const waiting = message.phase === 'sending' || message.phase === 'queued' || message.phase === 'awaiting-ack';
       const tone = message.phase === 'accepted' ? 'success' : waiting ? 'info' : 'error';
       page.answer.showMessage(message.message, tone);
       if (waiting) return;

@@ -20,6 +20,13 @@ export type ConnectionState =
   /** The user disconnected; nothing reconnects until they connect again. */
   | { kind: 'disconnected' };
 
+export interface RestoredOutcome {
+  outcome: SendOutcome;
+  /** The answered request: its id, and the `source` of its emitter. */
+  requestId: string;
+  source: string;
+}
+
 export interface ReplayGap {
   session: string;
   at: number;
@@ -48,10 +55,13 @@ export class HubConnection extends Disposable {
   private readonly stateChanges = this._register(new vscode.EventEmitter<ConnectionState>());
   private readonly inboxChanges = this._register(new vscode.EventEmitter<InboxChange | undefined>());
   private readonly rosterChanges = this._register(new vscode.EventEmitter<void>());
+  private readonly restoredOutcomes = this._register(new vscode.EventEmitter<RestoredOutcome>());
   readonly onDidChangeState = this.stateChanges.event;
   /** An incremental change, or `undefined` when the whole inbox was replaced (hub changed, restored). */
   readonly onDidChangeInbox = this.inboxChanges.event;
   readonly onDidChangeRoster = this.rosterChanges.event;
+  /** An answer an earlier client left awaiting its ack (before a reload or rebuild) settled. */
+  readonly onDidSettleRestored = this.restoredOutcomes.event;
 
   constructor(
     private readonly settings: SettingsService,
@@ -60,7 +70,7 @@ export class HubConnection extends Disposable {
     private readonly log: ExtensionLog,
   ) {
     super();
-    // Not on every change: a rebuild settles the answers awaiting their ack as not sent (connectionInputs.ts).
+    // Not on every change: a rebuild drops the connection; answers awaiting their ack are kept and resent after it (commandStore.ts).
     this._register(
       settings.onDidChange((next) => {
         if (this.builtFrom === undefined || needsRebuild(this.builtFrom, connectionInputs(next))) void this.rebuild('settings changed');
@@ -169,7 +179,7 @@ export class HubConnection extends Disposable {
     const log = this.log.for('answers');
     const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' ? ` (${outcome.code})` : '';
     const line = `answer ${outcome.commandId} to ${request.agent}'s request ${request.id}: ${outcome.kind}${detail}`;
-    if (outcome.kind === 'accepted') log.info(line);
+    if (outcome.kind === 'accepted' || outcome.kind === 'awaiting-ack') log.info(line);
     else log.warn(line);
     return outcome;
   }
@@ -231,6 +241,15 @@ export class HubConnection extends Disposable {
       senderName: settings.senderName,
       inbox: this.inboxValue,
       positions: persistence ?? { load: () => [], record: () => undefined },
+      ...(persistence ? { commands: persistence.commands } : {}),
+      onRestoredOutcome: (outcome, command) => {
+        const item = this.inboxValue.findRequest(command.target.session, command.subject, command.target.source);
+        const log = this.log.for('answers');
+        const line = `answer ${outcome.commandId} (kept from before a restart) to ${item?.agent ?? 'an agent'}'s request ${command.subject}: ${outcome.kind}`;
+        if (outcome.kind === 'accepted' || outcome.kind === 'awaiting-ack') log.info(line);
+        else log.warn(line);
+        this.restoredOutcomes.fire({ outcome, requestId: command.subject, source: command.target.source });
+      },
       log: this.log.for('client'),
     });
     this.client = client;

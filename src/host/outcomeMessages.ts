@@ -45,5 +45,13 @@ export function describeOutcome(outcome: SendOutcome, agentText: string): { ok: 
       };
     case 'cancelled':
       return { ok: false, message: t('The answer was not sent: {0}', piece(outcome.reason, PIECES.detail)) };
+    case 'awaiting-ack':
+      // Not "not sent": the command is kept and goes out again under the same id, so sending a new answer is not needed.
+      return {
+        ok: false,
+        message: outcome.sent
+          ? t('Sent; waiting for {0} to acknowledge it. It will be sent again, unchanged, when the connection is back.', agent)
+          : t('Waiting to be sent to {0}: it goes out, unchanged, when the connection is back.', agent),
+      };
   }
 }

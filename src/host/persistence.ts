@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { CommandStore } from '../aep/client/commandStore';
 import type { Logger } from '../aep/client/logger';
 import { RecentPositions, type PositionStore } from '../aep/client/positionStore';
 import { parseEnvelope, type AepEvent } from '../aep/envelope';
@@ -33,6 +34,8 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   private inbox: Inbox | undefined;
   private hidden = new Set<string>();
   private readonly maxSnapshotBytes: number;
+  /** Answers not yet acknowledged, written at once (not debounced): a reload must not lose one (AEP-0004 §2.3). */
+  readonly commands: CommandStore;
 
   constructor(
     private readonly memento: vscode.Memento,
@@ -41,6 +44,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
     options: PersistenceOptions = {},
   ) {
     this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
+    this.commands = new CommandStore(memento, this.key('commands'), log);
     const saved = memento.get<unknown[]>(this.key('positions'), []);
     const valid: ResumePosition[] = [];
     for (const raw of Array.isArray(saved) ? saved : []) {

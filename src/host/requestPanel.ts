@@ -135,6 +135,13 @@ class RequestPanel extends Disposable {
       }),
     );
     this._register(connection.onDidChangeRoster(() => this.pushUpdate()));
+    // An answer sent before a reload or rebuild, resent since: its outcome belongs on this page.
+    this._register(
+      connection.onDidSettleRestored(({ outcome, requestId, source }) => {
+        const request = this.item.request;
+        if (request && requestId === this.item.requestId && source === this.item.source) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
+      }),
+    );
     this._register(this.disposeEmitter);
   }
 

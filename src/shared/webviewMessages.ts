@@ -95,7 +95,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
-export const OUTCOME_PHASES = ['sending', 'queued', 'accepted', 'rejected', 'refused', 'timeout', 'cancelled'] as const;
+/** `awaiting-ack`: the client stopped before the agent's ack; the same command goes out again when connected. */
+export const OUTCOME_PHASES = ['sending', 'queued', 'awaiting-ack', 'accepted', 'rejected', 'refused', 'timeout', 'cancelled'] as const;
 
 /** Messages the host sends to the webview. */
 export const hostToWebviewSchema = z.discriminatedUnion('type', [

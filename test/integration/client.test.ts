@@ -211,7 +211,7 @@ describe('client through a severable connection', () => {
     await hub.close();
   });
 
-  test('sever mid-stream: the client reconnects and resumes exactly the missed events', async (t) => {
+  test('sever mid-stream: the client reconnects and every missed event arrives once', async (t) => {
     const agent = await ScriptedTarget.start(hub.url, TOKEN, freshSession('sever'));
     targets.push(agent);
     const h = startClient(proxy.url);
@@ -242,33 +242,51 @@ describe('client through a severable connection', () => {
     );
   });
 
-  test('a session that began while the client was away is caught up on reconnect, once', async (t) => {
-    const before = await ScriptedTarget.start(hub.url, TOKEN, freshSession('known'));
-    targets.push(before);
+  test('requests raised while away in brand-new sessions, over HTTP and by a duplex agent since gone, arrive once each', async (t) => {
+    const known = await ScriptedTarget.start(hub.url, TOKEN, freshSession('known'));
+    targets.push(known);
     const h = startClient(proxy.url);
     await connected(h);
-    const knownRequest = before.raise({ kind: 'input', prompt: 'Asked while you were here' });
+    const knownRequest = known.raise({ kind: 'input', prompt: 'Asked while you were here' });
     await waitUntil(() => open(h, knownRequest) !== undefined, 'the first request');
     proxy.sever();
     await waitUntil(() => h.client.state.kind === 'backing-off', 'the client to notice the drop');
-    // A new session starts, straight on the hub, and asks while the client cannot hear it.
-    const during = await ScriptedTarget.start(hub.url, TOKEN, freshSession('during'));
-    targets.push(during);
-    const missedRequest = during.raise({ kind: 'input', prompt: 'Asked while you were away' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    // Two sessions the client has never seen, neither with a live duplex claimant by the time it
+    // is back, so no saved position and no roster entry names them (AEP-0003 §4.1 rule 3).
+    const posted = freshSession('http');
+    const httpRequest = makeEvent('attention.requested', posted, 1, { data: { kind: 'input', prompt: 'Posted while you were away' }, severity: 'notice' });
+    assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('session.started', posted, 0), httpRequest])).status, 202);
+    const gone = await ScriptedTarget.start(hub.url, TOKEN, freshSession('gone'));
+    const goneRequest = gone.raise({ kind: 'input', prompt: 'Asked by an agent that then disconnected' });
+    await gone.close();
+    const raisedWhileAway = [String(httpRequest['id']), goneRequest];
+
+    const before = { ...h.client.stats };
+    const restoredAt = Date.now();
     proxy.restore();
     await connected(h);
-    await waitUntil(() => open(h, missedRequest) !== undefined, 'the request raised while disconnected', 5_000, () => h.log.lines.slice(-5).join(' | '));
-    // After the catch-up has closed, live events of the caught-up session still arrive, each once.
-    await waitUntil(() => h.log.lines.some((line) => /catching up on 1 session that began while this client was disconnected/.test(line)), 'the catch-up to be logged');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const later = during.raise({ kind: 'input', prompt: 'Asked after you came back' });
-    await waitUntil(() => open(h, later) !== undefined, 'a live request of the caught-up session');
-    const ours = h.inbox.open().filter((item) => item.session === before.session || item.session === during.session);
-    assert.deepEqual(ours.map((item) => item.requestId).sort(), [knownRequest, missedRequest, later].sort(), 'every request once');
-    assert.deepEqual(h.inbox.timeline(sourceOf(during), during.session).map((e) => e.seq), [0, 1, 2], 'the whole session, in order');
+    await waitUntil(() => raisedWhileAway.every((id) => open(h, id) !== undefined), 'both requests raised while disconnected', 5_000, () => h.log.lines.slice(-5).join(' | '));
+    const caughtUpMs = Date.now() - restoredAt;
+    const replayed = h.client.stats.eventsApplied + h.client.stats.duplicatesDropped - before.eventsApplied - before.duplicatesDropped;
+    assert.ok(h.client.hubCapabilities?.replay?.all, 'the local hub offers replay-all');
+    assert.ok(h.log.lines.filter((line) => /subscribing with replay of everything held/.test(line)).length >= 2, 'the reconnect asked for everything held');
+
+    // A second outage and a live request afterwards: still each request exactly once.
+    proxy.sever();
+    await waitUntil(() => h.client.state.kind === 'backing-off', 'the second drop');
+    proxy.restore();
+    await connected(h);
+    const later = makeEvent('attention.requested', posted, 2, { data: { kind: 'input', prompt: 'Posted after you came back' }, severity: 'notice' });
+    assert.equal((await postEvents(hub.url, TOKEN, [later])).status, 202);
+    await waitUntil(() => open(h, String(later['id'])) !== undefined, 'a live request in the posted session');
+    const expected = [knownRequest, ...raisedWhileAway, String(later['id'])];
+    const ours = h.inbox.open().filter((item) => [known.session, posted, gone.session].includes(item.session));
+    assert.deepEqual(ours.map((item) => item.requestId).sort(), [...expected].sort(), 'every request exactly once');
+    assert.deepEqual(h.inbox.timeline(sourceOf(gone), gone.session).map((e) => e.seq), [0, 1], 'the gone agent\'s session, whole and in order');
+    assert.deepEqual(h.inbox.timeline(String(httpRequest['source']), posted).map((e) => e.seq), [0, 1, 2], 'the posted session, whole and in order');
     assert.deepEqual(h.problems, [], 'nothing went wrong');
-    t.diagnostic(`${h.client.stats.duplicatesDropped} duplicates dropped by dedupe`);
+    t.diagnostic(`first reconnect replayed ${replayed} events (${h.client.stats.duplicatesDropped} duplicates dropped in all); both requests open ${caughtUpMs} ms after the restore`);
   });
 
   test('sever right after sending: the ack is lost, the same command id is resent, the client settles once', async () => {

@@ -116,3 +116,33 @@ describe('ack windows from the roster', () => {
     c.dispose();
   });
 });
+
+describe('a hub that drops the client during every replay of everything', () => {
+  test('after three such drops in a row the client resumes from its positions, and asks for everything again once a connection lasts', async () => {
+    const froms: unknown[] = [];
+    let latest: { terminate(): void } | undefined;
+    const replayAllHello = { ...FAKE_HUB_HELLO, capabilities: { replay: { all: true } } };
+    const dropper = await hub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify(replayAllHello));
+      if (frame['type'] !== 'subscribe') return;
+      froms.push(frame['from']);
+      latest = ws;
+      ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
+      // A slow-consumer drop (AEP-0003 §8.4) early in a replay of everything.
+      if (frame['from'] === 'all') setTimeout(() => ws.terminate(), 20);
+    });
+    const positions = new MemoryPositionStore([{ session: 's1', epoch: 0, seq: 7 }]);
+    const { c, log } = client(dropper.url, { positions, stableMs: 400 });
+    await waitUntil(() => froms.length >= 4, 'four subscriptions', 10_000, () => log.lines.join('\n'));
+    assert.deepEqual(froms.slice(0, 4), ['all', 'all', 'all', [{ session: 's1', epoch: 0, seq: 7 }]]);
+    assert.ok(log.lines.some((line) => /dropped the last 3 connections while replaying everything/.test(line)), log.lines.join('\n'));
+    // The positions connection lasts past stableMs; the next reconnect asks for everything again.
+    await waitUntil(() => c.state.kind === 'connected', 'connected from positions', 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal(froms.length, 4, 'nothing asked for while the positions connection lasted');
+    latest?.terminate();
+    await waitUntil(() => froms.length >= 5, 'a fifth subscription', 5_000, () => log.lines.join('\n'));
+    assert.equal(froms[4], 'all', 'after a connection that lasted, everything is asked for again');
+    c.dispose();
+  });
+});

@@ -121,17 +121,16 @@ describe('Inbox.onDidForgetSession', () => {
 describe('planResume', () => {
   const saved = (n: number) => Array.from({ length: n }, (_, i) => at(`s${i}`));
 
-  test('the first connection to a replay-all hub asks for everything held', () => {
-    assert.deepEqual(planResume({ saved: saved(3), replayAll: true, wantsReplayAll: true, limit: DEFAULT_FROM_LIMIT }), { from: 'all', leftOut: 0 });
+  test('a replay-all hub is always asked for everything held: positions name no session begun while away', () => {
+    for (const n of [0, 3, 300]) assert.deepEqual(planResume({ saved: saved(n), replayAll: true, limit: DEFAULT_FROM_LIMIT }), { from: 'all', leftOut: 0 });
   });
 
-  test('positions within the limit are sent as they are', () => {
-    assert.deepEqual(planResume({ saved: saved(3), replayAll: true, wantsReplayAll: false, limit: 64 }), { from: saved(3), leftOut: 0 });
+  test('without replay-all, positions within the limit are sent as they are', () => {
+    assert.deepEqual(planResume({ saved: saved(3), replayAll: false, limit: 64 }), { from: saved(3), leftOut: 0 });
   });
 
-  test('more positions than the limit: replay-all when the hub has it, else the most recent that fit', () => {
-    assert.deepEqual(planResume({ saved: saved(300), replayAll: true, wantsReplayAll: false, limit: 64 }), { from: 'all', leftOut: 0 });
-    const plan = planResume({ saved: saved(300), replayAll: false, wantsReplayAll: true, limit: 64 });
+  test('more positions than the limit, without replay-all: the most recent that fit', () => {
+    const plan = planResume({ saved: saved(300), replayAll: false, limit: 64 });
     assert.ok(Array.isArray(plan.from));
     assert.equal(plan.from.length, 64);
     assert.equal(plan.from[0]?.session, 's236');
@@ -140,8 +139,8 @@ describe('planResume', () => {
   });
 
   test('a limit of zero sends no `from` at all', () => {
-    assert.deepEqual(planResume({ saved: saved(5), replayAll: false, wantsReplayAll: false, limit: 0 }), { from: undefined, leftOut: 5 });
-    assert.deepEqual(planResume({ saved: [], replayAll: false, wantsReplayAll: true, limit: 64 }), { from: undefined, leftOut: 0 });
+    assert.deepEqual(planResume({ saved: saved(5), replayAll: false, limit: 0 }), { from: undefined, leftOut: 5 });
+    assert.deepEqual(planResume({ saved: [], replayAll: false, limit: 64 }), { from: undefined, leftOut: 0 });
   });
 
   test('refusals step down and end: every ladder from 1 000 positions reaches "nothing left to drop"', () => {
@@ -149,7 +148,7 @@ describe('planResume', () => {
       let state: { limit: number; replayAll: boolean } | undefined = { limit: DEFAULT_FROM_LIMIT, replayAll };
       const sent: string[] = [];
       for (let step = 0; step < 100 && state; step++) {
-        const plan = planResume({ saved: saved(1_000), replayAll: state.replayAll, wantsReplayAll: false, limit: state.limit });
+        const plan = planResume({ saved: saved(1_000), replayAll: state.replayAll, limit: state.limit });
         sent.push(plan.from === 'all' ? 'all' : plan.from === undefined ? 'none' : String(plan.from.length));
         state = degradeAfterRefusal(plan.from, state);
       }

@@ -1,6 +1,7 @@
 import { ACCEPTED_TYPE, readRejected, REJECTED_TYPE, type RespondCommand } from '../control';
 import type { AepEvent } from '../envelope';
 import type { ErrorFrame } from '../frames';
+import type { StoredCommand, UnsettledCommands } from './commandStore';
 import type { Logger } from './logger';
 
 /** How a command ended, as the sender saw it (AEP-0004 §3, §4.2). */
@@ -12,7 +13,13 @@ export type SendOutcome =
   | { kind: 'refused-by-hub'; commandId: string; code: string; detail?: string }
   /** No acknowledgement within the ack window: synthesized here, never on the wire. */
   | { kind: 'timeout'; commandId: string; afterMs: number }
-  | { kind: 'cancelled'; commandId: string; reason: string };
+  | { kind: 'cancelled'; commandId: string; reason: string }
+  /**
+   * The client stopped (reload, rebuild) before an ack: the command is kept
+   * and goes out again, unchanged, from the next client for the same hub.
+   * `sent`: it was written at least once, so the agent may already have it.
+   */
+  | { kind: 'awaiting-ack'; commandId: string; sent: boolean };
 
 const MAX_TIMED_OUT = 64;
 
@@ -26,16 +33,21 @@ export interface CommandTarget {
   source: string;
 }
 
-interface Pending {
-  command: RespondCommand;
-  target: CommandTarget;
-  /** Serialized once: a retry MUST resend the same envelope (AEP-0004 §2.3). */
-  text: string;
-  ackWindowMs: number;
+/** What is sent and kept: the envelope serialized once, since a retry MUST resend it unchanged (AEP-0004 §2.3). */
+type Sendable = Omit<StoredCommand, 'timedOut'>;
+
+interface Pending extends Sendable {
   timer: ReturnType<typeof setTimeout> | undefined;
   attempts: number;
-  settle: (outcome: SendOutcome) => void;
+  /** Came from the store (an earlier client): re-checked against the open requests before each write. */
+  restored: boolean;
+  /** Others awaiting the same command (a "Send again" while it is still in flight). */
+  joined: Array<(outcome: SendOutcome) => void>;
+  settle: (outcome: SendOutcome, how?: { keep: boolean }) => void;
 }
+
+/** Whether the request a command answers is still open; a command for a closed one is dropped, not resent. */
+export type OpenCheck = (command: Readonly<Sendable>) => boolean;
 
 /**
  * The control sender of AEP-0004 §7: sends each command, settles it exactly
@@ -47,35 +59,58 @@ interface Pending {
 export class ControlSender {
   private readonly pending = new Map<string, Pending>();
   /** Commands whose ack window ran out, kept (bounded) so the user can send the same command again. */
-  private readonly timedOut = new Map<string, { command: RespondCommand; target: CommandTarget; ackWindowMs: number; late?: SendOutcome }>();
+  private readonly timedOut = new Map<string, Sendable & { late?: SendOutcome }>();
   private writer: CommandWriter | undefined;
+  private isOpen: OpenCheck | undefined;
 
-  constructor(private readonly log: Logger) {}
+  /** `store`: where unsettled commands survive this sender (a reload, a rebuild); without it they live in memory only. */
+  constructor(
+    private readonly log: Logger,
+    private readonly store?: UnsettledCommands,
+  ) {}
 
   get pendingCount(): number {
     return this.pending.size;
   }
 
   send(command: RespondCommand, ackWindowMs: number, target: CommandTarget): Promise<SendOutcome> {
-    this.timedOut.delete(command.id);
-    return new Promise<SendOutcome>((resolve) => {
-      const entry: Pending = {
-        command, target, text: JSON.stringify(command), ackWindowMs, timer: undefined, attempts: 0,
-        settle: (outcome) => {
-          if (entry.timer) clearTimeout(entry.timer);
-          this.pending.delete(command.id);
-          resolve(outcome);
-        },
-      };
-      this.pending.set(command.id, entry);
-      this.write(entry);
-    });
+    return this.enqueue(
+      { id: command.id, type: command.type, subject: command.subject, text: JSON.stringify(command), target, ackWindowMs },
+      false,
+    );
+  }
+
+  /**
+   * Takes over the commands an earlier sender left unsettled (a window reload,
+   * a client rebuild): those still awaiting an ack are resent unchanged once
+   * connected, timed-out ones wait for "Send again"; those whose request is no
+   * longer open are dropped. `onOutcome` hears how each resent one settles.
+   */
+  restore(isOpen: OpenCheck, onOutcome: (outcome: SendOutcome, command: Readonly<StoredCommand>) => void): number {
+    this.isOpen = isOpen;
+    let restored = 0;
+    for (const stored of this.store?.list() ?? []) {
+      if (this.pending.has(stored.id) || this.timedOut.has(stored.id)) continue;
+      if (!this.stillOpen(stored)) continue;
+      const { timedOut, ...command } = stored;
+      if (timedOut) {
+        this.timedOut.set(command.id, command);
+      } else {
+        this.log.info(`restored answer ${command.id} for request ${command.subject}: it goes out again, unchanged, once connected`);
+        void this.enqueue(command, true).then((outcome) => onOutcome(outcome, stored));
+      }
+      restored++;
+    }
+    return restored;
   }
 
   /** A connection is up (after hello and subscribe): send what is waiting or unacknowledged. */
   connected(writer: CommandWriter): void {
     this.writer = writer;
-    for (const entry of this.pending.values()) this.write(entry);
+    for (const entry of [...this.pending.values()]) {
+      if (entry.restored && !this.stillOpen(entry)) entry.settle({ kind: 'cancelled', commandId: entry.id, reason: 'the request is no longer open' });
+      else this.write(entry);
+    }
   }
 
   /** The connection is gone: stop the ack clocks; unacknowledged commands are resent on reconnect. */
@@ -94,13 +129,18 @@ export class ControlSender {
    * arrived late in the meantime, that outcome is returned without a resend.
    */
   resend(commandId: string): Promise<SendOutcome> | undefined {
+    const inFlight = this.pending.get(commandId);
+    // Still awaiting its ack (restored after a reload, say): the same command, never a second one.
+    if (inFlight) return new Promise<SendOutcome>((resolve) => inFlight.joined.push(resolve));
     const expired = this.timedOut.get(commandId);
     if (!expired) return undefined;
     if (expired.late) {
       this.timedOut.delete(commandId);
+      this.store?.remove(commandId);
       return Promise.resolve(expired.late);
     }
-    return this.send(expired.command, expired.ackWindowMs, expired.target);
+    const { late: _late, ...command } = expired;
+    return this.enqueue(command, false);
   }
 
   /** Offer every applied `control.accepted` / `control.rejected` event; returns true when it settled one of ours. */
@@ -134,6 +174,7 @@ export class ControlSender {
     if (entry) entry.settle(outcome);
     else if (expired) {
       expired.late = outcome;
+      this.store?.remove(commandId);
       this.log.info(`late acknowledgement for ${commandId} (after its ack window): ${outcome.kind}`);
     }
     return true;
@@ -144,36 +185,75 @@ export class ControlSender {
     const entry = frame.cause === undefined ? undefined : this.pending.get(frame.cause);
     if (!entry) return false;
     entry.settle({
-      kind: 'refused-by-hub', commandId: entry.command.id, code: frame.code,
+      kind: 'refused-by-hub', commandId: entry.id, code: frame.code,
       ...(frame.detail !== undefined ? { detail: frame.detail } : {}),
     });
     return true;
   }
 
+  /**
+   * Stops this sender. Commands kept in the store are not lost: they settle
+   * here as `awaiting-ack` and the next sender for the hub resends them
+   * unchanged. Without a store they are cancelled.
+   */
   dispose(reason = 'the extension stopped before the agent answered'): void {
-    for (const entry of [...this.pending.values()]) entry.settle({ kind: 'cancelled', commandId: entry.command.id, reason });
-    this.timedOut.clear();
     this.writer = undefined;
+    for (const entry of [...this.pending.values()]) {
+      if (this.store) entry.settle({ kind: 'awaiting-ack', commandId: entry.id, sent: entry.attempts > 0 || entry.restored }, { keep: true });
+      else entry.settle({ kind: 'cancelled', commandId: entry.id, reason });
+    }
+    this.timedOut.clear();
+  }
+
+  private enqueue(command: Sendable, restored: boolean): Promise<SendOutcome> {
+    this.timedOut.delete(command.id);
+    if (!restored) this.store?.put(command);
+    return new Promise<SendOutcome>((resolve) => {
+      const entry: Pending = {
+        ...command, timer: undefined, attempts: 0, restored, joined: [],
+        settle: (outcome, how) => {
+          if (entry.timer) clearTimeout(entry.timer);
+          this.pending.delete(command.id);
+          // A timed-out command stays stored so "Send again" repeats its id after a rebuild; a stopped one stays for the next sender.
+          if (outcome.kind === 'timeout') this.store?.markTimedOut(command.id);
+          else if (!how?.keep) this.store?.remove(command.id);
+          resolve(outcome);
+          for (const join of entry.joined) join(outcome);
+        },
+      };
+      this.pending.set(command.id, entry);
+      this.write(entry);
+    });
+  }
+
+  private stillOpen(command: Readonly<Sendable>): boolean {
+    if (!this.isOpen || this.isOpen(command)) return true;
+    this.store?.remove(command.id);
+    this.log.info(`dropped unsettled answer ${command.id}: request ${command.subject} is no longer open, so it is not sent again`);
+    return false;
   }
 
   private write(entry: Pending): void {
     if (!this.writer || entry.timer) return;
     if (!this.writer(entry.text)) return;
     entry.attempts++;
-    this.log.info(`sent ${entry.command.type} ${entry.command.id} for request ${entry.command.subject}${entry.attempts > 1 ? ` (resend ${entry.attempts - 1}, same id)` : ''}`);
+    const again = entry.attempts > 1 ? ` (resend ${entry.attempts - 1}, same id)` : entry.restored ? ' (again after a restart, same id)' : '';
+    this.log.info(`sent ${entry.type} ${entry.id} for request ${entry.subject}${again}`);
     entry.timer = setTimeout(() => {
       this.rememberTimedOut(entry);
-      entry.settle({ kind: 'timeout', commandId: entry.command.id, afterMs: entry.ackWindowMs });
+      entry.settle({ kind: 'timeout', commandId: entry.id, afterMs: entry.ackWindowMs });
     }, entry.ackWindowMs);
   }
 
   private rememberTimedOut(entry: Pending): void {
-    this.timedOut.set(entry.command.id, { command: entry.command, target: entry.target, ackWindowMs: entry.ackWindowMs });
+    const { id, type, subject, text, target, ackWindowMs } = entry;
+    this.timedOut.set(id, { id, type, subject, text, target, ackWindowMs });
     // Oldest first out: a person retries within minutes, not hundreds of answers later.
     while (this.timedOut.size > MAX_TIMED_OUT) {
       const oldest = this.timedOut.keys().next().value;
       if (oldest === undefined) break;
       this.timedOut.delete(oldest);
+      this.store?.remove(oldest);
     }
   }
 }

@@ -7,16 +7,16 @@ import { Emitter, type Subscription } from '../emitter';
 import { matchesFilter, type AttrFilter } from '../attrMatch';
 import { AEP_VERSION, type AepEvent } from '../envelope';
 import { parseWireMessage, type Capabilities, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type ResumePosition, type SubscribeFrame } from '../frames';
-import type { Inbox } from '../inbox/inbox';
+import { isOpenStatus, type Inbox } from '../inbox/inbox';
 import type { CaptureLevel } from '../levels';
 import { Backoff } from './backoff';
+import type { StoredCommand, UnsettledCommands } from './commandStore';
 import { ControlSender, type SendOutcome } from './controlSender';
 import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
 import type { Logger } from './logger';
 import type { PositionStore } from './positionStore';
 import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume, type ResumePlan } from './resumePlan';
 import { RosterView } from './rosterView';
-import { SessionCatchUp } from './sessionCatchUp';
 import { ackSubscriptionFilter, subscriptionFilter } from './userFilter';
 
 /**
@@ -45,6 +45,13 @@ export interface HubClientOptions {
   senderName: string;
   inbox: Inbox;
   positions: PositionStore;
+  /**
+   * Where commands wait for their ack across a reload or a rebuild (per hub
+   * origin). Those an earlier client left are resent, unchanged, once connected.
+   */
+  commands?: UnsettledCommands;
+  /** How each command taken over from an earlier client settled. */
+  onRestoredOutcome?: (outcome: SendOutcome, command: Readonly<StoredCommand>) => void;
   log: Logger;
   /** Timings; the defaults are the spec's (AEP-0003 §3.5.5: ping 30 s, give up after 90 s). */
   pingMs?: number;
@@ -83,6 +90,8 @@ export interface HubProblem {
 export const MAX_FRAME_BYTES = 1024 * 1024;
 
 const PROCESS_BATCH = 500;
+/** Replays of everything cut short in a row before resuming from positions instead (see `replayAllCutShort`). */
+const REPLAY_ALL_TRIES = 3;
 /**
  * A batch also ends once it has used this much of the extension host's time:
  * small events go 500 at a time, large ones (up to a 1 MiB frame each) one or
@@ -118,9 +127,8 @@ export class HubClient {
   private hubHello: HelloFrame | undefined;
   private subscriptionId: string | undefined;
   private subscriptionCount = 0;
-  /** The main subscription as sent (its filter and capture), for the catch-up subscription to narrow. */
+  /** The main subscription as sent (its filter and capture). */
   private subscription: SubscribeFrame | undefined;
-  private readonly catchUp: SessionCatchUp;
   /**
    * The subscription that carries the acks of our commands whatever the
    * user's filter drops (userFilter.ts `ackSubscriptionFilter`); undefined
@@ -135,6 +143,20 @@ export class HubClient {
   private fromLimit = DEFAULT_FROM_LIMIT;
   /** The hub refused `from: "all"` although it advertised it: not asked again by this client. */
   private replayAllRefused = false;
+  /** Said once per client: without replay-all, sessions begun while away are missed (warnNoReplayAll). */
+  private missWarned = false;
+  /**
+   * Connections in a row that asked for everything the hub holds and were lost
+   * early (within `stableMs`) or while behind on what the hub had sent. A hub
+   * may legally drop a consumer that falls behind (AEP-0003 §8.4); one that
+   * does so during every replay of everything would keep this client
+   * replaying from the start forever, so after REPLAY_ALL_TRIES such losses
+   * in a row it resumes from positions (which always advance) until a
+   * connection lasts `stableMs`. Two quick network drops stay under it.
+   */
+  private replayAllCutShort = 0;
+  /** When this connection's replay of everything was asked for; undefined when it resumed otherwise. */
+  private replayAllAskedAt: number | undefined;
   /** Drops the positions of sessions the inbox forgets. */
   private readonly forgetting: Subscription;
   private rosterRequest = 0;
@@ -175,9 +197,16 @@ export class HubClient {
     this.onDidReportProblem = this.problems.event;
     this.onDidChangeRoster = this.rosterChanges.event;
     this.backoff = new Backoff(options.backoffBaseMs ?? 500, options.backoffCapMs ?? 30_000, options.random);
-    this.sender = new ControlSender(options.log);
+    this.sender = new ControlSender(options.log, options.commands);
+    if (options.commands) {
+      // Closed only when the inbox knows it closed: an unknown request is the agent's to nack.
+      const isOpen = (command: { subject: string; target: { session: string; source: string } }) => {
+        const item = options.inbox.findRequest(command.target.session, command.subject, command.target.source);
+        return item === undefined || isOpenStatus(item.status);
+      };
+      this.sender.restore(isOpen, (outcome, command) => options.onRestoredOutcome?.(outcome, command));
+    }
     this.roster = new RosterView(options.log);
-    this.catchUp = new SessionCatchUp(options.log);
     this.instance = `${hostname()}/${process.pid}`;
     this.identity = { agent: options.senderName, source: `aep://${encodeURIComponent(hostname())}/agent/${encodeURIComponent(options.senderName)}` };
 
@@ -352,6 +381,14 @@ export class HubClient {
   /** A socket ended or failed: back off and reconnect (unless a final failure was already recorded). */
   private lost(socket: WebSocket, why: string): void {
     if (socket !== this.socket || this.disposed) return;
+    if (this.replayAllAskedAt !== undefined) {
+      // Cut short: lost while still behind on what the hub had sent, as a slow-consumer drop is,
+      // or before the connection had lasted `stableMs`.
+      const behind = this.paused || this.queue.length > this.queueHead;
+      const early = Date.now() - this.replayAllAskedAt < (this.options.stableMs ?? 10_000);
+      this.replayAllCutShort = behind || early ? this.replayAllCutShort + 1 : 0;
+      this.replayAllAskedAt = undefined;
+    }
     this.socket = undefined;
     this.hubHello = undefined;
     this.subscriptionId = undefined;
@@ -571,13 +608,8 @@ export class HubClient {
         }
         this.roster.update(frame.entries);
         this.rosterChanges.fire();
-        if (this.subscription) for (const catchUp of this.catchUp.onRoster(frame.entries, this.subscription)) this.send(catchUp);
         return;
-      case 'pong': {
-        const close = this.catchUp.onPong(frame.t);
-        if (close) this.send(close);
-        return;
-      }
+      case 'pong':
       case 'unsubscribed':
         return;
     }
@@ -599,22 +631,18 @@ export class HubClient {
     this.subscriptionId = `attention-${++this.subscriptionCount}`;
     const subscribe: SubscribeFrame = { type: 'subscribe', id: this.subscriptionId, filter: { ...filter.value } };
     if (this.options.captureCeiling) subscribe.capture = this.options.captureCeiling;
-    // A client replays everything the hub holds when it can, until one such replay has arrived
-    // whole: sessions that began while this client was not running are in no saved position.
-    // Later reconnects resume from positions (and catch up on sessions begun meanwhile);
-    // dedupe absorbs whatever arrives twice.
-    // More positions than the hub takes go as replay-all, or the most recent that fit (resumePlan.ts).
+    // Every connection asks for everything the hub holds when it can, since saved positions name
+    // no session begun while this client was away; else the most recent positions that fit (resumePlan.ts).
     const saved = this.options.positions.load();
-    const replayAll = this.replaysAll;
     const plan = this.planFrom(saved);
     if (plan.from !== undefined) subscribe.from = plan.from;
+    this.replayAllAskedAt = plan.from === 'all' ? Date.now() : undefined;
     this.subscription = subscribe;
-    this.catchUp.subscribed(subscribe.from, replayAll, Boolean(frame.capabilities?.roster));
     this.send(subscribe);
     this.awaitSubscribed();
-    if (subscribe.from === 'all') this.send(this.catchUp.replayAllSent());
     this.options.log.info(`hello from the hub; subscribing${describeFrom(plan.from)}`);
     this.reportLeftOut(plan, saved.length);
+    this.warnNoReplayAll(saved.length);
   }
 
   /**
@@ -685,7 +713,30 @@ export class HubClient {
   }
 
   private planFrom(saved: readonly ResumePosition[]): ResumePlan {
-    return planResume({ saved, replayAll: this.replaysAll, wantsReplayAll: this.catchUp.wantsReplayAll, limit: this.fromLimit });
+    const cutOff = this.replaysAll && this.replayAllCutShort >= REPLAY_ALL_TRIES;
+    if (cutOff) {
+      this.report(
+        `the hub dropped the last ${this.replayAllCutShort} connections while replaying everything it holds (it may drop consumers that fall behind); ` +
+          'resuming from where this client left off instead, so a request raised meanwhile in a session it had not seen may be missed. ' +
+          'Replay of everything is tried again once a connection lasts',
+      );
+    }
+    return planResume({ saved, replayAll: this.replaysAll && !cutOff, limit: this.fromLimit });
+  }
+
+  /**
+   * Without replay-all a resume names only the sessions this client has seen
+   * (AEP-0003 §7), and nothing in the protocol lists the others (the roster
+   * holds live duplex claimants only, §4.1 rule 3): a request raised while
+   * this client was away, in a session it had not seen, never arrives. Said
+   * once per client, when there was an absence to resume from.
+   */
+  private warnNoReplayAll(saved: number): void {
+    if (this.replaysAll || this.missWarned || (saved === 0 && this.counters.connections === 0)) return;
+    this.missWarned = true;
+    this.report(
+      'this hub offers no replay of everything it holds (AEP-0003 §5 replay-all): a request raised while this client was disconnected, in a session it had not seen before, is missed; such a session shows only what it sends from now on',
+    );
   }
 
   private reportLeftOut(plan: ResumePlan, saved: number): void {
@@ -725,10 +776,9 @@ export class HubClient {
     if (plan.from !== undefined) subscribe.from = plan.from;
     this.report(`${why}; subscribing again${describeFrom(plan.from) || ' without replay (live events only)'}`);
     this.subscription = subscribe;
-    this.catchUp.subscribed(subscribe.from, this.replaysAll, Boolean(this.hubHello?.capabilities?.roster));
     this.send(subscribe);
-    if (subscribe.from === 'all') this.send(this.catchUp.replayAllSent());
     this.reportLeftOut(plan, saved.length);
+    this.warnNoReplayAll(saved.length);
   }
 
   /**
@@ -775,7 +825,12 @@ export class HubClient {
     }, pingMs);
     const stable = setTimeout(() => {
       this.timers.delete(stable);
-      if (this.socket === socket && this.stateValue.kind === 'connected') this.backoff.reset();
+      if (this.socket === socket && this.stateValue.kind === 'connected') {
+        this.backoff.reset();
+        // A connection that resumed from positions after replays were cut short has lasted:
+        // the next reconnect asks for everything again.
+        if (this.replayAllAskedAt === undefined) this.replayAllCutShort = 0;
+      }
     }, this.options.stableMs ?? 10_000);
     this.timers.add(stable);
     if (this.hubHello?.capabilities?.roster) this.requestRoster();
@@ -804,10 +859,6 @@ export class HubClient {
     }
     if (frame.id !== undefined && frame.id === this.ackSubscriptionId) {
       this.onAckSubscriptionRefused(frame);
-      return;
-    }
-    if (this.catchUp.owns(frame.id)) {
-      this.report(`the hub refused to replay the sessions that began while this client was disconnected (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}; their earlier requests may be missing`);
       return;
     }
     this.report(`the hub reported ${frame.code}${frame.detail ? `: ${frame.detail}` : ''}`);

@@ -15,8 +15,6 @@ export interface ResumeInput {
   saved: readonly ResumePosition[];
   /** The hub advertised `replay.all` (AEP-0003 §5) and has not refused it on this client. */
   replayAll: boolean;
-  /** No replay of everything has arrived whole yet (SessionCatchUp.wantsReplayAll). */
-  wantsReplayAll: boolean;
   /** Most positions to name in one `from`. */
   limit: number;
 }
@@ -28,14 +26,17 @@ export interface ResumePlan {
 }
 
 /**
- * The main subscription's `from`. Replay-all when it is wanted, or when the
- * saved positions are more than the hub takes (it covers them all, and dedupe
- * absorbs what arrives twice); else the most recently advanced positions that
- * fit; else none (live delivery only).
+ * The main subscription's `from`. Replay-all whenever the hub offers it:
+ * positions name only the sessions this client has seen (AEP-0003 §7), so a
+ * session begun while it was away, by an agent that posted over HTTP or has
+ * since disconnected, is in none of them and in no roster (§4.1 rule 3).
+ * Replay-all covers every session the hub holds (§5), and the inbox dedupes
+ * on `(source, id)` what arrives again. Without it: the most recently
+ * advanced positions that fit; else none (live delivery only).
  */
 export function planResume(input: ResumeInput): ResumePlan {
   const { saved, replayAll, limit } = input;
-  if (replayAll && (input.wantsReplayAll || saved.length === 0 || saved.length > limit)) return { from: 'all', leftOut: 0 };
+  if (replayAll) return { from: 'all', leftOut: 0 };
   if (saved.length === 0) return { from: undefined, leftOut: 0 };
   const sent = Math.max(0, Math.min(limit, saved.length));
   if (sent === 0) return { from: undefined, leftOut: saved.length };

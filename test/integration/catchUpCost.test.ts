@@ -1,0 +1,94 @@
+// What the catch-up costs: every reconnect to a hub that offers replay-all
+// asks for everything it holds (resumePlan.ts), and the inbox dedupes what it
+// already had. With N sessions held, this measures the events that cross the
+// wire on a reconnect and how long they take, and checks that the one request
+// raised meanwhile, in a session never seen, arrives and nothing else changes.
+// Set AEP_CATCHUP_SESSIONS to change N (AEP_CATCHUP_ANSWERED: answered events per session), below 1 000: the local hub holds
+// 1 000 sessions at most (test/hub/config.ts maxSessions), one of them the new one.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { HubClient } from '../../src/aep/client/hubClient';
+import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { startHub, type RunningHub } from '../hub/hub';
+import { freshSession, makeEvent, postEvents } from '../support/events';
+import { RecordingLogger } from '../support/recordingLogger';
+import { TcpProxy } from '../support/tcpProxy';
+import { waitUntil } from '../support/waitUntil';
+
+const TOKEN = 'catch-up-cost-token';
+const SESSIONS = Number(process.env['AEP_CATCHUP_SESSIONS'] ?? 300);
+/** Per session: session.started, ANSWERED answered events, 1 open request (all subscribed types), and 10 tool events the filter keeps off the wire. */
+const ANSWERED = Number(process.env['AEP_CATCHUP_ANSWERED'] ?? 8);
+const SUBSCRIBED_PER_SESSION = ANSWERED + 2;
+
+describe(`catch-up cost with ${SESSIONS} sessions held`, () => {
+  let hub: RunningHub;
+  let proxy: TcpProxy;
+  let client: HubClient | undefined;
+  before(async () => {
+    hub = await startHub({ port: 0, token: TOKEN });
+    proxy = await TcpProxy.start(hub.port);
+  });
+  after(async () => {
+    client?.dispose();
+    await proxy.close();
+    await hub.close();
+  });
+
+  test('a reconnect replays what the hub holds; the request raised while away arrives once and nothing else is added', async (t) => {
+    assert.ok(SESSIONS >= 1 && SESSIONS < 1_000, `AEP_CATCHUP_SESSIONS must be 1 to 999, not ${SESSIONS}`);
+    const sessions = Array.from({ length: SESSIONS }, (_, i) => freshSession(`held${i}`));
+    const events: Array<Record<string, unknown>> = [];
+    for (const session of sessions) {
+      let seq = 0;
+      events.push(makeEvent('session.started', session, seq++));
+      for (let n = 0; n < 10; n++) events.push(makeEvent('tool.started', session, seq++, { data: { tool: 'Bash' } }));
+      for (let n = 0; n < ANSWERED; n++) events.push({ ...makeEvent('attention.answered', session, seq++), subject: `X${n}`, data: { answer: { option: 'allow' } } });
+      events.push(makeEvent('attention.requested', session, seq++, { data: { kind: 'input', prompt: `Question of ${session}` }, severity: 'notice' }));
+    }
+    for (let i = 0; i < events.length; i += 1_000) assert.equal((await postEvents(hub.url, TOKEN, events.slice(i, i + 1_000))).status, 202);
+
+    const inbox = new Inbox();
+    const log = new RecordingLogger();
+    client = new HubClient({ hubUrl: proxy.url, token: TOKEN, senderName: 'test-editor', inbox, positions: new MemoryPositionStore(), log, backoffBaseMs: 50, backoffCapMs: 400 });
+    client.start();
+    const c = client;
+    await waitUntil(() => inbox.open().length === SESSIONS, 'every held request', 30_000, () => `${inbox.open().length} of ${SESSIONS}; ${JSON.stringify(c.stats)}; ${log.lines.slice(-4).join(' | ')}`);
+
+    proxy.sever();
+    await waitUntil(() => c.state.kind === 'backing-off', 'the drop');
+    const brandNew = freshSession('new');
+    const missed = makeEvent('attention.requested', brandNew, 1, { data: { kind: 'input', prompt: 'Asked while you were away' }, severity: 'notice' });
+    assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('session.started', brandNew, 0), missed])).status, 202);
+
+    const seen = () => c.stats.eventsApplied + c.stats.duplicatesDropped;
+    const before = seen();
+    const expected = SESSIONS * SUBSCRIBED_PER_SESSION + 2;
+    const load = await readLoad();
+    const restoredAt = performance.now();
+    proxy.restore();
+    await waitUntil(() => inbox.open().some((item) => item.requestId === missed['id']), 'the request raised while away', 30_000);
+    const missedAfterMs = performance.now() - restoredAt;
+    await waitUntil(() => seen() - before >= expected, 'the whole replay', 30_000, () => `${seen() - before} of ${expected}`);
+    const replayMs = performance.now() - restoredAt;
+
+    assert.equal(seen() - before, expected, 'the replay is what the hub holds under the filter, once');
+    assert.equal(inbox.open().length, SESSIONS + 1, 'every request exactly once');
+    assert.equal(inbox.open().filter((item) => item.requestId === missed['id']).length, 1);
+    t.diagnostic(
+      `${SESSIONS} sessions held (${events.length + 2} events, ${expected} under the subscription filter): the reconnect replayed ${seen() - before} events ` +
+        `(${c.stats.duplicatesDropped} dropped as duplicates in all), the missed request was open ${Math.round(missedAfterMs)} ms after the restore, ` +
+        `the whole replay done at ${Math.round(replayMs)} ms; loadavg before: ${load}`,
+    );
+  });
+});
+
+async function readLoad(): Promise<string> {
+  try {
+    const { readFile } = await import('node:fs/promises');
+    return (await readFile('/proc/loadavg', 'utf8')).trim();
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,122 @@
+// Exactly once across a reload: a command the agent has not acknowledged (or
+// that never left, offline) outlives its client in workspaceState and goes out
+// again from the next client, same id and bytes (AEP-0004 §2.3). Real hub,
+// real demo agent, real sockets.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { SendOutcome } from '../../src/aep/client/controlSender';
+import { HubClient } from '../../src/aep/client/hubClient';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { WorkspacePersistence } from '../../src/host/persistence';
+import { startAgent } from '../agent/agent';
+import { startHub } from '../hub/hub';
+import { MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+import { TcpProxy } from '../support/tcpProxy';
+import { waitUntil } from '../support/waitUntil';
+
+const TOKEN = 'command-persistence-token';
+
+/** One "window": its persistence over the shared memento, an inbox restored from it, a client. */
+function openWindow(memento: MemoryMemento, hubUrl: string, origin: string) {
+  const log = new RecordingLogger();
+  const persistence = new WorkspacePersistence(memento, origin, log);
+  const inbox = new Inbox();
+  persistence.restoreInto(inbox);
+  inbox.onDidChange(() => persistence.inboxChanged());
+  const restored: SendOutcome[] = [];
+  const client = new HubClient({
+    hubUrl, token: TOKEN, senderName: 'test-editor', inbox, positions: persistence, log,
+    commands: persistence.commands, onRestoredOutcome: (outcome) => restored.push(outcome),
+    backoffBaseMs: 50, backoffCapMs: 400,
+  });
+  client.start();
+  const close = () => {
+    client.dispose();
+    persistence.dispose();
+    inbox.dispose();
+  };
+  return { client, inbox, persistence, log, restored, close };
+}
+
+describe('unsettled commands across a reload', () => {
+  test('written, not acknowledged, client disposed: the next client resends the same id, the agent executes once, it settles accepted', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const proxy = await TcpProxy.start(hub.port);
+    const agentLog: string[] = [];
+    const agent = await startAgent({ hubUrl: hub.url, token: TOKEN, scenarios: ['permission'], everyMs: 600_000, log: (line) => agentLog.push(line) });
+    const memento = new MemoryMemento();
+    const windows: Array<ReturnType<typeof openWindow>> = [];
+    try {
+      const first = openWindow(memento, proxy.url, proxy.url);
+      windows.push(first);
+      await waitUntil(() => first.inbox.open().some((item) => item.request?.renderKind === 'permission'), 'the permission request');
+      const item = first.inbox.open().find((candidate) => candidate.request?.renderKind === 'permission')!;
+      // The agent gets the command and acks it; the ack never reaches this client.
+      proxy.droppingDownstream = true;
+      const before = first.client.respond(item.request!, { option: 'deny' });
+      await waitUntil(() => agentLog.some((line) => /^demo-agent: accepted /.test(line)), 'the agent to accept', 5_000, () => agentLog.join('\n'));
+      first.close(); // the window reloads
+      const interrupted = await before;
+      assert.equal(interrupted.kind, 'awaiting-ack');
+      assert.equal(interrupted.kind === 'awaiting-ack' && interrupted.sent, true);
+      const commandId = interrupted.commandId;
+      assert.deepEqual(first.persistence.commands.list().map((c) => c.id), [commandId]);
+
+      proxy.restore();
+      const second = openWindow(memento, proxy.url, proxy.url);
+      windows.push(second);
+      await waitUntil(() => second.restored.length > 0, 'the restored command to settle', 10_000, () => second.log.lines.join('\n'));
+      assert.deepEqual(second.restored, [{ kind: 'accepted', commandId }]);
+      assert.ok(second.log.lines.some((line) => line.includes(`sent control.attention.respond ${commandId}`) && line.includes('same id')));
+      await waitUntil(() => agentLog.some((line) => line.startsWith(`demo-agent: re-acked ${commandId}`)), 'the re-ack', 5_000, () => agentLog.join('\n'));
+      const executions = agentLog.filter((line) => /^demo-agent: accepted /.test(line));
+      assert.equal(executions.length, 1, 'executed once');
+      assert.ok(executions[0]!.startsWith(`demo-agent: accepted ${commandId} `), 'the one execution is of that command id');
+      assert.equal(second.persistence.commands.size, 0, 'settled: no longer stored');
+      await waitUntil(() => second.inbox.item(item.key)?.status === 'resolved', 'resolved');
+    } finally {
+      for (const window of windows) window.close();
+      await agent.close();
+      await proxy.close();
+      await hub.close();
+    }
+  });
+
+  test('written while offline, client disposed: the next client sends it once connected, accepted, executed once', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const proxy = await TcpProxy.start(hub.port);
+    const agentLog: string[] = [];
+    const agent = await startAgent({ hubUrl: hub.url, token: TOKEN, scenarios: ['permission'], everyMs: 600_000, log: (line) => agentLog.push(line) });
+    const memento = new MemoryMemento();
+    const windows: Array<ReturnType<typeof openWindow>> = [];
+    try {
+      const first = openWindow(memento, proxy.url, proxy.url);
+      windows.push(first);
+      await waitUntil(() => first.inbox.open().some((item) => item.request?.renderKind === 'permission'), 'the permission request');
+      const item = first.inbox.open().find((candidate) => candidate.request?.renderKind === 'permission')!;
+      proxy.sever(true);
+      await waitUntil(() => !first.client.isConnected, 'offline');
+      const before = first.client.respond(item.request!, { option: 'deny' });
+      first.persistence.flush(); // the open request is saved with the reload, as dispose would
+      first.close();
+      const interrupted = await before;
+      assert.deepEqual(interrupted, { kind: 'awaiting-ack', commandId: interrupted.commandId, sent: false });
+
+      proxy.restore();
+      const second = openWindow(memento, proxy.url, proxy.url);
+      windows.push(second);
+      await waitUntil(() => second.restored.length > 0, 'the restored command to settle', 10_000, () => second.log.lines.join('\n'));
+      assert.deepEqual(second.restored, [{ kind: 'accepted', commandId: interrupted.commandId }]);
+      const executions = agentLog.filter((line) => /^demo-agent: accepted /.test(line));
+      assert.equal(executions.length, 1);
+      assert.ok(executions[0]!.startsWith(`demo-agent: accepted ${interrupted.commandId} `));
+      assert.equal(second.persistence.commands.size, 0);
+    } finally {
+      for (const window of windows) window.close();
+      await agent.close();
+      await proxy.close();
+      await hub.close();
+    }
+  });
+});

@@ -1,0 +1,173 @@
+// The store of unsettled commands (exactly once across a reload or rebuild,
+// AEP-0004 §2.3) and the ControlSender's use of it.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CommandStore, type StoredCommand } from '../../src/aep/client/commandStore';
+import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import { buildRespondCommand } from '../../src/aep/control';
+import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import { MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+
+const KEY = 'aepAttention.commands:http://127.0.0.1:1';
+const target = { session: 's1', source: 'aep://h/agent/a/session/s1' };
+const identity = { agent: 'tester', source: 'aep://host/agent/tester' };
+
+function command(requestId = 'R1') {
+  const built = buildRespondCommand({ id: requestId, session: 's1', fields: [] }, { option: 'allow' }, identity);
+  assert.ok(built.ok);
+  return built.command;
+}
+
+function stored(id: string, textChars = 10): StoredCommand {
+  return { id, type: 'control.attention.respond', subject: `R-${id}`, text: 'x'.repeat(textChars), target, ackWindowMs: 5_000 };
+}
+
+function ack(type: string, cause: string): AepEvent {
+  const parsed = parseEnvelope({ aep: '0.1', id: `ack-${cause}`, type, time: new Date().toISOString(), source: target.source, agent: 'a', session: 's1', seq: 1, cause });
+  assert.ok(parsed.ok);
+  return parsed.value;
+}
+
+describe('CommandStore', () => {
+  test('survives a round trip through the memento: same ids, same bytes, same target', () => {
+    const memento = new MemoryMemento();
+    const first = new CommandStore(memento, KEY, new RecordingLogger());
+    first.put(stored('c1'));
+    first.put(stored('c2'));
+    first.markTimedOut('c2');
+    const second = new CommandStore(memento, KEY, new RecordingLogger());
+    assert.deepEqual(second.list(), [stored('c1'), { ...stored('c2'), timedOut: true }]);
+  });
+
+  test('removes settled commands, in memory and in storage', () => {
+    const memento = new MemoryMemento();
+    const store = new CommandStore(memento, KEY, new RecordingLogger());
+    store.put(stored('c1'));
+    store.put(stored('c2'));
+    store.remove('c1');
+    assert.deepEqual(store.list().map((c) => c.id), ['c2']);
+    assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), ['c2']);
+  });
+
+  test('is bounded by count: the oldest go, with a log line', () => {
+    const memento = new MemoryMemento();
+    const log = new RecordingLogger();
+    const store = new CommandStore(memento, KEY, log, { maxCommands: 3 });
+    for (let i = 1; i <= 5; i++) store.put(stored(`c${i}`));
+    assert.deepEqual(store.list().map((c) => c.id), ['c3', 'c4', 'c5']);
+    assert.equal(log.lines.filter((line) => line.startsWith('warn no longer keeping answer')).length, 2);
+    assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), ['c3', 'c4', 'c5']);
+  });
+
+  test('is bounded by size, also for a list saved with larger bounds', () => {
+    const memento = new MemoryMemento();
+    const roomy = new CommandStore(memento, KEY, new RecordingLogger());
+    for (let i = 1; i <= 4; i++) roomy.put(stored(`c${i}`, 1_000));
+    const tight = new CommandStore(memento, KEY, new RecordingLogger(), { maxBytes: 2_500 });
+    assert.deepEqual(tight.list().map((c) => c.id), ['c3', 'c4']);
+    assert.ok(memento.storedChars <= 2_500, `${memento.storedChars} characters stored`);
+  });
+
+  test('skips saved entries it cannot read and keeps the rest', () => {
+    const memento = new MemoryMemento();
+    void memento.update(KEY, [{ id: 7 }, null, 'text', { ...stored('ok') }, { ...stored('bad'), ackWindowMs: -1 }]);
+    const log = new RecordingLogger();
+    assert.deepEqual(new CommandStore(memento, KEY, log).list().map((c) => c.id), ['ok']);
+    assert.ok(log.lines.some((line) => line.startsWith('warn skipped 4 saved')));
+  });
+});
+
+describe('ControlSender with a store', () => {
+  test('stores a command when handed over, removes it when it settles', async () => {
+    const store = new CommandStore(new MemoryMemento(), KEY, new RecordingLogger());
+    const control = new ControlSender(new RecordingLogger(), store);
+    const cmd = command();
+    const outcome = control.send(cmd, 5_000, target);
+    assert.deepEqual(store.list(), [{ id: cmd.id, type: cmd.type, subject: 'R1', text: JSON.stringify(cmd), target, ackWindowMs: 5_000 }]);
+    control.connected(() => true);
+    control.onAck(ack('control.accepted', cmd.id));
+    assert.equal((await outcome).kind, 'accepted');
+    assert.equal(store.size, 0);
+  });
+
+  test('dispose keeps the command and says it awaits its ack; the next sender resends the same bytes', async () => {
+    const memento = new MemoryMemento();
+    const first = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    const cmd = command();
+    const written: string[] = [];
+    first.connected((text) => (written.push(text), true));
+    const before = first.send(cmd, 5_000, target);
+    first.dispose();
+    assert.deepEqual(await before, { kind: 'awaiting-ack', commandId: cmd.id, sent: true });
+
+    const store = new CommandStore(memento, KEY, new RecordingLogger());
+    const second = new ControlSender(new RecordingLogger(), store);
+    const restored: SendOutcome[] = [];
+    assert.equal(second.restore(() => true, (outcome) => restored.push(outcome)), 1);
+    second.connected((text) => (written.push(text), true));
+    assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd)]);
+    // "Send again" while it is in flight joins it: no second command.
+    const again = second.resend(cmd.id);
+    assert.ok(again);
+    second.onAck(ack('control.accepted', cmd.id));
+    assert.equal((await again).kind, 'accepted');
+    assert.deepEqual(restored, [{ kind: 'accepted', commandId: cmd.id }]);
+    assert.equal(written.length, 2);
+    assert.equal(store.size, 0);
+  });
+
+  test('without a store, dispose still cancels', async () => {
+    const control = new ControlSender(new RecordingLogger());
+    const outcome = control.send(command(), 5_000, target);
+    control.dispose();
+    assert.equal((await outcome).kind, 'cancelled');
+  });
+
+  test('a command queued offline is reported as not yet sent', async () => {
+    const control = new ControlSender(new RecordingLogger(), new CommandStore(new MemoryMemento(), KEY, new RecordingLogger()));
+    const cmd = command();
+    const outcome = control.send(cmd, 5_000, target);
+    control.dispose();
+    assert.deepEqual(await outcome, { kind: 'awaiting-ack', commandId: cmd.id, sent: false });
+  });
+
+  test('a command whose request is no longer open is dropped with a log line, not resent', () => {
+    const memento = new MemoryMemento();
+    const first = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    void first.send(command(), 5_000, target);
+    first.dispose();
+    const store = new CommandStore(memento, KEY, new RecordingLogger());
+    const log = new RecordingLogger();
+    const second = new ControlSender(log, store);
+    assert.equal(second.restore(() => false, () => assert.fail('nothing settles')), 0);
+    const written: string[] = [];
+    second.connected((text) => (written.push(text), true));
+    assert.deepEqual(written, []);
+    assert.equal(store.size, 0);
+    assert.ok(log.lines.some((line) => /^info dropped unsettled answer .*: request R1 is no longer open/.test(line)));
+  });
+
+  test('after a timeout and a rebuild, Send again resends the same id and bytes', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const memento = new MemoryMemento();
+    const written: string[] = [];
+    const first = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    first.connected((text) => (written.push(text), true));
+    const cmd = command();
+    const outcome = first.send(cmd, 1_000, target);
+    t.mock.timers.tick(1_000);
+    assert.equal((await outcome).kind, 'timeout');
+    first.dispose();
+
+    const second = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    second.restore(() => true, () => assert.fail('a timed-out command is not resent on its own'));
+    second.connected((text) => (written.push(text), true));
+    assert.equal(written.length, 1, 'not resent until the user asks');
+    const again = second.resend(cmd.id);
+    assert.ok(again, 'the timed-out command is known to the new sender');
+    assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd)]);
+    second.onAck(ack('control.accepted', cmd.id));
+    assert.equal((await again).kind, 'accepted');
+  });
+});
