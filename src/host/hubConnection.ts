@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import type { CaptureChoice } from '../aep/capture';
 import type { SendOutcome } from '../aep/client/controlSender';
-import { HubClient, type ClientState } from '../aep/client/hubClient';
+import { HubClient, type ClientState, type ResumeNotice } from '../aep/client/hubClient';
 import { hubEndpoint } from '../aep/client/hubEndpoint';
 import type { Reachability } from '../aep/client/rosterView';
 import { Inbox, isOpenStatus, type AttentionItem, type InboxChange } from '../aep/inbox/inbox';
@@ -50,6 +50,8 @@ export class HubConnection extends Disposable {
   /** The settings the last rebuild read; undefined before the first. */
   private builtFrom: ConnectionInputs | undefined;
   readonly gaps: ReplayGap[] = [];
+  /** The latest way this connection resumes with less than everything (shown in the status tooltip). */
+  private resumeNoticeValue: ResumeNotice | undefined;
   readonly problems: string[] = [];
 
   private readonly stateChanges = this._register(new vscode.EventEmitter<ConnectionState>());
@@ -260,6 +262,10 @@ export class HubConnection extends Disposable {
         if (this.gaps.length > 20) this.gaps.shift();
         this.stateChanges.fire(this.stateValue);
       })),
+      toDisposable(client.onDidNoteResume((notice) => {
+        this.resumeNoticeValue = notice;
+        this.stateChanges.fire(this.stateValue);
+      })),
       toDisposable(client.onDidReportProblem((problem) => {
         this.problems.push(problem.message);
         if (this.problems.length > 20) this.problems.shift();
@@ -269,7 +275,12 @@ export class HubConnection extends Disposable {
     client.start();
   }
 
+  get resumeNotice(): ResumeNotice | undefined {
+    return this.resumeNoticeValue;
+  }
+
   private stopClient(): void {
+    this.resumeNoticeValue = undefined;
     for (const subscription of this.clientSubscriptions) subscription.dispose();
     this.clientSubscriptions = [];
     this.client?.dispose();

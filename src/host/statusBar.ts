@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ResumeNotice } from '../aep/client/hubClient';
 import { sessionName } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
@@ -84,8 +85,24 @@ export class StatusBar extends Disposable {
         vscode.l10n.t('Older requests may be missing: the hub no longer held {0} from where this window left off.', gaps.map((g) => sessionName(g.session)).join(', ')),
       );
     }
+    const resume = this.connection.resumeNotice;
+    if (resume) tooltip.push(resumeSentence(resume));
     tooltip.push(state.kind === 'failed' ? vscode.l10n.t('Click for the reason and a retry.') : vscode.l10n.t('Click to open the inbox.'));
     // The tooltip's Markdown escapes spaces; screen readers get the plain sentence.
     this.item.show({ icon, ...(text === undefined ? {} : { text }), tooltip, accessibilityLabel: `${vscode.l10n.t('AEP Attention')}: ${summary}` });
+  }
+}
+
+/** How this connection resumes, when it is less than everything missed, in the user's words. */
+function resumeSentence(notice: ResumeNotice): string {
+  switch (notice.code) {
+    case 'no-replay-all':
+      return vscode.l10n.t('This hub cannot replay everything it holds: a request raised while this window was disconnected, by an agent it had not seen, may be missing.');
+    case 'left-out':
+      return vscode.l10n.t('The hub resumes only {0} of {1} sessions from where this window left off; requests raised meanwhile in the others may be missing.', notice.resumed, notice.saved);
+    case 'replay-all-cut-short':
+      return vscode.l10n.t('The hub dropped the last {0} connections while replaying everything it holds, so this window resumes from where it left off; a request raised meanwhile by an agent it had not seen may be missing.', notice.connections);
+    case 'subscription-refused':
+      return vscode.l10n.t('The hub refused to resume from every saved position ({0}); this window asked again for less, so older requests may be missing.', notice.hubCode);
   }
 }

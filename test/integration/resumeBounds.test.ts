@@ -178,6 +178,8 @@ describe('a hub without replay-all that takes 8 positions', () => {
   test('100 saved positions: 64, 32, 16, then the 8 most recent; the rest are reported', async () => {
     const saved = Array.from({ length: 100 }, (_, i) => ({ session: `s${i}`, epoch: 0, seq: 4 }));
     const h = startClient(hub.url, new MemoryPositionStore(saved));
+    const notices: unknown[] = [];
+    h.client.onDidNoteResume((notice) => notices.push(notice));
     await connected(h);
     assert.deepEqual(fromSizes, [64, 32, 16, 8]);
     assert.equal(hub.connections(), 1, 'stepped down on the same connection');
@@ -185,5 +187,9 @@ describe('a hub without replay-all that takes 8 positions', () => {
     assert.ok(h.problems.some((problem) => /resuming 8 of 100 sessions/.test(problem)), h.problems.join('\n'));
     // Nothing names a session begun while away on such a hub: said plainly, once.
     assert.equal(h.problems.filter((problem) => /no replay of everything it holds .*in a session it had not seen before, is missed/.test(problem)).length, 1, h.problems.join('\n'));
+    // The status tooltip gets each as a code it words; the last one is what it shows.
+    assert.deepEqual(notices.map((notice) => (notice as { code: string }).code), [
+      'left-out', 'no-replay-all', 'subscription-refused', 'left-out', 'subscription-refused', 'left-out', 'subscription-refused', 'left-out',
+    ]);
   });
 });

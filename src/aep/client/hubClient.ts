@@ -80,6 +80,21 @@ export interface HubProblem {
 }
 
 /**
+ * How this connection resumes when it is not the whole story, as a code the
+ * UI words (the log has the English): the person should know, without
+ * reading the log, that requests raised while away may be missing.
+ */
+export type ResumeNotice =
+  /** The hub offers no replay of everything: sessions begun while away are missed. */
+  | { code: 'no-replay-all' }
+  /** The hub takes fewer positions than were saved: only `resumed` of `saved` sessions resume. */
+  | { code: 'left-out'; resumed: number; saved: number }
+  /** The hub dropped this many replays of everything in a row: resuming from positions for now. */
+  | { code: 'replay-all-cut-short'; connections: number }
+  /** The hub refused the subscription (`hubCode`); the client asked again for less. */
+  | { code: 'subscription-refused'; hubCode: string };
+
+/**
  * The largest frame read from the hub. AEP 0.1 gives a hub no way to
  * advertise a frame limit (the hello capabilities of AEP-0003 §4 are emits,
  * capture, control, replay, filters, experimental, and roster in §4.1), so
@@ -180,7 +195,10 @@ export class HubClient {
   private readonly gaps: Emitter<{ session: string; earliest: { epoch: number; seq: number } }>;
   private readonly problems: Emitter<HubProblem>;
   private readonly rosterChanges: Emitter<void>;
+  private readonly resumeNotices: Emitter<ResumeNotice>;
   readonly onDidChangeState;
+  /** This connection resumes with less than everything missed (see ResumeNotice). */
+  readonly onDidNoteResume;
   /** A resume position predated the hub's buffer: older requests may be missing (AEP-0003 §5). */
   readonly onDidReplayGap;
   readonly onDidReportProblem;
@@ -192,6 +210,8 @@ export class HubClient {
     this.gaps = new Emitter(onListenerError);
     this.problems = new Emitter(onListenerError);
     this.rosterChanges = new Emitter(onListenerError);
+    this.resumeNotices = new Emitter(onListenerError);
+    this.onDidNoteResume = this.resumeNotices.event;
     this.onDidChangeState = this.stateChanges.event;
     this.onDidReplayGap = this.gaps.event;
     this.onDidReportProblem = this.problems.event;
@@ -298,7 +318,7 @@ export class HubClient {
     for (const timer of this.timers) clearTimeout(timer);
     this.closeSocket(1000, 'client disposed');
     this.setState({ kind: 'idle' });
-    for (const emitter of [this.stateChanges, this.gaps, this.problems, this.rosterChanges]) emitter.dispose();
+    for (const emitter of [this.stateChanges, this.gaps, this.problems, this.rosterChanges, this.resumeNotices]) emitter.dispose();
   }
 
   // ---- connection lifecycle ----------------------------------------------------
@@ -720,6 +740,7 @@ export class HubClient {
           'resuming from where this client left off instead, so a request raised meanwhile in a session it had not seen may be missed. ' +
           'Replay of everything is tried again once a connection lasts',
       );
+      this.resumeNotices.fire({ code: 'replay-all-cut-short', connections: this.replayAllCutShort });
     }
     return planResume({ saved, replayAll: this.replaysAll && !cutOff, limit: this.fromLimit });
   }
@@ -737,6 +758,7 @@ export class HubClient {
     this.report(
       'this hub offers no replay of everything it holds (AEP-0003 §5 replay-all): a request raised while this client was disconnected, in a session it had not seen before, is missed; such a session shows only what it sends from now on',
     );
+    this.resumeNotices.fire({ code: 'no-replay-all' });
   }
 
   private reportLeftOut(plan: ResumePlan, saved: number): void {
@@ -744,6 +766,7 @@ export class HubClient {
     this.report(
       `resuming ${saved - plan.leftOut} of ${saved} sessions from where this client left off (the hub takes no more, and offers no replay of everything it holds); the other ${plan.leftOut} show only what they send from now on`,
     );
+    this.resumeNotices.fire({ code: 'left-out', resumed: saved - plan.leftOut, saved });
   }
 
   /**
@@ -775,6 +798,7 @@ export class HubClient {
     delete subscribe.from;
     if (plan.from !== undefined) subscribe.from = plan.from;
     this.report(`${why}; subscribing again${describeFrom(plan.from) || ' without replay (live events only)'}`);
+    this.resumeNotices.fire({ code: 'subscription-refused', hubCode: frame.code });
     this.subscription = subscribe;
     this.send(subscribe);
     this.reportLeftOut(plan, saved.length);
