@@ -5,7 +5,8 @@ import type { CaptureChoice } from '../capture';
 import { ACCEPTED_TYPE, buildRespondCommand, REJECTED_TYPE, type SenderIdentity } from '../control';
 import { Emitter, type Subscription } from '../emitter';
 import { matchesFilter, type AttrFilter } from '../attrMatch';
-import { AEP_VERSION, type AepEvent } from '../envelope';
+import { AEP_VERSION, epochOf, type AepEvent } from '../envelope';
+import { comparePositions } from '../inbox/position';
 import { parseWireMessage, type Capabilities, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type ResumePosition, type SubscribeFrame } from '../frames';
 import { isOpenStatus, type Inbox } from '../inbox/inbox';
 import type { CaptureLevel } from '../levels';
@@ -172,6 +173,14 @@ export class HubClient {
   private replayAllCutShort = 0;
   /** When this connection's replay of everything was asked for; undefined when it resumed otherwise. */
   private replayAllAskedAt: number | undefined;
+  /**
+   * Where each session stood when this client was built from saved state (a
+   * window reload): the earlier window applied everything up to there, and its
+   * saved inbox holds what of it is still open. A replay of everything brings
+   * those events again; a request among them that the earlier window saw
+   * closed must not reopen here because the replay was cut before its close.
+   */
+  private readonly appliedBefore = new Map<string, ResumePosition>();
   /** Drops the positions of sessions the inbox forgets. */
   private readonly forgetting: Subscription;
   private rosterRequest = 0;
@@ -231,6 +240,7 @@ export class HubClient {
     this.identity = { agent: options.senderName, source: `aep://${encodeURIComponent(hostname())}/agent/${encodeURIComponent(options.senderName)}` };
 
     this.forgetting = options.inbox.onDidForgetSession((session) => options.positions.forget?.(session));
+    for (const position of options.positions.load()) this.appliedBefore.set(position.session, position);
 
     const endpoint = hubEndpoint(options.hubUrl, options.allowInsecureRemote ?? false);
     const filter = subscriptionFilter(options.filter);
@@ -559,6 +569,18 @@ export class HubClient {
     }
   }
 
+  /**
+   * A sequenced event at or below where its session stood when this client was
+   * built from saved state. Acks are let through: a resent command's target
+   * re-emits its recorded ack at the same position (AEP-0004 §3), and only
+   * the ack settles the command.
+   */
+  private seenByEarlierWindow(event: AepEvent): boolean {
+    if (event.seq === undefined || event.session === undefined || event.type === ACCEPTED_TYPE || event.type === REJECTED_TYPE) return false;
+    const before = this.appliedBefore.get(event.session);
+    return before !== undefined && comparePositions({ epoch: epochOf(event), seq: event.seq }, before) <= 0;
+  }
+
   private onEvent(event: AepEvent): void {
     if (!this.hubHello) {
       this.report(`the hub sent an event (${event.type}) before its hello; it was ignored`);
@@ -566,6 +588,10 @@ export class HubClient {
     }
     if (this.arrivedForAcksOnly(event)) {
       if (this.sender.onAck(event)) this.counters.commandsSettled++;
+      return;
+    }
+    if (this.seenByEarlierWindow(event)) {
+      this.counters.duplicatesDropped++;
       return;
     }
     const outcome = this.options.inbox.apply(event);
