@@ -8,16 +8,11 @@
 // Text File) leaves a trace, the name of the next untitled editor.
 // Screenshots go to out/e2e/untrusted-*.png.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { startHub, type RunningHub } from '../hub/hub';
 import { freshSession, makeEvent, postEvents } from '../support/events';
-import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
-import { packageExtension } from './vsce';
-import { runCommand, waitForStatus } from './workbenchPage';
+import { withConnectedWorkbench } from './connectedWorkbench';
+import { runCommand } from './workbenchPage';
 
 const TOKEN = 'e2e-token-untrusted-4b7e';
 const LINKED_COMMAND = 'workbench.action.files.newUntitledFile';
@@ -61,19 +56,6 @@ async function clickOnText(page: Page, container: Locator, text: string): Promis
 }
 
 test('agent text is inert on every VS Code surface', { timeout: 300_000 }, async (t) => {
-  const install = e2eAvailable();
-  if (!install.ok) assert.fail(install.why);
-  const out = e2eOutDir();
-  const shot = async (page: Page, name: string) => {
-    const file = path.join(out, `untrusted-${name}.png`);
-    await page.screenshot({ path: file });
-    t.diagnostic(`screenshot: ${file}`);
-  };
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-untrusted-'));
-  const workspaceDir = path.join(tmp, 'workspace');
-  let hub: RunningHub | undefined;
-  let server: CodeServer | undefined;
-  let workbench: Workbench | undefined;
   // Every surface is checked before the test fails, so one run names all that render markup.
   const found: string[] = [];
   const expectNoMarkup = async (surface: string, locator: Locator, selector = MARKUP) => {
@@ -83,19 +65,7 @@ test('agent text is inert on every VS Code surface', { timeout: 300_000 }, async
     const shown = await shownText(locator);
     if (!shown.includes(text)) found.push(`${surface} does not show "${text}" as text; it shows "${shown}"`);
   };
-  try {
-    const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
-    hub = await startHub({ port: 0, token: TOKEN });
-    server = await startCodeServer({
-      vsixPath, workspaceDir,
-      userDataDir: path.join(tmp, 'user-data'),
-      extensionsDir: path.join(tmp, 'extensions'),
-      env: { AEP_HUB: hub.url, AEP_TOKEN: TOKEN },
-    });
-    workbench = await openWorkbench(server.url, workspaceDir);
-    const page = workbench.page;
-    await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1/);
-
+  await withConnectedWorkbench(t, { name: 'untrusted', token: TOKEN }, async ({ hub, page, shot }) => {
     const session = freshSession('hostile');
     const posted = await postEvents(hub.url, TOKEN, [
       makeEvent('attention.requested', session, 1, {
@@ -109,7 +79,7 @@ test('agent text is inert on every VS Code surface', { timeout: 300_000 }, async
     // 1. The notification: message and option buttons.
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Approve the deploy' }).first();
     await toast.waitFor({ state: 'visible', timeout: 60_000 });
-    await shot(page, '1-notification');
+    await shot('1-notification');
     const message = toast.locator('.notification-list-item-message');
     await expectNoMarkup('the notification message', message);
     await expectText('the notification message', message, `${AGENT}: ${PROMPT}`);
@@ -134,7 +104,7 @@ test('agent text is inert on every VS Code surface', { timeout: 300_000 }, async
     await requestRow.locator('.monaco-icon-label-container').hover();
     const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'deploy' }).first();
     await hover.waitFor({ state: 'visible', timeout: 15_000 });
-    await shot(page, '2-inbox-hover');
+    await shot('2-inbox-hover');
     await expectNoMarkup('the inbox request hover', hover);
     await expectText('the inbox request hover', hover, PROMPT);
     await page.mouse.move(0, 0);
@@ -143,7 +113,7 @@ test('agent text is inert on every VS Code surface', { timeout: 300_000 }, async
     await runCommand(page, 'AEP Attention: Open Request', { opensQuickInput: true });
     const pickRow = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Approve the deploy' }).first();
     await pickRow.waitFor({ timeout: 15_000 });
-    await shot(page, '3-quick-pick');
+    await shot('3-quick-pick');
     await expectNoMarkup('the quick pick row', pickRow);
     await expectText('the quick pick row', pickRow, PROMPT);
     await expectText('the quick pick row', pickRow, `${AGENT} · session ${session}`);
@@ -154,21 +124,9 @@ test('agent text is inert on every VS Code surface', { timeout: 300_000 }, async
     await runCommand(page, 'File: New Untitled Text File');
     const tabs = page.locator('.part.editor .tab');
     await tabs.first().waitFor({ timeout: 15_000 });
-    await shot(page, '4-untitled');
+    await shot('4-untitled');
     const tabTexts = (await tabs.allInnerTexts()).map((text) => text.trim());
     if (tabTexts.join() !== 'Untitled-1') found.push(`a click on the agent text ran the command it named: the editors are ${JSON.stringify(tabTexts)}`);
     assert.deepEqual(found, []);
-  } catch (error) {
-    if (workbench) {
-      await workbench.page.screenshot({ path: path.join(out, 'untrusted-failure.png') }).catch(() => undefined);
-      t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
-    }
-    if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
-    throw error;
-  } finally {
-    await workbench?.close();
-    await server?.stop();
-    await hub?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  });
 });

@@ -1,0 +1,71 @@
+// One code-server workbench with the extension installed from its VSIX and
+// connected to a fresh local hub through AEP_HUB/AEP_TOKEN: the setup, the
+// failure diagnostics and the teardown a scenario would otherwise repeat.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { TestContext } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startHub, type RunningHub } from '../hub/hub';
+import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { packageExtension } from './vsce';
+import { waitForStatus } from './workbenchPage';
+
+export interface ConnectedWorkbench {
+  hub: RunningHub;
+  page: Page;
+  /** A screenshot to out/e2e/`{name}-{step}.png`, named in the test's diagnostics. */
+  shot(step: string): Promise<void>;
+}
+
+/**
+ * Runs `scenario` in a connected workbench. On failure it leaves a screenshot,
+ * the page console and code-server's output in the diagnostics; whatever
+ * happens it stops the workbench, code-server and the hub.
+ */
+export async function withConnectedWorkbench(
+  t: TestContext,
+  options: { name: string; token: string },
+  scenario: (e2e: ConnectedWorkbench) => Promise<void>,
+): Promise<void> {
+  const install = e2eAvailable();
+  if (!install.ok) assert.fail(install.why);
+  const out = e2eOutDir();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `aep-e2e-${options.name}-`));
+  const workspaceDir = path.join(tmp, 'workspace');
+  let hub: RunningHub | undefined;
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  try {
+    const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
+    hub = await startHub({ port: 0, token: options.token });
+    server = await startCodeServer({
+      vsixPath, workspaceDir,
+      userDataDir: path.join(tmp, 'user-data'),
+      extensionsDir: path.join(tmp, 'extensions'),
+      env: { AEP_HUB: hub.url, AEP_TOKEN: options.token },
+    });
+    workbench = await openWorkbench(server.url, workspaceDir);
+    const page = workbench.page;
+    await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1/);
+    const shot = async (step: string) => {
+      const file = path.join(out, `${options.name}-${step}.png`);
+      await page.screenshot({ path: file });
+      t.diagnostic(`screenshot: ${file}`);
+    };
+    await scenario({ hub, page, shot });
+  } catch (error) {
+    if (workbench) {
+      await workbench.page.screenshot({ path: path.join(out, `${options.name}-failure.png`) }).catch(() => undefined);
+      t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
+    }
+    if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
+    throw error;
+  } finally {
+    await workbench?.close();
+    await server?.stop();
+    await hub?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
