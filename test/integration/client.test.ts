@@ -158,7 +158,7 @@ describe('client against the local hub', () => {
     await connected(h);
     const requestId = agent.raise({ kind: 'permission', prompt: 'Deploy?', options: [{ id: 'allow', label: 'Allow' }], expires_at: new Date(Date.now() - 60_000).toISOString() });
     await waitUntil(() => open(h, requestId) !== undefined, 'the request in the inbox');
-    h.inbox.expireDue();
+    h.inbox.noteDeadlinesPassed();
     const item = open(h, requestId);
     assert.equal(item?.status, 'pending', 'its deadline passed by this clock, and it is still open');
     const outcome = h.client.respond(item!.request!, { option: 'allow' });
@@ -176,7 +176,7 @@ describe('client against the local hub', () => {
     await connected(h);
     const requestId = agent.raise({ kind: 'input', prompt: 'Name?', expires_at: new Date(Date.now() - 1_000).toISOString() });
     await waitUntil(() => open(h, requestId) !== undefined, 'the request in the inbox');
-    h.inbox.expireDue();
+    h.inbox.noteDeadlinesPassed();
     assert.equal(open(h, requestId)?.status, 'pending');
     agent.emit('attention.timeout', { after_ms: 1_000 }, { subject: requestId, cause: requestId });
     await waitUntil(() => open(h, requestId) === undefined, 'the timeout to close it');

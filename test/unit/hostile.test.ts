@@ -599,7 +599,7 @@ function runFuzz(seed: number, count: number): FuzzRun {
           `resume position ${position.session} ${position.epoch}:${position.seq}`,
         );
       }
-      if (index % 97 === 0) inbox.expireDue();
+      if (index % 97 === 0) inbox.noteDeadlinesPassed();
 
       const stats = inbox.stats();
       const closed = stats.items - stats.open;

@@ -57,11 +57,11 @@ describe('Inbox lifecycle', () => {
     const inbox = new Inbox({ now: () => now });
     const changes = recording(inbox);
     inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z', options: [{ id: 'allow', label: 'Allow' }] }));
-    inbox.expireDue();
+    inbox.noteDeadlinesPassed();
     assert.equal(deadlinePassed(inbox.open()[0]!, now), false);
     now += 61_000;
-    inbox.expireDue();
-    inbox.expireDue();
+    inbox.noteDeadlinesPassed();
+    inbox.noteDeadlinesPassed();
     const item = inbox.findRequest('s1', 'R1', SRC);
     assert.equal(item?.status, 'pending');
     assert.equal(item?.request?.answerableHere, true);
@@ -79,7 +79,7 @@ describe('Inbox lifecycle', () => {
     const inbox = new Inbox({ now: () => now });
     const changes = recording(inbox);
     inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z' }));
-    inbox.expireDue();
+    inbox.noteDeadlinesPassed();
     assert.equal(inbox.open().length, 1);
     inbox.apply(ev({ id: 'T1', type: 'attention.timeout', subject: 'R1', seq: 1, data: { after_ms: 60000 } }));
     assert.equal(inbox.open().length, 0);

@@ -196,7 +196,7 @@ export class HubClient {
   private disposed = false;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private pingTimer: ReturnType<typeof setInterval> | undefined;
-  private expiryTimer: ReturnType<typeof setInterval> | undefined;
+  private deadlineTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private rosterTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -277,8 +277,8 @@ export class HubClient {
 
   start(): void {
     if (this.disposed || this.stateValue.kind !== 'idle') return;
-    this.expiryTimer = setInterval(() => this.options.inbox.expireDue(), 1_000);
-    this.expiryTimer.unref?.();
+    this.deadlineTimer = setInterval(() => this.options.inbox.noteDeadlinesPassed(), 1_000);
+    this.deadlineTimer.unref?.();
     this.connect();
   }
 
@@ -289,7 +289,7 @@ export class HubClient {
       if (this.retryTimer) clearTimeout(this.retryTimer);
       this.retryTimer = undefined;
       this.backoff.reset();
-      if (!this.expiryTimer) this.start();
+      if (!this.deadlineTimer) this.start();
       else this.connect();
     }
   }
@@ -324,7 +324,7 @@ export class HubClient {
     this.sender.dispose();
     this.clearConnectionTimers();
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    if (this.expiryTimer) clearInterval(this.expiryTimer);
+    if (this.deadlineTimer) clearInterval(this.deadlineTimer);
     for (const timer of this.timers) clearTimeout(timer);
     this.closeSocket(1000, 'client disposed');
     this.setState({ kind: 'idle' });

@@ -171,7 +171,7 @@ export class Inbox {
   /** Open items per `(source, session)`, so a session's end does not scan every item. */
   private readonly openBySession = new Map<string, Set<AttentionItem>>();
   private readonly closedOrder: string[] = [];
-  /** Open requests already reported past their deadline by `expireDue`. */
+  /** Open requests already reported past their deadline by `noteDeadlinesPassed`. */
   private readonly deadlinesNoted = new WeakSet<AttentionItem>();
   /** Lifecycle events that arrived before their request, keyed by session string and subject. */
   private readonly parked = new ParkedEvents((event) => this.sizeOf(event));
@@ -255,7 +255,7 @@ export class Inbox {
    * has passed. They stay open (see AttentionStatus, AEP-0002 §7 rule 2): only
    * the emitter's terminal or the session's end closes them. Call it on a timer.
    */
-  expireDue(): void {
+  noteDeadlinesPassed(): void {
     const now = this.now();
     for (const open of this.openBySession.values()) {
       for (const item of open) {
