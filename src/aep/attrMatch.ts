@@ -5,7 +5,11 @@
  * it imports nothing from `vscode` or Node and runs in a browser too.
  *
  * Validation fails closed (§6.2 rule 1): anything outside the grammar is
- * refused with a sentence naming the key, never treated as match-all.
+ * refused with a sentence naming the key, never treated as match-all. It
+ * refuses nothing the grammar allows: §6.5 keeps `invalid-filter` for a
+ * malformed filter or an illegal key, so a grammatical filter that can never
+ * match (`{"session": 5}`) subscribes. `unsatisfiablePredicate` names such a
+ * predicate for a caller that can ask a person to fix it.
  * Matching assumes the filter validated.
  */
 import { CAPTURE_LEVELS, DEFAULT_CAPTURE, DEFAULT_SEVERITY, SEVERITIES } from './levels';
@@ -74,11 +78,11 @@ function describeJsonType(value: unknown): string {
  * Checks an untrusted value against the §6.1 grammar and §6.2 rule 1. On
  * success the value is the same object, now known to be a filter.
  *
- * Beyond the bare grammar, a predicate on a core attribute must have that
- * attribute's wire type (a string for `session`, a level name for
- * `severity`, an integer for `epoch`): with exact comparison (§6.2 rule 2)
- * anything else could never match, and a filter that silently matches
- * nothing is the failure fail-closed exists to surface.
+ * One reading goes beyond the bare grammar: a `*` in a string is a pattern,
+ * legal only on `type`. The grammar alone would take `{"agent": "claude*"}`
+ * as a scalar, but the conformance corpus (normative for the badge,
+ * AEP-0001 §10) refuses it as "glob on non-type key", as does the upstream
+ * runner written from the spec text.
  */
 export function validateFilter(filter: unknown): Parsed<AttrFilter> {
   if (!isPlainObject(filter)) {
@@ -140,18 +144,6 @@ function scalarProblem(key: string, value: unknown): string | undefined {
     return `filter key \`${key}\` has ${describeJsonType(value)}: a predicate is a string, integer or boolean`;
   }
   if (typeof value === 'string' && value.includes('*')) return patternProblem(key, value);
-  if (STRING_KEYS.has(key) && typeof value !== 'string') {
-    return `filter key \`${key}\` has ${shown(value)}, but \`${key}\` is a string and values are compared exactly: write ${shown(String(value))}`;
-  }
-  if (key === 'severity' && !SEVERITY_RANK.has(value)) {
-    return `filter key \`severity\` has ${shown(value)}, which is not a severity: use one of ${SEVERITY_LIST}`;
-  }
-  if (key === 'capture' && !CAPTURE_SET.has(value)) {
-    return `filter key \`capture\` has ${shown(value)}, which is not a capture level: use one of ${CAPTURE_LIST}`;
-  }
-  if (key === 'epoch' && !(typeof value === 'number' && value >= 0)) {
-    return `filter key \`epoch\` has ${shown(value)}, but an epoch is a non-negative integer and values are compared exactly`;
-  }
   return undefined;
 }
 
@@ -182,10 +174,49 @@ function severityBandProblem(band: Record<string, unknown>): string | undefined 
       return `filter key \`severity\` has \`${bound}\` ${shown(band[bound])}, which is not a severity: use one of ${SEVERITY_LIST}`;
     }
   }
-  const low = SEVERITY_RANK.get(band['gte']);
-  const high = SEVERITY_RANK.get(band['lte']);
-  if (low !== undefined && high !== undefined && low > high) {
-    return `filter key \`severity\` asks for at least ${shown(band['gte'])} and at most ${shown(band['lte'])}, which no event can be: swap the bounds`;
+  return undefined;
+}
+
+/**
+ * For a filter that passed `validateFilter`: a sentence naming a predicate
+ * no event can satisfy, or undefined. Core attributes have one wire type
+ * each (AEP-0001 §5.1) and comparison is exact (§6.2 rule 2), so `{"session":
+ * 5}` or `{"severity": "warn"}` is grammatical yet can never match; neither
+ * can a band whose `gte` is above its `lte`. An endpoint must subscribe such
+ * a filter (§6.5); a person who wrote it wants to hear about it, since a
+ * filter that silently matches nothing looks like a quiet agent.
+ */
+export function unsatisfiablePredicate(filter: AttrFilter): string | undefined {
+  for (const key of Object.keys(filter)) {
+    const predicate = filter[key];
+    if (key === 'severity' && isPlainObject(predicate)) {
+      const low = SEVERITY_RANK.get(predicate['gte']);
+      const high = SEVERITY_RANK.get(predicate['lte']);
+      if (low !== undefined && high !== undefined && low > high) {
+        return `filter key \`severity\` asks for at least ${shown(predicate['gte'])} and at most ${shown(predicate['lte'])}, which no event can be: swap the bounds`;
+      }
+      continue;
+    }
+    for (const value of Array.isArray(predicate) ? predicate : [predicate]) {
+      const problem = wireTypeProblem(key, value);
+      if (problem !== undefined) return problem;
+    }
+  }
+  return undefined;
+}
+
+function wireTypeProblem(key: string, value: unknown): string | undefined {
+  if (STRING_KEYS.has(key) && typeof value !== 'string') {
+    return `filter key \`${key}\` has ${shown(value)}, but \`${key}\` is a string and values are compared exactly: write ${shown(String(value))}`;
+  }
+  if (key === 'severity' && !SEVERITY_RANK.has(value)) {
+    return `filter key \`severity\` has ${shown(value)}, which is not a severity: use one of ${SEVERITY_LIST}`;
+  }
+  if (key === 'capture' && !CAPTURE_SET.has(value)) {
+    return `filter key \`capture\` has ${shown(value)}, which is not a capture level: use one of ${CAPTURE_LIST}`;
+  }
+  if (key === 'epoch' && !(typeof value === 'number' && value >= 0)) {
+    return `filter key \`epoch\` has ${shown(value)}, but an epoch is a non-negative integer and values are compared exactly`;
   }
   return undefined;
 }

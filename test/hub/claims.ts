@@ -4,6 +4,8 @@ import type { ClientHello } from './clientFrames';
 export interface Claimant {
   readonly hello: ClientHello;
   sendText(text: string): void;
+  /** The source of the sequenced events this claimant sent for `session`: whose session a command reached. */
+  sourceOf(session: string): string | undefined;
 }
 
 export type RouteDecision =

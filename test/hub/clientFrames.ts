@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { validateFilter, type AttrFilter } from '../../src/aep/attrMatch';
 import { resumePositionSchema, ROLES, type ResumePosition, type Role } from '../../src/aep/frames';
+import { parseUntrustedJson } from '../../src/aep/json';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../../src/aep/levels';
 import { describeZodError, safeParseEnglish } from '../../src/aep/result';
 
@@ -10,7 +11,8 @@ import { describeZodError, safeParseEnglish } from '../../src/aep/result';
 
 export interface ClientHello {
   versions: string[];
-  role: Role;
+  /** As declared. AEP-0003 §4 names no default, so an absent role gates nothing. */
+  role: Role | undefined;
   identity: { agent?: string; instance?: string };
   /** Kept as sent: the roster relays declarations verbatim (AEP-0003 §4.1 rule 4). */
   capabilities: Record<string, unknown>;
@@ -24,22 +26,31 @@ const helloSchema = z.object({
   capabilities: z.optional(z.record(z.string(), z.unknown())),
 });
 
+/** One frame's text as the JSON object every frame is (AEP-0003 §2), or why it is not one. */
+export function readFrameObject(text: string): { ok: true; frame: Record<string, unknown> } | { ok: false; detail: string } {
+  let value: unknown;
+  try {
+    value = parseUntrustedJson(text);
+  } catch {
+    return { ok: false, detail: 'the frame is not JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, detail: 'a frame must be a JSON object' };
+  return { ok: true, frame: value as Record<string, unknown> };
+}
+
 export function readHello(value: unknown): { ok: true; hello: ClientHello } | { ok: false; detail: string } {
   const parsed = safeParseEnglish(helloSchema, value);
   if (!parsed.success) return { ok: false, detail: `malformed hello: ${describeZodError(parsed.error)}` };
+  const { role } = parsed.data;
   const identity: ClientHello['identity'] = {};
   if (parsed.data.identity?.agent !== undefined) identity.agent = parsed.data.identity.agent;
   if (parsed.data.identity?.instance !== undefined) identity.instance = parsed.data.identity.instance;
-  return {
-    ok: true,
-    hello: {
-      versions: parsed.data.versions,
-      // A hello that names no role only watches.
-      role: parsed.data.role ?? 'consumer',
-      identity,
-      capabilities: parsed.data.capabilities ?? {},
-    },
-  };
+  // AEP-0003 §4 rule 3. `both` emits too. Non-empty, since it names the envelope `agent`
+  // of the events to come, which is never empty (AEP-0001 §5.1 #7).
+  if ((role === 'emitter' || role === 'both') && !identity.agent) {
+    return { ok: false, detail: `a hello with role "${role}" must name identity.agent, the agent its events carry (AEP-0003 §4 rule 3)` };
+  }
+  return { ok: true, hello: { versions: parsed.data.versions, role, identity, capabilities: parsed.data.capabilities ?? {} } };
 }
 
 export type SubscribeRequest = {

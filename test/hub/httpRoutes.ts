@@ -175,9 +175,13 @@ function readStreamRequest(req: IncomingMessage, url: URL): { ok: true; value: S
   };
 }
 
+/** A session string an `id:` field can carry: a line break would end the field and start an emitter-authored line, and a NUL voids it (WHATWG SSE). */
+const SSE_ID_SAFE = /^[^\r\n\0]*$/;
+
 function sseMessage(entry: StoredEvent, text: string): string {
   const { session } = entry.event;
-  const id = session !== undefined && entry.sub === 0 ? `id: ${session}:${entry.epoch}:${entry.seq}\n` : '';
+  // §3.3.2: session-scoped events carry `id:`; one whose session cannot be written there goes without, like an agent-scoped event.
+  const id = session !== undefined && entry.sub === 0 && SSE_ID_SAFE.test(session) ? `id: ${session}:${entry.epoch}:${entry.seq}\n` : '';
   return `event: ${entry.event.type}\ndata: ${text}\n${id}\n`;
 }
 
@@ -199,15 +203,16 @@ function openStream(req: IncomingMessage, res: ServerResponse, url: URL, service
   };
   const { store } = services;
   if (request.from === 'all') {
-    for (const session of store.sessionNames()) replay(store.replay(session).entries);
+    for (const entries of store.replayAll()) replay(entries);
   } else if (request.from) {
     const seen = new Set<string>();
     for (const position of request.from) {
       if (seen.has(position.session)) continue;
       seen.add(position.session);
-      const plan = store.replay(position.session, position);
-      if (plan.exhausted) res.write(`: replay-exhausted ${position.session} ${plan.exhausted.epoch}:${plan.exhausted.seq}\n\n`);
-      replay(plan.entries);
+      for (const plan of store.replay(position.session, position)) {
+        if (plan.exhausted) res.write(`: replay-exhausted ${position.session} ${plan.exhausted.epoch}:${plan.exhausted.seq}\n\n`);
+        replay(plan.entries);
+      }
     }
   }
   if (!request.live) {

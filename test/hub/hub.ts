@@ -55,8 +55,8 @@ export async function startHub(options: Partial<HubConfig> = {}): Promise<Runnin
     ...(config.token !== undefined ? { control: { accepts: [] } } : {}),
     roster: {},
   };
-  const ingest = (admitted: Admitted): StoredEvent => {
-    const { entry } = store.admit(admitted);
+  const ingest = (admitted: Admitted, owner?: string): StoredEvent => {
+    const { entry } = store.admit(admitted, owner);
     fanout.publish(entry);
     return entry;
   };

@@ -1,83 +1,34 @@
-import { dedupeKey, epochOf, type AepEvent } from '../../src/aep/envelope';
+import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../../src/aep/envelope';
 import { comparePositions, type Position } from '../../src/aep/inbox/position';
-import type { CaptureLevel } from '../../src/aep/levels';
 import type { Admitted } from './admission';
+import { positionAfter, SessionBuffer, type ReplayPlan, type StoredEvent } from './sessionBuffer';
 
-/** One event as the hub holds it, with its place in the session's order. */
-export interface StoredEvent {
-  readonly event: AepEvent;
-  readonly raw: string;
-  /**
-   * Ordering key (AEP-0001 §7): `(epoch, seq, 0)` for sequenced events; a
-   * seq-less event (a command, `attention.routed`) is anchored just after the
-   * newest position that arrived before it, `(epoch, seq, n)`.
-   */
-  readonly epoch: number;
-  readonly seq: number;
-  readonly sub: number;
-  /** Serializations per capture ceiling, made once and shared by every subscriber. */
-  readonly rendered: Map<CaptureLevel, string>;
-}
+export type { ReplayPlan, StoredEvent } from './sessionBuffer';
 
-function compareStored(a: StoredEvent, b: { epoch: number; seq: number; sub: number }): number {
-  return a.epoch - b.epoch || a.seq - b.seq || a.sub - b.sub;
-}
-
-class SessionBuffer {
-  readonly entries: StoredEvent[] = [];
-  readonly held = new Set<string>();
-  highWater: Position | undefined;
-  /** The newest position ever evicted: a resume from below it has lost events (AEP-0003 §5). */
-  evictedHigh: Position | undefined;
-  private arrivals = 0;
-
-  constructor(private readonly capacity: number) {}
-
-  nextAnchor(): { epoch: number; seq: number; sub: number } {
-    const anchor = this.highWater ?? { epoch: -1, seq: 0 };
-    return { ...anchor, sub: ++this.arrivals };
-  }
-
-  insert(entry: StoredEvent, key: string): void {
-    let low = 0;
-    let high = this.entries.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const probe = this.entries[mid];
-      if (probe && compareStored(probe, entry) <= 0) low = mid + 1;
-      else high = mid;
-    }
-    this.entries.splice(low, 0, entry);
-    this.held.add(key);
-    if (entry.sub === 0) {
-      const position = { epoch: entry.epoch, seq: entry.seq };
-      if (this.highWater === undefined || comparePositions(position, this.highWater) > 0) this.highWater = position;
-    }
-    while (this.entries.length > this.capacity) {
-      const evicted = this.entries.shift();
-      if (!evicted) break;
-      this.held.delete(dedupeKey(evicted.event));
-      const position = { epoch: evicted.epoch, seq: evicted.seq };
-      if (this.evictedHigh === undefined || comparePositions(position, this.evictedHigh) > 0) this.evictedHigh = position;
-    }
-  }
-}
-
-export interface ReplayPlan {
-  /** Set when the requested position predates what is held: the earliest position that follows. */
-  exhausted?: Position;
-  entries: StoredEvent[];
+/** A session the hub no longer holds, and the newest position it lost with it. */
+interface Forgotten {
+  readonly session: string;
+  readonly last: Position;
 }
 
 /**
- * Bounded per-session replay buffers (AEP-0003 §5): at most `buffer` events
- * per session and `maxSessions` sessions, least recently active forgotten
- * first. Admission dedupes on `(source, id)`; what it returns is always
- * fanned out live, duplicates included, because at-least-once redelivery must
- * traverse the hop (AEP-0003 §5, AEP-0004 §3).
+ * Bounded replay buffers (AEP-0003 §5), one per emitter session
+ * `(source, session)`: two emitters can use one session string for two
+ * sessions (AEP-0001 §5.2). At most `buffer` events per session and
+ * `maxSessions` sessions, least recently active forgotten first; the newest
+ * position of each forgotten session is remembered (as many as there are
+ * sessions), so a resume into it can say what was lost.
+ *
+ * Admission dedupes on `(source, id)`; what it returns is always fanned out
+ * live, duplicates included, because at-least-once redelivery must traverse
+ * the hop (AEP-0003 §5, AEP-0004 §3).
  */
 export class SessionStore {
-  private readonly sessions = new Map<string, SessionBuffer>();
+  /** Least recently active first. */
+  private readonly buffers = new Map<string, SessionBuffer>();
+  private readonly forgotten = new Map<string, Forgotten>();
+  /** Session string → keys of the buffers and forgotten sessions of that name. */
+  private readonly byName = new Map<string, Set<string>>();
 
   constructor(
     private readonly buffer: number,
@@ -85,63 +36,114 @@ export class SessionStore {
   ) {}
 
   get sessionCount(): number {
-    return this.sessions.size;
+    return this.buffers.size;
   }
 
-  /** Stores the event when it is new and has a place in a session; returns what to fan out. */
-  admit(admitted: Admitted): { entry: StoredEvent; stored: boolean } {
+  /**
+   * Stores the event when it is new and has a place in a session; returns
+   * what to fan out. `owner` is the source of the session a seq-less event is
+   * addressed to, when the caller knows it (a command it routed to a claimant).
+   */
+  admit(admitted: Admitted, owner?: string): { entry: StoredEvent; stored: boolean } {
     const { event, raw } = admitted;
     const session = event.session;
-    if (session === undefined) return { entry: this.transient(admitted, { epoch: 0, seq: 0, sub: 0 }), stored: false };
-    const buffer = this.touch(session);
+    if (session === undefined) return { entry: { ...admitted, epoch: 0, seq: 0, sub: 0, rendered: new Map() }, stored: false };
+    const buffer = this.touch(event.seq === undefined ? (owner ?? this.homeOf(event, session)) : event.source, session);
     const key = dedupeKey(event);
     const place = event.seq === undefined ? buffer.nextAnchor() : { epoch: epochOf(event), seq: event.seq, sub: 0 };
     const entry: StoredEvent = { event, raw, ...place, rendered: new Map() };
     if (buffer.held.has(key)) return { entry, stored: false };
-    // A position already evicted cannot come back without moving "earliest held" backwards.
-    if (place.sub === 0 && buffer.evictedHigh !== undefined && comparePositions(place, buffer.evictedHigh) <= 0) {
-      return { entry, stored: false };
-    }
+    if (place.sub === 0 && !buffer.admits(place)) return { entry, stored: false };
     buffer.insert(entry, key);
     return { entry, stored: true };
   }
 
-  /** Held events of one session strictly after `after` (AEP-0003 §7), or all of them. */
-  replay(session: string, after?: Position): ReplayPlan {
-    const buffer = this.sessions.get(session);
-    if (!buffer) return { entries: [] };
-    if (after === undefined) return { entries: [...buffer.entries] };
-    const entries = buffer.entries.filter((e) => compareStored(e, { ...after, sub: 0 }) > 0);
-    const first = buffer.entries[0];
-    if (buffer.evictedHigh !== undefined && comparePositions(after, buffer.evictedHigh) < 0 && first) {
-      return { exhausted: { epoch: first.epoch, seq: first.seq }, entries };
+  /**
+   * Replay for a resume position. A position names a bare session
+   * (AEP-0001 §5.2, §7.6: resume tokens presume one owner of the name), so
+   * it applies to every emitter's session of that name: one plan each.
+   */
+  replay(session: string, after: Position): ReplayPlan[] {
+    const plans: ReplayPlan[] = [];
+    for (const key of this.byName.get(session) ?? []) {
+      const buffer = this.buffers.get(key);
+      if (buffer) {
+        plans.push(buffer.replay(after));
+        continue;
+      }
+      const lost = this.forgotten.get(key)?.last;
+      // §5: a position that predates the buffer MUST draw replay-exhausted, and one before
+      // what this session lost does. Nothing is held, so "earliest" is the first position
+      // the hub could still deliver: past everything it lost, since it will not hold those again.
+      if (lost !== undefined && comparePositions(after, lost) < 0) plans.push({ exhausted: positionAfter(lost), entries: [] });
     }
-    return { entries };
+    return plans;
   }
 
-  /** Every held session, each from its earliest held event (replay-all, AEP-0003 §5). */
-  sessionNames(): string[] {
-    return [...this.sessions.keys()];
+  /** Every held session from its earliest held event (replay-all, AEP-0003 §5: wholly forgotten sessions are absent). */
+  replayAll(): StoredEvent[][] {
+    return [...this.buffers.values()].map((buffer) => buffer.replay().entries);
   }
 
-  private touch(session: string): SessionBuffer {
-    let buffer = this.sessions.get(session);
+  /**
+   * A seq-less session event comes from a foreign emitter (AEP-0001 §5.2: a
+   * command, `attention.routed`); it belongs in the view of the session it
+   * addresses: the owner holding the event it refers to, else the only owner
+   * of that session string, else a buffer of its own. The client's inbox
+   * places it the same way (src/aep/inbox/inbox.ts `foreignHome`).
+   */
+  private homeOf(event: AepEvent, session: string): string {
+    const owners: SessionBuffer[] = [];
+    for (const key of this.byName.get(session) ?? []) {
+      const buffer = this.buffers.get(key);
+      if (buffer?.owned && buffer.source !== event.source) owners.push(buffer);
+    }
+    const refs = [event.subject, event.cause].filter((ref): ref is string => ref !== undefined);
+    const referenced = owners.find((buffer) => refs.some((id) => buffer.held.has(dedupeKey({ source: buffer.source, id }))));
+    return (referenced ?? (owners.length === 1 ? owners[0] : undefined))?.source ?? event.source;
+  }
+
+  private touch(source: string, session: string): SessionBuffer {
+    const key = sessionKey(source, session);
+    let buffer = this.buffers.get(key);
     if (buffer) {
       // Re-insert to keep the Map in least-recently-active order.
-      this.sessions.delete(session);
+      this.buffers.delete(key);
     } else {
-      buffer = new SessionBuffer(this.buffer);
+      buffer = new SessionBuffer(source, session, this.buffer, this.forgotten.get(key)?.last);
+      this.forgotten.delete(key);
+      let keys = this.byName.get(session);
+      if (!keys) this.byName.set(session, (keys = new Set()));
+      keys.add(key);
     }
-    this.sessions.set(session, buffer);
-    while (this.sessions.size > this.maxSessions) {
-      const oldest = this.sessions.keys().next().value;
-      if (oldest === undefined) break;
-      this.sessions.delete(oldest);
+    this.buffers.set(key, buffer);
+    while (this.buffers.size > this.maxSessions) {
+      const [oldestKey, oldest] = this.buffers.entries().next().value ?? [];
+      if (oldestKey === undefined || oldest === undefined) break;
+      this.forget(oldestKey, oldest);
     }
     return buffer;
   }
 
-  private transient(admitted: Admitted, place: { epoch: number; seq: number; sub: number }): StoredEvent {
-    return { ...admitted, ...place, rendered: new Map() };
+  private forget(key: string, buffer: SessionBuffer): void {
+    this.buffers.delete(key);
+    // A buffer that never held a position (only seq-less events) lost nothing a resume could name.
+    if (buffer.highWater === undefined) {
+      this.unindex(key, buffer.session);
+      return;
+    }
+    this.forgotten.set(key, { session: buffer.session, last: buffer.highWater });
+    while (this.forgotten.size > this.maxSessions) {
+      const [oldestKey, oldest] = this.forgotten.entries().next().value ?? [];
+      if (oldestKey === undefined || oldest === undefined) break;
+      this.forgotten.delete(oldestKey);
+      this.unindex(oldestKey, oldest.session);
+    }
+  }
+
+  private unindex(key: string, session: string): void {
+    const keys = this.byName.get(session);
+    keys?.delete(key);
+    if (keys?.size === 0) this.byName.delete(session);
   }
 }

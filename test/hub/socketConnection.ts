@@ -1,10 +1,9 @@
 import type { WebSocket } from 'ws';
 import { AEP_VERSION, severityOf } from '../../src/aep/envelope';
-import { parseUntrustedJson } from '../../src/aep/json';
 import { severityRank } from '../../src/aep/levels';
 import { admitValue, isCommandType, type Admitted } from './admission';
 import type { Claimant, ClaimRegistry } from './claims';
-import { readHello, readSubscribe, type ClientHello, type SubscribeRequest } from './clientFrames';
+import { readFrameObject, readHello, readSubscribe, type ClientHello, type SubscribeRequest } from './clientFrames';
 import type { HubConfig } from './config';
 import { render, sinkWants, type Fanout, type Sink } from './fanout';
 import type { SessionStore, StoredEvent } from './sessionStore';
@@ -16,8 +15,11 @@ export interface SocketServices {
   readonly fanout: Fanout;
   readonly claims: ClaimRegistry;
   readonly helloFrame: Record<string, unknown>;
-  /** Stores (when new) and fans out an admitted event. */
-  ingest(admitted: Admitted): StoredEvent;
+  /**
+   * Stores (when new) and fans out an admitted event. `owner` is the source
+   * of the session a routed command is addressed to (see SessionStore.admit).
+   */
+  ingest(admitted: Admitted, owner?: string): StoredEvent;
 }
 
 interface Subscription extends Sink {
@@ -33,6 +35,8 @@ const NOTICE = severityRank('notice');
 export class SocketConnection implements Claimant {
   private helloValue: ClientHello | undefined;
   private readonly subscriptions = new Map<string, Subscription>();
+  /** Per claimed session, the source of the sequenced events this connection sent for it. */
+  private readonly claimedSources = new Map<string, string>();
   lastHeard = Date.now();
   private closed = false;
 
@@ -49,6 +53,10 @@ export class SocketConnection implements Claimant {
   get hello(): ClientHello {
     if (!this.helloValue) throw new Error('no hello yet');
     return this.helloValue;
+  }
+
+  sourceOf(session: string): string | undefined {
+    return this.claimedSources.get(session);
   }
 
   sendText(text: string): void {
@@ -87,34 +95,26 @@ export class SocketConnection implements Claimant {
 
   private onMessage(data: unknown, isBinary: boolean): void {
     this.lastHeard = Date.now();
-    if (isBinary) {
-      this.send({ type: 'error', code: 'invalid-frame', detail: 'binary frames are reserved in AEP 0.1 (AEP-0003 §3.5.2)' });
-      return;
-    }
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : String(data);
-    let value: unknown;
-    try {
-      value = parseUntrustedJson(text);
-    } catch {
-      this.refuseFrame('the frame is not JSON');
-      return;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      this.refuseFrame('a frame must be a JSON object');
-      return;
-    }
-    const frame = value as Record<string, unknown>;
-    const type = frame['type'];
+    const text = isBinary ? undefined : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : String(data);
+    const read = text === undefined
+      ? { ok: false as const, detail: 'binary frames are reserved in AEP 0.1 (AEP-0003 §3.5.2)' }
+      : readFrameObject(text);
     if (!this.helloValue) {
-      this.onFirstFrame(frame);
+      this.onFirstFrame(read.ok ? read.frame : undefined, read.ok ? undefined : read.detail);
       return;
     }
+    if (!read.ok) {
+      this.refuseFrame(read.detail);
+      return;
+    }
+    const frame = read.frame;
+    const type = frame['type'];
     if (typeof type !== 'string') {
       this.refuseFrame('a frame needs a string `type`');
       return;
     }
     if (type.includes('.')) {
-      this.onEvent(value, text);
+      this.onEvent(frame, text ?? '');
       return;
     }
     switch (type) {
@@ -140,9 +140,15 @@ export class SocketConnection implements Claimant {
     this.send({ type: 'error', code: 'invalid-frame', detail });
   }
 
-  private onFirstFrame(frame: Record<string, unknown>): void {
-    if (frame['type'] !== 'hello') {
-      this.send({ type: 'error', code: 'hello-required', detail: 'the first frame must be hello (AEP-0003 §3.5.1)' });
+  /**
+   * AEP-0003 §3.5.1: "Any other first frame gets an error frame
+   * (hello-required) and close". Any other: text that is not a JSON object,
+   * and a binary frame, are not a hello either.
+   */
+  private onFirstFrame(frame: Record<string, unknown> | undefined, unreadable?: string): void {
+    if (frame?.['type'] !== 'hello') {
+      const why = unreadable ?? (frame && typeof frame['type'] === 'string' ? `this one is ${JSON.stringify(frame['type'].slice(0, 40))}` : 'this one has no type');
+      this.send({ type: 'error', code: 'hello-required', detail: `the first frame must be hello (AEP-0003 §3.5.1); ${why}` });
       this.ws.close(1008, 'hello required');
       return;
     }
@@ -174,16 +180,12 @@ export class SocketConnection implements Claimant {
       this.onCommand(admission.value);
       return;
     }
-    const role = this.hello.role;
-    // `attention.routed` is the one core type consumers emit routinely (AEP-0002 §7 rule 3).
-    if (role === 'consumer' && event.type !== 'attention.routed') {
-      this.send({
-        type: 'error', code: 'unauthorized', cause: event.id,
-        detail: 'this connection said role "consumer" in hello; say "emitter" or "both" to emit events',
-      });
-      return;
+    // No role gate: AEP-0003 §4 rule 2 lists the roles but gates no event on them (only the
+    // roster frame refuses a role, `emitter`, §4.1 rule 2). Rule 3 is checked at hello.
+    if (event.session !== undefined && event.seq !== undefined) {
+      this.claimedSources.set(event.session, event.source);
+      this.services.claims.claim(this, event.session);
     }
-    if (event.session !== undefined && event.seq !== undefined) this.services.claims.claim(this, event.session);
     this.services.ingest(admission.value);
   }
 
@@ -205,10 +207,10 @@ export class SocketConnection implements Claimant {
       refuse(decision.code, decision.detail);
       return;
     }
-    // Byte-identical forwarding (AEP-0004 §4.4), then the command joins the session history.
+    // Byte-identical forwarding (AEP-0004 §4.4), then the command joins the history of the session it reached.
     decision.target.sendText(raw);
     config.log(`hub: routed ${event.type} ${event.id} from ${event.agent} to session ${session}`);
-    this.services.ingest(admitted);
+    this.services.ingest(admitted, decision.target.sourceOf(session));
   }
 
   // ---- subscriptions ---------------------------------------------------------
@@ -274,18 +276,19 @@ export class SocketConnection implements Claimant {
     const { store } = this.services;
     if (request.from === undefined) return;
     if (request.from === 'all') {
-      for (const session of store.sessionNames()) this.replayEntries(sub, store.replay(session).entries);
+      for (const entries of store.replayAll()) this.replayEntries(sub, entries);
       return;
     }
     const seen = new Set<string>();
     for (const position of request.from) {
       if (seen.has(position.session)) continue;
       seen.add(position.session);
-      const plan = store.replay(position.session, position);
-      if (plan.exhausted) {
-        this.send({ type: 'replay-exhausted', sub: sub.id, session: position.session, earliest: plan.exhausted });
+      for (const plan of store.replay(position.session, position)) {
+        if (plan.exhausted) {
+          this.send({ type: 'replay-exhausted', sub: sub.id, session: position.session, earliest: plan.exhausted });
+        }
+        this.replayEntries(sub, plan.entries);
       }
-      this.replayEntries(sub, plan.entries);
     }
   }
 

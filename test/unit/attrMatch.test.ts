@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import * as z from 'zod/mini';
-import { matchesFilter, validateFilter, type AttrFilter } from '../../src/aep/attrMatch';
+import { matchesFilter, unsatisfiablePredicate, validateFilter, type AttrFilter } from '../../src/aep/attrMatch';
 import { readAepJson, repoRoot } from '../support/fixtures';
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -96,11 +96,16 @@ describe('validateFilter: problems a user can act on', () => {
       assert.match(refused({ type: pattern }), /`type` has .* which is not a pattern/, pattern);
     }
   });
-  test('globs only on type', () => {
+  test('globs only on type: a `*` in any other key\'s value is refused, as the corpus pins', () => {
+    // The §6.1 grammar alone would read "claude*" as a scalar; the conformance corpus
+    // (normative for the badge, AEP-0001 §10) refuses it as "glob on non-type key", and
+    // the upstream spec-text runner refuses any `*` outside `type`. We follow the corpus.
     assert.equal(
       refused({ agent: 'claude*' }),
       'filter key `agent` has "claude*", but only `type` takes `*` patterns: `agent` values are compared exactly',
     );
+    assert.match(refused({ agent: 'x*' }), /`agent` has "x\*", but only `type` takes/);
+    assert.match(refused({ subject: 'a*b' }), /`subject` has "a\*b", but only `type` takes/);
     assert.match(refused({ session: ['s1', 's*'] }), /only `type` takes `\*` patterns/);
     assert.match(refused({ acmeregion: 'eu-*' }), /`acmeregion` has "eu-\*", but only `type` takes/);
   });
@@ -113,12 +118,14 @@ describe('validateFilter: problems a user can act on', () => {
     assert.match(refused({ acmeweight: 1.5 }), /`acmeweight` has 1.5: numbers in a filter must be integers/);
     assert.match(refused({ acmeflags: [true, null] }), /`acmeflags` has null/);
   });
-  test('a core attribute compares with its own wire type, since 1 never equals "1"', () => {
-    assert.match(refused({ session: 5 }), /`session` has 5, but `session` is a string .* write "5"/);
-    assert.match(refused({ epoch: '0' }), /`epoch` has "0", but an epoch is a non-negative integer/);
-    assert.match(refused({ epoch: -1 }), /`epoch` has -1/);
-    assert.match(refused({ severity: 'warn' }), /`severity` has "warn", which is not a severity: use one of debug, info, notice/);
-    assert.match(refused({ capture: ['metadata', 'verbatim'] }), /`capture` has "verbatim", which is not a capture level/);
+  test('a scalar of the wrong wire type is grammatical (AEP-0003 §6.1, §6.5): valid, and it matches nothing', () => {
+    // §6.5 keeps `invalid-filter` for a malformed filter or an illegal key. A scalar is
+    // a string, integer or boolean on any key, so these subscribe and never match.
+    for (const filter of [{ session: 5 }, { session: [5, true] }, { epoch: '0' }, { epoch: -1 }, { severity: 'warn' }, { capture: ['verbatim'] }, { agent: false }]) {
+      valid(filter);
+      assert.equal(matchesFilter(valid(filter), event({ epoch: 0, severity: 'info', capture: 'metadata' })), false, JSON.stringify(filter));
+    }
+    assert.equal(matchesFilter(valid({ session: 5 }), event({ session: '5' })), false, '5 never equals "5" (§6.2 rule 2)');
     valid({ epoch: [0, 1], severity: ['warning', 'error'], capture: 'full' });
   });
   test('severity comparisons: gte/lte only, at least one, real levels, a non-empty band', () => {
@@ -127,10 +134,16 @@ describe('validateFilter: problems a user can act on', () => {
     assert.match(refused({ severity: {} }), /`severity` has an empty comparison/);
     assert.match(refused({ severity: { gte: 'warn' } }), /`severity` has `gte` "warn", which is not a severity/);
     assert.match(refused({ severity: { lte: 3 } }), /`severity` has `lte` 3, which is not a severity/);
-    assert.match(refused({ severity: { gte: 'error', lte: 'info' } }), /at least "error" and at most "info", which no event can be/);
     assert.match(refused({ severity: [{ gte: 'info' }] }), /`severity` has an object inside its list/);
     assert.match(refused({ type: { gte: 'info' } }), /only `severity` takes/);
     valid({ severity: { gte: 'info', lte: 'info' } });
+  });
+  test('an inverted severity band is grammatical (§6.1 SeverityCmp): valid, and no level falls in it', () => {
+    const band = valid({ severity: { gte: 'error', lte: 'info' } });
+    for (const severity of ['debug', 'info', 'notice', 'warning', 'error', 'critical']) {
+      assert.equal(matchesFilter(band, event({ severity })), false, severity);
+    }
+    assert.equal(matchesFilter(band, event({})), false, 'nor the default');
   });
   test('a filter must be an object', () => {
     for (const bad of [null, [], 'type=attention.*', 3, undefined]) {
@@ -147,6 +160,26 @@ describe('validateFilter: problems a user can act on', () => {
   test('long keys and values are shortened in the message', () => {
     const problem = refused({ agent: `${'x'.repeat(200)}*` });
     assert.ok(problem.length < 200, problem);
+  });
+});
+
+describe('unsatisfiablePredicate: a valid filter that can never match, for a user to fix', () => {
+  const problemOf = (filter: unknown) => unsatisfiablePredicate(valid(filter));
+  test('a core attribute compared with a value of another wire type, since 1 never equals "1"', () => {
+    assert.match(problemOf({ session: 5 }) ?? '', /`session` has 5, but `session` is a string .* write "5"/);
+    assert.match(problemOf({ session: ['s1', 5] }) ?? '', /`session` has 5/);
+    assert.match(problemOf({ epoch: '0' }) ?? '', /`epoch` has "0", but an epoch is a non-negative integer/);
+    assert.match(problemOf({ epoch: -1 }) ?? '', /`epoch` has -1/);
+    assert.match(problemOf({ severity: 'warn' }) ?? '', /`severity` has "warn", which is not a severity: use one of debug, info, notice/);
+    assert.match(problemOf({ capture: ['metadata', 'verbatim'] }) ?? '', /`capture` has "verbatim", which is not a capture level/);
+  });
+  test('an inverted severity band', () => {
+    assert.match(problemOf({ severity: { gte: 'error', lte: 'info' } }) ?? '', /at least "error" and at most "info", which no event can be: swap the bounds/);
+  });
+  test('nothing to say about filters that can match', () => {
+    for (const filter of [{}, { epoch: [0, 1], severity: ['warning', 'error'], capture: 'full' }, { severity: { gte: 'info', lte: 'info' } }, { acmeshard: 3 }, { type: 'attention.*', session: 's1' }]) {
+      assert.equal(problemOf(filter), undefined, JSON.stringify(filter));
+    }
   });
 });
 

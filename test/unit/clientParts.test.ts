@@ -87,6 +87,9 @@ describe('subscriptionFilter', () => {
       [{ severity: { gte: 'notice' } }, /may not name `severity`.*notifications/],
       [{ seq: 3 }, /^aepAttention\.filter: .*seq/],
       ['agent', /^aepAttention\.filter: /],
+      // Grammatical (a hub subscribes to them), but they match nothing: the person hears why.
+      [{ session: 5 }, /^aepAttention\.filter: .*session/],
+      [{ epoch: '0' }, /^aepAttention\.filter: .*epoch/],
     ] as const) {
       const result = subscriptionFilter(filter);
       assert.equal(result.ok, false, JSON.stringify(filter));

@@ -1,4 +1,4 @@
-import { validateFilter, type AttrFilter } from '../attrMatch';
+import { unsatisfiablePredicate, validateFilter, type AttrFilter } from '../attrMatch';
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../control';
 import { parsedOk, parsedProblem, type Parsed } from '../result';
 
@@ -20,6 +20,9 @@ export function subscriptionFilter(userFilter: unknown): Parsed<AttrFilter> {
   if (userFilter === undefined || userFilter === null) return parsedOk({ type: [...SUBSCRIBED_TYPES] });
   const checked = validateFilter(userFilter);
   if (!checked.ok) return parsedProblem(`aepAttention.filter: ${checked.problem}`);
+  // A hub subscribes to it and delivers nothing (AEP-0003 §6.1 grammar); a person wants to hear why.
+  const never = unsatisfiablePredicate(checked.value);
+  if (never !== undefined) return parsedProblem(`aepAttention.filter: ${never}`);
   for (const key of ['type', 'severity']) {
     if (Object.hasOwn(checked.value, key)) {
       return parsedProblem(
