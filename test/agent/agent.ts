@@ -10,7 +10,7 @@ import { hubEndpoint } from '../../src/aep/client/hubEndpoint';
 import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../../src/aep/control';
 import { AEP_VERSION } from '../../src/aep/envelope';
 import { parseWireMessage, type ErrorFrame, type OutboundHello } from '../../src/aep/frames';
-import { ControlTarget, isCommandType, shown, type RequestSnapshot, type Step } from './controlTarget';
+import { CANCEL_TYPE, ControlTarget, isCommandType, shown, type RequestSnapshot, type Step } from './controlTarget';
 import { SCENARIOS, ScenarioCycle, loadFormVariants, type ScenarioName } from './scenarios';
 
 export const AGENT_NAME = 'demo-agent';
@@ -35,6 +35,12 @@ export interface AgentOptions {
   lingerMs?: number;
   /** Declared as `capabilities.control.ack_window_ms`. Default 10 000 ms. */
   ackWindowMs?: number;
+  /**
+   * Each session also opens one run (`run.started`), and the agent declares
+   * and takes `control.cancel` for it (AEP-0004 §5), e.g. for
+   * `live.js --control-cancel`. Default off: answers only.
+   */
+  runs?: boolean;
   helloTimeoutMs?: number;
   allowInsecureRemote?: boolean;
   /** Where log lines go (one decision per line). Default `console.log`. */
@@ -49,6 +55,8 @@ export type AgentExit =
 export interface RunningAgent {
   /** The sessions this agent owns (one per scenario), e.g. for `live.js --control-session`. */
   readonly sessions: string[];
+  /** The run each session opened (empty unless `runs`), e.g. for `live.js --control-cancel`. */
+  readonly runs: ReadonlyArray<{ session: string; run: string }>;
   /** `{hub}/socket`, as connected (never carries the token). */
   readonly socketUrl: string;
   /** What it raised, and what became of each. */
@@ -181,7 +189,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
   const runTag = `${Date.now().toString(36)}-${randomBytes(2).toString('hex')}`;
   const sessionOf = new Map<ScenarioName, string>(scenarios.map((scenario) => [scenario, `demo-${scenario}-${runTag}`]));
   const sessions = [...sessionOf.values()];
-  const target = new ControlTarget({ identity: { agent: AGENT_NAME, host, epoch: 0 }, sessions, accepts: [RESPOND_TYPE] });
+  const accepts = options.runs ? [RESPOND_TYPE, CANCEL_TYPE] : [RESPOND_TYPE];
+  const target = new ControlTarget({ identity: { agent: AGENT_NAME, host, epoch: 0 }, sessions, accepts });
   const hello: OutboundHello = {
     type: 'hello',
     versions: [AEP_VERSION],
@@ -190,12 +199,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
     capabilities: {
       emits: ['session', 'attention', 'control'],
       capture: ['metadata', 'redacted'],
-      control: { accepts: [RESPOND_TYPE], ack_window_ms: ackWindowMs },
+      control: { accepts, ack_window_ms: ackWindowMs },
     },
   };
 
   const { ws, socketUrl } = await connect(endpoint.value.socketUrl, options.token, hello, options.helloTimeoutMs ?? 10_000);
-  log(`connected to ${socketUrl} as emitter (control: ${RESPOND_TYPE}, ack window ${ackWindowMs} ms)`);
+  log(`connected to ${socketUrl} as emitter (control: ${accepts.join(', ')}, ack window ${ackWindowMs} ms)`);
 
   const cycle = new ScenarioCycle(scenarios, { expireMs, oobMs });
   const timers = new Set<NodeJS.Timeout>();
@@ -325,10 +334,14 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 
   send(target.startSessions(Date.now()));
   log(`sessions ${sessions.join(' ')} (pass one to live.js --control-session)`);
+  const runs = options.runs ? sessions.map((session, index) => ({ session, run: `run-${index + 1}-${runTag}` })) : [];
+  for (const { session, run } of runs) send(target.startRun(session, run, Date.now()));
+  if (runs.length > 0) log(`runs ${runs.map(({ run }) => run).join(' ')} (pass its session's run to live.js --control-cancel)`);
   raiseNext();
 
   return {
     sessions,
+    runs,
     socketUrl,
     requests: () => target.requests(),
     onLog(listener) {

@@ -1,8 +1,9 @@
 // The demo agent as a control-capable target (AEP-0004 §2–§7) and as the
 // owner of the attention requests it raises (AEP-0002 §7, AEP-0006,
-// AEP-0008). Pure: no sockets, no timers. Every method takes `now` and
-// returns the events to send (as their exact text) and the log lines to
-// print, so the whole decision logic is unit-testable.
+// AEP-0008) and of the runs it opens (which `control.cancel` ends, AEP-0004
+// §5). Pure: no sockets, no timers. Every method takes `now` and returns the
+// events to send (as their exact text) and the log lines to print, so the
+// whole decision logic is unit-testable.
 import * as z from 'zod/mini';
 import { answerSchema, parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
 import { gateFormValues, verbatimCapture } from '../../src/aep/capture';
@@ -16,6 +17,8 @@ import type { RequestPlan, ScenarioName } from './scenarios';
 import { SessionEmitter, type AgentIdentity, type Emitted } from './sessionEmitter';
 
 export type RequestState = 'pending' | 'answered' | 'timed-out' | 'dismissed';
+
+export const CANCEL_TYPE = 'control.cancel';
 
 /** What the agent raised and what became of it, as `RunningAgent.requests()` reports it. */
 export interface RequestSnapshot {
@@ -54,6 +57,8 @@ export interface Step {
 
 export type CommandDecision =
   | { kind: 'accepted'; requestId: string }
+  /** `control.cancel` accepted: these runs were cancelled, each by one `run.cancelled`. */
+  | { kind: 'cancelled'; runs: string[] }
   | { kind: 'rejected'; reason: RejectReason; detail: string }
   /** A redelivery: the recorded ack was resent byte-identically, nothing re-executed (AEP-0004 §3). */
   | { kind: 'replayed'; ackId: string }
@@ -87,6 +92,14 @@ export function shown(value: string): string {
 }
 
 const respondDataSchema = z.object({ answer: answerSchema });
+const cancelDataSchema = z.object({ scope: z.enum(['run', 'session']), reason: z.optional(z.string()) });
+
+interface RunRecord {
+  run: string;
+  startedId: string;
+  startedAt: number;
+  live: boolean;
+}
 
 type Evaluation = { ok: true; answer: Answer; capture: CaptureLevel } | { ok: false; detail: string };
 
@@ -117,6 +130,8 @@ export class ControlTarget {
   /** `(source, id)` → the exact text of the ack we decided (AEP-0004 §2.3, §3). */
   private readonly recordedAcks = new Map<string, { text: string; ackId: string }>();
   private readonly requestsById = new Map<string, RequestRecord>();
+  /** session → run → record; a run reaches one terminal at most (AEP-0002 §2 rule 5). */
+  private readonly runsBySession = new Map<string, Map<string, RunRecord>>();
 
   constructor(private readonly options: ControlTargetOptions) {
     if (options.sessions.length === 0) throw new Error('a target owns at least one session');
@@ -153,9 +168,29 @@ export class ControlTarget {
     return step;
   }
 
+  /** `run.started` for a new run of a live session; the run stays live until cancelled or the session ends. */
+  startRun(session: string, run: string, now: number): Step {
+    const emitter = this.liveSession(session);
+    if (!emitter) throw new Error(`session ${session} is not a live session of ${this.agent}`);
+    let runs = this.runsBySession.get(session);
+    if (!runs) this.runsBySession.set(session, (runs = new Map()));
+    if (runs.has(run)) throw new Error(`run ${run} of session ${session} was started before`);
+    const started = emitter.emit('run.started', { run, capture: 'metadata', data: { trigger: 'user' } }, now);
+    runs.set(run, { run, startedId: started.event.id, startedAt: now, live: true });
+    return { send: [started.text], emitted: [started], log: [`started run ${run} in session ${session}`] };
+  }
+
+  /** The runs still live, per session, in start order. */
+  liveRuns(): Array<{ session: string; run: string }> {
+    return [...this.runsBySession].flatMap(([session, runs]) =>
+      [...runs.values()].filter((record) => record.live).map((record) => ({ session, run: record.run })),
+    );
+  }
+
   /**
-   * Closes the session's open requests (`attention.resolved{dismissed}`), then
-   * `session.ended`: a session never ends with a request still pending (AEP-0002 §7 rule 2).
+   * Closes the session's open requests (`attention.resolved{dismissed}`) and
+   * live runs (`run.cancelled{shutdown}`), then `session.ended`: a session
+   * never ends with a request still pending (AEP-0002 §7 rule 2).
    */
   endSession(session: string, now: number, reason: 'normal' | 'error' = 'normal'): Step {
     const step = emptyStep();
@@ -163,6 +198,12 @@ export class ControlTarget {
     if (!emitter || emitter.ended) return step;
     for (const record of this.requestsById.values()) {
       if (record.snapshot.session === session && record.snapshot.state === 'pending') merge(step, this.dismiss(record.snapshot.id, now));
+    }
+    for (const record of this.runsBySession.get(session)?.values() ?? []) {
+      if (!record.live) continue;
+      // The terminal cause-links the run's start (AEP-0002 §2 rule 1).
+      push(step, this.cancelRun(emitter, record, { by: 'shutdown', cause: record.startedId }, now));
+      step.log.push(`cancelled run ${record.run} of session ${session}: the session is ending`);
     }
     push(step, emitter.emit('session.ended', { capture: 'metadata', data: { reason, duration_ms: Math.max(0, now - emitter.startedAt) } }, now));
     step.log.push(`ended session ${session}`);
@@ -303,6 +344,18 @@ export class ControlTarget {
       const ended = this.sessions.get(command.session)?.ended;
       return reject('invalid', ended ? `session ${shown(command.session)} has ended` : `session ${shown(command.session)} is not a session of ${this.agent}`);
     }
+    if (command.type === CANCEL_TYPE) {
+      const chosen = this.runsToCancel(command, command.session);
+      if (!chosen.ok) return reject('invalid', chosen.detail);
+      const ack = speaker.emit(ACCEPTED_TYPE, { cause: command.id, capture: 'metadata' }, now);
+      this.record(key, ack);
+      push(step, ack);
+      // The outcome cause-links the command (AEP-0004 §6); the reason stays with the command (it is `redacted` text).
+      for (const record of chosen.runs) push(step, this.cancelRun(owned, record, { by: 'control', cause: command.id }, now));
+      const runs = chosen.runs.map((record) => record.run);
+      step.log.push(`accepted ${shown(command.id)}: cancelled run${runs.length === 1 ? '' : 's'} ${runs.join(', ')} of session ${command.session} for ${shown(command.agent)}`);
+      return { ...step, decision: { kind: 'cancelled', runs } };
+    }
     if (command.subject === undefined) return reject('invalid', 'the command names no subject (the id of the attention.requested it answers)');
 
     const record = this.requestsById.get(command.subject);
@@ -342,6 +395,32 @@ export class ControlTarget {
   }
 
   // ---- internals ------------------------------------------------------------------------
+
+  /** `scope: "run"` names one live run in `run`; `scope: "session"` is every live run of the session. */
+  private runsToCancel(command: AepEvent, session: string): { ok: true; runs: RunRecord[] } | { ok: false; detail: string } {
+    const data = safeParseEnglish(cancelDataSchema, command.data ?? {});
+    if (!data.success) return { ok: false, detail: `malformed cancel: ${describeZodError(data.error)}` };
+    const runs = this.runsBySession.get(session) ?? new Map<string, RunRecord>();
+    if (data.data.scope === 'session') {
+      const live = [...runs.values()].filter((record) => record.live);
+      return live.length > 0 ? { ok: true, runs: live } : { ok: false, detail: `session ${session} has no live run to cancel` };
+    }
+    if (command.run === undefined) return { ok: false, detail: 'scope "run" needs the command\'s `run` attribute naming the run' };
+    const record = runs.get(command.run);
+    if (!record) return { ok: false, detail: `session ${session} has no run ${shown(command.run)}` };
+    // One terminal per run (AEP-0002 §2 rule 5): a second cancel is a new command, not a second run.cancelled.
+    if (!record.live) return { ok: false, detail: `run ${shown(command.run)} has already been cancelled` };
+    return { ok: true, runs: [record] };
+  }
+
+  private cancelRun(emitter: SessionEmitter, record: RunRecord, how: { by: 'control' | 'shutdown'; cause: string }, now: number): Emitted {
+    record.live = false;
+    return emitter.emit(
+      'run.cancelled',
+      { run: record.run, cause: how.cause, capture: 'metadata', data: { by: how.by, duration_ms: Math.max(0, now - record.startedAt) } },
+      now,
+    );
+  }
 
   /** The answer rules per request shape; `answer` as applied, gated to the request's capture. */
   private evaluate(record: RequestRecord, answer: Answer): Evaluation {

@@ -25,6 +25,7 @@ export interface OutboundEvent {
   source: string;
   agent: string;
   session: string;
+  run?: string;
   seq: number;
   epoch: number;
   cause?: string;
@@ -41,6 +42,8 @@ export interface Emitted {
 
 export interface EventFields {
   subject?: string;
+  /** The run within the session (AEP-0001 §5.2), for `run.*` events. */
+  run?: string;
   cause?: string;
   severity?: Severity;
   capture?: CaptureLevel;
@@ -90,6 +93,7 @@ export class SessionEmitter {
       source: this.source,
       agent: this.identity.agent,
       session: this.session,
+      ...(fields.run !== undefined ? { run: fields.run } : {}),
       seq: this.seq++,
       epoch: this.identity.epoch,
       ...(fields.cause !== undefined ? { cause: fields.cause } : {}),

@@ -8,7 +8,7 @@ import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, readRejected } from '../../
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { ulid } from '../../src/aep/ulid';
 import { optionsFromArgs, UsageError } from '../agent/cliArgs';
-import { ControlTarget, isCommandType, type CommandStep, type Step } from '../agent/controlTarget';
+import { CANCEL_TYPE, ControlTarget, isCommandType, type CommandStep, type Step } from '../agent/controlTarget';
 import { ScenarioCycle, loadFormVariants, planFor, type RequestPlan, type ScenarioName } from '../agent/scenarios';
 import { goldenEvents, readAepJson } from '../support/fixtures';
 
@@ -362,6 +362,67 @@ describe('demo agent: expiry', () => {
     const id = raise(target, planFor('expiring', 0, TIMINGS));
     assert.equal(target.handle(respond(SESSION_OF.expiring, id, { option: 'allow' }), T0 + 1_000).decision.kind, 'accepted');
     assert.deepEqual(target.expire(id, T0 + TIMINGS.expireMs).send, []);
+  });
+});
+
+describe('demo agent: runs and control.cancel (AEP-0004 §5)', () => {
+  const SESSION = 'demo-permission-t';
+  function runningTarget(): ControlTarget {
+    const target = new ControlTarget({
+      identity: { agent: 'demo-agent', host: 'test-host', epoch: 0 }, sessions: [SESSION], accepts: [RESPOND_TYPE, CANCEL_TYPE],
+    });
+    target.startSessions(T0);
+    return target;
+  }
+  function cancel(data: Record<string, unknown>, run?: string): AepEvent {
+    const parsed = parseEnvelope({
+      aep: '0.1', id: ulid(), type: CANCEL_TYPE, time: new Date(T0).toISOString(), source: 'aep://editor/agent/test-editor', agent: SENDER,
+      session: SESSION, capture: 'redacted', data, ...(run !== undefined ? { run } : {}),
+    });
+    assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+    return parsed.value;
+  }
+
+  test('an accepted cancel: the ack, then one run.cancelled cause-linked to the command; a redelivery is re-acked, never re-executed', () => {
+    const target = runningTarget();
+    const [started] = sent(target.startRun(SESSION, 'r1', T0 + 10));
+    assert.deepEqual([started?.type, started?.run, started?.seq], ['run.started', 'r1', 1]);
+    assert.deepEqual(target.liveRuns(), [{ session: SESSION, run: 'r1' }]);
+
+    const cmd = cancel({ scope: 'run', reason: 'stop it' }, 'r1');
+    const step = target.handle(cmd, T0 + 510);
+    assert.deepEqual(step.decision, { kind: 'cancelled', runs: ['r1'] });
+    const [ack, cancelled, ...rest] = sent(step);
+    assert.deepEqual(rest, []);
+    assert.deepEqual([ack?.type, ack?.cause, ack?.seq], [ACCEPTED_TYPE, cmd.id, 2]);
+    assert.deepEqual([cancelled?.type, cancelled?.run, cancelled?.cause, cancelled?.seq, cancelled?.capture], ['run.cancelled', 'r1', cmd.id, 3, 'metadata']);
+    assert.deepEqual(cancelled?.data, { by: 'control', duration_ms: 500 }, 'the reason is the sender\'s redacted text: it is not echoed');
+    assert.deepEqual(target.liveRuns(), []);
+
+    assert.deepEqual(target.handle(cmd, T0 + 900).send, [step.send[0]], 'the recorded ack, byte-identical, and no second run.cancelled');
+    assert.deepEqual(rejection(target.handle(cancel({ scope: 'run' }, 'r1'), T0 + 950)), { reason: 'invalid', detail: 'run r1 has already been cancelled' });
+  });
+
+  test('an unknown run, a missing run, a malformed scope, or no live run is invalid; undeclared, cancel is unsupported', () => {
+    const target = runningTarget();
+    target.startRun(SESSION, 'r1', T0);
+    assert.deepEqual(rejection(target.handle(cancel({ scope: 'run' }, 'r9'), T0)), { reason: 'invalid', detail: `session ${SESSION} has no run r9` });
+    assert.match(rejection(target.handle(cancel({ scope: 'run' }), T0)).detail ?? '', /needs the command's `run`/);
+    assert.match(rejection(target.handle(cancel({ scope: 'everything' }, 'r1'), T0)).detail ?? '', /^malformed cancel/);
+    assert.deepEqual(target.liveRuns(), [{ session: SESSION, run: 'r1' }], 'no refusal touched the run');
+    assert.deepEqual(target.handle(cancel({ scope: 'session' }), T0).decision, { kind: 'cancelled', runs: ['r1'] });
+    assert.deepEqual(rejection(target.handle(cancel({ scope: 'session' }), T0)), { reason: 'invalid', detail: `session ${SESSION} has no live run to cancel` });
+
+    const answersOnly = newTarget();
+    assert.equal(rejection(answersOnly.handle(command(SESSIONS[0], undefined, { scope: 'session' }, CANCEL_TYPE), T0)).reason, 'unsupported');
+  });
+
+  test('ending the session cancels a live run (by shutdown, cause = its run.started) before session.ended', () => {
+    const target = runningTarget();
+    const [started] = sent(target.startRun(SESSION, 'r1', T0));
+    const ending = sent(target.endSession(SESSION, T0 + 2_000));
+    assert.deepEqual(ending.map((e) => e.type), ['run.cancelled', 'session.ended']);
+    assert.deepEqual([ending[0]?.run, ending[0]?.cause, ending[0]?.data], ['r1', started?.id, { by: 'shutdown', duration_ms: 2_000 }]);
   });
 });
 

@@ -16,6 +16,7 @@ const PINNED: Record<string, string> = {
   'attr-match/cases.json': 'ac1a25a4b103a4498f71ef3cb8a02fdab6b49198161d94a7c9c4d90b9dd769a4',
   'downlevel/cases.json': 'b48e89cc04fa8629fba00bcbf43b2dda75808cafe83fec4f34338cfe563c65ea',
   'redaction/cases.json': 'f4dbfc46c1498f00a5d37c9d2fc85d091dc2d8c633dcb4359ed9543cbfbbc46f',
+  'conformance/live.js': 'f872870ffedbd85ba8dc3013fa702a62f43a456823f12f3afdc8497403827c50',
   // The whole schemas/ folder is pinned, not only the types/ files the hub's
   // down-levelling reads: a partial copy would be an upstream snapshot nobody took.
   'schemas/aep-event.schema.json': '762668fdff05805606ae09b8631e8fd3631e1ad35749de30766b523bb2df2ac1',
