@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AttentionStore } from './host/attentionStore';
 import { Commands } from './host/commands';
 import { HubConnection } from './host/hubConnection';
 import { InboxView } from './host/inboxView';
@@ -32,15 +33,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const fromEnvironment = environmentToken(process.env);
   const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
   const tokens = new TokenStore(context.secrets, fromEnvironment);
-  const connection = new HubConnection(settings, tokens, context.workspaceState, log);
-  const panels = new RequestPanels(context.extensionUri, connection, log.for('panel'), settings);
-  const commands = new Commands(connection, settings, tokens, log, panels);
-  const notifier = new Notifier(connection, settings, {
+  const store = new AttentionStore(context.workspaceState, log);
+  const connection = new HubConnection(settings, tokens, store, log);
+  const panels = new RequestPanels(context.extensionUri, connection, store, log.for('panel'), settings);
+  const commands = new Commands(connection, store, settings, tokens, log, panels);
+  const notifier = new Notifier(connection, store, settings, {
     open: (item) => commands.open(item),
     showInbox: () => void commands.showInbox(),
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),
   });
-  context.subscriptions.push(settings, connection, panels, commands, notifier, new StatusBar(connection), new InboxView(connection));
+  // Disposed in this order: the connection stops its client before the store saves what the inbox holds.
+  context.subscriptions.push(settings, connection, store, panels, commands, notifier, new StatusBar(connection, store), new InboxView(connection, store));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(REQUEST_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => Promise.resolve(panels.restore(panel, state)),
@@ -53,10 +56,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   return {
     connectionState: () => connection.state.kind,
     pending: () =>
-      connection.visibleItems().map((item) => ({
+      store.visibleItems().map((item) => ({
         key: item.key, agent: item.agent, session: item.session, kind: item.request?.kind ?? 'unreadable', status: item.status,
       })),
-    openCount: () => connection.inbox.open().length,
+    openCount: () => store.inbox.open().length,
     openPanels: () => panels.openCount,
   };
 }

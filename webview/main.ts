@@ -133,7 +133,15 @@ function onMessage(message: HostToWebview): void {
       const waiting = message.phase === 'sending' || message.phase === 'queued' || message.phase === 'awaiting-ack';
       const tone = message.phase === 'accepted' ? 'success' : waiting ? 'info' : 'error';
       page.answer.showMessage(message.message, tone);
-      if (waiting) return;
+      if (waiting) {
+        // Also when this page did not send it (a reload, the page rebuilt on show): while the
+        // agent may still act on that command, a new answer would be a second command, and
+        // "Send again" of an older one would compete with it.
+        page.inFlight = true;
+        page.answer.offerRetry(undefined);
+        page.answer.setBusy(true);
+        return;
+      }
       page.inFlight = false;
       if (message.phase === 'accepted') page.acceptedHere = true;
       // Accepted: the agent will try; wait for it to resolve. Anything else: the user may try again.

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
+import type { AttentionStore } from './attentionStore';
 import { kindLabel, promptLine, provenance } from './describe';
 import { nextToAnswer } from './nextRequest';
 import { Disposable } from './disposable';
@@ -30,11 +31,11 @@ export const COMMANDS = {
 } as const;
 
 /** A command argument from the palette (none), a tree item (node) or a link/notification (key). */
-function itemFrom(connection: HubConnection, argument: unknown): Readonly<AttentionItem> | undefined {
-  if (typeof argument === 'string') return connection.inbox.item(argument);
+function itemFrom(store: AttentionStore, argument: unknown): Readonly<AttentionItem> | undefined {
+  if (typeof argument === 'string') return store.inbox.item(argument);
   if (typeof argument === 'object' && argument !== null && 'item' in argument) {
     const key = (argument as { item: { key?: unknown } }).item.key;
-    return typeof key === 'string' ? connection.inbox.item(key) : undefined;
+    return typeof key === 'string' ? store.inbox.item(key) : undefined;
   }
   return undefined;
 }
@@ -42,6 +43,7 @@ function itemFrom(connection: HubConnection, argument: unknown): Readonly<Attent
 export class Commands extends Disposable {
   constructor(
     private readonly connection: HubConnection,
+    private readonly store: AttentionStore,
     private readonly settings: SettingsService,
     private readonly tokens: TokenStore,
     private readonly log: ExtensionLog,
@@ -160,15 +162,15 @@ export class Commands extends Disposable {
   }
 
   private answerNext(): void {
-    const next = nextToAnswer(this.connection.visibleItems(), Date.now(), (item) => this.connection.reachability(item.session).state === 'not-accepting');
+    const next = nextToAnswer(this.store.visibleItems(), Date.now(), (item) => this.connection.reachability(item.session).state === 'not-accepting');
     if (next) this.open(next);
     else void notify('info', vscode.l10n.t('No request is waiting for an answer.'));
   }
 
   private async openRequest(argument: unknown): Promise<void> {
-    let item = itemFrom(this.connection, argument);
+    let item = itemFrom(this.store, argument);
     if (!item) {
-      const items = this.connection.visibleItems();
+      const items = this.store.visibleItems();
       // The prompt, and under it, on a line of its own that a long prompt cannot push out of sight, whose it is.
       const key = await pick(
         items.map((candidate) => ({
@@ -179,15 +181,15 @@ export class Commands extends Disposable {
         })),
         { title: vscode.l10n.t('Open a request'), ...(items.length ? {} : { placeHolder: vscode.l10n.t('No request is waiting') }) },
       );
-      item = key === undefined ? undefined : this.connection.inbox.item(key);
+      item = key === undefined ? undefined : this.store.inbox.item(key);
     }
     if (item) this.open(item);
   }
 
   private dismiss(argument: unknown): void {
-    const item = itemFrom(this.connection, argument);
+    const item = itemFrom(this.store, argument);
     if (!item || !isOpenStatus(item.status)) return;
-    this.connection.hide(item);
+    this.store.hide(item);
     this.log.for('inbox').info(`dismissed ${item.requestId} from ${item.agent} locally; nothing was sent`);
   }
 

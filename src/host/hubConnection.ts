@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import type { CaptureChoice } from '../aep/capture';
+import type { StoredCommand } from '../aep/client/commandStore';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { HubClient, type ClientState, type ResumeNotice } from '../aep/client/hubClient';
 import { hubEndpoint } from '../aep/client/hubEndpoint';
 import type { Reachability } from '../aep/client/rosterView';
-import { Inbox, isOpenStatus, type AttentionItem, type InboxChange } from '../aep/inbox/inbox';
+import type { AttentionStore } from './attentionStore';
 import { connectionInputs, needsRebuild, type ConnectionInputs } from './connectionInputs';
 import { Disposable } from './disposable';
 import type { ExtensionLog } from './log';
-import { WorkspacePersistence } from './persistence';
 import type { Settings, SettingsService } from './settings';
 import type { TokenStore } from './tokens';
 
@@ -35,18 +35,16 @@ export interface ReplayGap {
 /**
  * Owns the hub client for the current settings: starts it when a hub is
  * configured, rebuilds it when what it is made of changes (connectionInputs.ts,
- * and the token); other settings take effect without it. It persists
- * what a reload needs, and gives the UI one place to read state from.
+ * and the token); other settings take effect without it. The client feeds the
+ * attention store's inbox (attentionStore.ts), which this switches when the
+ * hub origin changes; the UI reads the connection's state here, requests there.
  */
 export class HubConnection extends Disposable {
   private client: HubClient | undefined;
   private clientSubscriptions: vscode.Disposable[] = [];
-  private inboxValue = new Inbox();
-  private persistence: WorkspacePersistence | undefined;
   private stateValue: ConnectionState = { kind: 'unconfigured' };
   private userDisconnected = false;
   private generation = 0;
-  private hubOrigin: string | undefined;
   /** The settings the last rebuild read; undefined before the first. */
   private builtFrom: ConnectionInputs | undefined;
   readonly gaps: ReplayGap[] = [];
@@ -55,12 +53,9 @@ export class HubConnection extends Disposable {
   readonly problems: string[] = [];
 
   private readonly stateChanges = this._register(new vscode.EventEmitter<ConnectionState>());
-  private readonly inboxChanges = this._register(new vscode.EventEmitter<InboxChange | undefined>());
   private readonly rosterChanges = this._register(new vscode.EventEmitter<void>());
   private readonly restoredOutcomes = this._register(new vscode.EventEmitter<RestoredOutcome>());
   readonly onDidChangeState = this.stateChanges.event;
-  /** An incremental change, or `undefined` when the whole inbox was replaced (hub changed, restored). */
-  readonly onDidChangeInbox = this.inboxChanges.event;
   readonly onDidChangeRoster = this.rosterChanges.event;
   /** An answer an earlier client left awaiting its ack (before a reload or rebuild) settled. */
   readonly onDidSettleRestored = this.restoredOutcomes.event;
@@ -68,7 +63,7 @@ export class HubConnection extends Disposable {
   constructor(
     private readonly settings: SettingsService,
     private readonly tokens: TokenStore,
-    private readonly workspaceState: vscode.Memento,
+    private readonly store: AttentionStore,
     private readonly log: ExtensionLog,
   ) {
     super();
@@ -79,43 +74,16 @@ export class HubConnection extends Disposable {
       }),
     );
     this._register(tokens.onDidChange(() => void this.rebuild('token changed')));
-    this._register({ dispose: () => this.teardown() });
+    this._register({ dispose: () => this.stopClient() });
   }
 
   get state(): ConnectionState {
     return this.stateValue;
   }
 
-  get inbox(): Inbox {
-    return this.inboxValue;
-  }
-
+  /** The hub origin of the current settings (the store holds its requests); undefined when none or unusable. */
   get origin(): string | undefined {
-    return this.hubOrigin;
-  }
-
-  get hiddenKeys(): ReadonlySet<string> {
-    return this.persistence?.hiddenKeys ?? new Set();
-  }
-
-  /** Open requests the user has not dismissed locally. */
-  visibleItems(): Array<Readonly<AttentionItem>> {
-    const hidden = this.hiddenKeys;
-    return this.inboxValue.open().filter((item) => !hidden.has(item.key));
-  }
-
-  /**
-   * How many `visibleItems()` there are, without listing them: the open count
-   * less the dismissed ones still open. O(dismissed), not O(open), so a badge
-   * or the status bar can count on every change of a flooded inbox.
-   */
-  get visibleCount(): number {
-    let count = this.inboxValue.openCount;
-    for (const key of this.hiddenKeys) {
-      const item = this.inboxValue.item(key);
-      if (item !== undefined && isOpenStatus(item.status)) count--;
-    }
-    return count;
+    return this.store.origin;
   }
 
   /**
@@ -152,11 +120,6 @@ export class HubConnection extends Disposable {
     else void this.connect();
   }
 
-  hide(item: Readonly<AttentionItem>): void {
-    this.persistence?.hide(item.key);
-    this.inboxChanges.fire({ kind: 'removed', item });
-  }
-
   respond(request: AttentionRequest, answer: Answer, choice: CaptureChoice = {}): Promise<SendOutcome> {
     if (!this.client) {
       return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
@@ -169,6 +132,11 @@ export class HubConnection extends Disposable {
     const again = this.client?.resend(commandId);
     if (!again) return Promise.resolve({ kind: 'cancelled', commandId, reason: vscode.l10n.t('That answer can no longer be sent again; send a new one.') });
     return again.then((outcome) => this.logOutcome(request, outcome));
+  }
+
+  /** Answers kept unsettled for this hub (commandStore.ts): in flight, or timed out and open to "Send again". */
+  keptAnswers(): StoredCommand[] {
+    return this.store.persistence?.commands.list() ?? [];
   }
 
   /** Whether an answer sent now goes out at once (false: it waits for the connection). */
@@ -192,14 +160,19 @@ export class HubConnection extends Disposable {
     const settings = this.settings.value;
     this.builtFrom = connectionInputs(settings);
     if (!settings.hubUrl) {
-      this.teardown();
-      this.hubOrigin = undefined;
+      this.stopClient();
+      this.store.release();
       this.setState({ kind: 'unconfigured' });
       return;
     }
     const endpoint = hubEndpoint(settings.hubUrl, settings.allowInsecureRemote);
     const origin = endpoint.ok ? endpoint.value.origin : undefined;
-    if (origin !== this.hubOrigin) this.switchInbox(origin);
+    if (origin !== this.store.origin) {
+      // The client feeds the inbox being replaced: it goes first.
+      this.stopClient();
+      this.gaps.length = 0;
+      this.store.switchTo(origin);
+    }
     if (this.userDisconnected) {
       this.stopClient();
       this.setState({ kind: 'disconnected' });
@@ -213,27 +186,10 @@ export class HubConnection extends Disposable {
     this.startClient(settings, token);
   }
 
-  private switchInbox(origin: string | undefined): void {
-    this.stopClient();
-    this.persistence?.dispose();
-    this.inboxValue.dispose();
-    this.inboxValue = new Inbox({ onListenerError: (error) => this.log.for('inbox').error(String(error)) });
-    this.hubOrigin = origin;
-    this.gaps.length = 0;
-    this.persistence = origin ? new WorkspacePersistence(this.workspaceState, origin, this.log.for('persistence')) : undefined;
-    const restored = this.persistence?.restoreInto(this.inboxValue) ?? 0;
-    if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`);
-    this.inboxValue.onDidChange((change) => {
-      this.persistence?.inboxChanged();
-      if (this.persistence?.hiddenKeys.has(change.item.key) && change.kind !== 'removed') return;
-      this.inboxChanges.fire(change);
-    });
-    this.inboxChanges.fire(undefined);
-  }
-
   private startClient(settings: Settings, token: string | undefined): void {
     // Without an origin (an unusable URL) nothing is persisted; the client reports why it cannot connect.
-    const persistence = this.persistence;
+    const persistence = this.store.persistence;
+    const inbox = this.store.inbox;
     const client = new HubClient({
       hubUrl: settings.hubUrl,
       ...(token ? { token } : {}),
@@ -241,11 +197,11 @@ export class HubConnection extends Disposable {
       filter: settings.filter,
       ...(settings.captureCeiling ? { captureCeiling: settings.captureCeiling } : {}),
       senderName: settings.senderName,
-      inbox: this.inboxValue,
+      inbox,
       positions: persistence ?? { load: () => [], record: () => undefined },
       ...(persistence ? { commands: persistence.commands } : {}),
       onRestoredOutcome: (outcome, command) => {
-        const item = this.inboxValue.findRequest(command.target.session, command.subject, command.target.source);
+        const item = inbox.findRequest(command.target.session, command.subject, command.target.source);
         const log = this.log.for('answers');
         const line = `answer ${outcome.commandId} (kept from before a restart) to ${item?.agent ?? 'an agent'}'s request ${command.subject}: ${outcome.kind}`;
         if (outcome.kind === 'accepted' || outcome.kind === 'awaiting-ack') log.info(line);
@@ -285,12 +241,6 @@ export class HubConnection extends Disposable {
     this.clientSubscriptions = [];
     this.client?.dispose();
     this.client = undefined;
-  }
-
-  private teardown(): void {
-    this.stopClient();
-    this.persistence?.dispose();
-    this.persistence = undefined;
   }
 
   private setState(state: ConnectionState): void {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Reachability } from '../aep/client/rosterView';
 import type { AttentionItem } from '../aep/inbox/inbox';
+import type { AttentionStore } from './attentionStore';
 import { age, agentName, kindLabel, promptLine, provenance, sessionName, timeLeft } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
@@ -24,7 +25,10 @@ export class InboxView extends Disposable {
   private readonly view: vscode.TreeView<Node>;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly connection: HubConnection) {
+  constructor(
+    private readonly connection: HubConnection,
+    private readonly store: AttentionStore,
+  ) {
     super();
     const provider: vscode.TreeDataProvider<Node> = {
       onDidChangeTreeData: this.changes.event,
@@ -32,11 +36,11 @@ export class InboxView extends Disposable {
       getTreeItem: (node) => this.treeItem(node),
     };
     this.view = this._register(vscode.window.createTreeView(INBOX_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true }));
-    this._register(connection.onDidChangeInbox(() => this.scheduleRefresh()));
+    this._register(store.onDidChangeInbox(() => this.scheduleRefresh()));
     this._register(connection.onDidChangeRoster(() => this.scheduleRefresh()));
     this._register(connection.onDidChangeState(() => this.scheduleRefresh()));
     const ticker = setInterval(() => {
-      if (this.view.visible && this.connection.visibleCount > 0) this.changes.fire();
+      if (this.view.visible && this.store.visibleCount > 0) this.changes.fire();
     }, 15_000);
     this._register({ dispose: () => clearInterval(ticker) });
     this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
@@ -57,14 +61,14 @@ export class InboxView extends Disposable {
   }
 
   private updateBadge(): void {
-    const count = this.connection.visibleCount;
+    const count = this.store.visibleCount;
     const tooltip = count === 1 ? vscode.l10n.t('1 request waits for an answer') : vscode.l10n.t('{0} requests wait for an answer', count);
     setBadge(this.view, count, tooltip);
     void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.connection.state.kind !== 'unconfigured');
   }
 
   private children(node: Node | undefined): Node[] {
-    const items = node === undefined ? this.connection.visibleItems() : node.kind === 'request' ? [] : node.items;
+    const items = node === undefined ? this.store.visibleItems() : node.kind === 'request' ? [] : node.items;
     if (node?.kind === 'session') return node.items.map((item) => ({ kind: 'request', item }));
     if (node?.kind === 'agent') {
       const bySession = groupBy(items, (item) => `${item.source}\u0000${item.session}`);

@@ -3,6 +3,7 @@ import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
 import { textHonesty } from '../aep/labels';
 import { severityRank } from '../aep/levels';
+import type { AttentionStore } from './attentionStore';
 import { agentName, promptLine } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
@@ -32,16 +33,17 @@ export class Notifier extends Disposable {
 
   constructor(
     private readonly connection: HubConnection,
+    private readonly store: AttentionStore,
     private readonly settings: SettingsService,
     private readonly actions: NotifierActions,
   ) {
     super();
-    for (const item of connection.visibleItems()) this.notified.add(item.key);
+    for (const item of store.visibleItems()) this.notified.add(item.key);
     this._register(
-      connection.onDidChangeInbox((change) => {
+      store.onDidChangeInbox((change) => {
         if (change === undefined) {
           // A restored or switched inbox: what it holds was notified before, or belongs to another hub.
-          for (const item of connection.visibleItems()) this.notified.add(item.key);
+          for (const item of store.visibleItems()) this.notified.add(item.key);
           return;
         }
         if (change.kind === 'added' && !this.notified.has(change.item.key)) {
@@ -68,7 +70,7 @@ export class Notifier extends Disposable {
 
   private flush(): void {
     this.timer = undefined;
-    const hidden = this.connection.hiddenKeys;
+    const hidden = this.store.hiddenKeys;
     // A request resolved within the burst (a replay catching up) is not worth a notification.
     const still = this.queued.splice(0).filter((item) => isOpenStatus(item.status) && !hidden.has(item.key));
     const byAgent = new Map<string, Array<Readonly<AttentionItem>>>();

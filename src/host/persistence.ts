@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { CommandStore } from '../aep/client/commandStore';
+import { CommandStore, type KeyValueStorage } from '../aep/client/commandStore';
 import type { Logger } from '../aep/client/logger';
 import { RecentPositions, type PositionStore } from '../aep/client/positionStore';
 import { parseEnvelope, type AepEvent } from '../aep/envelope';
@@ -38,7 +38,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   readonly commands: CommandStore;
 
   constructor(
-    private readonly memento: vscode.Memento,
+    private readonly memento: KeyValueStorage,
     private readonly origin: string,
     private readonly log: Logger,
     options: PersistenceOptions = {},

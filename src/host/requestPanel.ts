@@ -5,14 +5,14 @@ import type { Answer, AttentionRequest } from '../aep/attention';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { answerProblem } from '../aep/answerCheck';
 import { commandCapture, type CaptureChoice } from '../aep/capture';
-import { fieldNamedIn } from '../aep/nackField';
 import type { AttentionItem } from '../aep/inbox/inbox';
+import type { AttentionStore } from './attentionStore';
 import { hostToWebviewSchema, webviewStateSchema, webviewToHostSchema, type HostToWebview } from '../shared/webviewMessages';
+import { keptAnswerMessages, outcomeMessage, sendingMessage } from './answerOutcomes';
 import { agentName, kindLabel } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import type { Logger } from '../aep/client/logger';
-import { describeOutcome } from './outcomeMessages';
 import { reachabilityView, requestView } from './requestView';
 import type { SettingsService } from './settings';
 import { createWebviewPanel, setPanelTitle } from './surfaces';
@@ -32,6 +32,7 @@ export class RequestPanels extends Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly connection: HubConnection,
+    private readonly store: AttentionStore,
     private readonly log: Logger,
     private readonly settings: SettingsService,
   ) {
@@ -59,7 +60,7 @@ export class RequestPanels extends Disposable {
    */
   restore(panel: vscode.WebviewPanel, state: unknown): void {
     const saved = webviewStateSchema.safeParse(state);
-    const item = saved.success ? this.connection.inbox.item(saved.data.key) : undefined;
+    const item = saved.success ? this.store.inbox.item(saved.data.key) : undefined;
     if (!item || this.panels.has(item.key)) {
       this.log.info(saved.success ? `closed a restored panel: its request ${saved.data.key} is no longer in the inbox` : 'closed a restored panel that saved no request');
       panel.dispose();
@@ -69,7 +70,7 @@ export class RequestPanels extends Disposable {
   }
 
   private adopt(item: Readonly<AttentionItem>, webviewPanel: vscode.WebviewPanel): void {
-    const panel = new RequestPanel(this.extensionUri, this.connection, this.log, this.settings, item, webviewPanel);
+    const panel = new RequestPanel(this.extensionUri, this.connection, this.store, this.log, this.settings, item, webviewPanel);
     this.panels.set(item.key, panel);
     panel.onDidDispose(() => this.panels.delete(item.key));
   }
@@ -118,6 +119,7 @@ class RequestPanel extends Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly connection: HubConnection,
+    private readonly store: AttentionStore,
     private readonly log: Logger,
     private readonly settings: SettingsService,
     private item: Readonly<AttentionItem>,
@@ -130,7 +132,7 @@ class RequestPanel extends Disposable {
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(this.panel.webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)));
     this._register(
-      connection.onDidChangeInbox((change) => {
+      store.onDidChangeInbox((change) => {
         if (change === undefined || change.item.key === this.item.key) this.pushUpdate();
       }),
     );
@@ -184,6 +186,7 @@ class RequestPanel extends Disposable {
           now: Date.now(),
           ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
         });
+        this.postKeptAnswers();
         return;
       case 'showLog':
         void vscode.commands.executeCommand('aepAttention.showLog');
@@ -204,7 +207,7 @@ class RequestPanel extends Disposable {
    * (`verbatim`, capture `full`); `redacted` is never declared for it.
    */
   private async submit(submitId: string, answer: Answer, verbatim: boolean): Promise<void> {
-    const current = this.connection.inbox.item(this.item.key) ?? this.item;
+    const current = this.store.inbox.item(this.item.key) ?? this.item;
     const request = current.request;
     const problem = answerProblem(request, answer);
     if (problem || !request) {
@@ -234,7 +237,7 @@ class RequestPanel extends Disposable {
 
   private async retry(submitId: string): Promise<void> {
     const commandId = this.timedOut.get(submitId);
-    const request = (this.connection.inbox.item(this.item.key) ?? this.item).request;
+    const request = (this.store.inbox.item(this.item.key) ?? this.item).request;
     if (!commandId || !request) {
       this.post({ type: 'outcome', submitId, phase: 'cancelled', message: vscode.l10n.t('That answer can no longer be sent again; send a new one.') });
       return;
@@ -245,27 +248,29 @@ class RequestPanel extends Disposable {
   }
 
   private postSending(submitId: string, agent: string): void {
-    if (this.connection.isConnected) {
-      this.post({ type: 'outcome', submitId, phase: 'sending', message: vscode.l10n.t('Sending to {0}…', agent) });
-    } else {
-      this.post({ type: 'outcome', submitId, phase: 'queued', message: vscode.l10n.t('Not connected to the hub: the answer waits here and goes out as soon as the connection is back.') });
-    }
+    this.post(sendingMessage(submitId, agent, this.connection.isConnected));
   }
 
   private postOutcome(submitId: string, request: AttentionRequest, outcome: SendOutcome, agent: string): void {
-    const described = describeOutcome(outcome, agent);
-    const phase = outcome.kind === 'refused-by-hub' ? 'refused' : outcome.kind;
-    const invalidField = outcome.kind === 'rejected' && outcome.reason === 'invalid' ? fieldNamedIn(outcome.detail, request.fields.map((f) => f.id)) : undefined;
     if (outcome.kind === 'timeout') this.timedOut.set(submitId, outcome.commandId);
-    this.post({
-      type: 'outcome', submitId, phase, message: described.message,
-      ...(invalidField ? { fieldId: invalidField } : {}),
-      ...(outcome.kind === 'timeout' ? { canRetry: true } : {}),
-    });
+    this.post(outcomeMessage(submitId, outcome, agent, request.fields.map((f) => f.id)));
+  }
+
+  /**
+   * A page that has just loaded (after a window reload, or rebuilt on show)
+   * knows nothing of answers already sent to its request: it is told of those
+   * still unsettled, under their command ids, so it offers what the page that
+   * sent them did, "Send again" of the same command included.
+   */
+  private postKeptAnswers(): void {
+    for (const message of keptAnswerMessages(this.connection.keptAnswers(), this.item, this.item.agent, this.connection.isConnected)) {
+      if (message.canRetry) this.timedOut.set(message.submitId, message.submitId);
+      this.post(message);
+    }
   }
 
   private pushUpdate(): void {
-    const latest = this.connection.inbox.item(this.item.key);
+    const latest = this.store.inbox.item(this.item.key);
     if (latest) this.item = latest;
     if (this.item.status === 'resolved' && this.settings.value.closeFormWhenResolved && !this.closeTimer) {
       this.closeTimer = setTimeout(() => this.dispose(), CLOSE_AFTER_RESOLVED_MS);

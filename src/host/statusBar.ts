@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ResumeNotice } from '../aep/client/hubClient';
 import { sessionName } from './describe';
+import type { AttentionStore } from './attentionStore';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import { StatusItem } from './surfaces';
@@ -20,11 +21,14 @@ export class StatusBar extends Disposable {
 
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly connection: HubConnection) {
+  constructor(
+    private readonly connection: HubConnection,
+    private readonly store: AttentionStore,
+  ) {
     super();
     this._register(connection.onDidChangeState(() => this.render()));
     // A flood changes the inbox thousands of times a second: count once per burst, as the inbox view does.
-    this._register(connection.onDidChangeInbox(() => this.scheduleRender()));
+    this._register(store.onDidChangeInbox(() => this.scheduleRender()));
     this._register({ dispose: () => this.renderTimer && clearTimeout(this.renderTimer) });
     this.render();
   }
@@ -42,7 +46,7 @@ export class StatusBar extends Disposable {
       this.item.hide();
       return;
     }
-    const pending = this.connection.visibleCount;
+    const pending = this.store.visibleCount;
     let icon: string;
     let text: string | undefined;
     let summary: string;

@@ -6,12 +6,16 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SendOutcome } from '../../src/aep/client/controlSender';
 import { HubClient } from '../../src/aep/client/hubClient';
+import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterView';
 import { Inbox } from '../../src/aep/inbox/inbox';
+import { keptAnswerMessages } from '../../src/host/answerOutcomes';
 import { WorkspacePersistence } from '../../src/host/persistence';
 import { startAgent } from '../agent/agent';
 import { startHub } from '../hub/hub';
+import { freshSession } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
+import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 
@@ -116,6 +120,99 @@ describe('unsettled commands across a reload', () => {
       for (const window of windows) window.close();
       await agent.close();
       await proxy.close();
+      await hub.close();
+    }
+  });
+
+  /** A silent agent (it acks only when told) and its open request, seen by a first window. */
+  async function silentTarget(memento: MemoryMemento, hubUrl: string, ackWindowMs: number) {
+    const target = await ScriptedTarget.start(hubUrl, TOKEN, freshSession('kept'), { ackWindowMs });
+    const first = openWindow(memento, hubUrl, hubUrl);
+    const requestId = target.raise({ kind: 'permission', prompt: 'Run the migration?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] });
+    await waitUntil(() => first.inbox.open().some((item) => item.requestId === requestId), 'the request in the first window');
+    const item = first.inbox.open().find((candidate) => candidate.requestId === requestId)!;
+    await waitUntil(() => first.client.reachability(item.session).state === 'reachable', 'the agent in the roster');
+    return { target, first, item };
+  }
+
+  test('timed out before a reload: the reloaded page is offered Send again under that command id, which resends the same bytes', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const memento = new MemoryMemento();
+    const windows: Array<ReturnType<typeof openWindow>> = [];
+    let target: ScriptedTarget | undefined;
+    try {
+      const started = await silentTarget(memento, hub.url, MIN_ACK_WINDOW_MS);
+      target = started.target;
+      const { first, item } = started;
+      windows.push(first);
+      const outcome = first.client.respond(item.request!, { option: 'allow' });
+      const delivered = await target.nextCommand(0);
+      const timedOut = await outcome;
+      assert.deepEqual(timedOut, { kind: 'timeout', commandId: delivered.value['id'], afterMs: MIN_ACK_WINDOW_MS });
+      first.close(); // the window reloads
+
+      const second = openWindow(memento, hub.url, hub.url);
+      windows.push(second);
+      await waitUntil(() => second.client.isConnected, 'the second window to connect');
+      const offered = keptAnswerMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
+      assert.deepEqual(offered.map((m) => [m.submitId, m.phase, m.canRetry]), [[timedOut.commandId, 'timeout', true]]);
+      assert.equal(target.commands().length, 1, 'a timed-out answer is not resent until the person asks');
+
+      // "Send again" on the reloaded page: its submitId is the command id.
+      const again = second.client.resend(offered[0]!.submitId);
+      assert.ok(again, 'the reloaded window knows the timed-out command');
+      const resent = await target.nextCommand(1);
+      assert.equal(resent.text, delivered.text, 'the same command, byte for byte');
+      target.accept(resent);
+      assert.deepEqual(await again, { kind: 'accepted', commandId: timedOut.commandId });
+      assert.equal(second.persistence.commands.size, 0);
+      assert.deepEqual(keptAnswerMessages(second.persistence.commands.list(), item, item.agent, true), []);
+    } finally {
+      for (const window of windows) window.close();
+      await target?.close();
+      await hub.close();
+    }
+  });
+
+  test('awaiting its ack across a reload, then timed out in the new window: shown as sent, then Send again resends the same id', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const memento = new MemoryMemento();
+    const windows: Array<ReturnType<typeof openWindow>> = [];
+    let target: ScriptedTarget | undefined;
+    try {
+      const started = await silentTarget(memento, hub.url, 2_000);
+      target = started.target;
+      const { first, item } = started;
+      windows.push(first);
+      const before = first.client.respond(item.request!, { option: 'deny' });
+      const delivered = await target.nextCommand(0);
+      first.close(); // reloaded while the agent may be acting on it
+      const interrupted = await before;
+      assert.deepEqual(interrupted, { kind: 'awaiting-ack', commandId: delivered.value['id'], sent: true });
+
+      const second = openWindow(memento, hub.url, hub.url);
+      windows.push(second);
+      // Whether connected yet or not, the page is told "sent, waiting", never "not sent", and gets no Send again.
+      const onLoad = keptAnswerMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
+      assert.deepEqual(onLoad.map((m) => [m.submitId, m.phase, m.canRetry]), [[interrupted.commandId, 'awaiting-ack', undefined]]);
+      assert.match(onLoad[0]!.message, /^Sent; waiting for scripted-agent to acknowledge it\./);
+      const resentOnConnect = await target.nextCommand(1);
+      assert.equal(resentOnConnect.text, delivered.text);
+
+      await waitUntil(() => second.restored.length > 0, 'the restored answer to time out', 10_000, () => second.log.lines.join('\n'));
+      assert.deepEqual(second.restored, [{ kind: 'timeout', commandId: interrupted.commandId, afterMs: 2_000 }]);
+      const offered = keptAnswerMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
+      assert.deepEqual(offered.map((m) => [m.submitId, m.phase, m.canRetry]), [[interrupted.commandId, 'timeout', true]]);
+      const again = second.client.resend(offered[0]!.submitId);
+      assert.ok(again);
+      const resent = await target.nextCommand(2);
+      assert.equal(resent.text, delivered.text, 'Send again is the same command, byte for byte');
+      target.accept(resent);
+      assert.deepEqual(await again, { kind: 'accepted', commandId: interrupted.commandId });
+      assert.equal(second.persistence.commands.size, 0);
+    } finally {
+      for (const window of windows) window.close();
+      await target?.close();
       await hub.close();
     }
   });

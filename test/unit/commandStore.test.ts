@@ -2,7 +2,7 @@
 // AEP-0004 §2.3) and the ControlSender's use of it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CommandStore, type StoredCommand } from '../../src/aep/client/commandStore';
+import { CommandStore, MAX_STORED_COMMANDS, type StoredCommand } from '../../src/aep/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
 import { buildRespondCommand } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
@@ -50,14 +50,63 @@ describe('CommandStore', () => {
     assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), ['c2']);
   });
 
-  test('is bounded by count: the oldest go, with a log line', () => {
+  test('full of answers awaiting their ack: a new one is refused with a reason, none is dropped', () => {
     const memento = new MemoryMemento();
     const log = new RecordingLogger();
     const store = new CommandStore(memento, KEY, log, { maxCommands: 3 });
-    for (let i = 1; i <= 5; i++) store.put(stored(`c${i}`));
-    assert.deepEqual(store.list().map((c) => c.id), ['c3', 'c4', 'c5']);
-    assert.equal(log.lines.filter((line) => line.startsWith('warn no longer keeping answer')).length, 2);
-    assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), ['c3', 'c4', 'c5']);
+    for (let i = 1; i <= 3; i++) assert.deepEqual(store.put(stored(`c${i}`)), { ok: true });
+    const refused = store.put(stored('c4'));
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? '' : refused.problem, /3 answers are already waiting for an agent's acknowledgement.*Send this one again once some of them are acknowledged or time out/);
+    assert.deepEqual(store.list().map((c) => c.id), ['c1', 'c2', 'c3']);
+    assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), ['c1', 'c2', 'c3']);
+    assert.ok(log.lines.some((line) => line.startsWith('warn refused to take answer c4')));
+    // Settling one makes room again.
+    store.remove('c1');
+    assert.deepEqual(store.put(stored('c4')), { ok: true });
+  });
+
+  test('full: the oldest timed-out answer makes room, never one awaiting its ack', () => {
+    const memento = new MemoryMemento();
+    const log = new RecordingLogger();
+    const store = new CommandStore(memento, KEY, log, { maxCommands: 3 });
+    for (let i = 1; i <= 3; i++) store.put(stored(`c${i}`));
+    store.markTimedOut('c2');
+    store.markTimedOut('c3');
+    assert.deepEqual(store.put(stored('c4')), { ok: true });
+    assert.deepEqual(store.list().map((c) => c.id), ['c1', 'c3', 'c4']);
+    assert.ok(log.lines.some((line) => line.startsWith('warn no longer keeping timed-out answer c2')));
+    assert.deepEqual(store.put(stored('c5')), { ok: true });
+    assert.deepEqual(store.list().map((c) => c.id), ['c1', 'c4', 'c5']);
+    assert.equal(store.put(stored('c6')).ok, false, 'c1, c4 and c5 all await their ack');
+    // The same id again (Send again) replaces itself, so it always fits.
+    assert.deepEqual(store.put(stored('c4')), { ok: true });
+  });
+
+  test('full by size: the same rule; an answer larger than the whole bound is refused as too large', () => {
+    const store = new CommandStore(new MemoryMemento(), KEY, new RecordingLogger(), { maxBytes: 2_500 });
+    store.put(stored('c1', 1_000));
+    store.put(stored('c2', 1_000));
+    const full = store.put(stored('c3', 1_000));
+    assert.match(full.ok ? '' : full.problem, /2 KB of answers are already waiting/);
+    store.markTimedOut('c1');
+    assert.deepEqual(store.put(stored('c3', 1_000)), { ok: true });
+    assert.deepEqual(store.list().map((c) => c.id), ['c2', 'c3']);
+    const huge = store.put(stored('c4', 3_000));
+    assert.match(huge.ok ? '' : huge.problem, /too large to be kept until the agent acknowledges it/);
+    assert.deepEqual(store.list().map((c) => c.id), ['c2', 'c3']);
+  });
+
+  test('by default, a thousand real answers given offline are all kept for the next window', async () => {
+    const memento = new MemoryMemento();
+    const control = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    // A long day of answering offline: none of these may be lost to a reload.
+    const outcomes = Array.from({ length: 1_000 }, (_, i) => control.send(command(`R${i}`), 5_000, target));
+    const next = new CommandStore(memento, KEY, new RecordingLogger());
+    assert.equal(next.size, 1_000);
+    assert.ok(next.size <= MAX_STORED_COMMANDS);
+    control.dispose();
+    assert.ok((await Promise.all(outcomes)).every((outcome) => outcome.kind === 'awaiting-ack' && !outcome.sent));
   });
 
   test('is bounded by size, also for a list saved with larger bounds', () => {
@@ -67,6 +116,16 @@ describe('CommandStore', () => {
     const tight = new CommandStore(memento, KEY, new RecordingLogger(), { maxBytes: 2_500 });
     assert.deepEqual(tight.list().map((c) => c.id), ['c3', 'c4']);
     assert.ok(memento.storedChars <= 2_500, `${memento.storedChars} characters stored`);
+  });
+
+  test('a list saved under larger bounds loses its timed-out answers first, then the oldest', () => {
+    const memento = new MemoryMemento();
+    const roomy = new CommandStore(memento, KEY, new RecordingLogger());
+    for (let i = 1; i <= 5; i++) roomy.put(stored(`c${i}`));
+    roomy.markTimedOut('c4');
+    const log = new RecordingLogger();
+    assert.deepEqual(new CommandStore(memento, KEY, log, { maxCommands: 3 }).list().map((c) => c.id), ['c2', 'c3', 'c5']);
+    assert.equal(log.lines.filter((line) => line.startsWith('warn no longer keeping saved answer')).length, 2);
   });
 
   test('skips saved entries it cannot read and keeps the rest', () => {
@@ -84,8 +143,10 @@ describe('ControlSender with a store', () => {
     const control = new ControlSender(new RecordingLogger(), store);
     const cmd = command();
     const outcome = control.send(cmd, 5_000, target);
-    assert.deepEqual(store.list(), [{ id: cmd.id, type: cmd.type, subject: 'R1', text: JSON.stringify(cmd), target, ackWindowMs: 5_000 }]);
+    const kept = { id: cmd.id, type: cmd.type, subject: 'R1', text: JSON.stringify(cmd), target, ackWindowMs: 5_000 };
+    assert.deepEqual(store.list(), [{ ...kept, unsent: true }]);
     control.connected(() => true);
+    assert.deepEqual(store.list(), [kept], 'written: from now on it may have reached the agent');
     control.onAck(ack('control.accepted', cmd.id));
     assert.equal((await outcome).kind, 'accepted');
     assert.equal(store.size, 0);
@@ -124,12 +185,48 @@ describe('ControlSender with a store', () => {
     assert.equal((await outcome).kind, 'cancelled');
   });
 
-  test('a command queued offline is reported as not yet sent', async () => {
-    const control = new ControlSender(new RecordingLogger(), new CommandStore(new MemoryMemento(), KEY, new RecordingLogger()));
+  test('a command queued offline is reported as not yet sent, also by the next sender while still offline', async () => {
+    const memento = new MemoryMemento();
+    const control = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
     const cmd = command();
     const outcome = control.send(cmd, 5_000, target);
     control.dispose();
     assert.deepEqual(await outcome, { kind: 'awaiting-ack', commandId: cmd.id, sent: false });
+    const next = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    const restored: SendOutcome[] = [];
+    next.restore(() => true, (o) => restored.push(o));
+    next.dispose();
+    await Promise.resolve();
+    assert.deepEqual(restored, [{ kind: 'awaiting-ack', commandId: cmd.id, sent: false }]);
+  });
+
+  test('a saved command without the unsent mark (older data) counts as possibly sent', async () => {
+    const memento = new MemoryMemento();
+    const cmd = command();
+    await memento.update(KEY, [{ id: cmd.id, type: cmd.type, subject: 'R1', text: JSON.stringify(cmd), target, ackWindowMs: 5_000 }]);
+    const control = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    const restored: SendOutcome[] = [];
+    control.restore(() => true, (o) => restored.push(o));
+    control.dispose();
+    await Promise.resolve();
+    assert.deepEqual(restored, [{ kind: 'awaiting-ack', commandId: cmd.id, sent: true }]);
+  });
+
+  test('a command the store cannot keep is not sent: it is cancelled with the reason, nothing is written', async () => {
+    const store = new CommandStore(new MemoryMemento(), KEY, new RecordingLogger(), { maxCommands: 1 });
+    const control = new ControlSender(new RecordingLogger(), store);
+    const written: string[] = [];
+    control.connected((text) => (written.push(text), true));
+    const first = command('R1');
+    void control.send(first, 5_000, target);
+    const second = command('R2');
+    const refused = await control.send(second, 5_000, target);
+    assert.equal(refused.kind, 'cancelled');
+    assert.equal(refused.commandId, second.id);
+    assert.match(refused.kind === 'cancelled' ? refused.reason : '', /already waiting for an agent's acknowledgement/);
+    assert.deepEqual(written, [JSON.stringify(first)]);
+    assert.equal(control.pendingCount, 1);
+    control.dispose();
   });
 
   test('a command whose request is no longer open is dropped with a log line, not resent', () => {
@@ -146,6 +243,35 @@ describe('ControlSender with a store', () => {
     assert.deepEqual(written, []);
     assert.equal(store.size, 0);
     assert.ok(log.lines.some((line) => /^info dropped unsettled answer .*: request R1 is no longer open/.test(line)));
+  });
+
+  test('restored awaiting its ack, then timed out in the new sender: Send again resends the same id and bytes', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const memento = new MemoryMemento();
+    const written: string[] = [];
+    const first = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    first.connected((text) => (written.push(text), true));
+    const cmd = command();
+    const before = first.send(cmd, 1_000, target);
+    first.dispose();
+    assert.deepEqual(await before, { kind: 'awaiting-ack', commandId: cmd.id, sent: true });
+
+    const store = new CommandStore(memento, KEY, new RecordingLogger());
+    const second = new ControlSender(new RecordingLogger(), store);
+    const restored: SendOutcome[] = [];
+    second.restore(() => true, (outcome) => restored.push(outcome));
+    second.connected((text) => (written.push(text), true));
+    t.mock.timers.tick(1_000);
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.deepEqual(restored, [{ kind: 'timeout', commandId: cmd.id, afterMs: 1_000 }]);
+    assert.deepEqual(store.list().map((c) => [c.id, c.timedOut]), [[cmd.id, true]], 'kept, timed out, for Send again after another reload');
+    const again = second.resend(cmd.id);
+    assert.ok(again);
+    assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd), JSON.stringify(cmd)]);
+    second.onAck(ack('control.accepted', cmd.id));
+    assert.deepEqual(await again, { kind: 'accepted', commandId: cmd.id });
+    assert.equal(store.size, 0);
   });
 
   test('after a timeout and a rebuild, Send again resends the same id and bytes', async (t) => {

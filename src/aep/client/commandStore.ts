@@ -16,12 +16,24 @@ export interface StoredCommand {
   ackWindowMs: number;
   /** Its ack window ran out: kept so "Send again" repeats this id, not resent on its own. */
   timedOut?: boolean;
+  /**
+   * Known never to have been written (queued offline). Absent means it may
+   * have reached the agent, which is also what an entry saved before this
+   * flag existed means: an unknown outcome is "sent, awaiting its ack", never "not sent".
+   */
+  unsent?: boolean;
 }
+
+/** Whether the store took a command; when not, why, in words for the person who answered. */
+export type PutResult = { ok: true } | { ok: false; problem: string };
 
 /** Where the sender keeps its unsettled commands; every change is written at once. */
 export interface UnsettledCommands {
   list(): StoredCommand[];
-  put(command: StoredCommand): void;
+  /** Refused when it would not fit: the caller must not send a command it cannot keep. */
+  put(command: StoredCommand): PutResult;
+  /** It was written at least once: from now on its outcome is unknown until it settles. */
+  markWritten(id: string): void;
   markTimedOut(id: string): void;
   remove(id: string): void;
 }
@@ -38,20 +50,30 @@ export interface CommandStoreLimits {
   maxBytes?: number;
 }
 
-export const MAX_STORED_COMMANDS = 64;
+/**
+ * Far above what a person answers between two acknowledgements, even offline
+ * for a day; the byte bound is what keeps a write of the whole list cheap.
+ */
+export const MAX_STORED_COMMANDS = 1024;
 export const MAX_STORED_COMMAND_BYTES = 1024 * 1024;
 
 /**
  * The unsettled commands of one hub origin in a key-value storage
- * (`workspaceState`), bounded by count and size: the oldest go first, with a
- * log line, since a person answers a handful of requests at a time, not
- * hundreds. Written on every change, not debounced: a reload may come at any
- * moment and the point is that no command is lost to it.
+ * (`workspaceState`), bounded by count and size. A command awaiting its ack
+ * is never dropped to make room: one that is not kept can neither be resent
+ * after a reload nor have its ack matched, and nobody would be told. So when
+ * full, the oldest timed-out commands go first (their outcome is already
+ * shown as unknown; what is lost is "Send again" after a reload), and if that
+ * is not enough the new command is refused, and the caller does not send it.
+ * Written on every change, not debounced: a reload may come at any moment
+ * and the point is that no command is lost to it.
  */
 export class CommandStore implements UnsettledCommands {
   private readonly commands = new Map<string, StoredCommand>();
   private readonly maxCommands: number;
   private readonly maxBytes: number;
+  /** Characters of JSON held, kept as commands come and go rather than re-serialized on every put. */
+  private bytes = 0;
 
   constructor(
     private readonly storage: KeyValueStorage,
@@ -70,11 +92,14 @@ export class CommandStore implements UnsettledCommands {
     let skipped = 0;
     for (const raw of Array.isArray(saved) ? saved : []) {
       const command = readStored(raw);
-      if (command) this.commands.set(command.id, command);
-      else skipped++;
+      if (!command) skipped++;
+      else {
+        this.delete(command.id);
+        this.set(command);
+      }
     }
     if (skipped > 0) log.warn(`skipped ${skipped} saved unsettled answers that could not be read`);
-    if (this.trim()) this.save();
+    if (this.trimSaved()) this.save();
   }
 
   get size(): number {
@@ -85,40 +110,116 @@ export class CommandStore implements UnsettledCommands {
     return [...this.commands.values()].map((command) => ({ ...command, target: { ...command.target } }));
   }
 
-  put(command: StoredCommand): void {
-    this.commands.delete(command.id);
-    this.commands.set(command.id, { ...command, target: { ...command.target } });
-    this.trim();
+  put(command: StoredCommand): PutResult {
+    const existing = this.commands.get(command.id);
+    // The same id is the same bytes (AEP-0004 §2.3): once written, it stays "may have been sent".
+    const next: StoredCommand = { ...command, target: { ...command.target } };
+    if (existing && !existing.unsent) delete next.unsent;
+    const size = sizeOf(next);
+    const count = this.commands.size - (existing ? 1 : 0) + 1;
+    const bytes = this.bytes - (existing ? sizeOf(existing) : 0) + size;
+    const room = size > this.maxBytes ? tooLarge(this.maxBytes) : this.makeRoom(count, bytes, command.id);
+    if (!room.ok) {
+      this.log.warn(`refused to take answer ${command.id} for request ${command.subject}: ${room.why}`);
+      return { ok: false, problem: room.problem };
+    }
+    for (const old of room.drop) {
+      this.delete(old.id);
+      this.log.warn(
+        `no longer keeping timed-out answer ${old.id} for request ${old.subject} across a reload, to make room for answer ${command.id}: ` +
+          `after a reload it cannot be sent again under its id`,
+      );
+    }
+    if (existing) this.delete(command.id);
+    this.set(next);
+    this.save();
+    return { ok: true };
+  }
+
+  markWritten(id: string): void {
+    const command = this.commands.get(id);
+    if (!command?.unsent) return;
+    this.bytes -= sizeOf(command);
+    delete command.unsent;
+    this.bytes += sizeOf(command);
     this.save();
   }
 
   markTimedOut(id: string): void {
     const command = this.commands.get(id);
     if (!command || command.timedOut) return;
+    this.bytes -= sizeOf(command);
     command.timedOut = true;
+    delete command.unsent;
+    this.bytes += sizeOf(command);
     this.save();
   }
 
   remove(id: string): void {
-    if (this.commands.delete(id)) this.save();
+    if (this.delete(id)) this.save();
   }
 
-  /** Drops the oldest beyond the bounds; true when any went. */
-  private trim(): boolean {
-    let bytes = 0;
-    for (const command of this.commands.values()) bytes += sizeOf(command);
+  /**
+   * Which timed-out commands (oldest first) must go for `count` commands of
+   * `bytes` to fit; none go unless that is enough. Never one awaiting its ack.
+   */
+  private makeRoom(count: number, bytes: number, keep: string):
+    | { ok: true; drop: StoredCommand[] }
+    | { ok: false; problem: string; why: string } {
+    const drop: StoredCommand[] = [];
+    for (const command of this.commands.values()) {
+      if (count <= this.maxCommands && bytes <= this.maxBytes) break;
+      if (!command.timedOut || command.id === keep) continue;
+      drop.push(command);
+      count--;
+      bytes -= sizeOf(command);
+    }
+    if (count <= this.maxCommands && bytes <= this.maxBytes) return { ok: true, drop };
+    const kb = Math.round(this.maxBytes / 1024);
+    const full = count > this.maxCommands ? `${this.maxCommands} answers` : `${kb} KB of answers`;
+    return {
+      ok: false,
+      why: `${full} already await their acknowledgement`,
+      problem:
+        `${full} are already waiting for an agent's acknowledgement in this workspace, the most kept until they settle. ` +
+        'Send this one again once some of them are acknowledged or time out (those waiting for the connection go out when the hub is back).',
+    };
+  }
+
+  /**
+   * A list saved under larger bounds (another version) is cut to these: the
+   * timed-out go first, then the oldest. Nobody can be told in a page yet,
+   * so each goes with a log line.
+   */
+  private trimSaved(): boolean {
     let dropped = false;
-    while (this.commands.size > 0 && (this.commands.size > this.maxCommands || bytes > this.maxBytes)) {
-      const oldest = this.commands.values().next().value;
-      if (oldest === undefined) break;
-      this.commands.delete(oldest.id);
-      bytes -= sizeOf(oldest);
-      dropped = true;
-      this.log.warn(
-        `no longer keeping answer ${oldest.id} for request ${oldest.subject} across a reload: more than ${this.maxCommands} unsettled answers or ${Math.round(this.maxBytes / 1024)} KB`,
-      );
+    const over = () => this.commands.size > this.maxCommands || this.bytes > this.maxBytes;
+    for (const timedOutFirst of [true, false]) {
+      for (const command of [...this.commands.values()]) {
+        if (!over()) return dropped;
+        if (timedOutFirst && !command.timedOut) continue;
+        this.delete(command.id);
+        dropped = true;
+        this.log.warn(
+          `no longer keeping saved answer ${command.id} for request ${command.subject}${command.timedOut ? ' (timed out)' : ''}: ` +
+            `more than ${this.maxCommands} unsettled answers or ${Math.round(this.maxBytes / 1024)} KB were saved`,
+        );
+      }
     }
     return dropped;
+  }
+
+  private set(command: StoredCommand): void {
+    this.commands.set(command.id, command);
+    this.bytes += sizeOf(command);
+  }
+
+  private delete(id: string): boolean {
+    const command = this.commands.get(id);
+    if (!command) return false;
+    this.commands.delete(id);
+    this.bytes -= sizeOf(command);
+    return true;
   }
 
   private save(): void {
@@ -129,6 +230,15 @@ export class CommandStore implements UnsettledCommands {
       failed(error);
     }
   }
+}
+
+function tooLarge(maxBytes: number): { ok: false; problem: string; why: string } {
+  const kb = Math.round(maxBytes / 1024);
+  return {
+    ok: false,
+    why: `larger than the ${kb} KB kept across a reload`,
+    problem: `the answer is too large to be kept until the agent acknowledges it (more than ${kb} KB). Shorten it and send it again.`,
+  };
 }
 
 function sizeOf(command: StoredCommand): number {
@@ -142,11 +252,15 @@ function readStored(raw: unknown): StoredCommand | undefined {
   const target = value['target'];
   if (typeof target !== 'object' || target === null) return undefined;
   const { session, source } = target as Record<string, unknown>;
-  const { id, type, subject, text, ackWindowMs, timedOut } = value;
+  const { id, type, subject, text, ackWindowMs, timedOut, unsent } = value;
   if (typeof id !== 'string' || typeof type !== 'string' || typeof subject !== 'string' || typeof text !== 'string') return undefined;
   if (typeof session !== 'string' || typeof source !== 'string') return undefined;
   if (typeof ackWindowMs !== 'number' || !Number.isFinite(ackWindowMs) || ackWindowMs <= 0) return undefined;
-  return { id, type, subject, text, target: { session, source }, ackWindowMs, ...(timedOut === true ? { timedOut: true } : {}) };
+  return {
+    id, type, subject, text, target: { session, source }, ackWindowMs,
+    ...(timedOut === true ? { timedOut: true } : {}),
+    ...(unsent === true && timedOut !== true ? { unsent: true } : {}),
+  };
 }
 
 function describeError(error: unknown): string {

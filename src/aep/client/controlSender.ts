@@ -34,13 +34,15 @@ export interface CommandTarget {
 }
 
 /** What is sent and kept: the envelope serialized once, since a retry MUST resend it unchanged (AEP-0004 §2.3). */
-type Sendable = Omit<StoredCommand, 'timedOut'>;
+type Sendable = Omit<StoredCommand, 'timedOut' | 'unsent'>;
 
 interface Pending extends Sendable {
   timer: ReturnType<typeof setTimeout> | undefined;
   attempts: number;
   /** Came from the store (an earlier client): re-checked against the open requests before each write. */
   restored: boolean;
+  /** An earlier client may have written it (the store does not know it as unsent). */
+  writtenBefore: boolean;
   /** Others awaiting the same command (a "Send again" while it is still in flight). */
   joined: Array<(outcome: SendOutcome) => void>;
   settle: (outcome: SendOutcome, how?: { keep: boolean }) => void;
@@ -74,10 +76,7 @@ export class ControlSender {
   }
 
   send(command: RespondCommand, ackWindowMs: number, target: CommandTarget): Promise<SendOutcome> {
-    return this.enqueue(
-      { id: command.id, type: command.type, subject: command.subject, text: JSON.stringify(command), target, ackWindowMs },
-      false,
-    );
+    return this.enqueue({ id: command.id, type: command.type, subject: command.subject, text: JSON.stringify(command), target, ackWindowMs });
   }
 
   /**
@@ -92,12 +91,12 @@ export class ControlSender {
     for (const stored of this.store?.list() ?? []) {
       if (this.pending.has(stored.id) || this.timedOut.has(stored.id)) continue;
       if (!this.stillOpen(stored)) continue;
-      const { timedOut, ...command } = stored;
+      const { timedOut, unsent, ...command } = stored;
       if (timedOut) {
         this.timedOut.set(command.id, command);
       } else {
-        this.log.info(`restored answer ${command.id} for request ${command.subject}: it goes out again, unchanged, once connected`);
-        void this.enqueue(command, true).then((outcome) => onOutcome(outcome, stored));
+        this.log.info(`restored answer ${command.id} for request ${command.subject}: it goes out ${unsent ? '' : 'again, '}unchanged, once connected`);
+        void this.enqueue(command, { writtenBefore: unsent !== true }).then((outcome) => onOutcome(outcome, stored));
       }
       restored++;
     }
@@ -140,7 +139,7 @@ export class ControlSender {
       return Promise.resolve(expired.late);
     }
     const { late: _late, ...command } = expired;
-    return this.enqueue(command, false);
+    return this.enqueue(command);
   }
 
   /** Offer every applied `control.accepted` / `control.rejected` event; returns true when it settled one of ours. */
@@ -199,18 +198,23 @@ export class ControlSender {
   dispose(reason = 'the extension stopped before the agent answered'): void {
     this.writer = undefined;
     for (const entry of [...this.pending.values()]) {
-      if (this.store) entry.settle({ kind: 'awaiting-ack', commandId: entry.id, sent: entry.attempts > 0 || entry.restored }, { keep: true });
+      if (this.store) entry.settle({ kind: 'awaiting-ack', commandId: entry.id, sent: entry.attempts > 0 || entry.writtenBefore }, { keep: true });
       else entry.settle({ kind: 'cancelled', commandId: entry.id, reason });
     }
     this.timedOut.clear();
   }
 
-  private enqueue(command: Sendable, restored: boolean): Promise<SendOutcome> {
+  /** `restored`: taken over from the store, so already in it; otherwise it is stored first, and not sent if it cannot be. */
+  private enqueue(command: Sendable, restored?: { writtenBefore: boolean }): Promise<SendOutcome> {
+    if (!restored && this.store) {
+      const kept = this.store.put({ ...command, unsent: true });
+      // Sent but not kept, its ack could not be matched after a reload and the person would never learn how it ended.
+      if (!kept.ok) return Promise.resolve({ kind: 'cancelled', commandId: command.id, reason: kept.problem });
+    }
     this.timedOut.delete(command.id);
-    if (!restored) this.store?.put(command);
     return new Promise<SendOutcome>((resolve) => {
       const entry: Pending = {
-        ...command, timer: undefined, attempts: 0, restored, joined: [],
+        ...command, timer: undefined, attempts: 0, restored: restored !== undefined, writtenBefore: restored?.writtenBefore ?? false, joined: [],
         settle: (outcome, how) => {
           if (entry.timer) clearTimeout(entry.timer);
           this.pending.delete(command.id);
@@ -237,7 +241,8 @@ export class ControlSender {
     if (!this.writer || entry.timer) return;
     if (!this.writer(entry.text)) return;
     entry.attempts++;
-    const again = entry.attempts > 1 ? ` (resend ${entry.attempts - 1}, same id)` : entry.restored ? ' (again after a restart, same id)' : '';
+    if (entry.attempts === 1) this.store?.markWritten(entry.id);
+    const again = entry.attempts > 1 ? ` (resend ${entry.attempts - 1}, same id)` : entry.writtenBefore ? ' (again after a restart, same id)' : entry.restored ? ' (kept across a restart)' : '';
     this.log.info(`sent ${entry.type} ${entry.id} for request ${entry.subject}${again}`);
     entry.timer = setTimeout(() => {
       this.rememberTimedOut(entry);

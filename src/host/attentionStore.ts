@@ -1,0 +1,169 @@
+import type { KeyValueStorage } from '../aep/client/commandStore';
+import type { Logger } from '../aep/client/logger';
+import { Emitter } from '../aep/emitter';
+import { Inbox, isOpenStatus, type AttentionItem, type InboxChange, type InboxOptions } from '../aep/inbox/inbox';
+import { Disposable } from './disposable';
+import { WorkspacePersistence, type PersistenceOptions } from './persistence';
+
+/** Where the store logs, one tagged logger per component (src/host/log.ts `ExtensionLog` is one). */
+export interface ComponentLog {
+  for(component: string): Logger;
+}
+
+export interface AttentionStoreOptions {
+  /** How often open requests are checked for a deadline that has passed; default 1 s. */
+  deadlineCheckMs?: number;
+  /** For every inbox the store makes (bounds, a clock). */
+  inbox?: Omit<InboxOptions, 'onListenerError'>;
+  persistence?: PersistenceOptions;
+}
+
+const DEFAULT_DEADLINE_CHECK_MS = 1_000;
+const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
+
+/**
+ * The window's attention state for one hub origin: the inbox, the requests
+ * the user dismissed here, and what of them survives a reload (persistence.ts).
+ * A different origin gets a different inbox: requests and dismissals never
+ * cross hubs. The hub connection feeds the inbox; the views read it here.
+ *
+ * Free of `vscode` at runtime (only types come from it), so it is tested in
+ * plain Node.
+ */
+export class AttentionStore extends Disposable {
+  private inboxValue: Inbox;
+  private persistenceValue: WorkspacePersistence | undefined;
+  private originValue: string | undefined;
+  private deadlineTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly deadlineCheckMs: number;
+  private readonly inboxChanges: Emitter<InboxChange | undefined>;
+  /** An incremental change, or `undefined` when the whole inbox was replaced (hub changed, restored). */
+  readonly onDidChangeInbox;
+
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly log: ComponentLog,
+    private readonly options: AttentionStoreOptions = {},
+  ) {
+    super();
+    this.deadlineCheckMs = options.deadlineCheckMs ?? DEFAULT_DEADLINE_CHECK_MS;
+    this.inboxChanges = this._register(new Emitter<InboxChange | undefined>((error) => log.for('inbox').error(`listener failed: ${String(error)}`)));
+    this.onDidChangeInbox = this.inboxChanges.event;
+    // Empty until a hub is known; it holds nothing until `switchTo`.
+    this.inboxValue = new Inbox(options.inbox);
+    this._register({
+      dispose: () => {
+        this.release();
+        this.inboxValue.dispose();
+      },
+    });
+  }
+
+  get inbox(): Inbox {
+    return this.inboxValue;
+  }
+
+  /** The hub origin whose requests the store holds; undefined when none (no hub, or an unusable address). */
+  get origin(): string | undefined {
+    return this.originValue;
+  }
+
+  /** What the hub client resumes from and keeps its unacknowledged answers in, for this origin. */
+  get persistence(): WorkspacePersistence | undefined {
+    return this.persistenceValue;
+  }
+
+  /** Requests the user dismissed locally (nothing was sent). */
+  get hiddenKeys(): ReadonlySet<string> {
+    return this.persistenceValue?.hiddenKeys ?? NOTHING_HIDDEN;
+  }
+
+  /** Open requests the user has not dismissed locally. */
+  visibleItems(): Array<Readonly<AttentionItem>> {
+    const hidden = this.hiddenKeys;
+    return this.inboxValue.open().filter((item) => !hidden.has(item.key));
+  }
+
+  /**
+   * How many `visibleItems()` there are, without listing them: the open count
+   * less the dismissed ones still open. O(dismissed), not O(open), so a badge
+   * or the status bar can count on every change of a flooded inbox.
+   */
+  get visibleCount(): number {
+    return countVisible(this.inboxValue, this.hiddenKeys);
+  }
+
+  /** Dismisses a request in this window only; the agent is told nothing. */
+  hide(item: Readonly<AttentionItem>): void {
+    this.persistenceValue?.hide(item.key);
+    this.inboxChanges.fire({ kind: 'removed', item });
+  }
+
+  /**
+   * Replaces the inbox with the one for `origin`, restored from what the last
+   * window saved for it, and fires `undefined`. Whatever fed the old inbox
+   * (the hub client) must be stopped first.
+   */
+  switchTo(origin: string | undefined): void {
+    this.release();
+    this.inboxValue.dispose();
+    const inbox = new Inbox({ ...this.options.inbox, onListenerError: (error) => this.log.for('inbox').error(String(error)) });
+    this.inboxValue = inbox;
+    this.originValue = origin;
+    // Without an origin (an unusable URL) nothing is persisted.
+    const persistence = origin ? new WorkspacePersistence(this.storage, origin, this.log.for('persistence'), this.options.persistence) : undefined;
+    this.persistenceValue = persistence;
+    const restored = persistence?.restoreInto(inbox) ?? 0;
+    if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`);
+    inbox.onDidChange((change) => {
+      this.persistenceValue?.inboxChanged();
+      if (this.persistenceValue?.hiddenKeys.has(change.item.key) && change.kind !== 'removed') return;
+      this.inboxChanges.fire(change);
+    });
+    if (origin) this.startDeadlineChecks(inbox);
+    this.inboxChanges.fire(undefined);
+  }
+
+  /**
+   * Saves and lets go of the origin's storage (no hub is configured any more,
+   * or the window closes). The inbox stays as it is until the next `switchTo`.
+   */
+  release(): void {
+    this.stopDeadlineChecks();
+    this.persistenceValue?.dispose();
+    this.persistenceValue = undefined;
+    this.originValue = undefined;
+  }
+
+  /**
+   * A request past its `expires_at` stays open (AEP-0002 §7 rule 2); the
+   * inbox reports it once as `updated` so the views can say so. The clock is
+   * the store's, not the connection's: a disconnected window's deadlines pass too.
+   */
+  private startDeadlineChecks(inbox: Inbox): void {
+    this.stopDeadlineChecks();
+    this.deadlineTimer = setInterval(() => inbox.noteDeadlinesPassed(), this.deadlineCheckMs);
+    // A check due is no reason to keep a process alive.
+    this.deadlineTimer.unref?.();
+  }
+
+  private stopDeadlineChecks(): void {
+    if (this.deadlineTimer) clearInterval(this.deadlineTimer);
+    this.deadlineTimer = undefined;
+  }
+}
+
+/**
+ * How many open requests of `inbox` are not in `hidden`, without listing
+ * them: the open count less the dismissed ones still open. O(dismissed), not
+ * O(open), so the status bar and the badge can count on every change of a
+ * flooded inbox.
+ */
+export function countVisible(inbox: Inbox, hidden: ReadonlySet<string>): number {
+  let count = inbox.openCount;
+  for (const key of hidden) {
+    const item = inbox.item(key);
+    if (item !== undefined && isOpenStatus(item.status)) count--;
+  }
+  return count;
+}

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Logger } from '../../src/aep/client/logger';
+import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import type { InboxChange } from '../../src/aep/inbox/inbox';
+import { AttentionStore, type AttentionStoreOptions } from '../../src/host/attentionStore';
+import { MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+
+const HUB_A = 'http://127.0.0.1:8787';
+const HUB_B = 'http://127.0.0.1:9797';
+const SRC = 'aep://host-a/agent/claude-code/session/s1';
+
+function ev(fields: Record<string, unknown>): AepEvent {
+  const parsed = parseEnvelope({ aep: '0.1', time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+  return parsed.value;
+}
+
+const request = (id: string, seq: number, data: Record<string, unknown> = {}) =>
+  ev({ id, type: 'attention.requested', seq, capture: 'redacted', data: { kind: 'permission', prompt: 'Run it?', ...data } });
+const answered = (id: string, subject: string, seq: number) =>
+  ev({ id, type: 'attention.answered', subject, cause: subject, seq, data: { answer: { option: 'allow' }, via: 'control' } });
+const resolved = (id: string, subject: string, seq: number) =>
+  ev({ id, type: 'attention.resolved', subject, cause: subject, seq, data: { resolution: 'answered' } });
+
+function makeStore(memento = new MemoryMemento(), options: AttentionStoreOptions = {}) {
+  const logger = new RecordingLogger();
+  const store = new AttentionStore(memento, { for: (): Logger => logger }, options);
+  // Described as they fire: an item is updated in place.
+  const changes: string[] = [];
+  store.onDidChangeInbox((change) => changes.push(describeChange(change)));
+  return { store, logger, changes, memento };
+}
+
+function describeChange(change: InboxChange | undefined): string {
+  return change === undefined ? 'replaced' : `${change.kind}:${change.item.requestId}:${change.item.status}`;
+}
+const visibleIds = (store: AttentionStore) => store.visibleItems().map((item) => item.requestId);
+
+describe('AttentionStore', () => {
+  test('dismissing: visibleCount agrees with visibleItems, the dismissal fires removed, and later changes to it stay quiet', (t) => {
+    const { store, changes } = makeStore();
+    t.after(() => store.dispose());
+    store.switchTo(HUB_A);
+    store.inbox.apply(request('R1', 0));
+    store.inbox.apply(request('R2', 1));
+    store.inbox.apply(request('R3', 2));
+    assert.equal(store.visibleCount, 3);
+
+    const r2 = store.inbox.findRequest('s1', 'R2', SRC);
+    assert.ok(r2);
+    store.hide(r2);
+    assert.deepEqual(visibleIds(store), ['R1', 'R3']);
+    assert.equal(store.visibleCount, store.visibleItems().length);
+    assert.equal(store.inbox.openCount, 3, 'dismissed here only: still open in the inbox');
+    assert.ok(store.hiddenKeys.has(r2.key));
+
+    // The agent answers the dismissed request, then resolves it: only its close reaches the listeners.
+    store.inbox.apply(answered('A2', 'R2', 3));
+    store.inbox.apply(resolved('S2', 'R2', 4));
+    store.inbox.apply(answered('A1', 'R1', 5));
+    assert.equal(store.visibleCount, 2);
+    assert.equal(store.visibleCount, store.visibleItems().length);
+    assert.deepEqual(changes, [
+      'replaced', 'added:R1:pending', 'added:R2:pending', 'added:R3:pending',
+      'removed:R2:pending', 'removed:R2:resolved', 'updated:R1:answered',
+    ]);
+  });
+
+  test('switching the hub origin replaces the inbox, fires undefined, and keeps dismissals per origin', (t) => {
+    const { store, changes } = makeStore();
+    t.after(() => store.dispose());
+    store.switchTo(HUB_A);
+    assert.equal(store.origin, HUB_A);
+    const first = store.inbox;
+    first.apply(request('R1', 0));
+    const r1 = first.findRequest('s1', 'R1', SRC);
+    assert.ok(r1);
+    store.hide(r1);
+    changes.length = 0;
+
+    store.switchTo(HUB_B);
+    assert.equal(store.origin, HUB_B);
+    assert.notEqual(store.inbox, first);
+    assert.deepEqual(changes, ['replaced']);
+    assert.equal(store.inbox.openCount, 0);
+    assert.equal(store.hiddenKeys.size, 0, "hub A's dismissals are not hub B's");
+
+    // The old inbox is no longer listened to: only the new one's changes come through.
+    first.apply(request('R9', 1));
+    store.inbox.apply(request('R1', 0));
+    assert.deepEqual(changes, ['replaced', 'added:R1:pending']);
+    assert.deepEqual(visibleIds(store), ['R1'], 'the same request id on another hub is not dismissed');
+
+    store.switchTo(undefined);
+    assert.equal(store.origin, undefined);
+    assert.equal(store.persistence, undefined, 'an unusable hub address persists nothing');
+    assert.equal(store.visibleCount, 0);
+  });
+
+  test('the store notes passed deadlines on its own timer, once each, and the request stays open', { timeout: 10_000 }, async (t) => {
+    let now = Date.parse('2026-07-03T10:00:00Z');
+    const { store } = makeStore(new MemoryMemento(), { deadlineCheckMs: 5, inbox: { now: () => now } });
+    t.after(() => store.dispose());
+    // The store's timer does not hold the process open (unref): this does, while the test waits on it.
+    const keepAlive = setInterval(() => undefined, 1_000);
+    t.after(() => clearInterval(keepAlive));
+    store.switchTo(HUB_A);
+    store.inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z' }));
+    store.inbox.apply(request('R2', 1));
+    const noted: string[] = [];
+    const deadlineNoted = new Promise<void>((resolve) => {
+      store.onDidChangeInbox((change) => {
+        if (change?.kind !== 'updated') return;
+        noted.push(change.item.requestId);
+        resolve();
+      });
+    });
+    now += 61_000;
+    // Nothing but the store's timer calls noteDeadlinesPassed: this resolves only if it runs.
+    await deadlineNoted;
+    // A few more checks, so a second report of the same request would show.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.deepEqual(noted, ['R1']);
+    assert.equal(store.inbox.findRequest('s1', 'R1', SRC)?.status, 'pending');
+    assert.deepEqual(visibleIds(store), ['R1', 'R2']);
+  });
+
+  test('a reload restores the open requests and the dismissals of the same origin', (t) => {
+    const memento = new MemoryMemento();
+    const before = makeStore(memento);
+    before.store.switchTo(HUB_A);
+    before.store.inbox.apply(request('R1', 0));
+    before.store.inbox.apply(request('R2', 1));
+    before.store.inbox.apply(request('R3', 2));
+    before.store.inbox.apply(resolved('S3', 'R3', 3));
+    const r1 = before.store.inbox.findRequest('s1', 'R1', SRC);
+    assert.ok(r1);
+    before.store.hide(r1);
+    before.store.dispose(); // saves, as the window closing does
+
+    const after = makeStore(memento);
+    t.after(() => after.store.dispose());
+    after.store.switchTo(HUB_A);
+    assert.deepEqual(after.changes, ['replaced'], 'a restored inbox is announced as replaced, not request by request');
+    assert.deepEqual(after.store.inbox.open().map((item) => item.requestId), ['R1', 'R2']);
+    assert.deepEqual(visibleIds(after.store), ['R2']);
+    assert.equal(after.store.visibleCount, 1);
+    assert.ok(after.store.hiddenKeys.has(r1.key));
+    assert.ok(after.logger.lines.some((line) => line.startsWith('info restored 2 events')), after.logger.lines.join('\n'));
+
+    const other = makeStore(memento);
+    t.after(() => other.store.dispose());
+    other.store.switchTo(HUB_B);
+    assert.equal(other.store.inbox.openCount, 0, "another origin's saved requests stay with it");
+  });
+
+  test('release saves and forgets the origin but keeps the inbox until the next switch', (t) => {
+    const memento = new MemoryMemento();
+    const { store } = makeStore(memento);
+    t.after(() => store.dispose());
+    store.switchTo(HUB_A);
+    store.inbox.apply(request('R1', 0));
+    const inbox = store.inbox;
+    store.release();
+    assert.equal(store.origin, undefined);
+    assert.equal(store.persistence, undefined);
+    assert.equal(store.inbox, inbox);
+    assert.equal(memento.get<unknown[]>(`aepAttention.open:${HUB_A}`, []).length, 1, 'saved on release');
+  });
+});
