@@ -5,6 +5,7 @@
 // applied, so the figures are the reducer's, not the socket's.
 import { parseEnvelope, type AepEvent } from '../src/aep/envelope';
 import { Inbox, type AttentionItem } from '../src/aep/inbox/inbox';
+import { countVisible } from '../src/host/attentionStore';
 import { formRequest, ownerEvent, type EnvelopeBase } from './events';
 import { metric, type BenchmarkResult } from './report';
 import { gc, MB, median, now, percentile, settledHeap, type BenchContext } from './support';
@@ -24,6 +25,8 @@ export interface ScaleOptions {
   floodSessions: number;
   /** The Inbox's session bound for the flood (its default is 5 000). */
   floodMaxSessions: number;
+  /** Requests of the flood dismissed by the user when the status bar counts. */
+  floodDismissed: number;
 }
 
 const DEFAULT_DEDUPE_CAPACITY = 50_000;
@@ -33,10 +36,10 @@ const TIMELINE_LIMIT = 200;
 
 export function scaleOptions(quick: boolean): ScaleOptions {
   return quick
-    ? { pending: 1_000, sessions: 100, probes: 200, listings: 5, longRun: 60_000, dedupeCapacity: 5_000, floodSessions: 6_000, floodMaxSessions: 500 }
+    ? { pending: 1_000, sessions: 100, probes: 200, listings: 5, longRun: 60_000, dedupeCapacity: 5_000, floodSessions: 6_000, floodMaxSessions: 500, floodDismissed: 100 }
     : {
         pending: 10_000, sessions: 1_000, probes: 2_000, listings: 30, longRun: 1_000_000, dedupeCapacity: DEFAULT_DEDUPE_CAPACITY,
-        floodSessions: 60_000, floodMaxSessions: DEFAULT_MAX_SESSIONS,
+        floodSessions: 60_000, floodMaxSessions: DEFAULT_MAX_SESSIONS, floodDismissed: 1_000,
       };
 }
 
@@ -69,32 +72,62 @@ function listSorted(inbox: Inbox): Array<Readonly<AttentionItem>> {
  * request, so none can be forgotten) and, as the baseline, to one whose bound
  * is above the count (nothing to evict). Each after a full collection, in
  * turn, three times; the fastest of each is kept (a collection of the other's garbage
- * landing in one run is not what is measured). Returns both times in ms.
+ * landing in one run is not what is measured). Returns both times in ms, and
+ * the last bounded inbox, still holding the flood, for the count below.
  */
-function sessionFlood(sessions: number, maxSessions: number, tick: () => number): { bounded: number; unbounded: number; tracked: number; open: number } {
+function sessionFlood(sessions: number, maxSessions: number, tick: () => number): { bounded: number; unbounded: number; tracked: number; open: number; flooded: Inbox } {
   // maxOpen and maxBytes above what the flood needs so every request is held: the worst case for eviction.
   const events = Array.from({ length: sessions }, (_, i) => parsed(formRequest(`flood-${i}`, 0, `agent-${i % 10}`)));
-  const run = (bound: number) => {
+  let flooded: Inbox | undefined;
+  // Only the last bounded run's inbox is kept, and only once every run is done: no run shares the heap with another's inbox.
+  const run = (bound: number, keep: boolean) => {
     gc();
     const inbox = new Inbox({ now: tick, maxSessions: bound, maxOpen: 2 * sessions, maxBytes: 2 ** 40, dedupeCapacity: 2 * sessions });
     const t0 = now();
     for (const event of events) inbox.apply(event);
     const ms = now() - t0;
-    const stats = inbox.stats();
-    inbox.dispose();
-    return { ms, stats };
+    if (keep) flooded = inbox;
+    else inbox.dispose();
+    return ms;
   };
   const unbounded: number[] = [];
   const bounded: number[] = [];
-  let stats: ReturnType<Inbox['stats']> | undefined;
-  for (let round = 0; round < 3; round++) {
-    unbounded.push(run(2 * sessions).ms);
-    const result = run(maxSessions);
-    bounded.push(result.ms);
-    stats = result.stats;
+  const rounds = 3;
+  for (let round = 0; round < rounds; round++) {
+    unbounded.push(run(2 * sessions, false));
+    bounded.push(run(maxSessions, round === rounds - 1));
   }
-  if (stats?.open !== sessions) throw new Error(`flood: expected ${sessions} open requests, the inbox holds ${stats?.open}`);
-  return { bounded: Math.min(...bounded), unbounded: Math.min(...unbounded), tracked: stats.sessions, open: stats.open };
+  const stats = flooded?.stats();
+  if (!flooded || stats?.open !== sessions) throw new Error(`flood: expected ${sessions} open requests, the inbox holds ${stats?.open}`);
+  return { bounded: Math.min(...bounded), unbounded: Math.min(...unbounded), tracked: stats.sessions, open: stats.open, flooded };
+}
+
+/** Counting by listing, as `visibleItems().length` would: O(open). */
+function listedCount(inbox: Inbox, hidden: ReadonlySet<string>): number {
+  return inbox.open().filter((item) => !hidden.has(item.key)).length;
+}
+
+/**
+ * The status bar's count on the flooded inbox, with `dismissed` of its
+ * requests dismissed: `visibleCount` timed `calls` times, counting by listing
+ * `listings` times, each in µs. Both must give the same number.
+ */
+function statusCount(inbox: Inbox, dismissed: number, calls: number, listings: number): { count: number[]; listed: number[]; visible: number } {
+  const open = inbox.open();
+  const step = Math.max(1, Math.floor(open.length / dismissed));
+  const hidden = new Set(open.filter((_, i) => i % step === 0).slice(0, dismissed).map((item) => item.key));
+  const visible = countVisible(inbox, hidden);
+  if (visible !== listedCount(inbox, hidden) || visible !== open.length - hidden.size) {
+    throw new Error(`status count: countVisible ${visible}, listing ${listedCount(inbox, hidden)}, expected ${open.length - hidden.size}`);
+  }
+  const time = (count: () => number) => {
+    const t0 = process.hrtime.bigint();
+    if (count() !== visible) throw new Error('status count changed');
+    return Number(process.hrtime.bigint() - t0) / 1000;
+  };
+  const count = Array.from({ length: calls }, () => time(() => countVisible(inbox, hidden)));
+  const listed = Array.from({ length: listings }, () => time(() => listedCount(inbox, hidden)));
+  return { count, listed, visible };
 }
 
 /** Times `apply` of each event, one by one, in microseconds. */
@@ -201,9 +234,15 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
   // -- a flood of one-request sessions past the session bound ------------------------
   const flood = sessionFlood(options.floodSessions, options.floodMaxSessions, tick);
   ctx.log(`scale: ${options.floodSessions} one-request sessions in ${flood.bounded.toFixed(0)} ms (unbounded ${flood.unbounded.toFixed(0)} ms)`);
+  const counted = statusCount(flood.flooded, options.floodDismissed, 1_000, 20);
+  flood.flooded.dispose();
   notes.push(
     `session flood: ${options.floodSessions} sessions with one open request each, applied to an inbox bounded at ${options.floodMaxSessions} sessions ` +
       `(maxOpen above the count, so every session is held); baseline: the same events on an inbox whose bound is above the count; fastest of 3 runs each`,
+  );
+  notes.push(
+    `status bar count: AttentionStore.visibleCount (countVisible, src/host/attentionStore.ts) on the flooded inbox with ${options.floodDismissed} ` +
+      `of its requests dismissed, median of 1 000 calls; baseline: counting by listing (visibleItems().length), median of 20`,
   );
   return {
     id: 'scale',
@@ -237,6 +276,13 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
         baseline: { label: 'no session bound reached', value: flood.unbounded },
         detail: { sessionsTracked: flood.tracked, open: flood.open },
       }),
+      metric(
+        `status bar count, ${flood.open.toLocaleString('en-US')} open, ${options.floodDismissed.toLocaleString('en-US')} dismissed (median)`, 'µs', median(counted.count),
+        {
+          baseline: { label: 'counting by listing (visibleItems().length)', value: median(counted.listed) },
+          detail: { visible: counted.visible, p99: percentile(counted.count, 99), baselineMax: Math.max(...counted.listed) },
+        },
+      ),
     ],
   };
 }

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runCatchUp } from './catchUp';
 import { runFootprint } from './footprint';
 import { runFormRender } from './formRender';
 import { runHostile } from './hostile';
@@ -19,6 +20,7 @@ const TITLES: Record<BenchmarkId, string> = {
   'form-render': 'Form render',
   footprint: 'Footprint',
   hostile: 'Hostile input',
+  'catch-up': 'Catch-up after a reconnect',
 };
 
 const RUNNERS: Record<BenchmarkId, (ctx: BenchContext) => Promise<BenchmarkResult>> = {
@@ -28,6 +30,7 @@ const RUNNERS: Record<BenchmarkId, (ctx: BenchContext) => Promise<BenchmarkResul
   'form-render': runFormRender,
   footprint: runFootprint,
   hostile: runHostile,
+  'catch-up': runCatchUp,
 };
 
 export interface SuiteOptions {

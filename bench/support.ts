@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
@@ -82,4 +83,9 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs:
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(everyMs);
   }
+}
+
+/** The 1 / 5 / 15 min load average, for the notes: other work on the machine moves the absolute figures. */
+export function loadAverage(): string {
+  return os.loadavg().map((value) => value.toFixed(2)).join(' / ');
 }

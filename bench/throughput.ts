@@ -9,8 +9,7 @@ import { HubClient } from '../src/aep/client/hubClient';
 import { silentLogger } from '../src/aep/client/logger';
 import { MemoryPositionStore } from '../src/aep/client/positionStore';
 import { SUBSCRIBED_TYPES } from '../src/aep/client/userFilter';
-import type { AepEvent } from '../src/aep/envelope';
-import { Inbox, type ApplyOutcome } from '../src/aep/inbox/inbox';
+import { CountingInbox } from './countingInbox';
 import { HubChild } from './hubChild';
 import { metric, type BenchmarkResult } from './report';
 import { median, now, type BenchContext } from './support';
@@ -58,27 +57,6 @@ export async function bareClient(hubUrl: string, expected: number, timeoutMs: nu
 
 /** Room for every event a hub holds (a replay flood can be queued whole). */
 const ROOMY_QUEUE = 1_000_000;
-
-/** An Inbox that also says when it has been handed `expected` events. */
-class CountingInbox extends Inbox {
-  handed = 0;
-  private waiter: (() => void) | undefined;
-  private expected = Infinity;
-
-  override apply(event: AepEvent): ApplyOutcome {
-    const outcome = super.apply(event);
-    if (++this.handed === this.expected) this.waiter?.();
-    return outcome;
-  }
-
-  whenHanded(expected: number): Promise<void> {
-    this.expected = expected;
-    return new Promise((resolve) => {
-      this.waiter = resolve;
-      if (this.handed >= expected) resolve();
-    });
-  }
-}
 
 /**
  * (b): the extension's own client, built as the VS Code layer builds it (no logging). `maxQueuedMessages`

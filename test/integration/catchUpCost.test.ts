@@ -1,9 +1,10 @@
 // What the catch-up costs: every reconnect to a hub that offers replay-all
 // asks for everything it holds (resumePlan.ts), and the inbox dedupes what it
-// already had. With N sessions held, this measures the events that cross the
-// wire on a reconnect and how long they take, and checks that the one request
-// raised meanwhile, in a session never seen, arrives and nothing else changes.
-// Set AEP_CATCHUP_SESSIONS to change N (AEP_CATCHUP_ANSWERED: answered events per session), below 1 000: the local hub holds
+// already had. With N sessions held, this checks that the events that cross the
+// wire on a reconnect are what the hub holds under the filter, once, and that
+// the one request raised meanwhile, in a session never seen, arrives and
+// nothing else changes. `npm run bench` (bench/catchUp.ts) times the same load.
+// Set AEP_CATCHUP_SESSIONS to change N (AEP_CATCHUP_ANSWERED: answered requests per session), below 1 000: the local hub holds
 // 1 000 sessions at most (test/hub/config.ts maxSessions), one of them the new one.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -11,16 +12,15 @@ import { HubClient } from '../../src/aep/client/hubClient';
 import { MemoryPositionStore } from '../../src/aep/client/positionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startHub, type RunningHub } from '../hub/hub';
-import { freshSession, makeEvent, postEvents } from '../support/events';
+import { heldSessions, outageRequest, postAll } from '../support/heldSessions';
 import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'catch-up-cost-token';
 const SESSIONS = Number(process.env['AEP_CATCHUP_SESSIONS'] ?? 300);
-/** Per session: session.started, ANSWERED answered events, 1 open request (all subscribed types), and 10 tool events the filter keeps off the wire. */
-const ANSWERED = Number(process.env['AEP_CATCHUP_ANSWERED'] ?? 8);
-const SUBSCRIBED_PER_SESSION = ANSWERED + 2;
+/** Per session (test/support/heldSessions.ts): ANSWERED requests answered and resolved, one open, and tool events the filter keeps off the wire. */
+const ANSWERED = Number(process.env['AEP_CATCHUP_ANSWERED'] ?? 3);
 
 describe(`catch-up cost with ${SESSIONS} sessions held`, () => {
   let hub: RunningHub;
@@ -38,16 +38,8 @@ describe(`catch-up cost with ${SESSIONS} sessions held`, () => {
 
   test('a reconnect replays what the hub holds; the request raised while away arrives once and nothing else is added', async (t) => {
     assert.ok(SESSIONS >= 1 && SESSIONS < 1_000, `AEP_CATCHUP_SESSIONS must be 1 to 999, not ${SESSIONS}`);
-    const sessions = Array.from({ length: SESSIONS }, (_, i) => freshSession(`held${i}`));
-    const events: Array<Record<string, unknown>> = [];
-    for (const session of sessions) {
-      let seq = 0;
-      events.push(makeEvent('session.started', session, seq++));
-      for (let n = 0; n < 10; n++) events.push(makeEvent('tool.started', session, seq++, { data: { tool: 'Bash' } }));
-      for (let n = 0; n < ANSWERED; n++) events.push({ ...makeEvent('attention.answered', session, seq++), subject: `X${n}`, data: { answer: { option: 'allow' } } });
-      events.push(makeEvent('attention.requested', session, seq++, { data: { kind: 'input', prompt: `Question of ${session}` }, severity: 'notice' }));
-    }
-    for (let i = 0; i < events.length; i += 1_000) assert.equal((await postEvents(hub.url, TOKEN, events.slice(i, i + 1_000))).status, 202);
+    const held = heldSessions(SESSIONS, ANSWERED);
+    await postAll(hub.url, TOKEN, held.events);
 
     const inbox = new Inbox();
     const log = new RecordingLogger();
@@ -58,26 +50,27 @@ describe(`catch-up cost with ${SESSIONS} sessions held`, () => {
 
     proxy.sever();
     await waitUntil(() => c.state.kind === 'backing-off', 'the drop');
-    const brandNew = freshSession('new');
-    const missed = makeEvent('attention.requested', brandNew, 1, { data: { kind: 'input', prompt: 'Asked while you were away' }, severity: 'notice' });
-    assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('session.started', brandNew, 0), missed])).status, 202);
+    const missed = outageRequest();
+    await postAll(hub.url, TOKEN, missed.events);
 
     const seen = () => c.stats.eventsApplied + c.stats.duplicatesDropped;
     const before = seen();
-    const expected = SESSIONS * SUBSCRIBED_PER_SESSION + 2;
+    const appliedBefore = c.stats.eventsApplied;
+    const expected = held.subscribed + missed.events.length;
     const load = await readLoad();
     const restoredAt = performance.now();
     proxy.restore();
-    await waitUntil(() => inbox.open().some((item) => item.requestId === missed['id']), 'the request raised while away', 30_000);
+    await waitUntil(() => inbox.open().some((item) => item.requestId === missed.requestId), 'the request raised while away', 30_000);
     const missedAfterMs = performance.now() - restoredAt;
     await waitUntil(() => seen() - before >= expected, 'the whole replay', 30_000, () => `${seen() - before} of ${expected}`);
     const replayMs = performance.now() - restoredAt;
 
     assert.equal(seen() - before, expected, 'the replay is what the hub holds under the filter, once');
+    assert.equal(c.stats.eventsApplied - appliedBefore, missed.events.length, "only the new session's events are applied; the rest are duplicates");
     assert.equal(inbox.open().length, SESSIONS + 1, 'every request exactly once');
-    assert.equal(inbox.open().filter((item) => item.requestId === missed['id']).length, 1);
+    assert.equal(inbox.open().filter((item) => item.requestId === missed.requestId).length, 1);
     t.diagnostic(
-      `${SESSIONS} sessions held (${events.length + 2} events, ${expected} under the subscription filter): the reconnect replayed ${seen() - before} events ` +
+      `${SESSIONS} sessions held (${held.events.length + missed.events.length} events, ${expected} under the subscription filter): the reconnect replayed ${seen() - before} events ` +
         `(${c.stats.duplicatesDropped} dropped as duplicates in all), the missed request was open ${Math.round(missedAfterMs)} ms after the restore, ` +
         `the whole replay done at ${Math.round(replayMs)} ms; loadavg before: ${load}`,
     );

@@ -12,6 +12,8 @@ export class TcpProxy {
   /** While set, what the hub sends is thrown away: the client hears nothing (a lost ack). */
   droppingDownstream = false;
   connections = 0;
+  /** Bytes passed from the hub to the client, over every connection (what a replay costs on the wire). */
+  bytesDownstream = 0;
 
   private constructor(private readonly server: Server, readonly port: number) {}
 
@@ -35,7 +37,9 @@ export class TcpProxy {
       upstream.on('error', end).on('close', end);
       client.pipe(upstream);
       upstream.on('data', (chunk: Buffer) => {
-        if (!proxy?.droppingDownstream) client.write(chunk);
+        if (!proxy || proxy.droppingDownstream) return;
+        proxy.bytesDownstream += chunk.length;
+        client.write(chunk);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

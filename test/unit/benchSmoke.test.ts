@@ -64,11 +64,24 @@ test('npm run bench --quick: every benchmark runs and reports finite, positive f
   assert.ok(metric('throughput', /HubClient \+ Inbox/)?.baseline, 'throughput: ours against the bare client');
   assert.ok(metric('latency', /p99/)?.target, 'latency: p99 with its target');
   assert.ok(metric('scale', /dedupe keys/)?.target, 'scale: the dedupe bound');
+  assert.ok(metric('scale', /one-request sessions/)?.baseline, 'scale: the session flood against an inbox that evicts nothing');
+  assert.ok(metric('scale', /^status bar count/)?.baseline, 'scale: the status bar count against counting by listing');
   assert.ok(metric('form-render', /^50 fields/)?.target, 'form-render: 50 fields with its target');
   assert.ok(metric('footprint', /extension bundle/)?.target, 'footprint: bundle size with its target');
   assert.ok(metric('hostile', /within a 1 MiB frame/)?.baseline, 'hostile: the worst in-frame stall against JSON.parse of the same text');
   assert.ok(metric('hostile', /^refusing nesting/)?.target, 'hostile: the depth refusal with its target');
   assert.ok(metric('hostile', /^fieldNamedIn/)?.target, 'hostile: fieldNamedIn against the replaced code, with its target');
+  // Catch-up: the reconnect's replay timed against the first connection's, for each count of sessions held,
+  // and what of it is new (the outage's own session) with its target. Each count has all four rows.
+  const catchUp = results.benchmarks.find((b) => b.id === 'catch-up')?.metrics ?? [];
+  const counts = new Set(catchUp.map((m) => /(\d[\d,]*) sessions held/.exec(m.metric)?.[1]));
+  assert.ok(counts.size >= 1 && !counts.has(undefined), 'catch-up: every row names its count of sessions held');
+  for (const n of counts) {
+    assert.ok(metric('catch-up', new RegExp(`^reconnect, ${n} sessions held: replay applied`))?.baseline, `catch-up ${n}: the replay against the first connection`);
+    assert.ok(metric('catch-up', new RegExp(`^reconnect, ${n} sessions held: missed request open`))?.baseline, `catch-up ${n}: the missed request`);
+    assert.ok(metric('catch-up', new RegExp(`^events replayed per reconnect, ${n} sessions held`))?.baseline, `catch-up ${n}: the events replayed against those held`);
+    assert.ok(metric('catch-up', new RegExp(`^new events applied on reconnect, ${n} sessions held`))?.target, `catch-up ${n}: what is new, with its target`);
+  }
 
   const withTargets = results.benchmarks.flatMap((b) => b.metrics).filter((m) => m.target);
   assert.deepEqual(results.summary, {
