@@ -21,7 +21,8 @@ export function sendingMessage(submitId: string, agentText: string, connected: b
  * same command id (AEP-0004 §2.3), so the page's `retry` names this `submitId`.
  */
 export function outcomeMessage(submitId: string, outcome: SendOutcome, agentText: string, fieldIds: readonly string[]): OutcomeMessage {
-  const phase = outcome.kind === 'refused-by-hub' ? 'refused' : outcome.kind;
+  // A request closed first ends the answer on the page as a cancelled one does; the message says whether it was sent.
+  const phase = outcome.kind === 'refused-by-hub' ? 'refused' : outcome.kind === 'request-closed' ? 'cancelled' : outcome.kind;
   const invalidField = outcome.kind === 'rejected' && outcome.reason === 'invalid' ? fieldNamedIn(outcome.detail, fieldIds) : undefined;
   return {
     type: 'outcome', submitId, phase, message: describeOutcome(outcome, agentText).message,

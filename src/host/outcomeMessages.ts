@@ -45,6 +45,13 @@ export function describeOutcome(outcome: SendOutcome, agentText: string): { ok: 
       };
     case 'cancelled':
       return { ok: false, message: t('The answer was not sent: {0}', piece(outcome.reason, PIECES.detail)) };
+    case 'request-closed':
+      return {
+        ok: false,
+        message: outcome.sent
+          ? t('The request closed before {0} acknowledged the answer. The answer went out earlier, so {0} may have received it; nothing more is sent.', agent)
+          : t('The answer was not sent: the request closed before the connection came back.'),
+      };
     case 'awaiting-ack':
       // Not "not sent": the command is kept and goes out again under the same id, so sending a new answer is not needed.
       return {

@@ -245,6 +245,28 @@ describe('ControlSender with a store', () => {
     assert.ok(log.lines.some((line) => /^info dropped unsettled answer .*: request R1 is no longer open/.test(line)));
   });
 
+  test('restored, then its request closes before the connection is back: "request-closed", sent or not as it was, never resent', async () => {
+    for (const writtenBefore of [true, false]) {
+      const memento = new MemoryMemento();
+      const first = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+      if (writtenBefore) first.connected(() => true);
+      const cmd = command();
+      void first.send(cmd, 5_000, target);
+      first.dispose();
+      let open = true;
+      const outcomes: SendOutcome[] = [];
+      const second = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+      assert.equal(second.restore(() => open, (outcome) => outcomes.push(outcome)), 1);
+      open = false;
+      const written: string[] = [];
+      second.connected((text) => (written.push(text), true));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(written, [], 'not sent again');
+      assert.deepEqual(outcomes, [{ kind: 'request-closed', commandId: cmd.id, sent: writtenBefore }]);
+      second.dispose();
+    }
+  });
+
   test('restored awaiting its ack, then timed out in the new sender: Send again resends the same id and bytes', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const memento = new MemoryMemento();

@@ -112,3 +112,14 @@ describe('answers kept across a reload, as the page is told of them', () => {
     assert.equal(invalid.canRetry, undefined);
   });
 });
+
+describe('an answer kept from before a reload whose request closed first', () => {
+  test('written before: the page never says "not sent", and offers nothing more; never written: "not sent"', () => {
+    const sent = outcomeMessage('c1', { kind: 'request-closed', commandId: 'c1', sent: true }, 'claude-code', []);
+    assert.doesNotMatch(sent.message, /not sent/i);
+    assert.match(sent.message, /may have received it/);
+    assert.equal(sent.canRetry, undefined);
+    const unsent = outcomeMessage('c2', { kind: 'request-closed', commandId: 'c2', sent: false }, 'claude-code', []);
+    assert.match(unsent.message, /not sent/);
+  });
+});

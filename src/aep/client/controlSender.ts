@@ -19,7 +19,13 @@ export type SendOutcome =
    * and goes out again, unchanged, from the next client for the same hub.
    * `sent`: it was written at least once, so the agent may already have it.
    */
-  | { kind: 'awaiting-ack'; commandId: string; sent: boolean };
+  | { kind: 'awaiting-ack'; commandId: string; sent: boolean }
+  /**
+   * An answer kept from before a reload or rebuild whose request closed
+   * before its ack came: it is not sent again. `sent`: it was written before,
+   * so the agent may have it; never reported as "not sent" then.
+   */
+  | { kind: 'request-closed'; commandId: string; sent: boolean };
 
 const MAX_TIMED_OUT = 64;
 
@@ -107,7 +113,7 @@ export class ControlSender {
   connected(writer: CommandWriter): void {
     this.writer = writer;
     for (const entry of [...this.pending.values()]) {
-      if (entry.restored && !this.stillOpen(entry)) entry.settle({ kind: 'cancelled', commandId: entry.id, reason: 'the request is no longer open' });
+      if (entry.restored && !this.stillOpen(entry)) entry.settle({ kind: 'request-closed', commandId: entry.id, sent: entry.writtenBefore || entry.attempts > 0 });
       else this.write(entry);
     }
   }
