@@ -14,6 +14,8 @@ import type { SettingsService } from './settings';
 import { STATUS_COMMAND } from './statusBar';
 import { notify, pick } from './surfaces';
 import { originOf, type TokenStore } from './tokens';
+import { tokenCanFix } from '../aep/client/connectionFailure';
+import { describeFailure } from './failureMessages';
 
 export const COMMANDS = {
   connect: 'aepAttention.connect',
@@ -71,7 +73,7 @@ export class Commands extends Disposable {
   /** Says once, in words, why the hub cannot be used, and offers the fix (issue 7: 401, watch-only, version). */
   private explainState(state: HubConnection['state']): void {
     let key: string | undefined;
-    if (state.kind === 'failed') key = `failed:${state.reason}`;
+    if (state.kind === 'failed') key = `failed:${JSON.stringify(state.failure)}`;
     else if (this.connection.watchOnly) key = `watch-only:${this.connection.origin}`;
     if (key === undefined || key === this.lastExplained) return;
     this.lastExplained = key;
@@ -202,9 +204,9 @@ export class Commands extends Disposable {
     const retry = { title: vscode.l10n.t('Retry'), value: 'retry' } as const;
     const showLog = { title: vscode.l10n.t('Show Log'), value: 'log' } as const;
     const setToken = { title: vscode.l10n.t('Set Hub Token'), value: 'token' } as const;
-    const actions = /token/i.test(state.reason) ? [setToken, retry, showLog] : [retry, showLog];
+    const actions = tokenCanFix(state.failure) ? [setToken, retry, showLog] : [retry, showLog];
     // The reason may quote the hub: it goes through the notification surface like agent text.
-    const choice = await notify('error', vscode.l10n.t('AEP Attention cannot connect: {0}', state.reason), actions);
+    const choice = await notify('error', vscode.l10n.t('AEP Attention cannot connect: {0}', describeFailure(state.failure)), actions);
     if (choice === 'retry') this.connection.retryNow();
     else if (choice === 'log') this.log.show();
     else if (choice === 'token') await this.setToken();

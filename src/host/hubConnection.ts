@@ -12,6 +12,7 @@ import { Disposable } from './disposable';
 import type { ExtensionLog } from './log';
 import type { Settings, SettingsService } from './settings';
 import type { TokenStore } from './tokens';
+import { failureLogLine } from '../aep/client/connectionFailure';
 
 /** The connection as the UI shows it: the client's own states plus the two where there is no client. */
 export type ConnectionState =
@@ -259,7 +260,7 @@ export function describeState(state: ConnectionState): string {
     case 'backing-off':
       return `backing off (attempt ${state.attempt}): ${state.lastError}`;
     case 'failed':
-      return `failed: ${state.reason}`;
+      return `failed: ${failureLogLine(state.failure)}`;
     case 'connecting':
       return `connecting (attempt ${state.attempt})`;
     default:

@@ -5,6 +5,7 @@ import type { AttentionStore } from './attentionStore';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import { StatusItem } from './surfaces';
+import { describeFailure } from './failureMessages';
 
 export const STATUS_COMMAND = 'aepAttention.statusBarClicked';
 
@@ -73,7 +74,7 @@ export class StatusBar extends Disposable {
       case 'failed':
         icon = 'error';
         text = vscode.l10n.t('AEP');
-        summary = vscode.l10n.t('Cannot connect to {0}: {1}', hub, state.reason);
+        summary = vscode.l10n.t('Cannot connect to {0}: {1}', hub, describeFailure(state.failure));
         break;
       case 'disconnected':
       case 'idle':

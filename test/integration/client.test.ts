@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
-import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterView';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startAgent } from '../agent/agent';
@@ -14,6 +14,8 @@ import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
+import { tokenCanFix } from '../../src/aep/client/connectionFailure';
+import { describeFailure } from '../../src/host/failureMessages';
 
 const TOKEN = 'client-test-token';
 const FORM = {
@@ -326,7 +328,9 @@ describe('client configuration failures and hub restarts', () => {
       const h = startClient(hub.url, { token: 'wrong' });
       await waitUntil(() => h.client.state.kind === 'failed', 'the failure');
       const state = h.client.state;
-      assert.match(state.kind === 'failed' ? state.reason : '', /refused the token \(HTTP 401\).*Set Hub Token/);
+      assert.deepEqual(state.kind === 'failed' && state.failure, { code: 'token-refused', httpStatus: 401 });
+      assert.match(state.kind === 'failed' ? describeFailure(state.failure) : '', /refused the token \(HTTP 401\).*Set Hub Token/);
+      assert.ok(state.kind === 'failed' && tokenCanFix(state.failure), 'the UI offers Set Hub Token from the code');
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(h.states.filter((s) => s.kind === 'connecting').length, 1, 'no retry loop');
       assert.equal(h.log.lines.some((line) => line.includes('wrong')), false, 'the token is never logged');
@@ -339,7 +343,8 @@ describe('client configuration failures and hub restarts', () => {
     const h = startClient('http://192.0.2.10:8787');
     const state = h.client.state;
     assert.equal(state.kind, 'failed');
-    assert.match(state.kind === 'failed' ? state.reason : '', /TLS/);
+    assert.equal(state.kind === 'failed' && state.failure.code, 'bad-address');
+    assert.match(state.kind === 'failed' ? describeFailure(state.failure) : '', /TLS/);
   });
 
   test('a tokenless hub refuses commands as watch-only', async () => {

@@ -3,11 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
-import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { FAKE_HUB_HELLO, fakeHub, politeHub } from '../support/fakeHub';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
+import { describeFailure } from '../../src/host/failureMessages';
 
 const clients: HubClient[] = [];
 const servers: Array<{ close: () => Promise<void> }> = [];
@@ -112,7 +113,8 @@ describe('client against a hostile hub', () => {
     const { c } = client(hub.url);
     await waitUntil(() => c.state.kind === 'failed', 'the failure');
     const state = c.state;
-    assert.equal(state.kind === 'failed' && state.reason, 'the hub answered with AEP 9.9, but this extension speaks 0.1');
+    assert.deepEqual(state.kind === 'failed' && state.failure, { code: 'version-unsupported', ours: '0.1', hubVersions: ['9.9'] });
+    assert.equal(state.kind === 'failed' && describeFailure(state.failure), 'the hub speaks AEP 9.9, but this extension speaks 0.1.');
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(hub.connections(), 1, 'no retry loop on a final failure');
   });
@@ -125,7 +127,8 @@ describe('client against a hostile hub', () => {
     const { c } = client(hub.url);
     await waitUntil(() => c.state.kind === 'failed', 'the failure');
     const state = c.state;
-    assert.equal(state.kind === 'failed' && state.reason, 'the hub does not speak AEP 0.1 (it speaks 0.2)');
+    assert.deepEqual(state.kind === 'failed' && state.failure, { code: 'version-unsupported', ours: '0.1', hubVersions: ['0.2'] });
+    assert.equal(state.kind === 'failed' && describeFailure(state.failure), 'the hub speaks AEP 0.2, but this extension speaks 0.1.');
   });
 
   test('a hub that never answers pings is dropped, and "connected" does not outlive it', async () => {

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
-import { MemoryPositionStore, type PositionStore } from '../../src/aep/client/positionStore';
+import { type PositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import type { ResumePosition } from '../../src/aep/frames';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { WorkspacePersistence } from '../../src/host/persistence';
@@ -15,6 +16,7 @@ import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
+import { failureLogLine } from '../../src/aep/client/connectionFailure';
 
 const TOKEN = 'resume-bounds-token';
 
@@ -34,7 +36,7 @@ function startClient(hubUrl: string, positions: PositionStore, inbox = new Inbox
   const failed: string[] = [];
   client.onDidReportProblem((problem) => problems.push(problem.message));
   client.onDidChangeState((state) => {
-    if (state.kind === 'failed') failed.push(state.reason);
+    if (state.kind === 'failed') failed.push(failureLogLine(state.failure));
   });
   client.start();
   clients.push(client);

@@ -9,6 +9,7 @@ import { isOpenStatus, type Inbox } from '../inbox/inbox';
 import type { CaptureLevel } from '../levels';
 import { Backoff } from './backoff';
 import type { StoredCommand, UnsettledCommands } from './commandStore';
+import { failureLogLine, type ConnectionFailure } from './connectionFailure';
 import { ControlSender, type SendOutcome } from './controlSender';
 import { EventIntake } from './eventIntake';
 import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
@@ -35,7 +36,7 @@ export type ClientState =
   | { kind: 'connected'; since: number; hub: string }
   | { kind: 'backing-off'; attempt: number; retryAt: number; lastError: string }
   /** Retrying cannot help until something changes (token, URL, version, filter); `retryNow` still tries. */
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; failure: ConnectionFailure };
 
 export interface HubClientOptions {
   hubUrl: string;
@@ -102,7 +103,7 @@ interface Connection {
 export class HubClient {
   private readonly endpoint: HubEndpoint | undefined;
   private readonly filter: AttrFilter | undefined;
-  private readonly configProblem: string | undefined;
+  private readonly configProblem: ConnectionFailure | undefined;
   private readonly backoff: Backoff;
   private readonly sender: ControlSender;
   private readonly roster: RosterView;
@@ -166,8 +167,8 @@ export class HubClient {
 
     const endpoint = hubEndpoint(options.hubUrl, options.allowInsecureRemote ?? false);
     const filter = subscriptionFilter(options.filter);
-    if (!endpoint.ok) this.configProblem = endpoint.problem;
-    else if (!filter.ok) this.configProblem = filter.problem;
+    if (!endpoint.ok) this.configProblem = { code: 'bad-address', detail: endpoint.problem };
+    else if (!filter.ok) this.configProblem = { code: 'bad-filter', detail: filter.problem };
     else {
       this.endpoint = endpoint.value;
       this.filter = filter.value;
@@ -255,7 +256,7 @@ export class HubClient {
   private connect(): void {
     if (this.disposed) return;
     if (!this.endpoint || !this.filter) {
-      this.fail(this.configProblem ?? 'no hub configured');
+      this.fail(this.configProblem ?? { code: 'bad-address', detail: 'no hub configured' });
       return;
     }
     this.endConnection()?.socket.close(1000, 'reconnecting');
@@ -278,7 +279,7 @@ export class HubClient {
       {
         send: (frame) => void socket.send(JSON.stringify(frame)),
         drop: (why) => socket.drop(why),
-        fail: (reason) => current() && this.fail(reason),
+        fail: (failure) => current() && this.fail(failure),
         report: (message) => this.report(message),
         ready: (hello) => current() && this.onReady(connection, hello),
         event: (event, acksOnly) => {
@@ -315,11 +316,7 @@ export class HubClient {
         lost: (why, behind) => current() && this.lost(why, behind),
         unauthorized: (status) => {
           if (!current()) return;
-          this.fail(
-            this.options.token
-              ? `the hub refused the token (HTTP ${status}). Set the right one with "AEP Attention: Set Hub Token"`
-              : `the hub requires a token (HTTP ${status}). Set it with "AEP Attention: Set Hub Token"`,
-          );
+          this.fail({ code: this.options.token ? 'token-refused' : 'token-required', httpStatus: status });
         },
       },
     );
@@ -372,9 +369,9 @@ export class HubClient {
   }
 
   /** Retrying cannot fix this: say why and wait for the user. */
-  private fail(reason: string): void {
-    this.options.log.error(reason);
-    this.setState({ kind: 'failed', reason });
+  private fail(failure: ConnectionFailure): void {
+    this.options.log.error(failureLogLine(failure));
+    this.setState({ kind: 'failed', failure });
     this.endConnection()?.socket.close(1000, 'giving up until something changes');
   }
 

@@ -3,6 +3,7 @@ import { ACCEPTED_TYPE, REJECTED_TYPE } from '../control';
 import { AEP_VERSION, type AepEvent } from '../envelope';
 import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type ResumePosition, type RosterEntry, type SubscribeFrame } from '../frames';
 import type { CaptureLevel } from '../levels';
+import type { ConnectionFailure } from './connectionFailure';
 import type { Logger } from './logger';
 import { describeFrom, type ResumeTracker } from './resumeTracker';
 import { ackSubscriptionFilter } from './userFilter';
@@ -26,7 +27,7 @@ export interface HubSessionHost {
   /** This connection cannot go on: reconnect with backoff. */
   drop(why: string): void;
   /** Retrying cannot help until something changes. */
-  fail(reason: string): void;
+  fail(failure: ConnectionFailure): void;
   /** A problem with something the hub sent: logged and shown, never fatal. */
   report(message: string): void;
   /** The hub said hello and confirmed the subscriptions. */
@@ -169,7 +170,7 @@ export class HubSession {
   private onHello(frame: HelloFrame): void {
     if (this.hubHello) return;
     if (!frame.versions.includes(AEP_VERSION)) {
-      this.host.fail(`the hub answered with AEP ${frame.versions.join(', ')}, but this extension speaks ${AEP_VERSION}`);
+      this.host.fail({ code: 'version-unsupported', ours: AEP_VERSION, hubVersions: frame.versions });
       return;
     }
     this.hubHello = frame;
@@ -238,11 +239,11 @@ export class HubSession {
   private onErrorFrame(frame: ErrorFrame): void {
     if (this.host.commandError(frame)) return;
     if (frame.code === 'version-unsupported') {
-      this.host.fail(`the hub does not speak AEP ${AEP_VERSION}${frame.versions ? ` (it speaks ${frame.versions.join(', ')})` : ''}`);
+      this.host.fail({ code: 'version-unsupported', ours: AEP_VERSION, hubVersions: frame.versions ?? [] });
       return;
     }
     if (frame.code === 'hello-required') {
-      this.host.fail('the hub says it never received this client\'s hello; this is a protocol mismatch between the extension and the hub');
+      this.host.fail({ code: 'hello-not-received' });
       return;
     }
     if (frame.id !== undefined && frame.id === this.subscriptionId) {
