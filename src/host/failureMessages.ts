@@ -1,4 +1,4 @@
-import type { ConnectionFailure } from '../aep/client/connectionFailure';
+import { describeBytes, describeDuration, type ConnectionFailure, type LostReason } from '../aep/client/connectionFailure';
 import { t } from './l10n';
 import { piece, PIECES } from './untrustedText';
 
@@ -24,5 +24,46 @@ export function describeFailure(failure: ConnectionFailure): string {
     case 'bad-filter':
       // Already names the setting (userFilter.ts).
       return failure.detail;
+  }
+}
+
+/** Why the hub was lost (the client is retrying), in the user's language. Hub-authored parts enter as capped, inert pieces. */
+export function describeLost(lost: LostReason): string {
+  switch (lost.code) {
+    case 'nothing-listening':
+      return t('nothing is listening at the hub address (connection refused)');
+    case 'host-not-found':
+      return t('the hub host name does not resolve');
+    case 'reset':
+      return t('the connection was reset');
+    case 'timed-out':
+      return t('the connection timed out');
+    case 'closed':
+      return lost.reason
+        ? t('the connection closed ({0}: {1})', lost.wsCode, piece(lost.reason, PIECES.detail))
+        : t('the connection closed ({0})', lost.wsCode);
+    case 'ours-too-large':
+      return t('the hub closed the connection because a message from this window was larger than it accepts (WebSocket 1009); a very long answer may need to be shorter');
+    case 'frame-too-large':
+      return t(
+        'the hub sent a message larger than {0}, the most AEP Attention accepts, so the connection was closed (WebSocket 1009). If this repeats after reconnecting, an agent is sending events that large and needs to send smaller ones',
+        describeBytes(lost.limitBytes),
+      );
+    case 'http-status':
+      return t('the hub answered HTTP {0} instead of opening the socket', lost.httpStatus);
+    case 'silent':
+      return t('the hub has been silent for more than {0} s', lost.seconds);
+    case 'fell-behind':
+      return t('this window fell {0} messages behind the hub; reconnecting to resume', lost.messages);
+    case 'no-hello':
+      return t('the hub did not answer hello');
+    case 'subscription-unconfirmed':
+      return t('the hub accepted the connection but never confirmed the subscription within {0}; check that the hub is an AEP 0.1 hub and look at its log', describeDuration(lost.afterMs));
+    case 'subscription-refused':
+      return lost.detail
+        ? t('the hub refused the subscription ({0}): {1}', piece(lost.hubCode, PIECES.kind), piece(lost.detail, PIECES.detail))
+        : t('the hub refused the subscription ({0})', piece(lost.hubCode, PIECES.kind));
+    case 'socket-error':
+      return lost.message;
   }
 }

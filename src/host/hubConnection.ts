@@ -12,7 +12,7 @@ import { Disposable } from './disposable';
 import type { ExtensionLog } from './log';
 import type { Settings, SettingsService } from './settings';
 import type { TokenStore } from './tokens';
-import { failureLogLine } from '../aep/client/connectionFailure';
+import { failureLogLine, lostLogLine } from '../aep/client/connectionFailure';
 
 /** The connection as the UI shows it: the client's own states plus the two where there is no client. */
 export type ConnectionState =
@@ -258,7 +258,7 @@ function toDisposable(subscription: { dispose(): void }): vscode.Disposable {
 export function describeState(state: ConnectionState): string {
   switch (state.kind) {
     case 'backing-off':
-      return `backing off (attempt ${state.attempt}): ${state.lastError}`;
+      return `backing off (attempt ${state.attempt}): ${lostLogLine(state.lost)}`;
     case 'failed':
       return `failed: ${failureLogLine(state.failure)}`;
     case 'connecting':

@@ -5,7 +5,7 @@ import type { AttentionStore } from './attentionStore';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import { StatusItem } from './surfaces';
-import { describeFailure } from './failureMessages';
+import { describeFailure, describeLost } from './failureMessages';
 
 export const STATUS_COMMAND = 'aepAttention.statusBarClicked';
 
@@ -69,7 +69,7 @@ export class StatusBar extends Disposable {
       case 'backing-off':
         icon = 'debug-disconnect';
         text = pending > 0 ? `${pending}` : vscode.l10n.t('AEP');
-        summary = vscode.l10n.t('Lost the hub at {0}: {1}. Retrying at {2}.', hub, state.lastError, new Date(state.retryAt).toLocaleTimeString());
+        summary = vscode.l10n.t('Lost the hub at {0}: {1}. Retrying at {2}.', hub, describeLost(state.lost), new Date(state.retryAt).toLocaleTimeString());
         break;
       case 'failed':
         icon = 'error';

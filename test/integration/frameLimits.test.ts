@@ -6,10 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { WebSocketServer, type ServerOptions, type WebSocket } from 'ws';
 import { HubClient, MAX_FRAME_BYTES, type ClientState } from '../../src/aep/client/hubClient';
-import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
+import { describeLost } from '../../src/host/failureMessages';
 
 interface FakeHub {
   url: string;
@@ -74,11 +75,11 @@ describe('WebSocket limits', () => {
     const hub = await fakeHub((ws) => ws.send(request('R1', { kind: 'input', prompt: 'A'.repeat(MAX_FRAME_BYTES) })));
     cleanup.push(() => hub.close());
     const h = start(hub.url);
-    const refused = (state: ClientState) => state.kind === 'backing-off' && /larger than 1 MiB, the most AEP Attention accepts/.test(state.lastError);
+    const refused = (state: ClientState) => state.kind === 'backing-off' && state.lost.code === 'frame-too-large';
     await waitUntil(() => h.states.some(refused), 'the size refusal', 5_000, () => h.log.lines.join('\n'));
     const state = h.states.find(refused);
     assert.equal(
-      state?.kind === 'backing-off' && state.lastError,
+      state?.kind === 'backing-off' && describeLost(state.lost),
       'the hub sent a message larger than 1 MiB, the most AEP Attention accepts, so the connection was closed (WebSocket 1009). If this repeats after reconnecting, an agent is sending events that large and needs to send smaller ones',
     );
     assert.ok(h.log.lines.some((line) => line.startsWith('warn the hub sent a message larger than 1 MiB')), 'and logged');
@@ -118,8 +119,8 @@ describe('WebSocket limits', () => {
     await waitUntil(() => h.states.some((s) => s.kind === 'backing-off'), 'the close', 5_000, () => h.log.lines.join('\n'));
     const state = h.states.find((s) => s.kind === 'backing-off');
     assert.equal(
-      state?.kind === 'backing-off' && state.lastError,
-      'the hub closed the connection because a message from this client was larger than it accepts (WebSocket 1009); a very long answer may need to be shorter',
+      state?.kind === 'backing-off' && describeLost(state.lost),
+      'the hub closed the connection because a message from this window was larger than it accepts (WebSocket 1009); a very long answer may need to be shorter',
     );
   });
 

@@ -8,7 +8,7 @@ import { Inbox } from '../../src/aep/inbox/inbox';
 import { FAKE_HUB_HELLO, fakeHub, politeHub } from '../support/fakeHub';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
-import { describeFailure } from '../../src/host/failureMessages';
+import { describeFailure, describeLost } from '../../src/host/failureMessages';
 
 const clients: HubClient[] = [];
 const servers: Array<{ close: () => Promise<void> }> = [];
@@ -151,7 +151,8 @@ describe('client against a hostile hub', () => {
     c.onDidChangeState((state) => states.push(state.kind));
     await waitUntil(() => c.state.kind === 'backing-off', 'the refusal');
     const state = c.state;
-    assert.equal(state.kind === 'backing-off' && state.lastError, 'the hub refused the subscription (limit-exceeded): too many subscribers');
+    assert.deepEqual(state.kind === 'backing-off' && state.lost, { code: 'subscription-refused', hubCode: 'limit-exceeded', detail: 'too many subscribers' });
+    assert.equal(state.kind === 'backing-off' && describeLost(state.lost), 'the hub refused the subscription (limit-exceeded): too many subscribers');
     await waitUntil(() => hub.connections() >= 2, 'a retry');
     assert.ok(!states.includes('failed'), states.join(', '));
   });

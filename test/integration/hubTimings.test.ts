@@ -3,11 +3,13 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
-import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { FAKE_HUB_HELLO, fakeHub, politeHub, type FakeHub } from '../support/fakeHub';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
+import { lostLogLine } from '../../src/aep/client/connectionFailure';
+import { describeLost } from '../../src/host/failureMessages';
 
 const clients: HubClient[] = [];
 const hubs: FakeHub[] = [];
@@ -44,11 +46,12 @@ describe('a subscription the hub never confirms', () => {
     await waitUntil(() => mute.connections() >= 2, 'a second attempt', 5_000, () => log.lines.join('\n'));
     const backingOff = states.find((state) => state.kind === 'backing-off');
     assert.ok(backingOff?.kind === 'backing-off');
+    assert.deepEqual(backingOff.lost, { code: 'subscription-unconfirmed', afterMs: 300 });
     assert.equal(
-      backingOff.lastError,
+      describeLost(backingOff.lost),
       'the hub accepted the connection but never confirmed the subscription within 300 ms; check that the hub is an AEP 0.1 hub and look at its log',
     );
-    assert.ok(log.lines.some((line) => line.startsWith(`warn ${backingOff.lastError}; retrying in `)), log.lines.join('\n'));
+    assert.ok(log.lines.some((line) => line.startsWith(`warn ${lostLogLine(backingOff.lost)}; retrying in `)), log.lines.join('\n'));
     assert.equal(states.some((state) => state.kind === 'connected'), false, 'never shown as connected');
     c.dispose();
   });
@@ -60,7 +63,7 @@ describe('a subscription the hub never confirms', () => {
     const { c, states } = client(mute.url, { helloTimeoutMs: 1_500 });
     await waitUntil(() => states.some((state) => state.kind === 'backing-off'), 'the attempt to fail', 5_000);
     const failed = states.find((state) => state.kind === 'backing-off');
-    assert.match(failed?.kind === 'backing-off' ? failed.lastError : '', /never confirmed the subscription within 1\.5 s;/);
+    assert.match(failed?.kind === 'backing-off' ? describeLost(failed.lost) : '', /never confirmed the subscription within 1\.5 s;/);
     c.dispose();
   });
 

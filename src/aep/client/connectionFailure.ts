@@ -38,3 +38,71 @@ export function failureLogLine(failure: ConnectionFailure): string {
 export function tokenCanFix(failure: ConnectionFailure): boolean {
   return failure.code === 'token-refused' || failure.code === 'token-required';
 }
+
+/**
+ * Why a connection was lost; the client backs off and retries. A code with
+ * its details, for the same reason as ConnectionFailure: the UI words it.
+ * `closed.reason` and `subscription-refused.detail` are hub-authored text.
+ */
+export type LostReason =
+  | { code: 'nothing-listening' }
+  | { code: 'host-not-found' }
+  | { code: 'reset' }
+  | { code: 'timed-out' }
+  | { code: 'closed'; wsCode: number; reason: string }
+  /** The hub closed with 1009: a message of ours was larger than it accepts (a very long answer). */
+  | { code: 'ours-too-large' }
+  /** The hub sent a frame above our limit (hubSocket.ts MAX_FRAME_BYTES). */
+  | { code: 'frame-too-large'; limitBytes: number }
+  | { code: 'http-status'; httpStatus: number }
+  | { code: 'silent'; seconds: number }
+  | { code: 'fell-behind'; messages: number }
+  | { code: 'no-hello' }
+  | { code: 'subscription-unconfirmed'; afterMs: number }
+  | { code: 'subscription-refused'; hubCode: string; detail?: string }
+  | { code: 'socket-error'; message: string };
+
+export function lostLogLine(lost: LostReason): string {
+  switch (lost.code) {
+    case 'nothing-listening':
+      return 'nothing is listening at the hub address (connection refused)';
+    case 'host-not-found':
+      return 'the hub host name does not resolve';
+    case 'reset':
+      return 'the connection was reset';
+    case 'timed-out':
+      return 'the connection timed out';
+    case 'closed':
+      return `the connection closed (${lost.wsCode}${lost.reason ? `: ${lost.reason}` : ''})`;
+    case 'ours-too-large':
+      return 'the hub closed the connection because a message from this client was larger than it accepts (WebSocket 1009); a very long answer may need to be shorter';
+    case 'frame-too-large':
+      return `the hub sent a message larger than ${describeBytes(lost.limitBytes)}, the most AEP Attention accepts, so the connection was closed (WebSocket 1009). If this repeats after reconnecting, an agent is sending events that large and needs to send smaller ones`;
+    case 'http-status':
+      return `the hub answered HTTP ${lost.httpStatus} instead of opening the socket`;
+    case 'silent':
+      return `the hub has been silent for more than ${lost.seconds} s`;
+    case 'fell-behind':
+      return `fell ${lost.messages} messages behind the hub; reconnecting to resume`;
+    case 'no-hello':
+      return 'the hub did not answer hello';
+    case 'subscription-unconfirmed':
+      return `the hub accepted the connection but never confirmed the subscription within ${describeDuration(lost.afterMs)}; check that the hub is an AEP 0.1 hub and look at its log`;
+    case 'subscription-refused':
+      return `the hub refused the subscription (${lost.hubCode})${lost.detail ? `: ${lost.detail}` : ''}`;
+    case 'socket-error':
+      return lost.message;
+  }
+}
+
+/** "1 MiB", "64 KiB", "1000 bytes". */
+export function describeBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** "10 s", "1.5 s", "300 ms": how long, for a sentence. */
+export function describeDuration(ms: number): string {
+  return ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}

@@ -9,7 +9,7 @@ import { isOpenStatus, type Inbox } from '../inbox/inbox';
 import type { CaptureLevel } from '../levels';
 import { Backoff } from './backoff';
 import type { StoredCommand, UnsettledCommands } from './commandStore';
-import { failureLogLine, type ConnectionFailure } from './connectionFailure';
+import { failureLogLine, lostLogLine, type ConnectionFailure, type LostReason } from './connectionFailure';
 import { ControlSender, type SendOutcome } from './controlSender';
 import { EventIntake } from './eventIntake';
 import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
@@ -34,7 +34,7 @@ export type ClientState =
   | { kind: 'idle' }
   | { kind: 'connecting'; attempt: number }
   | { kind: 'connected'; since: number; hub: string }
-  | { kind: 'backing-off'; attempt: number; retryAt: number; lastError: string }
+  | { kind: 'backing-off'; attempt: number; retryAt: number; lost: LostReason }
   /** Retrying cannot help until something changes (token, URL, version, filter); `retryNow` still tries. */
   | { kind: 'failed'; failure: ConnectionFailure };
 
@@ -354,14 +354,14 @@ export class HubClient {
   }
 
   /** The connection ended or failed: back off and reconnect (unless a final failure was already recorded). */
-  private lost(why: string, behind: boolean): void {
+  private lost(why: LostReason, behind: boolean): void {
     if (this.disposed) return;
     this.resume.connectionLost(behind);
     this.endConnection();
     if (this.stateValue.kind === 'failed') return;
     const delay = this.backoff.next();
-    this.options.log.warn(`${why}; retrying in ${delay} ms`);
-    this.setState({ kind: 'backing-off', attempt: this.backoff.attempts, retryAt: Date.now() + delay, lastError: why });
+    this.options.log.warn(`${lostLogLine(why)}; retrying in ${delay} ms`);
+    this.setState({ kind: 'backing-off', attempt: this.backoff.attempts, retryAt: Date.now() + delay, lost: why });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.connect();

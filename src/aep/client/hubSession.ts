@@ -3,7 +3,7 @@ import { ACCEPTED_TYPE, REJECTED_TYPE } from '../control';
 import { AEP_VERSION, type AepEvent } from '../envelope';
 import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type ResumePosition, type RosterEntry, type SubscribeFrame } from '../frames';
 import type { CaptureLevel } from '../levels';
-import type { ConnectionFailure } from './connectionFailure';
+import type { ConnectionFailure, LostReason } from './connectionFailure';
 import type { Logger } from './logger';
 import { describeFrom, type ResumeTracker } from './resumeTracker';
 import { ackSubscriptionFilter } from './userFilter';
@@ -25,7 +25,7 @@ export interface HubSessionOptions {
 export interface HubSessionHost {
   send(frame: OutboundFrame): void;
   /** This connection cannot go on: reconnect with backoff. */
-  drop(why: string): void;
+  drop(why: LostReason): void;
   /** Retrying cannot help until something changes. */
   fail(failure: ConnectionFailure): void;
   /** A problem with something the hub sent: logged and shown, never fatal. */
@@ -83,7 +83,7 @@ export class HubSession {
       identity: { agent: this.options.agent, instance: this.options.instance }, capabilities: {},
     });
     this.after(this.options.helloTimeoutMs, () => {
-      if (!this.hubHello) this.host.drop('the hub did not answer hello');
+      if (!this.hubHello) this.host.drop({ code: 'no-hello' });
     });
   }
 
@@ -183,9 +183,7 @@ export class HubSession {
     this.options.log.info(`hello from the hub; subscribing${describeFrom(from)}`);
     this.after(this.options.subscribeTimeoutMs, () => {
       if (this.isReady) return;
-      this.host.drop(
-        `the hub accepted the connection but never confirmed the subscription within ${describeDuration(this.options.subscribeTimeoutMs)}; check that the hub is an AEP 0.1 hub and look at its log`,
-      );
+      this.host.drop({ code: 'subscription-unconfirmed', afterMs: this.options.subscribeTimeoutMs });
     });
   }
 
@@ -264,7 +262,7 @@ export class HubSession {
     const next = this.resume.replanAfterRefusal({ from: refused, hubCode: frame.code, why }, this.host.savedPositions(), this.hubReplaysAll, this.host.resuming());
     if (!next) {
       this.host.report(why);
-      this.host.drop(why);
+      this.host.drop({ code: 'subscription-refused', hubCode: frame.code, ...(frame.detail ? { detail: frame.detail } : {}) });
       return;
     }
     this.subscribeMain(next.from);
@@ -314,9 +312,4 @@ export class HubSession {
 
 function rosterId(request: number): string {
   return `roster-${request}`;
-}
-
-/** "10 s", "1.5 s", "300 ms": how long, for a sentence. */
-function describeDuration(ms: number): string {
-  return ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import type { LostReason } from './connectionFailure';
 
 /**
  * The largest frame read from the hub. AEP 0.1 gives a hub no way to
@@ -49,7 +50,7 @@ export interface HubSocketEvents {
    * The socket ended or failed. `behind`: messages the hub had sent were still
    * unhandled, as when a hub drops a consumer that falls behind (AEP-0003 §8.4).
    */
-  lost(why: string, behind: boolean): void;
+  lost(why: LostReason, behind: boolean): void;
   /** The hub refused the upgrade with 401 or 403: a token problem, not a network one. */
   unauthorized(status: number): void;
 }
@@ -94,7 +95,7 @@ export class HubSocket {
       if (status === 401 || status === 403) {
         if (this.end()) events.unauthorized(status);
       } else {
-        this.drop(`the hub answered HTTP ${status} instead of opening the socket`);
+        this.drop({ code: 'http-status', httpStatus: status });
       }
       socket.terminate();
     });
@@ -104,16 +105,11 @@ export class HubSocket {
       events.open();
     });
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => this.onRaw(data, isBinary));
-    socket.on('error', (error: Error) => this.drop(describeSocketError(error, options.maxFrameBytes)));
+    socket.on('error', (error: Error) => this.drop(lostFrom(error, options.maxFrameBytes)));
     socket.on('close', (code: number, reason: Buffer) => {
-      const why = reason.toString('utf8');
       // 1009 here comes from the hub: its limit, and a message of ours (an oversized frame
       // from the hub fails on our side first, as WS_ERR_UNSUPPORTED_MESSAGE_LENGTH).
-      this.drop(
-        code === 1009
-          ? 'the hub closed the connection because a message from this client was larger than it accepts (WebSocket 1009); a very long answer may need to be shorter'
-          : `the connection closed (${code}${why ? `: ${why}` : ''})`,
-      );
+      this.drop(code === 1009 ? { code: 'ours-too-large' } : { code: 'closed', wsCode: code, reason: reason.toString('utf8') });
     });
   }
 
@@ -132,7 +128,7 @@ export class HubSocket {
     if (this.ended || this.pingTimer) return;
     this.pingTimer = setInterval(() => {
       if (Date.now() - this.lastHeard > idleMs) {
-        this.drop(`the hub has been silent for more than ${Math.round(idleMs / 1000)} s`);
+        this.drop({ code: 'silent', seconds: Math.round(idleMs / 1000) });
         return;
       }
       this.send(JSON.stringify({ type: 'ping', t: Date.now() }));
@@ -140,7 +136,7 @@ export class HubSocket {
   }
 
   /** Ends the connection as lost (reported once, with why); the caller reconnects. */
-  drop(why: string): void {
+  drop(why: LostReason): void {
     const behind = this.paused || this.queue.length > this.queueHead;
     if (!this.end()) return;
     this.events.lost(why, behind);
@@ -193,7 +189,7 @@ export class HubSocket {
     }
     if (queued > this.options.maxQueuedMessages) {
       // Falling behind: drop the connection and resume from what was applied, never grow or drop notice+ events.
-      this.drop(`fell ${queued} messages behind the hub; reconnecting to resume`);
+      this.drop({ code: 'fell-behind', messages: queued });
       return;
     }
     if (!this.draining) {
@@ -238,20 +234,12 @@ export class HubSocket {
   }
 }
 
-function describeSocketError(error: Error, frameLimit: number): string {
+function lostFrom(error: Error, frameLimit: number): LostReason {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ECONNREFUSED') return 'nothing is listening at the hub address (connection refused)';
-  if (code === 'ENOTFOUND') return 'the hub host name does not resolve';
-  if (code === 'ECONNRESET') return 'the connection was reset';
-  if (code === 'ETIMEDOUT') return 'the connection timed out';
-  if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-    return `the hub sent a message larger than ${describeFrameLimit(frameLimit)}, the most AEP Attention accepts, so the connection was closed (WebSocket 1009). If this repeats after reconnecting, an agent is sending events that large and needs to send smaller ones`;
-  }
-  return error.message;
-}
-
-function describeFrameLimit(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
+  if (code === 'ECONNREFUSED') return { code: 'nothing-listening' };
+  if (code === 'ENOTFOUND') return { code: 'host-not-found' };
+  if (code === 'ECONNRESET') return { code: 'reset' };
+  if (code === 'ETIMEDOUT') return { code: 'timed-out' };
+  if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return { code: 'frame-too-large', limitBytes: frameLimit };
+  return { code: 'socket-error', message: error.message };
 }
