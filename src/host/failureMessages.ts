@@ -1,4 +1,5 @@
 import { describeBytes, describeDuration, type ConnectionFailure, type LostReason } from '../aep/client/connectionFailure';
+import type { AddressProblem } from '../aep/client/hubEndpoint';
 import { t } from './l10n';
 import { piece, PIECES } from './untrustedText';
 
@@ -20,7 +21,7 @@ export function describeFailure(failure: ConnectionFailure): string {
     case 'hello-not-received':
       return t('the hub says it never received this window\'s hello: the extension and the hub do not agree on the protocol. Show Log has the details.');
     case 'bad-address':
-      return t('aepAttention.hubUrl cannot be used: {0}', failure.detail);
+      return describeAddressProblem(failure.address);
     case 'bad-filter':
       // Already names the setting (userFilter.ts).
       return failure.detail;
@@ -65,5 +66,24 @@ export function describeLost(lost: LostReason): string {
         : t('the hub refused the subscription ({0})', piece(lost.hubCode, PIECES.kind));
     case 'socket-error':
       return lost.message;
+  }
+}
+
+function describeAddressProblem(problem: AddressProblem | undefined): string {
+  switch (problem?.code) {
+    case undefined:
+      return t('no hub is configured: set aepAttention.hubUrl.');
+    case 'not-a-url':
+      return t('aepAttention.hubUrl is not a URL; use the hub\'s address, e.g. http://127.0.0.1:8787.');
+    case 'unsupported-scheme':
+      return t('aepAttention.hubUrl must start with http://, https://, ws:// or wss://, not {0}//.', piece(problem.scheme, PIECES.kind));
+    case 'token-in-url':
+      return t('aepAttention.hubUrl must not carry a token or credentials: URLs end up in logs and settings. Use "AEP Attention: Set Hub Token".');
+    case 'insecure-remote':
+      return t(
+        'refusing unencrypted {0}// to {1}: AEP requires TLS off this machine (AEP-0003 §8.1). Use https:// (or wss://), or set aepAttention.allowInsecureRemote if you accept the risk.',
+        piece(problem.scheme, PIECES.kind),
+        piece(problem.host, PIECES.source),
+      );
   }
 }

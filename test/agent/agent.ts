@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import WebSocket from 'ws';
-import { hubEndpoint } from '../../src/aep/client/hubEndpoint';
+import { addressProblemText, hubEndpoint } from '../../src/aep/client/hubEndpoint';
 import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../../src/aep/control';
 import { AEP_VERSION } from '../../src/aep/envelope';
 import { parseWireMessage, type ErrorFrame, type OutboundHello } from '../../src/aep/frames';
@@ -164,7 +164,7 @@ async function connect(socketUrl: string, token: string | undefined, hello: Outb
  */
 export async function startAgent(options: AgentOptions = {}): Promise<RunningAgent> {
   const endpoint = hubEndpoint(options.hubUrl ?? DEFAULT_HUB, options.allowInsecureRemote ?? false);
-  if (!endpoint.ok) throw new AgentStartError(endpoint.problem);
+  if (!endpoint.ok) throw new AgentStartError(addressProblemText(endpoint.problem));
   const scenarios = [...new Set(options.scenarios ?? SCENARIOS)];
   if (scenarios.length === 0) throw new AgentStartError('choose at least one scenario');
   const everyMs = positive('every', options.everyMs, 5_000);

@@ -2,13 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Backoff } from '../../src/aep/client/backoff';
 import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
-import { hubEndpoint, isLoopbackHost } from '../../src/aep/client/hubEndpoint';
+import { addressProblemText, hubEndpoint, isLoopbackHost } from '../../src/aep/client/hubEndpoint';
 import { silentLogger } from '../../src/aep/client/logger';
-import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { RosterView } from '../../src/aep/client/rosterView';
 import { SUBSCRIBED_TYPES, subscriptionFilter } from '../../src/aep/client/userFilter';
 import { buildRespondCommand } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import { tokenCanFix } from '../../src/aep/client/connectionFailure';
+import { describeFailure } from '../../src/host/failureMessages';
 
 describe('hubEndpoint', () => {
   test('derives the socket URL and the origin tokens are keyed by', () => {
@@ -25,21 +27,27 @@ describe('hubEndpoint', () => {
   test('refuses plain http to another host unless explicitly allowed, and says why', () => {
     const refused = hubEndpoint('http://10.1.2.3:8787');
     assert.equal(refused.ok, false);
-    if (!refused.ok) assert.match(refused.problem, /TLS .*AEP-0003 §8\.1.*allowInsecureRemote/);
+    assert.deepEqual(refused.ok ? undefined : refused.problem, { code: 'insecure-remote', scheme: 'http:', host: '10.1.2.3' });
+    if (!refused.ok) assert.match(addressProblemText(refused.problem), /TLS .*AEP-0003 §8\.1.*allowInsecureRemote/);
+    if (!refused.ok) assert.match(describeFailure({ code: 'bad-address', address: refused.problem }), /TLS .*AEP-0003 §8\.1.*allowInsecureRemote/);
     assert.equal(hubEndpoint('http://10.1.2.3:8787', true).ok, true);
     assert.equal(hubEndpoint('ws://localhost:8787').ok, true);
   });
 
   test('refuses tokens in the URL and other schemes', () => {
-    for (const [url, pattern] of [
-      ['http://127.0.0.1:8787/?access_token=abc', /must not carry a token/],
-      ['http://user:secret@127.0.0.1:8787', /token store/],
-      ['ftp://127.0.0.1', /must start with http/],
-      ['not a url', /is not a URL/],
+    for (const [url, code, pattern] of [
+      ['http://127.0.0.1:8787/?access_token=abc', 'token-in-url', /must not carry a token/],
+      ['http://user:secret@127.0.0.1:8787', 'token-in-url', /must not carry a token or credentials/],
+      ['ftp://127.0.0.1', 'unsupported-scheme', /must start with http/],
+      ['not a url', 'not-a-url', /is not a URL/],
     ] as const) {
       const result = hubEndpoint(url);
-      assert.equal(result.ok, false, url);
-      if (!result.ok) assert.match(result.problem, pattern);
+      assert.equal(result.ok ? undefined : result.problem.code, code, url);
+      if (!result.ok) {
+        assert.match(addressProblemText(result.problem), pattern);
+        assert.match(describeFailure({ code: 'bad-address', address: result.problem }), pattern);
+        assert.equal(tokenCanFix({ code: 'bad-address', address: result.problem }), code === 'token-in-url', 'Set Hub Token is offered for a token in the URL');
+      }
     }
   });
 
@@ -61,7 +69,7 @@ describe('hubEndpoint', () => {
   test('a problem never echoes the configured URL (it may carry a token)', () => {
     const result = hubEndpoint('http//user:ghp_secretsecretsecret@127.0.0.1');
     assert.equal(result.ok, false);
-    if (!result.ok) assert.doesNotMatch(result.problem, /ghp_secret/);
+    if (!result.ok) assert.doesNotMatch(`${addressProblemText(result.problem)} ${describeFailure({ code: 'bad-address', address: result.problem })}`, /ghp_secret/);
   });
 });
 

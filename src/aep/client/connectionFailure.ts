@@ -1,3 +1,5 @@
+import { addressProblemText, type AddressProblem } from './hubEndpoint';
+
 /**
  * Why the client stopped trying: retrying cannot help until something
  * changes. A code with its details, so the UI words it in the user's language
@@ -13,8 +15,8 @@ export type ConnectionFailure =
   | { code: 'version-unsupported'; ours: string; hubVersions: readonly string[] }
   /** The hub says it never received our hello: a protocol mismatch. */
   | { code: 'hello-not-received' }
-  /** `aepAttention.hubUrl` cannot be used (`detail` says why, naming no part of the URL). */
-  | { code: 'bad-address'; detail: string }
+  /** `aepAttention.hubUrl` cannot be used (none configured: `address` undefined). */
+  | { code: 'bad-address'; address?: AddressProblem }
   /** `aepAttention.filter` cannot be used (`detail` says why). */
   | { code: 'bad-filter'; detail: string };
 
@@ -29,6 +31,7 @@ export function failureLogLine(failure: ConnectionFailure): string {
     case 'hello-not-received':
       return 'the hub says it never received this client\'s hello; this is a protocol mismatch between the extension and the hub';
     case 'bad-address':
+      return failure.address ? addressProblemText(failure.address) : 'no hub configured';
     case 'bad-filter':
       return failure.detail;
   }
@@ -36,7 +39,7 @@ export function failureLogLine(failure: ConnectionFailure): string {
 
 /** The failures a token can fix: the UI offers "Set Hub Token" for these. */
 export function tokenCanFix(failure: ConnectionFailure): boolean {
-  return failure.code === 'token-refused' || failure.code === 'token-required';
+  return failure.code === 'token-refused' || failure.code === 'token-required' || (failure.code === 'bad-address' && failure.address?.code === 'token-in-url');
 }
 
 /**

@@ -167,7 +167,7 @@ export class HubClient {
 
     const endpoint = hubEndpoint(options.hubUrl, options.allowInsecureRemote ?? false);
     const filter = subscriptionFilter(options.filter);
-    if (!endpoint.ok) this.configProblem = { code: 'bad-address', detail: endpoint.problem };
+    if (!endpoint.ok) this.configProblem = { code: 'bad-address', address: endpoint.problem };
     else if (!filter.ok) this.configProblem = { code: 'bad-filter', detail: filter.problem };
     else {
       this.endpoint = endpoint.value;
@@ -256,7 +256,7 @@ export class HubClient {
   private connect(): void {
     if (this.disposed) return;
     if (!this.endpoint || !this.filter) {
-      this.fail(this.configProblem ?? { code: 'bad-address', detail: 'no hub configured' });
+      this.fail(this.configProblem ?? { code: 'bad-address' });
       return;
     }
     this.endConnection()?.socket.close(1000, 'reconnecting');

@@ -1,4 +1,3 @@
-import { parsedOk, parsedProblem, type Parsed } from '../result';
 
 /** Where and how to reach a hub, derived from the configured hub URL. */
 export interface HubEndpoint {
@@ -7,6 +6,33 @@ export interface HubEndpoint {
   /** `{hub}/socket` as ws:// or wss:// (AEP-0003 §3.5). */
   socketUrl: string;
   loopback: boolean;
+}
+
+/** Why a hub URL cannot be used, as a code the UI words; `addressProblemText` is the English. */
+export type AddressProblem =
+  | { code: 'not-a-url' }
+  | { code: 'unsupported-scheme'; scheme: string }
+  /** A token or credentials in the URL: it belongs in the token store. */
+  | { code: 'token-in-url' }
+  /** Plain http/ws off this machine without aepAttention.allowInsecureRemote (AEP-0003 §8.1). */
+  | { code: 'insecure-remote'; scheme: string; host: string };
+
+export type EndpointResult = { ok: true; value: HubEndpoint } | { ok: false; problem: AddressProblem };
+
+export function addressProblemText(problem: AddressProblem): string {
+  switch (problem.code) {
+    case 'not-a-url':
+      return 'the hub address is not a URL; use the hub\'s address, e.g. http://127.0.0.1:8787';
+    case 'unsupported-scheme':
+      return `the hub URL must start with http://, https://, ws:// or wss://, not ${problem.scheme}//`;
+    case 'token-in-url':
+      return 'the hub URL must not carry a token or credentials: URLs end up in logs and settings. Use AEP Attention: Set Hub Token';
+    case 'insecure-remote':
+      return (
+        `refusing unencrypted ${problem.scheme}// to ${problem.host}: AEP requires TLS off this machine (AEP-0003 §8.1). ` +
+        'Use https:// (or wss://), or set aepAttention.allowInsecureRemote if you accept the risk'
+      );
+  }
 }
 
 /**
@@ -28,34 +54,28 @@ export function isLoopbackHost(hostname: string): boolean {
  * for any off-host binding, and the token would otherwise cross the network
  * in clear text.
  */
-export function hubEndpoint(hubUrl: string, allowInsecureRemote = false): Parsed<HubEndpoint> {
+export function hubEndpoint(hubUrl: string, allowInsecureRemote = false): EndpointResult {
   let url: URL;
   try {
     url = new URL(hubUrl.trim());
   } catch {
     // The value is not echoed: a mistyped URL may carry a token, and problems are logged.
-    return parsedProblem('the hub address is not a URL; use the hub\'s address, e.g. http://127.0.0.1:8787');
+    return { ok: false, problem: { code: 'not-a-url' } };
   }
   const secure = url.protocol === 'https:' || url.protocol === 'wss:';
   if (!secure && url.protocol !== 'http:' && url.protocol !== 'ws:') {
-    return parsedProblem(`the hub URL must start with http://, https://, ws:// or wss://, not ${url.protocol}//`);
+    return { ok: false, problem: { code: 'unsupported-scheme', scheme: url.protocol } };
   }
-  if (url.username || url.password) {
-    return parsedProblem('put the token in the token store (AEP Attention: Set Hub Token), not in the hub URL');
-  }
-  if (url.searchParams.has('access_token') || url.searchParams.has('token')) {
-    return parsedProblem('the hub URL must not carry a token: URLs end up in logs and settings. Use AEP Attention: Set Hub Token');
+  if (url.username || url.password || url.searchParams.has('access_token') || url.searchParams.has('token')) {
+    return { ok: false, problem: { code: 'token-in-url' } };
   }
   const loopback = isLoopbackHost(url.hostname);
   if (!secure && !loopback && !allowInsecureRemote) {
-    return parsedProblem(
-      `refusing unencrypted ${url.protocol}// to ${url.hostname}: AEP requires TLS off this machine (AEP-0003 §8.1). ` +
-        'Use https:// (or wss://), or set aepAttention.allowInsecureRemote if you accept the risk',
-    );
+    return { ok: false, problem: { code: 'insecure-remote', scheme: url.protocol, host: url.hostname } };
   }
   // The hub's base may carry a path prefix (a hub behind a reverse proxy).
   const base = url.pathname.replace(/\/+$/, '').replace(/\/socket$/, '');
   const origin = `${secure ? 'https' : 'http'}://${url.host}`;
   const socketUrl = `${secure ? 'wss' : 'ws'}://${url.host}${base}/socket`;
-  return parsedOk({ origin, socketUrl, loopback });
+  return { ok: true, value: { origin, socketUrl, loopback } };
 }
