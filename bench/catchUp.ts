@@ -9,7 +9,7 @@
 // same client's first connection to the same hub: the same replay, all new.
 import { HubClient } from '../src/aep/client/hubClient';
 import { silentLogger } from '../src/aep/client/logger';
-import { MemoryPositionStore } from '../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../test/support/memoryPositionStore';
 import { heldSessions, outageRequest, postAll } from '../test/support/heldSessions';
 import { TcpProxy } from '../test/support/tcpProxy';
 import { CountingInbox } from './countingInbox';

@@ -9,7 +9,7 @@
 import WebSocket from 'ws';
 import { HubClient } from '../src/aep/client/hubClient';
 import { silentLogger } from '../src/aep/client/logger';
-import { MemoryPositionStore } from '../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../test/support/memoryPositionStore';
 import { SUBSCRIBED_TYPES } from '../src/aep/client/userFilter';
 import { Inbox } from '../src/aep/inbox/inbox';
 import { formRequest } from './events';

@@ -1,5 +1,5 @@
 import type { HonestTextView } from '../src/shared/webviewMessages';
-import { el, text } from './dom';
+import { el } from './dom';
 import { t, tNodes } from './l10n';
 
 /**
@@ -51,5 +51,3 @@ export function promptBlock(prompt: HonestTextView, capture: string): HTMLElemen
 function redactionTag(label: HonestTextView): HTMLElement | undefined {
   return label.honesty === 'redacted' ? tag(t('redacted'), t('This text passed the agent\'s redaction pipeline: secrets and personal data were replaced.')) : undefined;
 }
-
-export { text };

@@ -299,7 +299,6 @@ export type AnsweredData = z.infer<typeof answeredDataSchema>;
 const resolvedDataSchema = z.object({ resolution: z.string().check(z.minLength(1)), latency_ms: z.optional(z.number()) });
 export type ResolvedData = z.infer<typeof resolvedDataSchema>;
 
-const timeoutDataSchema = z.object({ after_ms: z.optional(z.number()) });
 const routedDataSchema = z.object({ to: z.optional(z.string()), via: z.optional(z.string()) });
 export type RoutedData = z.infer<typeof routedDataSchema>;
 
@@ -338,7 +337,6 @@ export const readResolved = (event: AepEvent): Parsed<ResolvedData> => {
   const certain = certainResolved(event.data ?? {});
   return certain ? parsedOk(certain) : readData(resolvedDataSchema, event);
 };
-export const readTimeout = (event: AepEvent) => readData(timeoutDataSchema, event);
 
 /** Each hand-written check beside the schema it must agree with; exported for the differential test only. */
 export const PAYLOAD_FAST_PATHS: ReadonlyArray<{ name: string; schema: z.ZodMiniType; certain: (value: unknown) => unknown }> = [

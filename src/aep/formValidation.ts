@@ -89,8 +89,3 @@ export function validateFormValues(fields: readonly FieldSpec[], values: FormVal
   }
   return errors.length === 0 ? { ok: true, values: out } : { ok: false, errors };
 }
-
-/** True when the form can be answered at all (no required field of an unknown type). */
-export function formIsAnswerable(fields: readonly FieldSpec[]): boolean {
-  return !fields.some((field) => field.type === 'unsupported' && field.required);
-}

@@ -84,10 +84,6 @@ export type InboundFrame = z.infer<typeof inboundFrameSchema>;
 export type HelloFrame = Extract<InboundFrame, { type: 'hello' }>;
 export type ErrorFrame = Extract<InboundFrame, { type: 'error' }>;
 
-/** The closed error-code vocabularies, for wording; unknown codes are still surfaced verbatim. */
-export const SUBSCRIBE_ERROR_CODES = ['invalid-filter', 'unknown-dialect', 'unauthorized', 'limit-exceeded'] as const;
-export const COMMAND_ERROR_CODES = ['unauthorized', 'unsupported', 'ambiguous', 'no-route'] as const;
-
 // ---- what we send ----------------------------------------------------------
 
 export interface OutboundHello {

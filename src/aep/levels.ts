@@ -23,8 +23,3 @@ export function severityRank(level: Severity): number {
 export function captureAtLeast(level: CaptureLevel, floor: CaptureLevel): boolean {
   return captureRank(level) >= captureRank(floor);
 }
-
-/** The lower of two capture levels: what survives a ceiling. */
-export function lowerCapture(a: CaptureLevel, b: CaptureLevel): CaptureLevel {
-  return captureRank(a) <= captureRank(b) ? a : b;
-}

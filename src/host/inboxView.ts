@@ -47,10 +47,6 @@ export class InboxView extends Disposable {
     this.updateBadge();
   }
 
-  async reveal(): Promise<void> {
-    await vscode.commands.executeCommand(`${INBOX_VIEW_ID}.focus`);
-  }
-
   private scheduleRefresh(): void {
     if (this.refreshTimer) return;
     this.refreshTimer = setTimeout(() => {

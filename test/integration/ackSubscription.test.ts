@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
-import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startAgent } from '../agent/agent';
 import { startHub, type RunningHub } from '../hub/hub';

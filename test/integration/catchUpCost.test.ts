@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HubClient } from '../../src/aep/client/hubClient';
-import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startHub, type RunningHub } from '../hub/hub';
 import { heldSessions, outageRequest, postAll } from '../support/heldSessions';

@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HubClient } from '../../src/aep/client/hubClient';
-import { MemoryPositionStore } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { EVENT_BOUNDS } from '../../src/aep/bounds';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { WorkspacePersistence } from '../../src/host/persistence';

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseAttentionRequest, type AttentionRequest, type FieldSpec } from '../../src/aep/attention';
-import { commandCapture, gateFormValues } from '../../src/aep/capture';
+import { commandCapture } from '../../src/aep/capture';
 import { parseEnvelope } from '../../src/aep/envelope';
 import { honestRequestText, textHonesty, type HonestRequestText } from '../../src/aep/labels';
-import { CAPTURE_LEVELS, captureAtLeast, lowerCapture, type CaptureLevel } from '../../src/aep/levels';
+import { CAPTURE_LEVELS, captureAtLeast, type CaptureLevel } from '../../src/aep/levels';
 import { readAepJson } from '../support/fixtures';
+import { gateFormValues } from '../support/valuesGating';
 
 interface GatingCase {
   name: string;
@@ -36,7 +37,6 @@ describe('capture levels', () => {
     assert.deepEqual([...CAPTURE_LEVELS], ['none', 'metadata', 'redacted', 'full']);
     assert.equal(captureAtLeast('redacted', 'metadata'), true);
     assert.equal(captureAtLeast('metadata', 'redacted'), false);
-    assert.equal(lowerCapture('full', 'metadata'), 'metadata');
   });
 });
 

@@ -538,7 +538,7 @@ function runFuzz(seed: number, count: number): FuzzRun {
     throws: [],
     bounds: new Map(),
     pollution: [],
-    max: { dedupeKeys: 0, sessions: 0, agents: 0, parked: 0, timelineEvents: 0, items: 0, open: 0, closed: 0 },
+    max: { dedupeKeys: 0, sessions: 0, parked: 0, timelineEvents: 0, items: 0, open: 0, closed: 0 },
     mutationCounts: new Map(),
   };
   const inputs = generateInputs(seed, count);
@@ -619,9 +619,8 @@ function runFuzz(seed: number, count: number): FuzzRun {
         stats.sessions <= BOUNDS.maxSessions + openSessions,
         `sessions ${stats.sessions} > maxSessions ${BOUNDS.maxSessions} + ${openSessions} sessions holding open requests`,
       );
-      bound('agents', stats.agents <= BOUNDS.maxSessions, `agent timelines ${stats.agents} > ${BOUNDS.maxSessions}`);
       bound('parked', stats.parked <= BOUNDS.maxParked, `parked ${stats.parked} > ${BOUNDS.maxParked}`);
-      const timelineBound = (stats.sessions + stats.agents) * BOUNDS.timelineLimit;
+      const timelineBound = stats.sessions * BOUNDS.timelineLimit;
       bound('timelineEvents', stats.timelineEvents <= timelineBound, `timelineEvents ${stats.timelineEvents} > ${timelineBound}`);
       bound('closed', closed <= BOUNDS.maxClosed, `closed requests kept ${closed} > ${BOUNDS.maxClosed}`);
     } catch (error) {
@@ -670,7 +669,6 @@ describe(`hostile input: ${INPUTS} seeded mutations of the golden corpus (seed $
     // The bounds were actually under pressure, not trivially met.
     assert.equal(run.max['dedupeKeys'], BOUNDS.dedupeCapacity, 'the dedupe set filled up');
     assert.equal(run.max['parked'], BOUNDS.maxParked, 'the parking lot filled up');
-    assert.ok((run.max['agents'] ?? 0) > 1, 'several agent timelines existed');
   });
 
   test('nothing throws: parseWireMessage, Inbox.apply and the answer path', () => {
@@ -692,15 +690,11 @@ describe(`hostile input: ${INPUTS} seeded mutations of the golden corpus (seed $
     assert.equal(run.max['sessions'], BOUNDS.maxSessions, 'the session bound was reached, so eviction ran');
   });
 
-  test('agent timelines stay within maxSessions', () => {
-    assert.equal(report(run.bounds.get('agents')), '');
-  });
-
   test('parked lifecycle events stay within maxParked', () => {
     assert.equal(report(run.bounds.get('parked')), '');
   });
 
-  test('timeline events stay within (sessions + agents) × timelineLimit', () => {
+  test('timeline events stay within sessions × timelineLimit', () => {
     assert.equal(report(run.bounds.get('timelineEvents')), '');
   });
 

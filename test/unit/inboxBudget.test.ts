@@ -136,7 +136,7 @@ describe('Inbox memory budget', () => {
     assert.deepEqual(inbox.positionFor('quiet'), { session: 'quiet', epoch: 0, seq: 9 }, 'the resume position outlives the history');
     assert.ok(inbox.stats().bytes <= 64 * KB);
     assert.equal(notices.length, 1, notices.join('\n'));
-    assert.match(notices[0]!, /forgot 1 lifecycle events still waiting for their request, the recent history of \d+ sessions or agents \(used to follow cause links\)$/);
+    assert.match(notices[0]!, /forgot 1 lifecycle events still waiting for their request, the recent history of \d+ sessions \(used to follow cause links\)$/);
   });
 
   test('notices are folded together for a minute', () => {

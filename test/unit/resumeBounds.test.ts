@@ -3,7 +3,8 @@
 // than the hub has shown it takes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_KEPT_POSITION_CHARS, MAX_KEPT_POSITIONS, MemoryPositionStore, RecentPositions } from '../../src/aep/client/positionStore';
+import { MAX_KEPT_POSITION_CHARS, MAX_KEPT_POSITIONS, RecentPositions } from '../../src/aep/client/positionStore';
+import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume } from '../../src/aep/client/resumePlan';
 import { parseEnvelope } from '../../src/aep/envelope';
 import type { ResumePosition } from '../../src/aep/frames';

@@ -73,23 +73,3 @@ export class RecentPositions {
     return [...this.positions.values()].map((entry) => entry.position);
   }
 }
-
-export class MemoryPositionStore implements PositionStore {
-  private readonly positions: RecentPositions;
-
-  constructor(initial: readonly ResumePosition[] = []) {
-    this.positions = new RecentPositions(initial);
-  }
-
-  load(): readonly ResumePosition[] {
-    return this.positions.list();
-  }
-
-  record(position: ResumePosition): void {
-    this.positions.record(position);
-  }
-
-  forget(session: string): void {
-    this.positions.forget(session);
-  }
-}

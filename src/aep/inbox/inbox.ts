@@ -82,7 +82,7 @@ export interface InboxOptions {
   now?: () => number;
   /** `(source, id)` keys remembered for dedupe. */
   dedupeCapacity?: number;
-  /** Events of recent history kept per session and per agent. */
+  /** Events of recent history kept per session. */
   timelineLimit?: number;
   /** Sessions tracked at once; the least recently active one without open requests is forgotten first. */
   maxSessions?: number;
@@ -166,7 +166,6 @@ export class Inbox {
    */
   private readonly quietSessions = new Map<string, SessionState>();
   private readonly sessionsByName = new Map<string, Set<string>>();
-  private readonly agents = new Map<string, SessionTimeline>();
   private readonly items = new Map<string, AttentionItem>();
   /** Open items per `(source, session)`, so a session's end does not scan every item. */
   private readonly openBySession = new Map<string, Set<AttentionItem>>();
@@ -222,16 +221,15 @@ export class Inbox {
     this.stateVersion++;
     let positionAdvanced = false;
     let state: SessionState | undefined;
-    if (event.session === undefined) {
-      this.agentTimeline(event.source).addUnsequenced(event);
-    } else if (event.seq !== undefined) {
+    // Session-less (agent-scoped) events keep nothing beyond their dedupe key: nothing reads them back.
+    if (event.session !== undefined && event.seq !== undefined) {
       state = this.ownSession(event.source, event.session, event.agent);
       state.owned = true;
       const before = state.timeline.position;
       const position = { epoch: epochOf(event), seq: event.seq };
       state.timeline.addSequenced(event, position);
       positionAdvanced = before === undefined || comparePositions(position, before) > 0;
-    } else {
+    } else if (event.session !== undefined) {
       state = this.foreignHome(event, event.session);
       state.timeline.addUnsequenced(event);
     }
@@ -322,11 +320,6 @@ export class Inbox {
     return this.sessions.get(sessionKey(source, session))?.timeline.events() ?? [];
   }
 
-  /** Recent session-less (agent-scoped) events of one source, envelopes only. */
-  agentEvents(source: string): TimelineEvent[] {
-    return this.agents.get(source)?.events() ?? [];
-  }
-
   /**
    * Follows `cause` one hop within the event's session view, across the
    * control boundary (a command's outcome names the command, AEP-0004 §6).
@@ -344,11 +337,9 @@ export class Inbox {
   stats() {
     let timelineEvents = 0;
     for (const state of this.sessions.values()) timelineEvents += state.timeline.size;
-    for (const timeline of this.agents.values()) timelineEvents += timeline.size;
     return {
       dedupeKeys: this.seen.size,
       sessions: this.sessions.size,
-      agents: this.agents.size,
       items: this.items.size,
       open: this.openTotal,
       parked: this.parkedCount,
@@ -423,22 +414,6 @@ export class Inbox {
       return home;
     }
     return this.ownSession(event.source, session, event.agent);
-  }
-
-  private agentTimeline(source: string): SessionTimeline {
-    let timeline = this.agents.get(source);
-    if (!timeline) {
-      timeline = new SessionTimeline(this.timelineLimit, this.onTimelineBytes);
-      this.agents.set(source, timeline);
-      if (this.agents.size > this.maxSessions) {
-        const oldest = this.agents.keys().next().value;
-        if (oldest !== undefined) {
-          this.agents.get(oldest)?.clear();
-          this.agents.delete(oldest);
-        }
-      }
-    }
-    return timeline;
   }
 
   private onSessionEnded(state: SessionState, position: Position): void {
@@ -683,7 +658,7 @@ export class Inbox {
    * closed requests (longest closed first), then lifecycle events still
    * waiting for their request (longest waiting first), then recent history
    * (only used to follow `cause` and to order a session's view) of quiet
-   * sessions, agent-scoped history, and last the history of sessions with
+   * sessions, and last the history of sessions with
    * open requests. Open requests and resume positions are kept. Returns a
    * notice when something was forgotten, at most once a minute.
    */
@@ -709,7 +684,6 @@ export class Inbox {
       const withHistory = [...this.sessions.values()].filter((state) => state.timeline.size > 0);
       const histories = [
         ...withHistory.filter((state) => state.openCount === 0).sort(byActivity).map((state) => state.timeline),
-        ...this.agents.values(),
         ...withHistory.filter((state) => state.openCount > 0).sort(byActivity).map((state) => state.timeline),
       ];
       for (const timeline of histories) {
@@ -724,7 +698,7 @@ export class Inbox {
     const forgot = [
       evicted.closed > 0 ? `${evicted.closed} closed requests` : undefined,
       evicted.parked > 0 ? `${evicted.parked} lifecycle events still waiting for their request` : undefined,
-      evicted.histories > 0 ? `the recent history of ${evicted.histories} sessions or agents (used to follow cause links)` : undefined,
+      evicted.histories > 0 ? `the recent history of ${evicted.histories} sessions (used to follow cause links)` : undefined,
     ].filter((part): part is string => part !== undefined);
     evicted.closed = evicted.parked = evicted.histories = 0;
     return `the inbox passed its memory budget of ${describeBytes(this.maxBytes)} (open requests hold ${describeBytes(this.openBytes)}, kept in full), so it forgot ${forgot.join(', ')}`;
