@@ -51,7 +51,6 @@ export class HubConnection extends Disposable {
   readonly gaps: ReplayGap[] = [];
   /** The latest way this connection resumes with less than everything (shown in the status tooltip). */
   private resumeNoticeValue: ResumeNotice | undefined;
-  readonly problems: string[] = [];
 
   private readonly stateChanges = this._register(new vscode.EventEmitter<ConnectionState>());
   private readonly rosterChanges = this._register(new vscode.EventEmitter<void>());
@@ -222,10 +221,6 @@ export class HubConnection extends Disposable {
       toDisposable(client.onDidNoteResume((notice) => {
         this.resumeNoticeValue = notice;
         this.stateChanges.fire(this.stateValue);
-      })),
-      toDisposable(client.onDidReportProblem((problem) => {
-        this.problems.push(problem.message);
-        if (this.problems.length > 20) this.problems.shift();
       })),
       toDisposable(client.onDidChangeRoster(() => this.rosterChanges.fire())),
     ];

@@ -366,14 +366,14 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
       };
       const behind = () => {
         const late = httpSessions.filter((s) => (window.inbox.positionFor(s.session)?.seq ?? -1) !== s.seq - 1).length;
-        return `${late} HTTP sessions behind; state ${JSON.stringify(window.client.state)}; pending commands ${window.client.pendingCommands}; ${window.log.lines.slice(-5).join(' | ')}`;
+        return `${late} HTTP sessions behind; state ${JSON.stringify(window.client.state)}; pending commands ${window.client.stats.pendingCommands}; ${window.log.lines.slice(-5).join(' | ')}`;
       };
       const catchUpStart = Date.now();
       for (;;) {
-        await waitUntil(() => window.client.isConnected && window.client.pendingCommands === 0 && caughtUp(), 'the client to catch up', 30_000, behind);
+        await waitUntil(() => window.client.isConnected && window.client.stats.pendingCommands === 0 && caughtUp(), 'the client to catch up', 30_000, behind);
         // Acks just settled may have made the agents emit more; settle once more and check nothing moved.
         await sleep(200);
-        if (window.client.pendingCommands === 0 && caughtUp()) break;
+        if (window.client.stats.pendingCommands === 0 && caughtUp()) break;
       }
       const catchUpMs = Date.now() - catchUpStart;
 

@@ -184,13 +184,9 @@ export class HubClient {
     return this.hubHello?.capabilities;
   }
 
-  /** Counts since the client started, for diagnostics and benchmarks. */
-  get stats(): Readonly<{ eventsApplied: number; duplicatesDropped: number; connections: number; commandsSettled: number }> {
-    return { ...this.intake.counts, connections: this.connections };
-  }
-
-  get pendingCommands(): number {
-    return this.sender.pendingCount;
+  /** Counts since the client started, and answers not yet settled, for diagnostics and benchmarks. */
+  get stats(): Readonly<{ eventsApplied: number; duplicatesDropped: number; connections: number; commandsSettled: number; pendingCommands: number }> {
+    return { ...this.intake.counts, connections: this.connections, pendingCommands: this.sender.pendingCount };
   }
 
   reachability(session: string) {
