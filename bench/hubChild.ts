@@ -8,7 +8,7 @@ import type { HubConfig } from '../test/hub/config';
 import { repoRoot } from './support';
 import type { BuildOptions } from 'esbuild';
 // The options bench/build.js builds with too: the peers' (bundle, node, cjs, packages external).
-import BENCH_BUILD_OPTIONS from './esbuildOptions.json';
+import benchBuildOptions from './esbuildOptions.json';
 
 export type HubRequest =
   | { type: 'start'; id: number; config: Partial<Omit<HubConfig, 'log'>> }
@@ -49,10 +49,9 @@ export function hubProcessScript(): string {
   const root = repoRoot();
   const outfile = path.join(root, 'out', 'bench', 'hubProcess.js');
   // esbuild is a devDependency; the bench and the tests only run where devDependencies are installed.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const esbuild = require('esbuild') as typeof import('esbuild');
   esbuild.buildSync({
-    ...(BENCH_BUILD_OPTIONS as BuildOptions),
+    ...(benchBuildOptions as BuildOptions),
     entryPoints: [path.join(root, 'bench', 'hubProcess.ts')],
     outfile,
     absWorkingDir: root,

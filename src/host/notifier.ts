@@ -77,7 +77,7 @@ export class Notifier extends Disposable {
     for (const item of still) byAgent.set(item.agent, [...(byAgent.get(item.agent) ?? []), item]);
     for (const [agent, items] of byAgent) {
       const [first] = items;
-      if (items.length === 1 && first) this.showOne(first);
+      if (items.length === 1 && first) void this.showOne(first);
       else void this.showMany(agent, items.length);
     }
   }
