@@ -4,8 +4,9 @@
 //   node esbuild.js               development build of both bundles
 //   node esbuild.js --production  minified, no source maps (what the VSIX ships)
 //   node esbuild.js --watch       rebuild both bundles on change
-//   node esbuild.js --tests       compile test/**/*.test.ts and the test peers (local hub,
-//                                 demo agent) to out/test for `node --test` and npm scripts
+//   node esbuild.js --tests       compile test/**/*.test.ts to out/test for `node --test`, and
+//                                 the peers (test/peers/*: local hub, demo agent, demo; and
+//                                 the test/vscode suite) to out/peers for tests and npm scripts
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -46,8 +47,20 @@ const bundles = [
   },
 ];
 
-// Runnable test peers: never shipped in the VSIX, built beside the tests.
-const PEERS = ['test/hub/main.ts', 'test/agent/main.ts', 'test/demo/main.ts', 'test/vscode/suite.ts', 'test/vscode/runElectron.ts'];
+/**
+ * Runnable programs the tests and npm scripts start, never shipped in the VSIX:
+ * each test/peers/<name>/main.ts to out/peers/<name>/main.js, and the extension-host
+ * suite with its launcher to out/peers/vscode/ (where test/e2e and runElectron.ts look).
+ * @returns {{ in: string, out: string }[]}
+ */
+function peerEntries() {
+  const peers = fs
+    .readdirSync('test/peers', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(`test/peers/${entry.name}/main.ts`))
+    .map((entry) => ({ in: `test/peers/${entry.name}/main.ts`, out: `${entry.name}/main` }));
+  const vscode = ['suite', 'runElectron'].map((name) => ({ in: `test/vscode/${name}.ts`, out: `vscode/${name}` }));
+  return [...peers, ...vscode];
+}
 
 /** @param {string} dir @returns {string[]} */
 function findTests(dir) {
@@ -79,9 +92,8 @@ async function main() {
       ...common,
       minify: false,
       sourcemap: 'inline',
-      entryPoints: PEERS.filter((entry) => fs.existsSync(entry)),
+      entryPoints: peerEntries(),
       outdir: 'out/peers',
-      outbase: 'test',
       platform: 'node',
       format: 'cjs',
       target: 'node20',

@@ -20,7 +20,7 @@ import { loadAverage, median, now, sleep, waitFor, type BenchContext } from './s
 export interface CatchUpOptions {
   /**
    * Sessions the hub holds, one measurement each; below 1 000, the local
-   * hub's bound (test/hub/config.ts `maxSessions`), so the new session fits.
+   * hub's bound (test/peers/hub/config.ts `maxSessions`), so the new session fits.
    */
   sessionCounts: number[];
   /** Requests per session that were answered and resolved (one more stays open). */
@@ -181,7 +181,7 @@ export async function runCatchUp(ctx: BenchContext, options = catchUpOptions(ctx
   }
   const notes = [
     `each session: session.started, 10 tool events (held by the hub, outside the subscription), ${options.answered} requests requested → answered → resolved, ` +
-      `one open request; the hub (test/hub, its own process, default bounds) behind a TCP proxy in this process; ` +
+      `one open request; the hub (test/peers/hub, its own process, default bounds) behind a TCP proxy in this process; ` +
       `${options.rounds} round${options.rounds === 1 ? '' : 's'} per count, each on a fresh hub, after one warm-up round; the clock starts at the connection attempt that succeeds`,
     `load average (1/5/15 min) ${loadBefore} before, ${loadAverage()} after`,
   ];

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { cacheDir, e2eAvailable, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../test/e2e/codeServer';
-import { startHub, type RunningHub } from '../test/hub/hub';
+import { startHub, type RunningHub } from '../test/peers/hub/hub';
 import { metric, type BenchmarkResult, type Metric } from './report';
 import { now, repoRoot, sleep, type BenchContext } from './support';
 

@@ -4,7 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HubConfig } from '../test/hub/config';
+import type { HubConfig } from '../test/peers/hub/config';
 import { repoRoot } from './support';
 import type { BuildOptions } from 'esbuild';
 // The options bench/build.js builds with too: the peers' (bundle, node, cjs, packages external).

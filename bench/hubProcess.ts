@@ -7,7 +7,7 @@
 // measured); both live here so they load the hub's core, not the client's.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { startHub, type RunningHub } from '../test/hub/hub';
+import { startHub, type RunningHub } from '../test/peers/hub/hub';
 import { attentionFlood, BackgroundTraffic } from './events';
 import type { HubRequest, HubReply } from './hubChild';
 

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startHub, type RunningHub } from '../hub/hub';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { waitForStatus } from './workbenchPage';

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { startAgent, type RunningAgent } from '../agent/agent';
-import { startHub, type RunningHub } from '../hub/hub';
+import { startAgent, type RunningAgent } from '../peers/agent/agent';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension, runVsce } from './vsce';
 

@@ -9,8 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
 import { buildRespondCommand, type RespondCommand } from '../../src/aep/control';
 import { parseEnvelope } from '../../src/aep/envelope';
-import { AgentStartError, startAgent, type RunningAgent } from '../agent/agent';
-import { startHub, type RunningHub } from '../hub/hub';
+import { AgentStartError, startAgent, type RunningAgent } from '../peers/agent/agent';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { WsPeer, type Received } from '../support/wsPeer';
 import { waitUntil } from '../support/waitUntil';
 

@@ -5,13 +5,13 @@
 // the one request raised meanwhile, in a session never seen, arrives and
 // nothing else changes. `npm run bench` (bench/catchUp.ts) times the same load.
 // Set AEP_CATCHUP_SESSIONS to change N (AEP_CATCHUP_ANSWERED: answered requests per session), below 1 000: the local hub holds
-// 1 000 sessions at most (test/hub/config.ts maxSessions), one of them the new one.
+// 1 000 sessions at most (test/peers/hub/config.ts maxSessions), one of them the new one.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HubClient } from '../../src/aep/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { startHub, type RunningHub } from '../hub/hub';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { heldSessions, outageRequest, postAll } from '../support/heldSessions';
 import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';

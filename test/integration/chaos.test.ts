@@ -21,9 +21,9 @@ import { RESPOND_TYPE } from '../../src/aep/control';
 import { AEP_VERSION, parseEnvelope } from '../../src/aep/envelope';
 import { Inbox, isOpenStatus } from '../../src/aep/inbox/inbox';
 import { WorkspacePersistence } from '../../src/host/persistence';
-import { ControlTarget, isCommandType, type Step } from '../agent/controlTarget';
-import { planFor } from '../agent/scenarios';
-import { startHub } from '../hub/hub';
+import { ControlTarget, isCommandType, type Step } from '../peers/agent/controlTarget';
+import { planFor } from '../peers/agent/scenarios';
+import { startHub } from '../peers/hub/hub';
 import { freshSession, makeEvent, postEvents } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -52,7 +52,7 @@ const REQUEST_EVERY = Math.round(envNumber('CHAOS_REQUEST_EVERY', 100));
 const RELOADS = Math.round(envNumber('CHAOS_RELOADS', 1));
 const SEED = Math.round(envNumber('CHAOS_SEED', 0xc4a05));
 const BATCH = 1_000; // the local hub's maxBatch
-/** The local hub's slow-consumer threshold (test/hub/config.ts, default 8 MiB): lower it to make the hub shed and disconnect often. */
+/** The local hub's slow-consumer threshold (test/peers/hub/config.ts, default 8 MiB): lower it to make the hub shed and disconnect often. */
 const SLOW_CONSUMER_BYTES = Math.round(envNumber('CHAOS_SLOW_CONSUMER_BYTES', 8 * 1024 * 1024));
 
 /** mulberry32, as in test/unit/hostile.test.ts: a run's choices come from its seed (its timing does not). */
@@ -119,7 +119,7 @@ function openWindow(memento: MemoryMemento, proxy: TcpProxy, onOutcome: (outcome
 type Window = ReturnType<typeof openWindow>;
 
 /**
- * The demo agent's control logic (test/agent/controlTarget.ts) on its own
+ * The demo agent's control logic (test/peers/agent/controlTarget.ts) on its own
  * socket straight to the hub: it raises requests, acks each command once and
  * resends its recorded ack on a redelivery. Every execution (an accepted
  * command) is recorded here, by command id and by request.

@@ -7,8 +7,8 @@ import { HubClient, type ClientState, type HubClientOptions } from '../../src/ae
 import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterView';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { startAgent } from '../agent/agent';
-import { startHub, type RunningHub } from '../hub/hub';
+import { startAgent } from '../peers/agent/agent';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeEvent, postEvents } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';

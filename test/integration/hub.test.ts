@@ -3,7 +3,7 @@
 // exhaustion, roster, and relay-behalf command refusals.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startHub, type RunningHub } from '../hub/hub';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeCommand, makeEvent, postEvents } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 

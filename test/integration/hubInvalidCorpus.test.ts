@@ -4,8 +4,8 @@
 // why), so a consumer can see and refuse them itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startHub, type RunningHub } from '../hub/hub';
-import { isCommandType } from '../hub/admission';
+import { startHub, type RunningHub } from '../peers/hub/hub';
+import { isCommandType } from '../peers/hub/admission';
 import { postEvents } from '../support/events';
 import { invalidCases } from '../support/invalidCorpus';
 import { WsPeer } from '../support/wsPeer';

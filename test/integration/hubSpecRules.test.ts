@@ -5,7 +5,7 @@
 // session (AEP-0001 §5.2), and `hello` gates only what §4 says it gates.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startHub, type RunningHub } from '../hub/hub';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeEvent, postEvents } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 

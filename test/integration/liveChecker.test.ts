@@ -22,8 +22,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import * as z from 'zod/mini';
 import { RESPOND_TYPE } from '../../src/aep/control';
-import { startAgent, type RunningAgent } from '../agent/agent';
-import { startHub, type RunningHub } from '../hub/hub';
+import { startAgent, type RunningAgent } from '../peers/agent/agent';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { aepFixturePath } from '../support/fixtures';
 
 const LIVE_JS = aepFixturePath('conformance/live.js');

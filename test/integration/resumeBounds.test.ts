@@ -9,7 +9,7 @@ import { MemoryPositionStore } from '../support/memoryPositionStore';
 import type { ResumePosition } from '../../src/aep/frames';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { WorkspacePersistence } from '../../src/host/persistence';
-import { startHub, type RunningHub } from '../hub/hub';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { fakeHub, type FakeHub } from '../support/fakeHub';
 import { freshSession, makeEvent, postEvents } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
@@ -56,7 +56,7 @@ describe('a fleet of 300 sessions, a window reload, then a dropped connection', 
   let hub: RunningHub;
   let proxy: TcpProxy;
   before(async () => {
-    // The local hub replays at most 256 positions per subscribe (test/hub/config.ts maxFromPositions).
+    // The local hub replays at most 256 positions per subscribe (test/peers/hub/config.ts maxFromPositions).
     hub = await startHub({ port: 0, token: TOKEN });
     proxy = await TcpProxy.start(hub.port);
   });

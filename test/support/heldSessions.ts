@@ -9,7 +9,7 @@ import { freshSession, makeEvent, postEvents } from './events';
 /** Tool events per session: held by the hub, never sent to the extension. */
 export const TOOL_EVENTS_PER_SESSION = 10;
 
-/** The local hub's largest NDJSON batch (test/hub/config.ts `maxBatch`). */
+/** The local hub's largest NDJSON batch (test/peers/hub/config.ts `maxBatch`). */
 const BATCH = 1_000;
 
 export interface HeldSessions {

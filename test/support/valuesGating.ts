@@ -4,7 +4,7 @@ import { captureAtLeast, type CaptureLevel } from '../../src/aep/levels';
 
 // The emitter's side of AEP-0006 values gating: the extension only reads
 // `answer.values` and never gates them, so the rule lives here for the demo
-// agent (test/agent/controlTarget.ts), which must gate what it emits, and for
+// agent (test/peers/agent/controlTarget.ts), which must gate what it emits, and for
 // the vendored capture-gating corpus (test/fixtures/aep/capture-gating).
 
 /** True when a select value (single or multi) names only choice ids, i.e. is structural. */

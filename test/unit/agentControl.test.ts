@@ -7,9 +7,9 @@ import { readAnswered, readResolved, type Answer } from '../../src/aep/attention
 import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, readRejected } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { ulid } from '../../src/aep/ulid';
-import { optionsFromArgs, UsageError } from '../agent/cliArgs';
-import { CANCEL_TYPE, ControlTarget, isCommandType, type CommandStep, type Step } from '../agent/controlTarget';
-import { ScenarioCycle, loadFormVariants, planFor, type RequestPlan, type ScenarioName } from '../agent/scenarios';
+import { optionsFromArgs, UsageError } from '../peers/agent/cliArgs';
+import { CANCEL_TYPE, ControlTarget, isCommandType, type CommandStep, type Step } from '../peers/agent/controlTarget';
+import { ScenarioCycle, loadFormVariants, planFor, type RequestPlan, type ScenarioName } from '../peers/agent/scenarios';
 import { goldenEvents, readAepJson } from '../support/fixtures';
 
 const T0 = Date.parse('2026-07-03T10:00:00.000Z');

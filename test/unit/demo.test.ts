@@ -7,10 +7,10 @@ import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { SCENARIOS } from '../agent/scenarios';
-import { DEFAULT_EDITOR_PORT, DEFAULT_EVERY_MS, DEFAULT_HUB_PORT, UsageError, parseDemoArgs } from '../demo/args';
-import { PortError, listenOnFreePort, startForwarder } from '../demo/ports';
-import { prepareWorkspace } from '../demo/workspace';
+import { SCENARIOS } from '../peers/agent/scenarios';
+import { DEFAULT_EDITOR_PORT, DEFAULT_EVERY_MS, DEFAULT_HUB_PORT, UsageError, parseDemoArgs } from '../peers/demo/args';
+import { PortError, listenOnFreePort, startForwarder } from '../peers/demo/ports';
+import { prepareWorkspace } from '../peers/demo/workspace';
 
 test('demo options: defaults, flags, and refusals', () => {
   const defaults = parseDemoArgs([], '/repo');

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import * as z from 'zod/mini';
 import { parseEnvelope } from '../../src/aep/envelope';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../../src/aep/levels';
-import { annotatedTypes, captureAnnotation, downlevel, synthesizePrompt } from '../hub/downlevel';
+import { annotatedTypes, captureAnnotation, downlevel, synthesizePrompt } from '../peers/hub/downlevel';
 import { aepFixturePath, readAepJson } from '../support/fixtures';
 
 const jsonObject = z.record(z.string(), z.unknown());

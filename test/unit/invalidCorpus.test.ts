@@ -9,7 +9,7 @@ import { SUBSCRIBED_TYPES } from '../../src/aep/client/userFilter';
 import { readRejected } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { admitValue } from '../hub/admission';
+import { admitValue } from '../peers/hub/admission';
 import { INVALID_CASE_LEVELS, invalidCases } from '../support/invalidCorpus';
 
 const cases = invalidCases();
@@ -36,7 +36,7 @@ test('the corpus has its 35 cases, each classified: 17 envelope, 8 payload, 10 s
   assert.deepEqual([count('envelope'), count('payload'), count('stream')], [17, 8, 10]);
 });
 
-describe('hub admission (test/hub/admission.ts)', () => {
+describe('hub admission (test/peers/hub/admission.ts)', () => {
   for (const c of cases.filter((c) => c.level === 'envelope')) {
     test(`refuses: ${c.name} (${c.rule})`, () => {
       const [raw] = c.events;

@@ -24,13 +24,13 @@ test('nothing under src/aep imports vscode, so the core runs in plain Node', () 
   }
 });
 
-test('webview code reaches the host only through the shared message module', () => {
+test('webview code reaches the host only through src/shared (messages, time words), never src/host', () => {
   for (const file of sourceFiles(path.join(repoRoot(), 'webview'))) {
     for (const specifier of importsOf(file)) {
       assert.notEqual(specifier, 'vscode', `${file} imports vscode`);
       assert.ok(!specifier.startsWith('node:'), `${file} imports ${specifier}`);
       if (specifier.startsWith('../src/')) {
-        assert.ok(specifier === '../src/shared/webviewMessages' || specifier.startsWith('../src/aep/'), `${file} imports ${specifier}`);
+        assert.ok(specifier.startsWith('../src/shared/') || specifier.startsWith('../src/aep/'), `${file} imports ${specifier}`);
       }
     }
   }
@@ -41,4 +41,38 @@ test('only webview/toolkit.ts imports the deprecated UI toolkit', () => {
     importsOf(file).some((s) => s.startsWith('@vscode/webview-ui-toolkit')),
   );
   assert.deepEqual(users.map((file) => path.relative(repoRoot(), file)), [path.join('webview', 'toolkit.ts')]);
+});
+
+// esbuild.js builds each test/peers/<name>/main.ts to out/peers/<name>/main.js, with no list to keep.
+test('runnable programs live in test/peers/<name>/main.ts, one folder each, and nowhere else under test/', () => {
+  const root = repoRoot();
+  const peersDir = path.join(root, 'test', 'peers');
+  const peers = fs.readdirSync(peersDir, { withFileTypes: true });
+  assert.ok(peers.length >= 3, `found ${peers.length} entries in test/peers`);
+  for (const entry of peers) {
+    assert.ok(entry.isDirectory(), `test/peers/${entry.name} is not a folder`);
+    assert.ok(fs.existsSync(path.join(peersDir, entry.name, 'main.ts')), `test/peers/${entry.name} has no main.ts`);
+  }
+  const stray = sourceFiles(path.join(root, 'test')).filter(
+    (file) => path.basename(file) === 'main.ts' && path.dirname(path.dirname(file)) !== peersDir,
+  );
+  assert.deepEqual(stray.map((file) => path.relative(root, file)), []);
+});
+
+test('every out/peers/<name>/main.js that package.json runs is built from test/peers/<name>/main.ts', () => {
+  const root = repoRoot();
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const run = Object.values(pkg.scripts).flatMap((script) => [...script.matchAll(/out\/peers\/([^/\s]+)\/main\.js/g)].map((m) => m[1] ?? ''));
+  assert.ok(run.length >= 3, `package.json runs ${run.length} peers`);
+  for (const name of run) assert.ok(fs.existsSync(path.join(root, 'test', 'peers', name, 'main.ts')), `no test/peers/${name}/main.ts`);
+});
+
+test('shipped code (src/, webview/) never imports anything under test/', () => {
+  const root = repoRoot();
+  const testDir = path.join(root, 'test') + path.sep;
+  for (const file of [...sourceFiles(path.join(root, 'src')), ...sourceFiles(path.join(root, 'webview'))]) {
+    for (const specifier of importsOf(file).filter((s) => s.startsWith('.'))) {
+      assert.ok(!path.resolve(path.dirname(file), specifier).startsWith(testDir), `${path.relative(root, file)} imports ${specifier}`);
+    }
+  }
 });

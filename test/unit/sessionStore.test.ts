@@ -1,11 +1,11 @@
-// The local hub's replay buffers (test/hub/sessionStore.ts): one per emitter
+// The local hub's replay buffers (test/peers/hub/sessionStore.ts): one per emitter
 // session (AEP-0001 §5.2), bounded, and honest about what they lost (AEP-0003 §5).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseEnvelope } from '../../src/aep/envelope';
-import type { Admitted } from '../hub/admission';
-import { positionAfter } from '../hub/sessionBuffer';
-import { SessionStore, type ReplayPlan } from '../hub/sessionStore';
+import type { Admitted } from '../peers/hub/admission';
+import { positionAfter } from '../peers/hub/sessionBuffer';
+import { SessionStore, type ReplayPlan } from '../peers/hub/sessionStore';
 
 let ids = 0;
 function admitted(attrs: Record<string, unknown>): Admitted {

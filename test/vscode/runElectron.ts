@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { startAgent } from '../agent/agent';
-import { startHub } from '../hub/hub';
+import { startAgent } from '../peers/agent/agent';
+import { startHub } from '../peers/hub/hub';
 
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..');

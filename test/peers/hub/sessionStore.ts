@@ -1,5 +1,5 @@
-import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../../src/aep/envelope';
-import { comparePositions, type Position } from '../../src/aep/inbox/position';
+import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../../../src/aep/envelope';
+import { comparePositions, type Position } from '../../../src/aep/inbox/position';
 import type { Admitted } from './admission';
 import { positionAfter, SessionBuffer, type ReplayPlan, type StoredEvent } from './sessionBuffer';
 

@@ -5,15 +5,15 @@
 // events to send (as their exact text) and the log lines to print, so the
 // whole decision logic is unit-testable.
 import * as z from 'zod/mini';
-import { answerSchema, parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
-import { verbatimCapture } from '../../src/aep/capture';
-import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, type RejectReason } from '../../src/aep/control';
-import { dedupeKey, parseEnvelope, type AepEvent } from '../../src/aep/envelope';
-import { validateFormValues, type FieldError } from '../../src/aep/formValidation';
-import { captureAtLeast, type CaptureLevel } from '../../src/aep/levels';
-import { describeZodError, safeParseEnglish } from '../../src/aep/result';
-import { ulid } from '../../src/aep/ulid';
-import { gateFormValues } from '../support/valuesGating';
+import { answerSchema, parseAttentionRequest, type Answer, type AttentionRequest } from '../../../src/aep/attention';
+import { verbatimCapture } from '../../../src/aep/capture';
+import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, type RejectReason } from '../../../src/aep/control';
+import { dedupeKey, parseEnvelope, type AepEvent } from '../../../src/aep/envelope';
+import { validateFormValues, type FieldError } from '../../../src/aep/formValidation';
+import { captureAtLeast, type CaptureLevel } from '../../../src/aep/levels';
+import { describeZodError, safeParseEnglish } from '../../../src/aep/result';
+import { ulid } from '../../../src/aep/ulid';
+import { gateFormValues } from '../../support/valuesGating';
 import type { RequestPlan, ScenarioName } from './scenarios';
 import { SessionEmitter, type AgentIdentity, type Emitted } from './sessionEmitter';
 

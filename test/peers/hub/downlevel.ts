@@ -11,8 +11,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CAPTURE_LEVELS, DEFAULT_CAPTURE, captureRank, type CaptureLevel } from '../../src/aep/levels';
-import { repoRoot } from '../support/fixtures';
+import { CAPTURE_LEVELS, DEFAULT_CAPTURE, captureRank, type CaptureLevel } from '../../../src/aep/levels';
+import { repoRoot } from '../../support/fixtures';
 
 /** One schema node's gate, with the gates of its properties and array items. */
 interface Gate {

@@ -4,10 +4,10 @@
 // AskUserQuestion / MCP elicitation mappings at both capture levels), so the
 // demo raises exactly what the conformance corpus pins and cannot drift from it.
 import * as z from 'zod/mini';
-import type { Answer } from '../../src/aep/attention';
-import { parseEnvelope } from '../../src/aep/envelope';
-import type { CaptureLevel } from '../../src/aep/levels';
-import { readAepFixture } from '../support/fixtures';
+import type { Answer } from '../../../src/aep/attention';
+import { parseEnvelope } from '../../../src/aep/envelope';
+import type { CaptureLevel } from '../../../src/aep/levels';
+import { readAepFixture } from '../../support/fixtures';
 
 export const SCENARIOS = ['form', 'permission', 'input', 'oob', 'expiring'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

@@ -20,7 +20,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { AgentStartError, startAgent, type RunningAgent } from '../agent/agent';
-import { cacheDir, e2eAvailable, repoRoot, startCodeServer, type CodeServer } from '../e2e/codeServer';
+import { cacheDir, e2eAvailable, repoRoot, startCodeServer, type CodeServer } from '../../e2e/codeServer';
 import { startHub, type RunningHub } from '../hub/hub';
 import { USAGE, UsageError, parseDemoArgs, type DemoOptions } from './args';
 import { PortError, listenOnFreePort, startForwarder, type Forwarder } from './ports';

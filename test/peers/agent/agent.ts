@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import WebSocket from 'ws';
-import { addressProblemText, hubEndpoint } from '../../src/aep/client/hubEndpoint';
-import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../../src/aep/control';
-import { AEP_VERSION } from '../../src/aep/envelope';
-import { parseWireMessage, type ErrorFrame, type OutboundHello } from '../../src/aep/frames';
+import { addressProblemText, hubEndpoint } from '../../../src/aep/client/hubEndpoint';
+import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../../../src/aep/control';
+import { AEP_VERSION } from '../../../src/aep/envelope';
+import { parseWireMessage, type ErrorFrame, type OutboundHello } from '../../../src/aep/frames';
 import { CANCEL_TYPE, ControlTarget, isCommandType, shown, type RequestSnapshot, type Step } from './controlTarget';
 import { SCENARIOS, ScenarioCycle, loadFormVariants, type ScenarioName } from './scenarios';
 

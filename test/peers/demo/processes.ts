@@ -2,7 +2,7 @@
 // group of its own, so that stopping it stops everything it started (npm,
 // node-gyp, esbuild...), and nothing is left behind if the demo exits early.
 import { spawn } from 'node:child_process';
-import { groupAlive, groupsKilledOnExit, killGroup } from '../support/processGroups';
+import { groupAlive, groupsKilledOnExit, killGroup } from '../../support/processGroups';
 
 /** Process groups of steps still running: SIGKILLed should the demo exit before they end. */
 const liveGroups = groupsKilledOnExit();

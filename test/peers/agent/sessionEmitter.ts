@@ -1,9 +1,9 @@
 // One session the demo agent owns (AEP-0001 §5, §7): its source URI, its
 // strictly increasing `seq`, its epoch, and the serialized text of every event
 // it mints (the text is what goes on the wire, and what a recorded ack keeps).
-import { AEP_VERSION } from '../../src/aep/envelope';
-import type { CaptureLevel, Severity } from '../../src/aep/levels';
-import { ulid } from '../../src/aep/ulid';
+import { AEP_VERSION } from '../../../src/aep/envelope';
+import type { CaptureLevel, Severity } from '../../../src/aep/levels';
+import { ulid } from '../../../src/aep/ulid';
 
 /** Who the agent is on the wire. */
 export interface AgentIdentity {

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/mini';
-import { validateFilter } from '../../src/aep/attrMatch';
-import { AEP_VERSION } from '../../src/aep/envelope';
-import { resumePositionSchema, type ResumePosition } from '../../src/aep/frames';
-import { parseUntrustedJson } from '../../src/aep/json';
-import { CAPTURE_LEVELS, type CaptureLevel } from '../../src/aep/levels';
+import { validateFilter } from '../../../src/aep/attrMatch';
+import { AEP_VERSION } from '../../../src/aep/envelope';
+import { resumePositionSchema, type ResumePosition } from '../../../src/aep/frames';
+import { parseUntrustedJson } from '../../../src/aep/json';
+import { CAPTURE_LEVELS, type CaptureLevel } from '../../../src/aep/levels';
 import { admitValue, isCommandType, type Admitted } from './admission';
 import type { HubConfig } from './config';
 import { render, sinkWants, type Fanout, type Sink } from './fanout';

@@ -1,5 +1,5 @@
-import { matchesFilter, type AttrFilter } from '../../src/aep/attrMatch';
-import type { CaptureLevel } from '../../src/aep/levels';
+import { matchesFilter, type AttrFilter } from '../../../src/aep/attrMatch';
+import type { CaptureLevel } from '../../../src/aep/levels';
 import { downlevel } from './downlevel';
 import type { StoredEvent } from './sessionStore';
 

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
-import { AEP_VERSION, severityOf } from '../../src/aep/envelope';
-import { severityRank } from '../../src/aep/levels';
+import { AEP_VERSION, severityOf } from '../../../src/aep/envelope';
+import { severityRank } from '../../../src/aep/levels';
 import { admitValue, isCommandType, type Admitted } from './admission';
 import type { Claimant, ClaimRegistry } from './claims';
 import { readFrameObject, readHello, readSubscribe, type ClientHello, type SubscribeRequest } from './clientFrames';
