@@ -1,3 +1,4 @@
+import { agoExact, durationExact } from '../src/shared/timeText';
 import type { RequestView } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { t } from './l10n';
@@ -58,11 +59,11 @@ export class Header {
    */
   tick(): boolean {
     const now = Date.now() + this.clockOffset;
-    this.ageCell.textContent = formatAgo(now - this.request.receivedAt);
+    this.ageCell.textContent = agoExact(t, now - this.request.receivedAt);
     const passed = this.request.expiresAt !== undefined && this.request.expiresAt <= now;
     if (!this.countdown || this.request.expiresAt === undefined) return passed;
     if (this.endedAs !== undefined) this.countdown.textContent = this.endedAs;
-    else this.countdown.textContent = passed ? t('passed, by this computer\'s clock') : t('in {0}', formatDuration(this.request.expiresAt - now));
+    else this.countdown.textContent = passed ? t('passed, by this computer\'s clock') : t('in {0}', durationExact(t, this.request.expiresAt - now));
     this.countdown.dataset['passed'] = String(passed);
     return passed;
   }
@@ -84,15 +85,4 @@ function reachabilityText(state: string, detail: string | undefined): string {
     default:
       return detail ? `${state} (${detail})` : state;
   }
-}
-
-function formatDuration(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  if (seconds < 60) return t('{0} s', seconds);
-  const minutes = Math.floor(seconds / 60);
-  return t('{0} min {1} s', minutes, seconds % 60);
-}
-
-function formatAgo(ms: number): string {
-  return ms < 5_000 ? t('just now') : t('{0} ago', formatDuration(ms));
 }

@@ -19,7 +19,7 @@ export interface AttentionStoreOptions {
 }
 
 const DEFAULT_DEADLINE_CHECK_MS = 1_000;
-const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
+const NOTHING_DISMISSED: ReadonlySet<string> = new Set();
 
 /**
  * The window's attention state for one hub origin: the inbox, the requests
@@ -74,14 +74,14 @@ export class AttentionStore extends Disposable {
   }
 
   /** Requests the user dismissed locally (nothing was sent). */
-  get hiddenKeys(): ReadonlySet<string> {
-    return this.persistenceValue?.hiddenKeys ?? NOTHING_HIDDEN;
+  get dismissedKeys(): ReadonlySet<string> {
+    return this.persistenceValue?.dismissedKeys ?? NOTHING_DISMISSED;
   }
 
   /** Open requests the user has not dismissed locally. */
   visibleItems(): Array<Readonly<AttentionItem>> {
-    const hidden = this.hiddenKeys;
-    return this.inboxValue.open().filter((item) => !hidden.has(item.key));
+    const dismissed = this.dismissedKeys;
+    return this.inboxValue.open().filter((item) => !dismissed.has(item.key));
   }
 
   /**
@@ -90,12 +90,12 @@ export class AttentionStore extends Disposable {
    * or the status bar can count on every change of a flooded inbox.
    */
   get visibleCount(): number {
-    return countVisible(this.inboxValue, this.hiddenKeys);
+    return countVisible(this.inboxValue, this.dismissedKeys);
   }
 
   /** Dismisses a request in this window only; the agent is told nothing. */
-  hide(item: Readonly<AttentionItem>): void {
-    this.persistenceValue?.hide(item.key);
+  dismiss(item: Readonly<AttentionItem>): void {
+    this.persistenceValue?.dismiss(item.key);
     this.inboxChanges.fire({ kind: 'removed', item });
   }
 
@@ -117,7 +117,7 @@ export class AttentionStore extends Disposable {
     if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`);
     inbox.onDidChange((change) => {
       this.persistenceValue?.inboxChanged();
-      if (this.persistenceValue?.hiddenKeys.has(change.item.key) && change.kind !== 'removed') return;
+      if (this.persistenceValue?.dismissedKeys.has(change.item.key) && change.kind !== 'removed') return;
       this.inboxChanges.fire(change);
     });
     if (origin) this.startDeadlineChecks(inbox);
@@ -154,14 +154,14 @@ export class AttentionStore extends Disposable {
 }
 
 /**
- * How many open requests of `inbox` are not in `hidden`, without listing
+ * How many open requests of `inbox` are not in `dismissed`, without listing
  * them: the open count less the dismissed ones still open. O(dismissed), not
  * O(open), so the status bar and the badge can count on every change of a
  * flooded inbox.
  */
-export function countVisible(inbox: Inbox, hidden: ReadonlySet<string>): number {
+export function countVisible(inbox: Inbox, dismissed: ReadonlySet<string>): number {
   let count = inbox.openCount;
-  for (const key of hidden) {
+  for (const key of dismissed) {
     const item = inbox.item(key);
     if (item !== undefined && isOpenStatus(item.status)) count--;
   }

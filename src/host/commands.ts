@@ -191,7 +191,7 @@ export class Commands extends Disposable {
   private dismiss(argument: unknown): void {
     const item = itemFrom(this.store, argument);
     if (!item || !isOpenStatus(item.status)) return;
-    this.store.hide(item);
+    this.store.dismiss(item);
     this.log.for('inbox').info(`dismissed ${item.requestId} from ${item.agent} locally; nothing was sent`);
   }
 

@@ -36,26 +36,6 @@ export function kindLabel(item: Readonly<AttentionItem>): string {
   }
 }
 
-/** "3 min ago", "12 s ago". */
-export function age(since: number, now: number): string {
-  const seconds = Math.max(0, Math.round((now - since) / 1000));
-  if (seconds < 60) return t('{0} s ago', seconds);
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return t('{0} min ago', minutes);
-  return t('{0} h ago', Math.round(minutes / 60));
-}
-
-/**
- * Time left to `expires_at`, or that it has passed by this computer's clock: the
- * request stays open then, since only the agent ends it (AEP-0002 §7).
- */
-export function timeLeft(until: number, now: number): string {
-  if (until <= now) return t('deadline passed');
-  const seconds = Math.ceil((until - now) / 1000);
-  if (seconds < 60) return t('{0} s left', seconds);
-  return t('{0} min left', Math.round(seconds / 60));
-}
-
 /**
  * The request's prompt as plain text for a one-line place (tree item, notification).
  * At capture metadata the prompt was synthesized from structure; say so.

@@ -2,9 +2,11 @@ import * as vscode from 'vscode';
 import type { Reachability } from '../aep/client/rosterView';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import type { AttentionStore } from './attentionStore';
-import { age, agentName, kindLabel, promptLine, provenance, sessionName, timeLeft } from './describe';
+import { agoRounded, leftRounded } from '../shared/timeText';
+import { agentName, kindLabel, promptLine, provenance, sessionName } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
+import { t } from './l10n';
 import { setBadge, treeItem } from './surfaces';
 
 export const INBOX_VIEW_ID = 'aepAttention.inbox';
@@ -99,7 +101,7 @@ export class InboxView extends Disposable {
     const parts = [kindLabel(request)];
     if (request.status === 'answered') parts.push(vscode.l10n.t('answered, waiting for the agent'));
     const expiresAt = request.request?.expiresAt;
-    parts.push(expiresAt !== undefined ? timeLeft(expiresAt, now) : age(request.receivedAt, now));
+    parts.push(expiresAt !== undefined ? leftRounded(t, expiresAt, now) : agoRounded(t, request.receivedAt, now));
     if (request.request) parts.push(vscode.l10n.t('capture {0}', request.request.capture));
     if (request.request && !request.request.answerableHere) parts.push(vscode.l10n.t('answered elsewhere'));
     const description = parts.join(' · ');

@@ -70,9 +70,9 @@ export class Notifier extends Disposable {
 
   private flush(): void {
     this.timer = undefined;
-    const hidden = this.store.hiddenKeys;
+    const dismissed = this.store.dismissedKeys;
     // A request resolved within the burst (a replay catching up) is not worth a notification.
-    const still = this.queued.splice(0).filter((item) => isOpenStatus(item.status) && !hidden.has(item.key));
+    const still = this.queued.splice(0).filter((item) => isOpenStatus(item.status) && !dismissed.has(item.key));
     const byAgent = new Map<string, Array<Readonly<AttentionItem>>>();
     for (const item of still) byAgent.set(item.agent, [...(byAgent.get(item.agent) ?? []), item]);
     for (const [agent, items] of byAgent) {

@@ -11,6 +11,11 @@ const SAVE_DELAY_MS = 1_000;
 const MAX_SAVED_ITEMS = 1_000;
 /** The saved open requests, as JSON text: `workspaceState` is rewritten whole on every change. */
 const DEFAULT_MAX_SNAPSHOT_BYTES = 8 * 1024 * 1024;
+/**
+ * The storage key of the local dismissals. It says "hidden", the code's old word: windows
+ * before the rename saved dismissals under it, and a new name would lose them on update.
+ */
+const DISMISSED_KEY = 'hidden';
 
 export interface PersistenceOptions {
   /** Largest snapshot of open requests, in characters of JSON; the newest requests are kept. */
@@ -32,7 +37,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   private readonly positions: RecentPositions;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inbox: Inbox | undefined;
-  private hidden = new Set<string>();
+  private dismissed = new Set<string>();
   private readonly maxSnapshotBytes: number;
   /** Answers not yet acknowledged, written at once (not debounced): a reload must not lose one (AEP-0004 §2.3). */
   readonly commands: CommandStore;
@@ -57,8 +62,8 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
       log.info(`kept the ${this.positions.size} most recently advanced of ${valid.length} saved resume positions`);
       this.schedule();
     }
-    const hidden = memento.get<unknown[]>(this.key('hidden'), []);
-    for (const key of Array.isArray(hidden) ? hidden : []) if (typeof key === 'string') this.hidden.add(key);
+    const dismissed = memento.get<unknown[]>(this.key(DISMISSED_KEY), []);
+    for (const key of Array.isArray(dismissed) ? dismissed : []) if (typeof key === 'string') this.dismissed.add(key);
   }
 
   load(): readonly ResumePosition[] {
@@ -76,13 +81,13 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
     if (this.positions.size !== before) this.schedule();
   }
 
-  /** Requests the user dismissed locally (nothing was sent); hidden from this inbox only. */
-  get hiddenKeys(): ReadonlySet<string> {
-    return this.hidden;
+  /** Requests the user dismissed locally (nothing was sent); left out of this inbox only. */
+  get dismissedKeys(): ReadonlySet<string> {
+    return this.dismissed;
   }
 
-  hide(key: string): void {
-    this.hidden.add(key);
+  dismiss(key: string): void {
+    this.dismissed.add(key);
     this.schedule();
   }
 
@@ -129,9 +134,9 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
       this.write('received', () => Object.fromEntries(kept.map((item) => [`${item.source}\u0000${item.requestId}`, item.receivedAt])));
       // Forget dismissals of requests that are no longer open (saved or not).
       const openKeys = new Set(open.map((item) => item.key));
-      for (const key of this.hidden) if (!openKeys.has(key)) this.hidden.delete(key);
+      for (const key of this.dismissed) if (!openKeys.has(key)) this.dismissed.delete(key);
     }
-    this.write('hidden', () => [...this.hidden]);
+    this.write(DISMISSED_KEY, () => [...this.dismissed]);
   }
 
   dispose(): void {

@@ -50,11 +50,11 @@ describe('AttentionStore', () => {
 
     const r2 = store.inbox.findRequest('s1', 'R2', SRC);
     assert.ok(r2);
-    store.hide(r2);
+    store.dismiss(r2);
     assert.deepEqual(visibleIds(store), ['R1', 'R3']);
     assert.equal(store.visibleCount, store.visibleItems().length);
     assert.equal(store.inbox.openCount, 3, 'dismissed here only: still open in the inbox');
-    assert.ok(store.hiddenKeys.has(r2.key));
+    assert.ok(store.dismissedKeys.has(r2.key));
 
     // The agent answers the dismissed request, then resolves it: only its close reaches the listeners.
     store.inbox.apply(answered('A2', 'R2', 3));
@@ -77,7 +77,7 @@ describe('AttentionStore', () => {
     first.apply(request('R1', 0));
     const r1 = first.findRequest('s1', 'R1', SRC);
     assert.ok(r1);
-    store.hide(r1);
+    store.dismiss(r1);
     changes.length = 0;
 
     store.switchTo(HUB_B);
@@ -85,7 +85,7 @@ describe('AttentionStore', () => {
     assert.notEqual(store.inbox, first);
     assert.deepEqual(changes, ['replaced']);
     assert.equal(store.inbox.openCount, 0);
-    assert.equal(store.hiddenKeys.size, 0, "hub A's dismissals are not hub B's");
+    assert.equal(store.dismissedKeys.size, 0, "hub A's dismissals are not hub B's");
 
     // The old inbox is no longer listened to: only the new one's changes come through.
     first.apply(request('R9', 1));
@@ -137,7 +137,7 @@ describe('AttentionStore', () => {
     before.store.inbox.apply(resolved('S3', 'R3', 3));
     const r1 = before.store.inbox.findRequest('s1', 'R1', SRC);
     assert.ok(r1);
-    before.store.hide(r1);
+    before.store.dismiss(r1);
     before.store.dispose(); // saves, as the window closing does
 
     const after = makeStore(memento);
@@ -147,7 +147,7 @@ describe('AttentionStore', () => {
     assert.deepEqual(after.store.inbox.open().map((item) => item.requestId), ['R1', 'R2']);
     assert.deepEqual(visibleIds(after.store), ['R2']);
     assert.equal(after.store.visibleCount, 1);
-    assert.ok(after.store.hiddenKeys.has(r1.key));
+    assert.ok(after.store.dismissedKeys.has(r1.key));
     assert.ok(after.logger.lines.some((line) => line.startsWith('info restored 2 events')), after.logger.lines.join('\n'));
 
     const other = makeStore(memento);

@@ -5,22 +5,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { timeLeft } from '../../src/host/describe';
 import { nextToAnswer } from '../../src/host/nextRequest';
 import { reachabilityView } from '../../src/host/requestView';
 import { requestEvent } from '../support/requestViews';
 
 const T0 = Date.parse('2026-07-03T10:00:00Z');
-
-describe('timeLeft', () => {
-  test('counts down, then says the deadline passed (never "expired")', () => {
-    assert.equal(timeLeft(T0 + 30_000, T0), '30 s left');
-    assert.equal(timeLeft(T0 + 400, T0), '1 s left', 'not yet passed is not "passed"');
-    assert.equal(timeLeft(T0 + 5 * 60_000, T0), '5 min left');
-    assert.equal(timeLeft(T0, T0), 'deadline passed');
-    assert.equal(timeLeft(T0 - 3_600_000, T0), 'deadline passed');
-  });
-});
 
 describe('reachabilityView', () => {
   test('not-accepting carries why: no commands at all, or not this one', () => {

@@ -62,6 +62,17 @@ test('a saved state without arrival times (an older version) restores with the c
   persistence.dispose();
 });
 
+test('dismissals saved under the storage key "hidden" by earlier versions are read back and kept there', () => {
+  const memento = new MemoryMemento();
+  void memento.update(key('hidden'), ['saved-key', 42]);
+  const persistence = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
+  assert.deepEqual([...persistence.dismissedKeys], ['saved-key'], 'a non-string entry is dropped');
+  persistence.dismiss('new-key');
+  persistence.flush();
+  assert.deepEqual(memento.get(key('hidden')), ['saved-key', 'new-key']);
+  persistence.dispose();
+});
+
 test('a key whose write throws and one whose write rejects do not stop the others, and both are logged', async () => {
   // `open` throws as a deeply nested value would in Memento.update; `received` is refused by the storage.
   const memento = new FailingMemento((k) => k === key('open'), (k) => k === key('received'));
@@ -71,7 +82,7 @@ test('a key whose write throws and one whose write rejects do not stop the other
   persistence.restoreInto(inbox);
   inbox.apply(requestEvent('R1', 1));
   persistence.record({ session: 's1', epoch: 0, seq: 1 });
-  persistence.hide('some-key');
+  persistence.dismiss('some-key');
   const unhandled = await unhandledRejections(() => persistence.flush());
   assert.deepEqual(unhandled, [], 'every rejection is caught');
   assert.deepEqual([...memento.keys()].sort(), [key('hidden'), key('positions')]);
