@@ -74,7 +74,7 @@ const PLAIN_SCRIPT = String.raw`
 window.addEventListener('message', (event) => {
   const message = event.data;
   if (!message || message.type !== 'init') return;
-  const fields = message.request.fields;
+  const fields = message.request.fields.map((f) => ({ ...f.spec, label: f.label, choices: f.choices }));
   const form = document.createElement('form');
   form.className = 'fields';
   let first;

@@ -1,16 +1,16 @@
-import type { FieldSpec } from '../src/aep/attention';
+import type { Answer, FieldSpec } from '../src/aep/attention';
 import { freeTextParts, redactAnswer, type AnswerPart, type AnswerRedaction } from '../src/aep/capture';
 import { credentialKinds, type CredentialKind } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
-import type { AnswerMessage, RequestView, WebviewState } from '../src/shared/webviewMessages';
+import type { RequestView, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
-import { createFieldWidget, toFieldSpec, type FieldWidget } from './fields';
+import { createFieldWidget, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
 import { t, tNodes } from './l10n';
 import { button, isButton, isMultilineText, textControl, type Control } from './toolkit';
 
 /** `verbatim`: the user chose to send text the redaction pipeline would change as typed (capture `full`). */
-type Sender = (answer: AnswerMessage, verbatim: boolean) => void;
+type Sender = (answer: Answer, verbatim: boolean) => void;
 type Draft = Omit<WebviewState, 'key'>;
 
 /** The protocol core names the kind of credential it found in English; the page says it in the user's language. */
@@ -77,7 +77,7 @@ export class AnswerArea {
   private readonly retryButton: HTMLElement & { disabled: boolean };
   private confirmation: HTMLElement | undefined;
   /** The last answer handed to the host (the redacted one, when that was chosen), for the read-only summary once it is accepted. */
-  private lastSent: { answer: AnswerMessage; verbatim: boolean; redacted: boolean } | undefined;
+  private lastSent: { answer: Answer; verbatim: boolean; redacted: boolean } | undefined;
   private readonly changeListeners: Array<() => void> = [];
   private retryListener: (() => void) | undefined;
 
@@ -119,14 +119,14 @@ export class AnswerArea {
 
   draft(): Draft {
     const fields: NonNullable<Draft['fields']> = {};
-    for (const widget of this.widgets) fields[widget.field.id] = widget.draft();
+    for (const widget of this.widgets) fields[widget.field.spec.id] = widget.draft();
     const reply = this.reply?.get();
     return { ...(this.widgets.length > 0 ? { fields } : {}), ...(reply ? { reply } : {}) };
   }
 
   restoreDraft(draft: Draft): void {
     for (const widget of this.widgets) {
-      const saved = draft.fields?.[widget.field.id];
+      const saved = draft.fields?.[widget.field.spec.id];
       if (saved) widget.restore(saved);
     }
     if (draft.reply !== undefined) this.reply?.set(draft.reply);
@@ -152,12 +152,12 @@ export class AnswerArea {
     }
     if (sent.text !== undefined) row(sent.option !== undefined ? t('Reason') : t('Reply'), sent.text);
     this.request.fields.forEach((field, index) => {
-      const value = sent.values?.[field.id];
+      const value = sent.values?.[field.spec.id];
       if (value === undefined) return;
-      const term = field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.id) : field.label.text;
+      const term = field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
       const shown = (one: unknown): string => {
         if (typeof one === 'boolean') return one ? t('Yes') : t('No');
-        const choice = field.choices?.find((c) => c.id === one);
+        const choice = field.choices.find((c) => c.id === one);
         if (choice) return choice.label.honesty === 'structural' ? t('Choice {0}', choice.id) : choice.label.text;
         return String(one);
       };
@@ -218,7 +218,7 @@ export class AnswerArea {
   }
 
   markField(fieldId: string, message: string): void {
-    const widget = this.widgets.find((w) => w.field.id === fieldId);
+    const widget = this.widgets.find((w) => w.field.spec.id === fieldId);
     if (!widget) return;
     widget.setError(message);
     widget.focus();
@@ -246,11 +246,11 @@ export class AnswerArea {
 
   private renderForm(): void {
     const form = el('form', { class: 'fields', novalidate: '' });
-    const singleString = this.request.fields.filter((f) => f.type === 'string').length === 1;
+    const singleString = this.request.fields.filter((f) => f.spec.type === 'string').length === 1;
     this.request.fields.forEach((field, index) => {
       const widget = createFieldWidget(field, index, this.request.capture, singleString && this.request.fields.length <= 2);
       widget.onInput(() => {
-        this.touched.add(field.id);
+        this.touched.add(field.spec.id);
         this.checkOne(widget);
       });
       this.widgets.push(widget);
@@ -289,8 +289,13 @@ export class AnswerArea {
     this.element.append(el('div', { class: 'actions' }, sendText));
   }
 
+  /** The fields as the host parsed them: the page validates with the spec the host will check against. */
+  private specs(): FieldSpec[] {
+    return this.request.fields.map((field) => field.spec);
+  }
+
   private checkOne(widget: FieldWidget): void {
-    const result = validateFormValues([toFieldSpec(widget.field)], widget.value() === undefined ? {} : { [widget.field.id]: widget.value() });
+    const result = validateFormValues([widget.field.spec], widget.value() === undefined ? {} : { [widget.field.spec.id]: widget.value() });
     widget.setError(result.ok ? undefined : result.errors[0]?.message);
   }
 
@@ -299,13 +304,13 @@ export class AnswerArea {
     const values: Record<string, unknown> = {};
     for (const widget of this.widgets) {
       const value = widget.value();
-      if (value !== undefined) values[widget.field.id] = value;
+      if (value !== undefined) values[widget.field.spec.id] = value;
     }
-    const result = validateFormValues(this.request.fields.map(toFieldSpec), values);
+    const result = validateFormValues(this.specs(), values);
     this.widgets.forEach((widget) => widget.setError(undefined));
     if (!result.ok) {
-      for (const error of result.errors) this.widgets.find((w) => w.field.id === error.fieldId)?.setError(error.message);
-      const first = this.widgets.find((w) => result.errors.some((e) => e.fieldId === w.field.id));
+      for (const error of result.errors) this.widgets.find((w) => w.field.spec.id === error.fieldId)?.setError(error.message);
+      const first = this.widgets.find((w) => result.errors.some((e) => e.fieldId === w.field.spec.id));
       first?.focus();
       this.showMessage(result.errors.length === 1 ? t('One field needs attention before sending.') : t('{0} fields need attention before sending.', result.errors.length), 'error');
       return;
@@ -340,9 +345,9 @@ export class AnswerArea {
    * `verbatim` was chosen. Requests of kind `auth` and fields named like a
    * secret are confirmed even when nothing would be replaced.
    */
-  private deliver(answer: AnswerMessage): void {
+  private deliver(answer: Answer): void {
     this.dismissConfirmation();
-    const fields = this.request.fields.map(toFieldSpec);
+    const fields = this.specs();
     const redaction = redactAnswer(answer, fields, this.request.home ? { home: this.request.home } : {});
     const sensitive = this.sensitivity(answer, fields);
     if (redaction.changes.length > 0) this.confirmRedaction(answer, redaction, sensitive);
@@ -350,7 +355,7 @@ export class AnswerArea {
     else this.hand(answer, { verbatim: false, redacted: false });
   }
 
-  private hand(answer: AnswerMessage, how: { verbatim: boolean; redacted: boolean }): void {
+  private hand(answer: Answer, how: { verbatim: boolean; redacted: boolean }): void {
     this.dismissConfirmation();
     if (this.closed || this.blocked) return;
     this.lastSent = { answer, ...how };
@@ -359,7 +364,7 @@ export class AnswerArea {
   }
 
   /** Why this answer is confirmed even if the pipeline changes nothing: an `auth` request, or a field that asks for a secret. */
-  private sensitivity(answer: AnswerMessage, fields: readonly FieldSpec[]): string | undefined {
+  private sensitivity(answer: Answer, fields: readonly FieldSpec[]): string | undefined {
     const parts = freeTextParts(answer, fields).filter((free) => free.text !== '');
     if (parts.length === 0) return undefined;
     if (this.request.kind === 'auth' || this.request.renderKind === 'auth') return t('This is an authentication request: what you type may be a credential.');
@@ -368,23 +373,23 @@ export class AnswerArea {
   }
 
   private asksForSecret(fieldId: string): boolean {
-    const field = this.request.fields.find((f) => f.id === fieldId);
+    const field = this.request.fields.find((f) => f.spec.id === fieldId);
     return SECRET_FIELD.test(fieldId) || (field !== undefined && field.label.honesty !== 'structural' && SECRET_FIELD.test(field.label.text));
   }
 
   private fieldName(fieldId: string): string {
-    const index = this.request.fields.findIndex((f) => f.id === fieldId);
+    const index = this.request.fields.findIndex((f) => f.spec.id === fieldId);
     const field = this.request.fields[index];
     if (!field) return fieldId;
-    return field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.id) : field.label.text;
+    return field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
   }
 
-  private partName(part: AnswerPart, answer: AnswerMessage): string {
+  private partName(part: AnswerPart, answer: Answer): string {
     if (part.kind === 'text') return answer.option !== undefined ? t('Reason') : t('Reply');
     return this.fieldName(part.fieldId);
   }
 
-  private confirmRedaction(answer: AnswerMessage, redaction: AnswerRedaction, sensitive: string | undefined): void {
+  private confirmRedaction(answer: Answer, redaction: AnswerRedaction, sensitive: string | undefined): void {
     const replacements = redaction.changes.flatMap((change) => change.replacements.map((replacement) => ({ part: change.part, replacement })));
     const kinds = credentialKinds(replacements.map((r) => r.replacement));
     const intro = kinds.length > 0
@@ -414,7 +419,7 @@ export class AnswerArea {
     redacted.focus();
   }
 
-  private confirmSensitive(answer: AnswerMessage, reason: string): void {
+  private confirmSensitive(answer: Answer, reason: string): void {
     const edit = button(t('Edit answer'), 'primary', () => this.editAnswer(undefined));
     const send = button(t('Send'), 'secondary', () => this.hand(answer, { verbatim: false, redacted: false }));
     edit.id = 'confirm-edit';
@@ -440,7 +445,7 @@ export class AnswerArea {
   /** Back to the answer, at the part the pipeline would change. */
   private editAnswer(part: AnswerPart | undefined): void {
     this.dismissConfirmation();
-    const widget = part?.kind === 'value' ? this.widgets.find((w) => w.field.id === part.fieldId) : undefined;
+    const widget = part?.kind === 'value' ? this.widgets.find((w) => w.field.spec.id === part.fieldId) : undefined;
     if (widget) widget.focus();
     else if (part?.kind === 'text' && this.reply) this.reply.focus();
     else this.focusFirst();

@@ -23,23 +23,7 @@ export interface FieldWidget {
   restore(draft: FieldDraft): void;
 }
 
-/** The protocol core's view of a field, for the shared validator. */
-export function toFieldSpec(field: FieldView): FieldSpec {
-  const base = { id: field.id, label: field.label.text, required: field.required };
-  switch (field.type) {
-    case 'string':
-    case 'boolean':
-      return { ...base, type: field.type };
-    case 'number':
-      return { ...base, type: 'number', ...(field.min !== undefined ? { min: field.min } : {}), ...(field.max !== undefined ? { max: field.max } : {}) };
-    case 'select':
-      return { ...base, type: 'select', multi: field.multi ?? false, other: field.other ?? false, choices: (field.choices ?? []).map((c) => ({ id: c.id, label: c.label.text })) };
-    case 'unsupported':
-      return { ...base, type: 'unsupported', declaredType: field.declaredType ?? 'unknown' };
-  }
-}
-
-function hint(field: FieldView): string | undefined {
+function hint(field: FieldSpec): string | undefined {
   if (field.type === 'number') {
     if (field.min !== undefined && field.max !== undefined) return t('A number from {0} to {1}.', field.min, field.max);
     if (field.min !== undefined) return t('A number of at least {0}.', field.min);
@@ -52,16 +36,17 @@ function hint(field: FieldView): string | undefined {
 }
 
 export function createFieldWidget(field: FieldView, index: number, capture: string, longText: boolean): FieldWidget {
+  const spec = field.spec;
   const base = `field-${index}`;
   const labelId = `${base}-label`;
   const errorId = `${base}-error`;
-  const hintText = hint(field);
+  const hintText = hint(spec);
   const hintId = hintText ? `${base}-hint` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ');
-  const required = field.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: t('required') }, ' *') : undefined;
-  const label = el('div', { class: 'field-label', id: labelId }, fieldLabel(field.label, index, field.id, field.type, capture), required);
+  const required = spec.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: t('required') }, ' *') : undefined;
+  const label = el('div', { class: 'field-label', id: labelId }, fieldLabel(field.label, index, spec.id, spec.type, capture), required);
   const error = el('div', { class: 'error', id: errorId, role: 'alert', hidden: '' });
-  const container = el('div', { class: `field field-${field.type}`, 'data-field': field.id });
+  const container = el('div', { class: `field field-${spec.type}`, 'data-field': spec.id });
   container.append(label);
   if (hintText && hintId) container.append(el('div', { class: 'hint', id: hintId }, hintText));
 
@@ -71,16 +56,16 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
   const listeners: Array<() => void> = [];
   const fire = () => listeners.forEach((listener) => listener());
 
-  const choices = (field.choices ?? []).map<ChoiceItem>((choice, i) => ({ value: choice.id, label: choiceLabel(choice.label, i, choice.id) }));
-  switch (field.type) {
+  const choices = field.choices.map<ChoiceItem>((choice, i) => ({ value: choice.id, label: choiceLabel(choice.label, i, choice.id) }));
+  switch (spec.type) {
     case 'string': {
-      const text = textControl({ id: base, labelId, describedBy, multiline: longText, required: field.required });
+      const text = textControl({ id: base, labelId, describedBy, multiline: longText, required: spec.required });
       control = text;
       read = () => (text.get().trim() === '' ? undefined : text.get());
       break;
     }
     case 'number': {
-      const text = textControl({ id: base, labelId, describedBy, numeric: true, required: field.required });
+      const text = textControl({ id: base, labelId, describedBy, numeric: true, required: spec.required });
       control = text;
       read = () => {
         const raw = text.get().trim();
@@ -98,8 +83,8 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
       break;
     }
     case 'select': {
-      const withOther = field.other ? [...choices, { value: OTHER, label: el('span', {}, t('Other…')) }] : choices;
-      if (field.multi) {
+      const withOther = spec.other ? [...choices, { value: OTHER, label: el('span', {}, t('Other…')) }] : choices;
+      if (spec.multi) {
         const group = checkboxGroupControl(base, labelId, withOther, describedBy);
         control = group;
         read = () => {
@@ -109,7 +94,7 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
           return picked.length === 0 ? undefined : picked;
         };
       } else {
-        const single = withOther.length <= RADIO_LIMIT + (field.other ? 1 : 0)
+        const single = withOther.length <= RADIO_LIMIT + (spec.other ? 1 : 0)
           ? radioControl(base, labelId, withOther, describedBy)
           : dropdownControl(base, labelId, withOther, t('Choose…'), describedBy);
         control = single;
@@ -120,7 +105,7 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
           return value;
         };
       }
-      if (field.other) {
+      if (spec.other) {
         extra = textControl({ id: `${base}-other`, placeholder: t('Your own answer'), describedBy });
         extra.element.setAttribute('aria-label', t('Your own answer'));
         extra.element.hidden = true;
@@ -137,9 +122,9 @@ export function createFieldWidget(field: FieldView, index: number, capture: stri
     }
     case 'unsupported': {
       read = () => undefined;
-      const declared = el('code', {}, field.declaredType ?? 'unknown');
+      const declared = el('code', {}, spec.declaredType);
       container.append(
-        el('p', { class: 'unsupported' }, ...(field.required
+        el('p', { class: 'unsupported' }, ...(spec.required
           ? tNodes('This extension cannot answer a field of type {0}. It is required, so this form cannot be sent from here.', declared)
           : tNodes('This extension cannot answer a field of type {0}. It is optional and will be left out.', declared))),
       );

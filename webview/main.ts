@@ -1,4 +1,5 @@
-import { hostToWebviewSchema, webviewStateSchema, type AnswerMessage, type HostToWebview, type RequestView, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import type { Answer } from '../src/aep/attention';
+import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type RequestView, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
@@ -48,7 +49,7 @@ function render(request: RequestView, now: number): void {
   const app = document.getElementById('app');
   if (!app) return;
   const header = new Header(request, now);
-  const answer = new AnswerArea(request, (message: AnswerMessage, verbatim: boolean) => submit(message, verbatim));
+  const answer = new AnswerArea(request, (message: Answer, verbatim: boolean) => submit(message, verbatim));
   const status = el('div', { class: 'status', id: 'status', role: 'status' });
   const agentRegion = el(
     'section',
@@ -109,7 +110,7 @@ function applyStatus(status: string, resolution?: string): void {
   }
 }
 
-function submit(answer: AnswerMessage, verbatim: boolean): void {
+function submit(answer: Answer, verbatim: boolean): void {
   if (!page) return;
   page.answer.setBusy(true);
   page.inFlight = true;

@@ -28,18 +28,24 @@ const rawFieldSchema = z.object({
   max: z.optional(z.number()),
 });
 
-interface FieldBase {
-  id: string;
-  label: string;
-  required: boolean;
-}
-export type StringField = FieldBase & { type: 'string' };
-export type NumberField = FieldBase & { type: 'number'; min?: number; max?: number };
-export type BooleanField = FieldBase & { type: 'boolean' };
-export type SelectField = FieldBase & { type: 'select'; multi: boolean; other: boolean; choices: Choice[] };
+// A field as `readField` makes it. The request page gets it as it is (in
+// src/shared/webviewMessages.ts), so page and host check answers against the
+// same spec; this schema is what the page checks the host's message with.
+const fieldBase = { id: nonEmpty, label: z.string(), required: z.boolean() };
+const stringFieldSchema = z.object({ ...fieldBase, type: z.literal('string') });
+const numberFieldSchema = z.object({ ...fieldBase, type: z.literal('number'), min: z.optional(z.number()), max: z.optional(z.number()) });
+const booleanFieldSchema = z.object({ ...fieldBase, type: z.literal('boolean') });
+const selectFieldSchema = z.object({ ...fieldBase, type: z.literal('select'), multi: z.boolean(), other: z.boolean(), choices: z.array(choiceSchema) });
 /** A field whose type this extension does not know; it is shown, never answered. */
-export type UnsupportedField = FieldBase & { type: 'unsupported'; declaredType: string };
-export type FieldSpec = StringField | NumberField | BooleanField | SelectField | UnsupportedField;
+const unsupportedFieldSchema = z.object({ ...fieldBase, type: z.literal('unsupported'), declaredType: nonEmpty });
+export const fieldSpecSchema = z.discriminatedUnion('type', [stringFieldSchema, numberFieldSchema, booleanFieldSchema, selectFieldSchema, unsupportedFieldSchema]);
+export type StringField = z.infer<typeof stringFieldSchema>;
+export type NumberField = z.infer<typeof numberFieldSchema>;
+export type BooleanField = z.infer<typeof booleanFieldSchema>;
+export type SelectField = z.infer<typeof selectFieldSchema>;
+export type UnsupportedField = z.infer<typeof unsupportedFieldSchema>;
+export type FieldSpec = z.infer<typeof fieldSpecSchema>;
+type FieldBase = Omit<StringField, 'type'>;
 
 const optionSchema = choiceSchema;
 export type AttentionOption = Choice;

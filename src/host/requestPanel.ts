@@ -192,7 +192,7 @@ class RequestPanel extends Disposable {
         void vscode.commands.executeCommand('aepAttention.showLog');
         return;
       case 'submit':
-        void this.submit(message.submitId, stripUndefined(message.answer), message.verbatim === true);
+        void this.submit(message.submitId, message.answer, message.verbatim === true);
         return;
       case 'retry':
         void this.retry(message.submitId);
@@ -296,12 +296,4 @@ class RequestPanel extends Disposable {
       loading: vscode.l10n.t('Loading the request…'),
     });
   }
-}
-
-function stripUndefined(answer: { option?: string | undefined; text?: string | undefined; values?: Record<string, unknown> | undefined }): Answer {
-  const out: Answer = {};
-  if (answer.option !== undefined) out.option = answer.option;
-  if (answer.text !== undefined) out.text = answer.text;
-  if (answer.values !== undefined) out.values = answer.values;
-  return out;
 }

@@ -52,21 +52,11 @@ export function requestView(item: Readonly<AttentionItem>, reach: Reachability):
     };
   }
   const text = honestRequestText(request);
-  const fields: FieldView[] = request.fields.map((field, index) => {
-    const label = text.fields[index]?.label ?? { text: field.label, honesty: 'structural' as const };
-    const view: FieldView = { id: field.id, type: field.type, label, required: field.required };
-    if (field.type === 'unsupported') view.declaredType = field.declaredType;
-    if (field.type === 'number') {
-      if (field.min !== undefined) view.min = field.min;
-      if (field.max !== undefined) view.max = field.max;
-    }
-    if (field.type === 'select') {
-      view.multi = field.multi;
-      view.other = field.other;
-      view.choices = text.fields[index]?.choices ?? [];
-    }
-    return view;
-  });
+  const fields: FieldView[] = request.fields.map((spec, index) => ({
+    spec,
+    label: text.fields[index]?.label ?? { text: spec.label, honesty: 'structural' },
+    choices: text.fields[index]?.choices ?? [],
+  }));
   return {
     ...base,
     kind: request.kind,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { KNOWN_KINDS } from '../aep/attention';
+import { answerSchema, fieldSpecSchema, KNOWN_KINDS } from '../aep/attention';
 import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
 
 // The one message protocol between the extension host and the request
@@ -12,18 +12,16 @@ export type HonestTextView = z.infer<typeof honestText>;
 
 const choiceView = z.object({ id: z.string(), label: honestText });
 
+/**
+ * One form field: the spec the host parsed, which the page validates answers
+ * with as the host will, and beside it the spec's label and choice labels
+ * tagged with what they really are at the request's capture (`choices` is
+ * empty unless the field is a select).
+ */
 export const fieldViewSchema = z.object({
-  id: z.string(),
-  type: z.enum(['string', 'number', 'boolean', 'select', 'unsupported']),
-  /** For `unsupported`: the type the agent declared. */
-  declaredType: z.optional(z.string()),
+  spec: fieldSpecSchema,
   label: honestText,
-  required: z.boolean(),
-  multi: z.optional(z.boolean()),
-  other: z.optional(z.boolean()),
-  choices: z.optional(z.array(choiceView)),
-  min: z.optional(z.number()),
-  max: z.optional(z.number()),
+  choices: z.array(choiceView),
 });
 export type FieldView = z.infer<typeof fieldViewSchema>;
 
@@ -71,13 +69,6 @@ export const requestViewSchema = z.object({
   home: z.optional(z.string()),
 });
 export type RequestView = z.infer<typeof requestViewSchema>;
-
-export const answerSchema = z.object({
-  option: z.optional(z.string()),
-  text: z.optional(z.string()),
-  values: z.optional(z.record(z.string(), z.unknown())),
-});
-export type AnswerMessage = z.infer<typeof answerSchema>;
 
 /** Messages the webview sends to the host. */
 export const webviewToHostSchema = z.discriminatedUnion('type', [

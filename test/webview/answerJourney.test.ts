@@ -62,11 +62,11 @@ describe('request page: after Send', () => {
     const summary = p.locator('.summary');
     await summary.waitFor({ state: 'visible' });
     assert.equal(await p.locator('#status').innerText(), 'Resolved (answered).');
-    const regions = view.fields.find((f) => f.id === 'regions')!;
+    const regions = view.fields.find((f) => f.spec.id === 'regions')!;
     const text = await summary.innerText();
     assert.match(text, /What you sent/);
     assert.match(text, /Service name\s+billing-api/);
-    assert.match(text, new RegExp(`${regions.label.text}\\s+${regions.choices![1]!.label.text}`));
+    assert.match(text, new RegExp(`${regions.label.text}\\s+${regions.choices[1]!.label.text}`));
     assert.equal(await p.locator('#field-0').evaluate((f) => (f as HTMLElement & { disabled: boolean }).disabled), true, 'read-only once resolved');
   });
 

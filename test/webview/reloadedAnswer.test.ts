@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CommandStore } from '../../src/aep/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import type { Answer } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { keptAnswerMessages, outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
 import { requestView } from '../../src/host/requestView';
-import type { AnswerMessage } from '../../src/shared/webviewMessages';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { goldenForm } from '../support/requestViews';
@@ -63,7 +63,7 @@ describe('request page after a window reload: an answer sent before it', () => {
     await page.page.keyboard.type('billing-api');
     await page.page.keyboard.press('Enter');
     const submit = await page.waitForPosted((m) => m['type'] === 'submit');
-    const built = buildRespondCommand(request, submit['answer'] as AnswerMessage, identity);
+    const built = buildRespondCommand(request, submit['answer'] as Answer, identity);
     assert.ok(built.ok);
     return { submitId: String(submit['submitId']), command: built.command };
   }

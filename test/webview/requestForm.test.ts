@@ -129,20 +129,20 @@ describe('request page: every fixture form at both ceilings', () => {
         const data = capture === 'redacted' ? mapping.expected_data : mapping.expected_data_metadata;
         const view = viewOf(requestEvent(data, { capture }));
         const page = await open(view);
-        for (const [index, field] of view.fields.entries()) {
-          const container = page.page.locator(`[data-field="${field.id}"]`);
-          const expected = field.type === 'select' ? (field.multi ? 'vscode-checkbox' : 'vscode-radio, vscode-dropdown') : field.type === 'boolean' ? 'vscode-checkbox' : 'vscode-text-field, vscode-text-area';
-          assert.ok((await container.locator(expected).count()) > 0, `${field.id} has a ${expected}`);
+        for (const [index, { spec, label: shown }] of view.fields.entries()) {
+          const container = page.page.locator(`[data-field="${spec.id}"]`);
+          const expected = spec.type === 'select' ? (spec.multi ? 'vscode-checkbox' : 'vscode-radio, vscode-dropdown') : spec.type === 'boolean' ? 'vscode-checkbox' : 'vscode-text-field, vscode-text-area';
+          assert.ok((await container.locator(expected).count()) > 0, `${spec.id} has a ${expected}`);
           const label = await container.locator('.field-label').innerText();
           if (capture === 'metadata') assert.match(label, new RegExp(`^Question ${index + 1} · label withheld at capture metadata`));
-          else assert.ok(label.startsWith(field.label.text), label);
+          else assert.ok(label.startsWith(shown.text), label);
           // The control's accessible name is the visible label.
           const labelledBy = await page.page.locator(`#field-${index}`).getAttribute('aria-labelledby');
           assert.equal(labelledBy, `field-${index}-label`);
         }
         // Enter in a text field (or Send, where the form has none) does not send an empty
         // required form; it points at the first problem.
-        const textIndex = view.fields.findIndex((f) => f.type === 'string' || f.type === 'number');
+        const textIndex = view.fields.findIndex((f) => f.spec.type === 'string' || f.spec.type === 'number');
         if (textIndex >= 0) {
           await page.page.locator(`#field-${textIndex}`).click();
           await page.page.keyboard.press('Enter');
