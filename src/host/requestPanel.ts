@@ -50,7 +50,19 @@ export class RequestPanels extends Disposable {
       existing.reveal();
       return;
     }
-    this.adopt(item, createPanel(item));
+    this.adopt(item, createPanel(item, this.requestColumn()));
+  }
+
+  /**
+   * Where a new request page goes: the editor group that already shows
+   * request pages (the one opened last, if the user spread them out), so any
+   * number of requests costs the code at most one split; beside the code when
+   * there is none yet.
+   */
+  private requestColumn(): vscode.ViewColumn {
+    let column: vscode.ViewColumn | undefined;
+    for (const panel of this.panels.values()) column = panel.viewColumn ?? column;
+    return column ?? vscode.ViewColumn.Beside;
   }
 
   /**
@@ -100,9 +112,9 @@ function panelTitle(item: Readonly<AttentionItem>): string {
   return vscode.l10n.t('{0} from {1}', kindLabel(item), agentName(item.agent));
 }
 
-function createPanel(item: Readonly<AttentionItem>): vscode.WebviewPanel {
+function createPanel(item: Readonly<AttentionItem>, viewColumn: vscode.ViewColumn): vscode.WebviewPanel {
   // Not retainContextWhenHidden: the page keeps its drafts with setState and is rebuilt on show.
-  return createWebviewPanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
+  return createWebviewPanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn, preserveFocus: false }, {});
 }
 
 /** How long a resolved request's panel stays up, when the user chose to close it, so the outcome can be read. */
@@ -145,6 +157,11 @@ class RequestPanel extends Disposable {
       }),
     );
     this._register(this.disposeEmitter);
+  }
+
+  /** The editor group the page is in; undefined while it is in none (closing). */
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.panel.viewColumn;
   }
 
   reveal(): void {

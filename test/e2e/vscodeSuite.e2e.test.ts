@@ -50,6 +50,8 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000 },
   const token = randomBytes(12).toString('hex');
   let hub: RunningHub | undefined;
   let agent: RunningAgent | undefined;
+  /** A second agent, so two requests wait at once (one agent raises one per `everyMs`). */
+  let secondAgent: RunningAgent | undefined;
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
   try {
@@ -58,6 +60,7 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000 },
     const runnerVsix = await buildRunnerVsix(tmp);
     hub = await startHub({ port: 0, token });
     agent = await startAgent({ hubUrl: hub.url, token, scenarios: ['form'], everyMs: 600_000, log: () => undefined });
+    secondAgent = await startAgent({ hubUrl: hub.url, token, scenarios: ['permission'], everyMs: 600_000, log: () => undefined });
     const workspaceDir = path.join(tmp, 'workspace');
     const extensionsDir = path.join(tmp, 'extensions');
     // The extension first, so the runner's dependency is there when it installs.
@@ -81,6 +84,7 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000 },
     await workbench?.close();
     await server?.stop();
     await agent?.close();
+    await secondAgent?.close();
     await hub?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

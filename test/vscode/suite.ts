@@ -53,6 +53,27 @@ const cases: Case[] = [
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await until('the panel to close', () => api.openPanels() === 0);
   }],
+  ['request pages share one editor group beside the code: two requests cost the code one split', async (api) => {
+    await until('two pending requests', () => api.pending().length >= 2);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(extension.extensionUri, 'package.json'), { viewColumn: vscode.ViewColumn.One });
+    const groupsBefore = vscode.window.tabGroups.all.length;
+    const [first, second] = api.pending();
+    assert.ok(first && second);
+    await vscode.commands.executeCommand('aepAttention.openRequest', first.key);
+    await until('the first page', () => requestTabs().length === 1);
+    // The first page is now the active editor: "beside" it would be a third group.
+    await vscode.commands.executeCommand('aepAttention.openRequest', second.key);
+    await until('the second page', () => requestTabs().length === 2);
+    const columns = new Set(requestTabs().map((tab) => tab.group.viewColumn));
+    assert.equal(columns.size, 1, `request pages in groups ${[...columns].join(', ')}`);
+    assert.equal(vscode.window.tabGroups.all.length, groupsBefore + 1, 'one split for any number of requests');
+    assert.ok(!columns.has(vscode.ViewColumn.One), 'beside the code, not over it');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('the panels to close', () => api.openPanels() === 0);
+  }],
   ['dismissing locally hides a request and sends nothing', async (api) => {
     const before = api.pending().length;
     const item = api.pending()[0];
