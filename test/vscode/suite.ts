@@ -74,6 +74,26 @@ const cases: Case[] = [
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await until('the panels to close', () => api.openPanels() === 0);
   }],
+  ['Answer Next Request has a keybinding that no other binding in this VS Code takes', async () => {
+    const ours = packageJson.contributes.keybindings.find((binding: { command: string }) => binding.command === 'aepAttention.answerNext');
+    assert.ok(ours, 'a keybinding is contributed');
+    await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');
+    const editor = await until('the default keybindings', () => {
+      const active = vscode.window.activeTextEditor;
+      return active && /keybindings/i.test(active.document.uri.toString()) ? active : undefined;
+    });
+    const bindings = [...editor.document.getText().matchAll(/"key":\s*"([^"]+)",\s*"command":\s*"([^"]+)"/g)].map((match) => ({ key: match[1] ?? '', command: match[2] ?? '' }));
+    assert.ok(bindings.length > 200, `read ${bindings.length} default bindings`);
+    const key = process.platform === 'darwin' ? ours.mac : ours.key;
+    const first = key.split(' ')[0] ?? key;
+    // A chord whose first part VS Code already uses as a chord start changes nothing for that key;
+    // a first part bound only alone would newly turn into a chord start.
+    const chordStart = key.includes(' ') && bindings.some((binding) => binding.key.startsWith(`${first} `) && !binding.command.startsWith('aepAttention.'));
+    const clashes = bindings.filter((binding) => !binding.command.startsWith('aepAttention.') && (binding.key === key || (!chordStart && binding.key === first)));
+    assert.deepEqual(clashes, [], `${key} is taken`);
+    assert.ok(bindings.some((binding) => binding.command === 'aepAttention.answerNext' && binding.key === key), 'and VS Code lists ours');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  }],
   ['dismissing locally hides a request and sends nothing', async (api) => {
     const before = api.pending().length;
     const item = api.pending()[0];
