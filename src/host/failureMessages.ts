@@ -1,5 +1,6 @@
 import { describeBytes, describeDuration, type ConnectionFailure, type LostReason } from '../aep/client/connectionFailure';
 import type { AddressProblem } from '../aep/client/hubEndpoint';
+import type { FilterProblem } from '../aep/client/userFilter';
 import { t } from './l10n';
 import { piece, PIECES } from './untrustedText';
 
@@ -23,8 +24,7 @@ export function describeFailure(failure: ConnectionFailure): string {
     case 'bad-address':
       return describeAddressProblem(failure.address);
     case 'bad-filter':
-      // Already names the setting (userFilter.ts).
-      return failure.detail;
+      return describeFilterProblem(failure.filter);
   }
 }
 
@@ -85,5 +85,19 @@ function describeAddressProblem(problem: AddressProblem | undefined): string {
         piece(problem.scheme, PIECES.kind),
         piece(problem.host, PIECES.source),
       );
+  }
+}
+
+function describeFilterProblem(problem: FilterProblem): string {
+  switch (problem.code) {
+    case 'invalid':
+      // attr-match's own words: the same sentence a hub sends with invalid-filter (not yet localized).
+      return t('aepAttention.filter is not a valid attr-match filter: {0}', problem.detail);
+    case 'matches-nothing':
+      return t('aepAttention.filter can match no event: {0}', problem.detail);
+    case 'names-type':
+      return t('aepAttention.filter may not name `type`: the extension chooses the event types it needs. Narrow by agent, session or source instead.');
+    case 'names-severity':
+      return t('aepAttention.filter may not name `severity`: use aepAttention.notifications and aepAttention.notificationMinSeverity to choose what notifies you.');
   }
 }

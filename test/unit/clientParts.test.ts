@@ -6,7 +6,7 @@ import { addressProblemText, hubEndpoint, isLoopbackHost } from '../../src/aep/c
 import { silentLogger } from '../../src/aep/client/logger';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { RosterView } from '../../src/aep/client/rosterView';
-import { SUBSCRIBED_TYPES, subscriptionFilter } from '../../src/aep/client/userFilter';
+import { filterProblemText, SUBSCRIBED_TYPES, subscriptionFilter } from '../../src/aep/client/userFilter';
 import { buildRespondCommand } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { tokenCanFix } from '../../src/aep/client/connectionFailure';
@@ -89,19 +89,22 @@ describe('subscriptionFilter', () => {
     assert.deepEqual(subscriptionFilter(undefined), { ok: true, value: { type: [...SUBSCRIBED_TYPES] } });
     assert.deepEqual(subscriptionFilter({ agent: 'claude-code' }), { ok: true, value: { agent: 'claude-code', type: [...SUBSCRIBED_TYPES] } });
   });
-  test('refuses type, severity and invalid keys with the setting named', () => {
-    for (const [filter, pattern] of [
-      [{ type: 'attention.*' }, /may not name `type`/],
-      [{ severity: { gte: 'notice' } }, /may not name `severity`.*notifications/],
-      [{ seq: 3 }, /^aepAttention\.filter: .*seq/],
-      ['agent', /^aepAttention\.filter: /],
+  test('refuses type, severity and invalid keys as codes; both wordings name the setting', () => {
+    for (const [filter, code, pattern] of [
+      [{ type: 'attention.*' }, 'names-type', /may not name `type`/],
+      [{ severity: { gte: 'notice' } }, 'names-severity', /may not name `severity`.*notifications/],
+      [{ seq: 3 }, 'invalid', /^aepAttention\.filter.*seq/],
+      ['agent', 'invalid', /^aepAttention\.filter/],
       // Grammatical (a hub subscribes to them), but they match nothing: the person hears why.
-      [{ session: 5 }, /^aepAttention\.filter: .*session/],
-      [{ epoch: '0' }, /^aepAttention\.filter: .*epoch/],
+      [{ session: 5 }, 'matches-nothing', /^aepAttention\.filter.*session/],
+      [{ epoch: '0' }, 'matches-nothing', /^aepAttention\.filter.*epoch/],
     ] as const) {
       const result = subscriptionFilter(filter);
-      assert.equal(result.ok, false, JSON.stringify(filter));
-      if (!result.ok) assert.match(result.problem, pattern);
+      assert.equal(result.ok ? undefined : result.problem.code, code, JSON.stringify(filter));
+      if (!result.ok) {
+        assert.match(filterProblemText(result.problem), pattern);
+        assert.match(describeFailure({ code: 'bad-filter', filter: result.problem }), pattern);
+      }
     }
   });
 });

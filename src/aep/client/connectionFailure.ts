@@ -1,4 +1,5 @@
 import { addressProblemText, type AddressProblem } from './hubEndpoint';
+import { filterProblemText, type FilterProblem } from './userFilter';
 
 /**
  * Why the client stopped trying: retrying cannot help until something
@@ -17,8 +18,8 @@ export type ConnectionFailure =
   | { code: 'hello-not-received' }
   /** `aepAttention.hubUrl` cannot be used (none configured: `address` undefined). */
   | { code: 'bad-address'; address?: AddressProblem }
-  /** `aepAttention.filter` cannot be used (`detail` says why). */
-  | { code: 'bad-filter'; detail: string };
+  /** `aepAttention.filter` cannot be used. */
+  | { code: 'bad-filter'; filter: FilterProblem };
 
 export function failureLogLine(failure: ConnectionFailure): string {
   switch (failure.code) {
@@ -33,7 +34,7 @@ export function failureLogLine(failure: ConnectionFailure): string {
     case 'bad-address':
       return failure.address ? addressProblemText(failure.address) : 'no hub configured';
     case 'bad-filter':
-      return failure.detail;
+      return filterProblemText(failure.filter);
   }
 }
 

@@ -168,7 +168,7 @@ export class HubClient {
     const endpoint = hubEndpoint(options.hubUrl, options.allowInsecureRemote ?? false);
     const filter = subscriptionFilter(options.filter);
     if (!endpoint.ok) this.configProblem = { code: 'bad-address', address: endpoint.problem };
-    else if (!filter.ok) this.configProblem = { code: 'bad-filter', detail: filter.problem };
+    else if (!filter.ok) this.configProblem = { code: 'bad-filter', filter: filter.problem };
     else {
       this.endpoint = endpoint.value;
       this.filter = filter.value;
