@@ -29,10 +29,6 @@ export function readRejected(event: AepEvent): Parsed<RejectedData> {
   return parsedProblem(`control.rejected from ${event.agent} is malformed: ${describeZodError(result.error)}`);
 }
 
-export function isKnownRejectReason(reason: string): reason is RejectReason {
-  return (REJECT_REASONS as readonly string[]).includes(reason);
-}
-
 /** Who we are when we send commands: an ordinary emitter identity (AEP-0004 §2.2). */
 export interface SenderIdentity {
   agent: string;

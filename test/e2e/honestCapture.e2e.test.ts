@@ -38,7 +38,7 @@ test('the capture an answer declares is honest, whatever the page sends', { time
       const request = makeEvent('attention.requested', session, seq++, { capture: 'redacted', severity: 'notice', data: { kind: 'input', prompt: PROMPT, respond_via: ['control'] } }, AGENT);
       peer.send(request);
       const ack = (command: Record<string, unknown>, type: 'control.accepted' | 'control.rejected', data: Record<string, unknown> = {}) =>
-        peer.send(makeEvent(type, session, seq++, { cause: command['id'], capture: 'metadata', data }, AGENT));
+        peer.send(makeEvent(type, session, seq++, { cause: String(command['id']), capture: 'metadata', data }, AGENT));
       assert.equal(request['source'], source);
 
       const notification = page.locator('.notifications-toasts .notification-toast', { hasText: PROMPT }).first();

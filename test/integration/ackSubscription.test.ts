@@ -84,10 +84,10 @@ describe('acks under a user filter, against the local hub', () => {
     const other = await target();
     const h = startClient(hub.url, { filter: { xproject: 'alpha' } });
     await connected(h);
-    const requestId = String(alpha.emit('attention.requested', { kind: 'approval', prompt: 'Deploy?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] }, { capture: 'redacted', severity: 'notice', xproject: 'alpha' })['id']);
+    const requestId = alpha.raise({ kind: 'approval', prompt: 'Deploy?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] }, { extensions: { xproject: 'alpha' } });
     await waitUntil(() => h.inbox.open().some((item) => item.requestId === requestId), 'the alpha request in the inbox');
     // The other session raises nothing this filter lets through; it acks someone else's command first.
-    other.emit('attention.requested', { kind: 'approval', prompt: 'Not for this editor', options: [{ id: 'allow', label: 'Allow' }], respond_via: ['control'] }, { capture: 'redacted', severity: 'notice' });
+    other.raise({ kind: 'approval', prompt: 'Not for this editor', options: [{ id: 'allow', label: 'Allow' }], respond_via: ['control'] });
     other.emit('control.accepted', undefined, { cause: 'someone-elses-command' });
 
     const request = h.inbox.open().find((item) => item.requestId === requestId)!.request!;

@@ -24,7 +24,8 @@ import { WorkspacePersistence } from '../../src/host/persistence';
 import { ControlTarget, isCommandType, type Step } from '../peers/agent/controlTarget';
 import { planFor } from '../peers/agent/scenarios';
 import { startHub } from '../peers/hub/hub';
-import { freshSession, makeEvent, postEvents } from '../support/events';
+import type { AepEvent } from '../../src/aep/envelope';
+import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';
@@ -248,18 +249,16 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
       let refusedBatches = 0;
 
       /** One NDJSON batch: heartbeats, requests, and the emitters closing some of their own. */
-      const nextBatch = (size: number): Array<Record<string, unknown>> => {
-        const events: Array<Record<string, unknown>> = [];
+      const nextBatch = (size: number): AepEvent[] => {
+        const events: AepEvent[] = [];
         for (let i = 0; i < size; i++) {
           const s = httpSessions[Math.floor(random() * httpSessions.length)]!;
           const roll = random();
           if (roll < 1 / REQUEST_EVERY) {
-            const event = makeEvent('attention.requested', s.session, s.seq++, {
-              severity: 'notice', capture: 'redacted', data: { kind: 'input', prompt: `chaos question ${posted + i}`, respond_via: ['oob'] },
-            }, s.agent);
-            const id = String(event['id']);
-            httpRequests.set(id, { session: s, closed: false, seq: Number(event['seq']) });
-            s.open.push(id);
+            const seq = s.seq++;
+            const event = makeRequest(s.session, seq, { kind: 'input', prompt: `chaos question ${posted + i}`, respond_via: ['oob'] }, { severity: 'notice', capture: 'redacted' }, s.agent);
+            httpRequests.set(event.id, { session: s, closed: false, seq });
+            s.open.push(event.id);
             events.push(event);
           } else if (roll < 1.6 / REQUEST_EVERY && s.open.length > 0) {
             // The emitter closes one of its own (as an agent does when answered elsewhere).

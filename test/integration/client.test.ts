@@ -9,7 +9,7 @@ import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterView';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
-import { freshSession, makeEvent, postEvents } from '../support/events';
+import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
@@ -257,12 +257,12 @@ describe('client through a severable connection', () => {
     // Two sessions the client has never seen, neither with a live duplex claimant by the time it
     // is back, so no saved position and no roster entry names them (AEP-0003 §4.1 rule 3).
     const posted = freshSession('http');
-    const httpRequest = makeEvent('attention.requested', posted, 1, { data: { kind: 'input', prompt: 'Posted while you were away' }, severity: 'notice' });
+    const httpRequest = makeRequest(posted, 1, { kind: 'input', prompt: 'Posted while you were away' }, { severity: 'notice' });
     assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('session.started', posted, 0), httpRequest])).status, 202);
     const gone = await ScriptedTarget.start(hub.url, TOKEN, freshSession('gone'));
     const goneRequest = gone.raise({ kind: 'input', prompt: 'Asked by an agent that then disconnected' });
     await gone.close();
-    const raisedWhileAway = [String(httpRequest['id']), goneRequest];
+    const raisedWhileAway = [httpRequest.id, goneRequest];
 
     const before = { ...h.client.stats };
     const restoredAt = Date.now();
@@ -279,14 +279,14 @@ describe('client through a severable connection', () => {
     await waitUntil(() => h.client.state.kind === 'backing-off', 'the second drop');
     proxy.restore();
     await connected(h);
-    const later = makeEvent('attention.requested', posted, 2, { data: { kind: 'input', prompt: 'Posted after you came back' }, severity: 'notice' });
+    const later = makeRequest(posted, 2, { kind: 'input', prompt: 'Posted after you came back' }, { severity: 'notice' });
     assert.equal((await postEvents(hub.url, TOKEN, [later])).status, 202);
-    await waitUntil(() => open(h, String(later['id'])) !== undefined, 'a live request in the posted session');
-    const expected = [knownRequest, ...raisedWhileAway, String(later['id'])];
+    await waitUntil(() => open(h, later.id) !== undefined, 'a live request in the posted session');
+    const expected = [knownRequest, ...raisedWhileAway, later.id];
     const ours = h.inbox.open().filter((item) => [known.session, posted, gone.session].includes(item.session));
     assert.deepEqual(ours.map((item) => item.requestId).sort(), [...expected].sort(), 'every request exactly once');
     assert.deepEqual(h.inbox.timeline(sourceOf(gone), gone.session).map((e) => e.seq), [0, 1], 'the gone agent\'s session, whole and in order');
-    assert.deepEqual(h.inbox.timeline(String(httpRequest['source']), posted).map((e) => e.seq), [0, 1, 2], 'the posted session, whole and in order');
+    assert.deepEqual(h.inbox.timeline(httpRequest.source, posted).map((e) => e.seq), [0, 1, 2], 'the posted session, whole and in order');
     assert.deepEqual(h.problems, [], 'nothing went wrong');
     t.diagnostic(`first reconnect replayed ${replayed} events (${h.client.stats.duplicatesDropped} duplicates dropped in all); both requests open ${caughtUpMs} ms after the restore`);
   });
@@ -456,13 +456,9 @@ describe('client backpressure', () => {
       const perSession = 2_500;
       for (let s = 0; s < sessions; s++) {
         const session = freshSession(`flood${s}`);
-        const events = Array.from({ length: perSession }, (_, seq) => makeEvent('attention.routed', session, seq, {}, 'flooder'));
-        // attention.* so the client's subscription takes them; seq-less types are not admitted by HTTP, so use a sequenced type.
-        for (const event of events) {
-          event['type'] = 'attention.answered';
-          event['subject'] = `R${seq(event)}`;
-          event['data'] = { answer: { option: 'allow' } };
-        }
+        // attention.* so the client's subscription takes them.
+        const events = Array.from({ length: perSession }, (_, seq) =>
+          makeEvent('attention.answered', session, seq, { subject: `R${seq}`, data: { answer: { option: 'allow' } } }, 'flooder'));
         for (let i = 0; i < events.length; i += 1_000) assert.equal((await postEvents(hub.url, TOKEN, events.slice(i, i + 1_000))).status, 202);
       }
       const h = startClient(hub.url, { maxQueuedMessages: 20_000 });
@@ -484,8 +480,8 @@ describe('client: a replay of everything cut short', () => {
       const sessions = Array.from({ length: 12 }, (_, i) => freshSession(`held${i}`));
       for (const session of sessions) {
         // The request comes last, so a session counts as seen only once its whole buffer has arrived.
-        const events: Array<Record<string, unknown>> = Array.from({ length: 1_499 }, (_, n) => ({ ...makeEvent('attention.answered', session, n, {}, 'gone-agent'), subject: `X${n}`, data: { answer: { option: 'allow' } } }));
-        events.push(makeEvent('attention.requested', session, 1_499, { data: { kind: 'input', prompt: `Question of ${session}` }, severity: 'notice' }, 'gone-agent'));
+        const events = Array.from({ length: 1_499 }, (_, n) => makeEvent('attention.answered', session, n, { subject: `X${n}`, data: { answer: { option: 'allow' } } }, 'gone-agent'));
+        events.push(makeRequest(session, 1_499, { kind: 'input', prompt: `Question of ${session}` }, { severity: 'notice' }, 'gone-agent'));
         for (let i = 0; i < events.length; i += 1_000) assert.equal((await postEvents(hub.url, TOKEN, events.slice(i, i + 1_000))).status, 202);
       }
       const h = startClient(proxy.url);
@@ -505,7 +501,3 @@ describe('client: a replay of everything cut short', () => {
     }
   });
 });
-
-function seq(event: Record<string, unknown>): number {
-  return Number(event['seq']);
-}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startHub, type RunningHub } from '../peers/hub/hub';
-import { freshSession, makeCommand, makeEvent, postEvents } from '../support/events';
+import { freshSession, makeCommand, makeEvent, makeRequest, postEvents, rawEnvelope } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 
 const TOKEN = 'test-token-0123456789';
@@ -45,7 +45,7 @@ describe('hub: HTTP binding', () => {
     const good = [makeEvent('session.started', session, 0), makeEvent('run.started', session, 1, { run: 'r1' })];
     assert.equal((await postEvents(hub.url, TOKEN, good)).status, 202);
 
-    const noId = { ...makeEvent('run.started', session, 2), id: undefined };
+    const noId = rawEnvelope({ ...makeEvent('run.started', session, 2), id: undefined });
     const bad = await postEvents(hub.url, TOKEN, [makeEvent('progress.status', session, 3), JSON.stringify(noId)]);
     assert.equal(bad.status, 400);
     assert.equal(bad.body['error'], 'invalid-event');
@@ -115,10 +115,9 @@ describe('hub: WebSocket binding', () => {
     other.send({ type: 'subscribe', id: 'c', filter: { session: 'someone-else' } });
     await Promise.all([raw.waitFor(isFrame('subscribed', 'a')), lowered.waitFor(isFrame('subscribed', 'b')), other.waitFor(isFrame('subscribed', 'c'))]);
 
-    const request = makeEvent('attention.requested', session, 1, {
-      capture: 'redacted', severity: 'notice',
-      data: { kind: 'form', prompt: 'Configure the service', fields: [{ id: 'db', type: 'select', label: 'Database', choices: [{ id: '1', label: 'PostgreSQL' }] }] },
-    });
+    const request = makeRequest(session, 1, {
+      kind: 'form', prompt: 'Configure the service', fields: [{ id: 'db', type: 'select', label: 'Database', choices: [{ id: '1', label: 'PostgreSQL' }] }],
+    }, { capture: 'redacted', severity: 'notice' });
     const text = JSON.stringify(request);
     emitter.send(makeEvent('session.started', session, 0));
     emitter.send(text);

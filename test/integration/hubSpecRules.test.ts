@@ -255,7 +255,7 @@ describe('replay buffers are per emitter session, (source, session) (AEP-0001 §
   test('the same id from two emitters is two events: both are held (dedupe is on (source, id), AEP-0001 §7.4)', async () => {
     const session = freshSession('same-id');
     const a = makeEvent('session.started', session, 0, {}, 'agent-one');
-    const b = { ...makeEvent('session.started', session, 0, {}, 'agent-two'), id: a['id'] };
+    const b = makeEvent('session.started', session, 0, { id: a.id }, 'agent-two');
     assert.equal((await postEvents(hub.url, TOKEN, [a, b])).status, 202);
     const { body } = await sse(hub, { from: 'all', filter: JSON.stringify({ session }) });
     assert.equal([...body.matchAll(/^data: /gm)].length, 2, body);

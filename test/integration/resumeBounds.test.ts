@@ -11,7 +11,7 @@ import { Inbox } from '../../src/aep/inbox/inbox';
 import { WorkspacePersistence } from '../../src/host/persistence';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { fakeHub, type FakeHub } from '../support/fakeHub';
-import { freshSession, makeEvent, postEvents } from '../support/events';
+import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';
@@ -46,7 +46,7 @@ function startClient(hubUrl: string, positions: PositionStore, inbox = new Inbox
 const connected = (h: Harness) =>
   waitUntil(() => h.client.state.kind === 'connected', 'the client to connect', 5_000, () => JSON.stringify(h.client.state) + h.log.lines.slice(-4).join(' | '));
 const openRequest = (h: Harness, requestId: string) => h.inbox.open().find((item) => item.requestId === requestId);
-const request = (session: string, seq: number, prompt: string) => makeEvent('attention.requested', session, seq, { data: { kind: 'input', prompt } });
+const request = (session: string, seq: number, prompt: string) => makeRequest(session, seq, { kind: 'input', prompt });
 
 after(() => {
   for (const client of clients) client.dispose();
@@ -102,7 +102,7 @@ describe('a fleet of 300 sessions, a window reload, then a dropped connection', 
 
     await connected(h);
     for (const event of [oldest, newest, fresh[1]!]) {
-      const id = String(event['id']);
+      const id = event.id;
       await waitUntil(() => openRequest(h, id) !== undefined, `request ${id} raised while disconnected`, 5_000, () => h.log.lines.slice(-4).join(' | '));
     }
     assert.deepEqual(h.failed, [], 'never a final failure');
@@ -141,7 +141,7 @@ describe('a hub that takes fewer positions than the client holds', () => {
     proxy.restore();
 
     await connected(h);
-    await waitUntil(() => openRequest(h, String(missed['id'])) !== undefined, 'the request raised while disconnected', 5_000, () => h.log.lines.slice(-4).join(' | '));
+    await waitUntil(() => openRequest(h, missed.id) !== undefined, 'the request raised while disconnected', 5_000, () => h.log.lines.slice(-4).join(' | '));
     assert.deepEqual(h.failed, []);
     assert.deepEqual(h.problems, [], 'no refusal: 20 positions were never sent to a hub that takes 8');
     assert.ok(h.log.lines.filter((line) => /subscribing with replay of everything held/.test(line)).length >= 2, h.log.lines.join('\n'));

@@ -1,3 +1,6 @@
+import assert from 'node:assert/strict';
+import type { AttentionOption, KnownKind } from '../../src/aep/attention';
+import { AEP_VERSION, parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { ulid } from '../../src/aep/ulid';
 
 let counter = 0;
@@ -7,33 +10,101 @@ export function freshSession(prefix = 's'): string {
   return `${prefix}-${Date.now().toString(36)}-${++counter}`;
 }
 
-/** A valid session-scoped event for tests, owned by `agent`. */
-export function makeEvent(
-  type: string,
-  session: string,
-  seq: number,
-  extra: Record<string, unknown> = {},
-  agent = 'test-agent',
-): Record<string, unknown> {
+type KnownAttribute =
+  | 'id' | 'type' | 'subject' | 'time' | 'source' | 'agent' | 'session' | 'run' | 'step'
+  | 'seq' | 'epoch' | 'cause' | 'traceparent' | 'severity' | 'capture' | 'data';
+
+/**
+ * Envelope attributes (AEP-0001 §5.1) as the core types them. Extension
+ * attributes (§5.4) go in `extensions`, so a misspelt attribute is a type
+ * error rather than an extension nobody reads.
+ */
+export type EventFields = Partial<Pick<AepEvent, KnownAttribute>> & { extensions?: Record<string, unknown> };
+
+/**
+ * A valid event: a fresh ULID and the current time unless given. The core's
+ * own envelope parser checks it, so a builder never hands a test an event the
+ * extension would refuse; malformed input is built with `rawEnvelope`.
+ */
+export function validEvent(fields: EventFields & Pick<AepEvent, 'type' | 'source' | 'agent'>): AepEvent {
+  const { extensions, ...known } = fields;
+  const value: Record<string, unknown> = { aep: AEP_VERSION, id: ulid(), time: new Date().toISOString() };
+  for (const [key, attribute] of Object.entries({ ...known, ...extensions })) if (attribute !== undefined) value[key] = attribute;
+  const parsed = parseEnvelope(value);
+  assert.ok(parsed.ok, parsed.ok ? '' : `a test builder made a malformed event: ${parsed.problem}`);
+  return parsed.value;
+}
+
+/**
+ * Deliberately unchecked: a valid base (a `progress.status` from test-agent)
+ * with `attributes` laid over it as given, for input the hub or the extension
+ * must refuse or survive. Nothing here is checked; the name marks the case as hostile.
+ */
+export function rawEnvelope(attributes: Record<string, unknown>): Record<string, unknown> {
   return {
-    aep: '0.1', id: ulid(), type, time: new Date().toISOString(),
-    source: `aep://test-host/agent/${agent}/session/${session}`, agent, session, seq, ...extra,
+    aep: AEP_VERSION, id: ulid(), type: 'progress.status', time: new Date().toISOString(),
+    source: 'aep://test-host/agent/test-agent', agent: 'test-agent', ...attributes,
   };
+}
+
+/** A valid session-scoped event for tests, owned by `agent`. */
+export function makeEvent(type: string, session: string, seq: number, fields: EventFields = {}, agent = 'test-agent'): AepEvent {
+  return validEvent({ type, source: `aep://test-host/agent/${agent}/session/${session}`, agent, session, seq, ...fields });
 }
 
 /** A command to a session: seq-less, from a sender identity (AEP-0004 §2). */
-export function makeCommand(type: string, session: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    aep: '0.1', id: ulid(), type, time: new Date().toISOString(),
-    source: 'aep://test-host/agent/test-sender', agent: 'test-sender', session, capture: 'metadata', ...extra,
-  };
+export function makeCommand(type: string, session: string, fields: EventFields = {}): AepEvent {
+  return validEvent({ type, source: 'aep://test-host/agent/test-sender', agent: 'test-sender', session, capture: 'metadata', ...fields });
 }
 
-/** POSTs events to the hub as JSON (one) or NDJSON (several). */
+/**
+ * A field_spec as it goes on the wire (AEP-0002 §5.2 as amended by AEP-0006).
+ * `type` stays open: a type from a newer revision must degrade to a field the
+ * extension cannot answer, so tests send such types too.
+ */
+export type WireField = {
+  id: string;
+  type: 'string' | 'number' | 'boolean' | 'select' | (string & {});
+  label: string;
+  required?: boolean;
+  multi?: boolean;
+  other?: boolean;
+  choices?: AttentionOption[];
+  min?: number;
+  max?: number;
+};
+
+/** `attention.requested` data as it goes on the wire (AEP-0002 §5.3, AEP-0006 `fields`, AEP-0008 `respond_via`). */
+export type RequestData = {
+  kind: KnownKind | (string & {});
+  prompt: string;
+  options?: AttentionOption[];
+  fields?: WireField[];
+  expires_at?: string;
+  respond_via?: Array<'control' | 'oob' | (string & {})>;
+  context?: Record<string, unknown>;
+};
+
+/**
+ * An `attention.requested` in `session` at `seq`: `data` over a plain
+ * question. Severity, capture and the rest of the envelope are the test's to set.
+ */
+export function makeRequest(
+  session: string,
+  seq: number,
+  data: Partial<RequestData> = {},
+  fields: Omit<EventFields, 'type' | 'data'> = {},
+  agent = 'test-agent',
+): AepEvent {
+  const request: RequestData = { kind: 'input', prompt: 'Which branch?', ...data };
+  return makeEvent('attention.requested', session, seq, { ...fields, data: request }, agent);
+}
+
+/** POSTs events to the hub as JSON (one) or NDJSON (several). Anything goes: hostile cases post malformed events. */
 export async function postEvents(
   hubUrl: string,
   token: string | undefined,
-  events: unknown[],
+  events: readonly unknown[],
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const single = events.length === 1;

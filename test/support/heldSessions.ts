@@ -4,7 +4,8 @@
 // subscription filter keeps off the wire, some answered requests and one open
 // request; and the request raised during an outage, in a session never seen.
 import { SUBSCRIBED_TYPES } from '../../src/aep/client/userFilter';
-import { freshSession, makeEvent, postEvents } from './events';
+import type { AepEvent } from '../../src/aep/envelope';
+import { freshSession, makeEvent, makeRequest, postEvents } from './events';
 
 /** Tool events per session: held by the hub, never sent to the extension. */
 export const TOOL_EVENTS_PER_SESSION = 10;
@@ -13,7 +14,7 @@ export const TOOL_EVENTS_PER_SESSION = 10;
 const BATCH = 1_000;
 
 export interface HeldSessions {
-  events: Array<Record<string, unknown>>;
+  events: AepEvent[];
   /** How many of `events` the extension's subscription takes (SUBSCRIBED_TYPES). */
   subscribed: number;
   /** The open request of each session, by id. */
@@ -31,7 +32,7 @@ export function isSubscribedType(type: string): boolean {
  * one input request left open.
  */
 export function heldSessions(count: number, answered: number, prefix = 'held'): HeldSessions {
-  const events: Array<Record<string, unknown>> = [];
+  const events: AepEvent[] = [];
   const openRequestIds: string[] = [];
   for (let i = 0; i < count; i++) {
     const session = freshSession(`${prefix}${i}`);
@@ -39,25 +40,25 @@ export function heldSessions(count: number, answered: number, prefix = 'held'): 
     events.push(makeEvent('session.started', session, seq++));
     for (let n = 0; n < TOOL_EVENTS_PER_SESSION; n++) events.push(makeEvent('tool.started', session, seq++, { data: { tool: 'Bash' } }));
     for (let n = 0; n < answered; n++) {
-      const request = makeEvent('attention.requested', session, seq++, {
-        severity: 'notice', data: { kind: 'permission', prompt: `Run step ${n}?`, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] },
-      });
-      const answer = makeEvent('attention.answered', session, seq++, { subject: request['id'], cause: request['id'], data: { answer: { option: 'allow' }, via: 'control' } });
-      const resolved = makeEvent('attention.resolved', session, seq++, { subject: request['id'], cause: answer['id'], data: { resolution: 'answered' } });
+      const request = makeRequest(session, seq++, {
+        kind: 'permission', prompt: `Run step ${n}?`, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }],
+      }, { severity: 'notice' });
+      const answer = makeEvent('attention.answered', session, seq++, { subject: request.id, cause: request.id, data: { answer: { option: 'allow' }, via: 'control' } });
+      const resolved = makeEvent('attention.resolved', session, seq++, { subject: request.id, cause: answer.id, data: { resolution: 'answered' } });
       events.push(request, answer, resolved);
     }
-    const open = makeEvent('attention.requested', session, seq++, { data: { kind: 'input', prompt: `Question of ${session}` }, severity: 'notice' });
-    openRequestIds.push(open['id'] as string);
+    const open = makeRequest(session, seq++, { kind: 'input', prompt: `Question of ${session}` }, { severity: 'notice' });
+    openRequestIds.push(open.id);
     events.push(open);
   }
-  return { events, subscribed: events.filter((event) => isSubscribedType(event['type'] as string)).length, openRequestIds };
+  return { events, subscribed: events.filter((event) => isSubscribedType(event.type)).length, openRequestIds };
 }
 
 /** The session started and the request raised while the client was away, in a session it never saw. */
-export function outageRequest(prefix = 'new'): { events: Array<Record<string, unknown>>; requestId: string } {
+export function outageRequest(prefix = 'new'): { events: AepEvent[]; requestId: string } {
   const session = freshSession(prefix);
-  const request = makeEvent('attention.requested', session, 1, { data: { kind: 'input', prompt: 'Asked while you were away' }, severity: 'notice' });
-  return { events: [makeEvent('session.started', session, 0), request], requestId: request['id'] as string };
+  const request = makeRequest(session, 1, { kind: 'input', prompt: 'Asked while you were away' }, { severity: 'notice' });
+  return { events: [makeEvent('session.started', session, 0), request], requestId: request.id };
 }
 
 /** POSTs `events` to the hub in batches it admits; throws unless every batch is accepted (202). */

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { requestView } from '../../src/host/requestView';
 import type { RequestView } from '../../src/shared/webviewMessages';
+import { validEvent, type EventFields, type RequestData } from './events';
 import { goldenEvents } from './fixtures';
 
 /** The view the extension host would post for one request event, as the inbox reads it. */
@@ -15,13 +16,25 @@ export function viewOf(event: AepEvent, reach: Parameters<typeof requestView>[1]
 }
 
 /** An `attention.requested` from claude-code with the given payload (and envelope overrides). */
-export function requestEvent(data: Record<string, unknown>, extra: Record<string, unknown> = {}): AepEvent {
-  const parsed = parseEnvelope({
-    aep: '0.1', id: `R-${Math.random().toString(36).slice(2)}`, type: 'attention.requested', time: '2026-07-03T10:00:00Z',
-    source: 'aep://host-a/agent/claude-code/session/s1', agent: 'claude-code', session: 's1', seq: 1, capture: 'redacted', severity: 'notice', data, ...extra,
+export function requestEvent(data: RequestData, fields: Omit<EventFields, 'type' | 'data'> = {}): AepEvent {
+  return rawRequestEvent(data, fields);
+}
+
+/**
+ * The same with a payload the test did not write: read from a fixture, or
+ * malformed on purpose. Only the envelope is checked; what the payload says is
+ * the parser's to judge.
+ */
+export function rawRequestEvent(data: Record<string, unknown>, fields: Omit<EventFields, 'type' | 'data'> = {}): AepEvent {
+  return sessionEvent('attention.requested', { seq: 1, capture: 'redacted', severity: 'notice', ...fields, data });
+}
+
+/** An event in the session `requestEvent` raises its requests in (a timeout, an answer), from the same agent. */
+export function sessionEvent(type: string, fields: EventFields = {}): AepEvent {
+  return validEvent({
+    id: `R-${Math.random().toString(36).slice(2)}`, time: '2026-07-03T10:00:00Z',
+    source: 'aep://host-a/agent/claude-code/session/s1', agent: 'claude-code', session: 's1', ...fields, type,
   });
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return parsed.value;
 }
 
 /** The golden conformance stream's four-field form (service name, staged, regions, database). */

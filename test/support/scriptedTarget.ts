@@ -1,4 +1,5 @@
-import { makeEvent } from './events';
+import type { AepEvent } from '../../src/aep/envelope';
+import { makeEvent, makeRequest, type EventFields, type RequestData } from './events';
 import { WsPeer, type Received } from './wsPeer';
 
 /**
@@ -29,14 +30,18 @@ export class ScriptedTarget {
   }
 
   /** Emits the next sequenced event of the session; returns it. */
-  emit(type: string, data?: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
-    const event = makeEvent(type, this.session, this.seq++, { ...(data === undefined ? {} : { data }), ...extra }, this.agent);
-    this.peer.send(event);
-    return event;
+  emit(type: string, data?: Record<string, unknown>, fields: EventFields = {}): AepEvent {
+    return this.send(makeEvent(type, this.session, this.seq++, { ...(data === undefined ? {} : { data }), ...fields }, this.agent));
   }
 
-  raise(data: Record<string, unknown>, capture = 'redacted'): string {
-    return String(this.emit('attention.requested', data, { capture, severity: 'notice' })['id']);
+  /** Raises a request (capture `redacted`, severity `notice` unless `fields` say otherwise); returns its id. */
+  raise(data: RequestData, fields: Omit<EventFields, 'type' | 'data'> = {}): string {
+    return this.send(makeRequest(this.session, this.seq++, data, { capture: 'redacted', severity: 'notice', ...fields }, this.agent)).id;
+  }
+
+  private send(event: AepEvent): AepEvent {
+    this.peer.send(event);
+    return event;
   }
 
   commands(): Received[] {
@@ -51,22 +56,29 @@ export class ScriptedTarget {
   }
 
   accept(command: Received): void {
-    this.emit('control.accepted', undefined, { cause: command.value['id'] });
+    this.emit('control.accepted', undefined, { cause: idOf(command) });
   }
 
   reject(command: Received, reason: string, detail?: string): void {
-    this.emit('control.rejected', { reason, ...(detail === undefined ? {} : { detail }) }, { cause: command.value['id'] });
+    this.emit('control.rejected', { reason, ...(detail === undefined ? {} : { detail }) }, { cause: idOf(command) });
   }
 
   /** The outcome events after an accepted answer (AEP-0002 §7). */
   answerAndResolve(command: Received): void {
     const requestId = String(command.value['subject']);
     const data = command.value['data'] as { answer: unknown };
-    const answered = this.emit('attention.answered', { answer: data.answer, via: 'control' }, { subject: requestId, cause: command.value['id'] });
-    this.emit('attention.resolved', { resolution: 'answered' }, { subject: requestId, cause: answered['id'] });
+    const answered = this.emit('attention.answered', { answer: data.answer, via: 'control' }, { subject: requestId, cause: idOf(command) });
+    this.emit('attention.resolved', { resolution: 'answered' }, { subject: requestId, cause: answered.id });
   }
 
   close(): Promise<void> {
     return this.peer.close();
   }
+}
+
+/** A command's id, which the outcome events name as their `cause` (AEP-0004 §6). */
+function idOf(command: Received): string {
+  const id = command.value['id'];
+  if (typeof id !== 'string') throw new Error(`the command has no id: ${JSON.stringify(command.value).slice(0, 200)}`);
+  return id;
 }

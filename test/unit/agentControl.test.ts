@@ -10,6 +10,7 @@ import { ulid } from '../../src/aep/ulid';
 import { optionsFromArgs, UsageError } from '../peers/agent/cliArgs';
 import { CANCEL_TYPE, ControlTarget, isCommandType, type CommandStep, type Step } from '../peers/agent/controlTarget';
 import { ScenarioCycle, loadFormVariants, planFor, type RequestPlan, type ScenarioName } from '../peers/agent/scenarios';
+import { validEvent } from '../support/events';
 import { goldenEvents, readAepJson } from '../support/fixtures';
 
 const T0 = Date.parse('2026-07-03T10:00:00.000Z');
@@ -36,15 +37,13 @@ function raise(target: ControlTarget, plan: RequestPlan, now = T0): string {
   return target.raise(SESSION_OF[plan.scenario], plan, now).requestId;
 }
 
+/** A command from the editor; `data` is as given, for the target to judge. */
 function command(session: string, subject: string | undefined, data: Record<string, unknown>, type = RESPOND_TYPE, id = ulid()): AepEvent {
-  const raw: Record<string, unknown> = {
-    aep: '0.1', id, type, time: new Date(T0).toISOString(), source: 'aep://editor/agent/test-editor', agent: SENDER,
+  return validEvent({
+    id, type, time: new Date(T0).toISOString(), source: 'aep://editor/agent/test-editor', agent: SENDER,
     session, capture: 'redacted', data,
     ...(subject !== undefined ? { subject, cause: subject } : {}),
-  };
-  const parsed = parseEnvelope(raw);
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return parsed.value;
+  });
 }
 
 const respond = (session: string, subject: string, answer: Answer, id?: string) => command(session, subject, { answer }, RESPOND_TYPE, id);
@@ -374,14 +373,10 @@ describe('demo agent: runs and control.cancel (AEP-0004 §5)', () => {
     target.startSessions(T0);
     return target;
   }
-  function cancel(data: Record<string, unknown>, run?: string): AepEvent {
-    const parsed = parseEnvelope({
-      aep: '0.1', id: ulid(), type: CANCEL_TYPE, time: new Date(T0).toISOString(), source: 'aep://editor/agent/test-editor', agent: SENDER,
-      session: SESSION, capture: 'redacted', data, ...(run !== undefined ? { run } : {}),
-    });
-    assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-    return parsed.value;
-  }
+  const cancel = (data: Record<string, unknown>, run?: string): AepEvent => validEvent({
+    type: CANCEL_TYPE, time: new Date(T0).toISOString(), source: 'aep://editor/agent/test-editor', agent: SENDER,
+    session: SESSION, capture: 'redacted', data, ...(run !== undefined ? { run } : {}),
+  });
 
   test('an accepted cancel: the ack, then one run.cancelled cause-linked to the command; a redelivery is re-acked, never re-executed', () => {
     const target = runningTarget();

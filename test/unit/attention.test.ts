@@ -3,17 +3,15 @@ import { describe, test } from 'node:test';
 import { parseAttentionRequest, readAnswered, readResolved } from '../../src/aep/attention';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { validateFormValues } from '../../src/aep/formValidation';
+import { validEvent, type EventFields } from '../support/events';
 import { goldenEvents, readAepJson } from '../support/fixtures';
 
-function event(overrides: Record<string, unknown>): AepEvent {
-  const parsed = parseEnvelope({
-    aep: '0.1', id: 'Q1', type: 'attention.requested', time: '2026-07-03T10:00:00Z',
-    source: 'aep://h/agent/codex/session/s1', agent: 'codex', session: 's1', seq: 0, capture: 'redacted',
-    ...overrides,
-  });
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return parsed.value;
-}
+/** An `attention.requested` from codex (unless `fields` say otherwise) whose `data` is what the parser is asked to judge. */
+const event = (fields: EventFields): AepEvent => validEvent({
+  id: 'Q1', type: 'attention.requested', time: '2026-07-03T10:00:00Z',
+  source: 'aep://h/agent/codex/session/s1', agent: 'codex', session: 's1', seq: 0, capture: 'redacted',
+  ...fields,
+});
 
 interface InvalidCase { name: string; event?: Record<string, unknown>; events?: Record<string, unknown>[] }
 const invalid = readAepJson<{ cases: InvalidCase[] }>('invalid/cases.json').cases;
@@ -58,7 +56,7 @@ describe('attention.requested parsing', () => {
   });
 
   test('hermes respond_via ["oob"] cards are informational', () => {
-    const hermes = readAepJson<{ hooks: Record<string, { expected?: Array<{ type: string; data: unknown; subject?: string }> }> }>(
+    const hermes = readAepJson<{ hooks: Record<string, { expected?: Array<{ type: string; data: Record<string, unknown>; subject?: string }> }> }>(
       'mappings/hermes.json',
     );
     const cards = Object.values(hermes.hooks)
@@ -104,7 +102,7 @@ describe('attention.requested parsing', () => {
   });
 
   test('problems name what is wrong', () => {
-    const cases: Array<[unknown, RegExp]> = [
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ kind: 'form', prompt: 'p' }, /a form that cannot be rendered: it has no fields/],
       [{ kind: 'input' }, /`prompt`/],
       [{ kind: 'form', prompt: 'p', fields: [{ id: 'a', type: 'string', label: 'A' }, { id: 'a', type: 'boolean', label: 'B' }] }, /field id `a` is used twice/],

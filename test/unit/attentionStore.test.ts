@@ -1,23 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Logger } from '../../src/aep/client/logger';
-import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import type { AepEvent } from '../../src/aep/envelope';
 import type { InboxChange } from '../../src/aep/inbox/inbox';
 import { AttentionStore, type AttentionStoreOptions } from '../../src/host/attentionStore';
 import { MemoryMemento } from '../support/memoryMemento';
+import { validEvent, type EventFields, type RequestData } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
 
 const HUB_A = 'http://127.0.0.1:8787';
 const HUB_B = 'http://127.0.0.1:9797';
 const SRC = 'aep://host-a/agent/claude-code/session/s1';
 
-function ev(fields: Record<string, unknown>): AepEvent {
-  const parsed = parseEnvelope({ aep: '0.1', time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return parsed.value;
-}
+const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
+  validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
 
-const request = (id: string, seq: number, data: Record<string, unknown> = {}) =>
+const request = (id: string, seq: number, data: Partial<RequestData> = {}) =>
   ev({ id, type: 'attention.requested', seq, capture: 'redacted', data: { kind: 'permission', prompt: 'Run it?', ...data } });
 const answered = (id: string, subject: string, seq: number) =>
   ev({ id, type: 'attention.answered', subject, cause: subject, seq, data: { answer: { option: 'allow' }, via: 'control' } });

@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { nextToAnswer } from '../../src/host/nextRequest';
 import { reachabilityView } from '../../src/host/requestView';
-import { requestEvent } from '../support/requestViews';
+import type { RequestData } from '../support/events';
+import { requestEvent, sessionEvent } from '../support/requestViews';
 
 const T0 = Date.parse('2026-07-03T10:00:00Z');
 
@@ -25,7 +26,7 @@ describe('nextToAnswer', () => {
     let now = T0;
     const inbox = new Inbox({ now: () => now });
     const at = (offset: number) => new Date(T0 + offset).toISOString();
-    const raise = (id: string, data: Record<string, unknown>) => {
+    const raise = (id: string, data: Partial<RequestData>) => {
       inbox.apply(requestEvent({ kind: 'input', prompt: id, ...data }, { id }));
       now += 1_000;
     };
@@ -36,7 +37,7 @@ describe('nextToAnswer', () => {
     raise('in-time', { expires_at: at(600_000) });
     const pick = () => nextToAnswer(inbox.open(), now)?.requestId;
     assert.equal(pick(), 'no-deadline');
-    inbox.apply(requestEvent({}, { id: 'T1', type: 'attention.timeout', subject: 'no-deadline', seq: 10, data: { after_ms: 1 } }));
+    inbox.apply(sessionEvent('attention.timeout', { id: 'T1', subject: 'no-deadline', seq: 10, data: { after_ms: 1 } }));
     assert.equal(pick(), 'in-time');
     now = T0 + 700_000;
     assert.equal(pick(), 'late-old', 'once every deadline passed, the oldest again');

@@ -7,6 +7,7 @@ import { validateFormValues } from '../../src/aep/formValidation';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox, type InboxChange } from '../../src/aep/inbox/inbox';
 import { goldenEvents } from '../support/fixtures';
+import { resumePositions } from '../support/resumePositions';
 
 const HOST_A_CC = 'aep://host-a/agent/claude-code/session/s_8f2c';
 const FORM_SOURCE = 'aep://host-a/agent/claude-code/session/s_form';
@@ -18,9 +19,8 @@ function applyAll(inbox: Inbox, events: readonly AepEvent[]) {
 function snapshot(inbox: Inbox, events: readonly AepEvent[]) {
   const sessions = [...new Set(events.filter((e) => e.session && e.seq !== undefined).map((e) => `${e.source}|${e.session}`))];
   return {
-    version: inbox.version,
     open: inbox.open().map((item) => ({ ...item })),
-    positions: inbox.positions(),
+    positions: resumePositions(inbox, events),
     timelines: sessions.map((key) => {
       const [source = '', session = ''] = key.split('|');
       return inbox.timeline(source, session).map((e) => e.id);
@@ -164,14 +164,13 @@ describe('golden corpus, consumer obligations', () => {
       const sequenced = (list: AepEvent[]) => list.filter((e) => e.seq !== undefined).map((e) => e.id);
       assert.deepEqual(sequenced(reversed.timeline(source, session)), sequenced(reference.timeline(source, session)), session);
     }
-    assert.deepEqual(reversed.positions().sort((a, b) => a.session.localeCompare(b.session)),
-      reference.positions().sort((a, b) => a.session.localeCompare(b.session)));
+    assert.deepEqual(resumePositions(reversed, events), resumePositions(reference, events));
   });
 
   test('resume positions: the high water per session, the epoch bump respected', () => {
     const inbox = new Inbox();
     applyAll(inbox, events);
-    const positions = new Map(inbox.positions().map((p) => [p.session, p]));
+    const positions = new Map(resumePositions(inbox, events).map((p) => [p.session, p]));
     assert.deepEqual(positions.get('s_8f2c'), { session: 's_8f2c', epoch: 0, seq: 20 });
     assert.deepEqual(positions.get('s_epoch'), { session: 's_epoch', epoch: 1, seq: 0 });
     assert.deepEqual(positions.get('s_form'), { session: 's_form', epoch: 0, seq: 2 });

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import type { AepEvent } from '../../src/aep/envelope';
 import { deadlinePassed, Inbox, type InboxChange } from '../../src/aep/inbox/inbox';
+import { validEvent, type EventFields, type RequestData } from '../support/events';
 
 const SRC = 'aep://host-a/agent/claude-code/session/s1';
 
-function ev(fields: Record<string, unknown>): AepEvent {
-  const parsed = parseEnvelope({ aep: '0.1', time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return parsed.value;
-}
+const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
+  validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
 
-const request = (id: string, seq: number, data: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
-  ev({ id, type: 'attention.requested', seq, capture: 'redacted', data: { kind: 'permission', prompt: 'Run it?', ...data }, ...extra });
+const request = (id: string, seq: number, data: Partial<RequestData> = {}, fields: EventFields = {}) =>
+  ev({ id, type: 'attention.requested', seq, capture: 'redacted', data: { kind: 'permission', prompt: 'Run it?', ...data }, ...fields });
 const resolved = (id: string, subject: string, seq: number) =>
   ev({ id, type: 'attention.resolved', subject, cause: subject, seq, data: { resolution: 'answered' } });
 const answered = (id: string, subject: string, seq: number) =>
@@ -155,14 +153,14 @@ describe('Inbox positions and bounds', () => {
       return outcome.applied && outcome.positionAdvanced;
     });
     assert.deepEqual(advanced, [true, true, false, false]);
-    assert.deepEqual(inbox.positions(), [{ session: 's1', epoch: 0, seq: 7 }]);
+    assert.deepEqual(inbox.positionFor('s1'), { session: 's1', epoch: 0, seq: 7 });
   });
 
   test('two emitters sharing a session string resume from the lower position', () => {
     const inbox = new Inbox();
     inbox.apply(ev({ id: 'X1', type: 'progress.status', seq: 40 }));
     inbox.apply(ev({ id: 'X2', type: 'progress.status', seq: 3, source: 'aep://host-b/agent/codex/session/s1', agent: 'codex' }));
-    assert.deepEqual(inbox.positions(), [{ session: 's1', epoch: 0, seq: 3 }]);
+    assert.deepEqual(inbox.positionFor('s1'), { session: 's1', epoch: 0, seq: 3 });
   });
 
   test('dedupe memory, timelines, closed items and sessions stay within their bounds', () => {

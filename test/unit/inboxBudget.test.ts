@@ -2,19 +2,17 @@
 // `maxBytes` the least useful state goes first while open requests stay.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import type { AepEvent } from '../../src/aep/envelope';
 import { approximateBytes } from '../../src/aep/inbox/byteSize';
 import { Inbox, ITEM_BYTES, type ApplyOutcome } from '../../src/aep/inbox/inbox';
 import { envelopeOf, TIMELINE_ENTRY_BYTES } from '../../src/aep/inbox/sessionTimeline';
+import { validEvent, type EventFields } from '../support/events';
 
 const SRC = 'aep://host-a/agent/claude-code/session/s1';
 const KB = 1024;
 
-function ev(fields: Record<string, unknown>): AepEvent {
-  const parsed = parseEnvelope({ aep: '0.1', time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return parsed.value;
-}
+const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
+  validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
 
 /** A request whose prompt is `promptChars` long: about 2 × promptChars bytes. */
 const request = (id: string, seq: number, promptChars: number, session = 's1') =>
@@ -22,7 +20,7 @@ const request = (id: string, seq: number, promptChars: number, session = 's1') =
 const resolved = (id: string, subject: string, seq: number, session = 's1') =>
   ev({ id, type: 'attention.resolved', session, subject, cause: subject, seq, data: { resolution: 'dismissed' } });
 const progress = (id: string, seq: number, session: string, padChars = 0) =>
-  ev({ id, type: 'progress.status', session, seq, ...(padChars > 0 ? { note: 'n'.repeat(padChars) } : {}) });
+  ev({ id, type: 'progress.status', session, seq, ...(padChars > 0 ? { extensions: { note: 'n'.repeat(padChars) } } : {}) });
 
 const problemOf = (outcome: ApplyOutcome) => (outcome.applied ? outcome.problem : undefined);
 
@@ -30,7 +28,7 @@ describe('Inbox timelines hold envelopes, not payloads', () => {
   test('data is left out of the timeline; the item keeps the whole request; cause still resolves', () => {
     const inbox = new Inbox();
     const big = request('R1', 0, 6_000);
-    const answer = ev({ id: 'A1', type: 'attention.answered', subject: 'R1', cause: 'R1', seq: 1, acmeregion: 'eu-1', data: { answer: { text: 't'.repeat(5_000) } } });
+    const answer = ev({ id: 'A1', type: 'attention.answered', subject: 'R1', cause: 'R1', seq: 1, extensions: { acmeregion: 'eu-1' }, data: { answer: { text: 't'.repeat(5_000) } } });
     inbox.apply(big);
     inbox.apply(answer);
     const timeline = inbox.timeline(SRC, 's1');

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/aep/inbox/inbox';
+import { validEvent, type EventFields } from '../support/events';
 
 // Session eviction under floods: the quiet-session order (src/aep/inbox/inbox.ts
 // `quietSessions`) and the open count the host reads for its badge and status bar.
 
 const sourceOf = (session: string) => `aep://host-a/agent/a/session/${session}`;
 
-function ev(session: string, fields: Record<string, unknown>): AepEvent {
-  const parsed = parseEnvelope({ aep: '0.1', time: '2026-07-03T10:00:00Z', source: sourceOf(session), agent: 'a', session, ...fields });
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return parsed.value;
-}
+const ev = (session: string, fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
+  validEvent({ time: '2026-07-03T10:00:00Z', source: sourceOf(session), agent: 'a', session, ...fields });
 
 const request = (session: string, id: string, seq: number) =>
   ev(session, { id, type: 'attention.requested', seq, data: { kind: 'permission', prompt: 'Run it?' } });

@@ -1,21 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
+import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { WorkspacePersistence } from '../../src/host/persistence';
+import { validEvent, type EventFields } from '../support/events';
 import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 const key = (name: string) => `aepAttention.${name}:${ORIGIN}`;
 
-function requestEvent(id: string, seq: number, extra: Record<string, unknown> = {}, prompt = 'Which branch?'): AepEvent {
-  const parsed = parseEnvelope({
-    aep: '0.1', id, type: 'attention.requested', time: '2026-07-03T10:00:00Z', source: 'aep://h/agent/a/session/s1',
-    agent: 'a', session: 's1', seq, data: { kind: 'input', prompt }, ...extra,
+function requestEvent(id: string, seq: number, fields: EventFields = {}, prompt = 'Which branch?'): AepEvent {
+  return validEvent({
+    id, type: 'attention.requested', time: '2026-07-03T10:00:00Z', source: 'aep://h/agent/a/session/s1',
+    agent: 'a', session: 's1', seq, data: { kind: 'input', prompt }, ...fields,
   });
-  assert.ok(parsed.ok);
-  return parsed.value;
 }
 
 /** Collects unhandled promise rejections while `run` runs and a little after. */
@@ -123,7 +122,7 @@ test('a request that cannot be serialized is left out with a log line; the rest 
   persistence.restoreInto(inbox);
   inbox.apply(requestEvent('R1', 1));
   // Not something JSON can carry (the network cannot send it either): stands for any value `JSON.stringify` refuses.
-  inbox.apply(requestEvent('BAD', 2, { xbig: 10n }));
+  inbox.apply(requestEvent('BAD', 2, { extensions: { xbig: 10n } }));
   inbox.apply(requestEvent('R3', 3));
   assert.equal(inbox.open().length, 3);
   persistence.flush();

@@ -2,17 +2,16 @@
 // session (AEP-0001 §5.2), bounded, and honest about what they lost (AEP-0003 §5).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseEnvelope } from '../../src/aep/envelope';
+import type { AepEvent } from '../../src/aep/envelope';
 import type { Admitted } from '../peers/hub/admission';
 import { positionAfter } from '../peers/hub/sessionBuffer';
 import { SessionStore, type ReplayPlan } from '../peers/hub/sessionStore';
+import { validEvent, type EventFields } from '../support/events';
 
 let ids = 0;
-function admitted(attrs: Record<string, unknown>): Admitted {
-  const value = { aep: '0.1', id: `E${++ids}`, type: 'progress.status', time: '2026-07-03T10:00:00Z', agent: 'a', ...attrs };
-  const parsed = parseEnvelope(value);
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
-  return { event: parsed.value, raw: JSON.stringify(value) };
+function admitted(fields: EventFields & Pick<AepEvent, 'source'>): Admitted {
+  const event = validEvent({ id: `E${++ids}`, type: 'progress.status', time: '2026-07-03T10:00:00Z', agent: 'a', ...fields });
+  return { event, raw: JSON.stringify(event) };
 }
 const sourceOf = (agent: string) => `aep://h/agent/${agent}`;
 const sequenced = (agent: string, session: string, seq: number, epoch = 0) =>
@@ -108,7 +107,7 @@ describe('a session forgotten whole (AEP-0003 §5)', () => {
 });
 
 describe('seq-less events join the view of the session they address (AEP-0001 §5.2)', () => {
-  const command = (attrs: Record<string, unknown> = {}) => admitted({ type: 'control.pause', source: sourceOf('sender'), agent: 'sender', session: 's', ...attrs });
+  const command = (fields: EventFields = {}) => admitted({ type: 'control.pause', source: sourceOf('sender'), agent: 'sender', session: 's', ...fields });
 
   test('the only owner of the name: anchored after its newest position, replayed after it', () => {
     const store = new SessionStore(10, 10);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { goldenEvents, readAepJson } from '../support/fixtures';
-import { goldenForm, requestEvent, viewOf } from '../support/requestViews';
+import { goldenForm, rawRequestEvent, requestEvent, viewOf } from '../support/requestViews';
 import { requestPages } from '../support/webviewHarness';
 
 describe('request page', () => {
@@ -43,7 +43,7 @@ describe('request page', () => {
 
   test('at capture metadata every label is shown as withheld, never as the question', async () => {
     const mapping = readAepJson<{ ask_user_question: { expected_data_metadata: Record<string, unknown> } }>('mappings/claude-code.json');
-    const page = await open(viewOf(requestEvent(mapping.ask_user_question.expected_data_metadata, { capture: 'metadata' })));
+    const page = await open(viewOf(rawRequestEvent(mapping.ask_user_question.expected_data_metadata, { capture: 'metadata' })));
     const labels = await page.page.locator('.field-label').allInnerTexts();
     assert.equal(labels.length, 2);
     for (const [index, label] of labels.entries()) {
@@ -83,7 +83,7 @@ describe('request page', () => {
   test('an out-of-band request is information only: no send control', async () => {
     const hermes = readAepJson<{ hooks: { pre_approval_request: { expected: Array<{ type: string; data: Record<string, unknown> }> } } }>('mappings/hermes.json');
     const card = hermes.hooks.pre_approval_request.expected.find((e) => e.type === 'attention.requested')!;
-    const page = await open(viewOf(requestEvent(card.data)));
+    const page = await open(viewOf(rawRequestEvent(card.data)));
     assert.equal(await page.page.locator('vscode-button').count(), 0);
     assert.match(await page.page.locator('.informational').innerText(), /answered outside VS Code \(respond_via: oob\)/);
     assert.equal(await page.page.locator('.options-info li').count(), 4);
@@ -127,7 +127,7 @@ describe('request page: every fixture form at both ceilings', () => {
       test(`${name} at ${capture}: the right controls, honest labels, Enter submits`, async () => {
         const mapping = mappings[name]!;
         const data = capture === 'redacted' ? mapping.expected_data : mapping.expected_data_metadata;
-        const view = viewOf(requestEvent(data, { capture }));
+        const view = viewOf(rawRequestEvent(data, { capture }));
         const page = await open(view);
         for (const [index, { spec, label: shown }] of view.fields.entries()) {
           const container = page.page.locator(`[data-field="${spec.id}"]`);

@@ -12,7 +12,7 @@ import type { RequestView } from '../../src/shared/webviewMessages';
 import { contrastRatio, parseColor, toHex } from '../support/contrast';
 import { goldenEvents, readAepJson, repoRoot } from '../support/fixtures';
 import { borders, formatSample, textContrast, type BorderSample, type TextProbe } from '../support/readability';
-import { goldenForm, requestEvent, viewOf } from '../support/requestViews';
+import { goldenForm, rawRequestEvent, requestEvent, viewOf } from '../support/requestViews';
 import { knownVariables, THEMES, type VsCodeTheme } from '../support/vscodeThemes';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
@@ -215,7 +215,7 @@ describe('request page: themes', () => {
       test('an out-of-band card, once answered elsewhere', async (t) => {
         const hermes = readAepJson<{ hooks: { pre_approval_request: { expected: Array<{ type: string; data: Record<string, unknown> }> } } }>('mappings/hermes.json');
         const card = hermes.hooks.pre_approval_request.expected.find((e) => e.type === 'attention.requested')!;
-        const page = await open(theme, viewOf(requestEvent(card.data)));
+        const page = await open(theme, viewOf(rawRequestEvent(card.data)));
         await assertThemed(page, theme);
         await page.post({ type: 'update', status: 'resolved', resolution: 'answered', reachability: { state: 'reachable' }, now: Date.now() });
         await page.page.waitForFunction(() => document.getElementById('status')?.textContent !== '');

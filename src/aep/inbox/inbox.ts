@@ -135,8 +135,8 @@ const LIFECYCLE_TYPES = new Set(['attention.answered', 'attention.resolved', 'at
 /**
  * The consumer-side reducer: takes every event the hub delivers, once, and
  * derives the attention inbox from it (AEP-0001 §7, AEP-0002 §7, AEP-0004).
- * Pure protocol logic with no I/O; the client feeds it and persists
- * `positions()`; the UI listens to `onDidChange`.
+ * Pure protocol logic with no I/O; the client feeds it and records each
+ * session's `positionFor`; the UI listens to `onDidChange`.
  */
 export class Inbox {
   private readonly now: () => number;
@@ -176,7 +176,6 @@ export class Inbox {
   private readonly parked = new ParkedEvents((event) => this.sizeOf(event));
   private parkedCount = 0;
   private touchCounter = 0;
-  private stateVersion = 0;
 
   private readonly changes: Emitter<InboxChange>;
   private readonly forgotten: Emitter<string>;
@@ -204,11 +203,6 @@ export class Inbox {
     this.onDidForgetSession = this.forgotten.event;
   }
 
-  /** Bumped on every applied (non-duplicate) event; a replay that changes nothing leaves it alone. */
-  get version(): number {
-    return this.stateVersion;
-  }
-
   /**
    * Applies one event. `receivedAt` is for events restored from an earlier
    * session of the editor: when the request first arrived, not now.
@@ -218,7 +212,6 @@ export class Inbox {
     // A request past what is shown stays, as one that cannot be answered here, so its person sees it.
     if (refused !== undefined && !isUnshowableRequest(event)) return { applied: false, reason: 'refused', problem: refused };
     if (!this.seen.add(dedupeKey(event))) return { applied: false, reason: 'duplicate' };
-    this.stateVersion++;
     let positionAdvanced = false;
     let state: SessionState | undefined;
     // Session-less (agent-scoped) events keep nothing beyond their dedupe key: nothing reads them back.
@@ -286,22 +279,13 @@ export class Inbox {
     return this.lookup(session, requestId, source);
   }
 
-  /** Resume points for `subscribe.from`: one per session string (AEP-0003 §7). */
-  positions(): ResumePosition[] {
-    const bySession = new Map<string, Position>();
-    for (const state of this.sessions.values()) {
-      const position = state.timeline.position;
-      if (!state.owned || position === undefined) continue;
-      const known = bySession.get(state.session);
-      // Two emitters may share a session string (AEP-0001 §5.2) but `from`
-      // names only the string: resume from the lower point and let dedupe
-      // absorb what arrives twice, rather than skip the other emitter's events.
-      if (known === undefined || comparePositions(position, known) < 0) bySession.set(state.session, position);
-    }
-    return [...bySession].map(([session, position]) => ({ session, ...position }));
-  }
-
-  /** The resume point of one session string: the lowest high water among the emitters using it. */
+  /**
+   * The resume point of one session string for `subscribe.from` (AEP-0003 §7):
+   * the lowest high water among the emitters using it. Two emitters may share
+   * a session string (AEP-0001 §5.2) but `from` names only the string: resume
+   * from the lower point and let dedupe absorb what arrives twice, rather than
+   * skip the other emitter's events.
+   */
   positionFor(session: string): ResumePosition | undefined {
     let lowest: Position | undefined;
     for (const key of this.sessionsByName.get(session) ?? []) {
