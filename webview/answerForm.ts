@@ -1,9 +1,10 @@
 import type { Answer, FieldSpec } from '../src/aep/attention';
 import { freeTextParts, redactAnswer, type AnswerPart, type AnswerRedaction } from '../src/aep/capture';
-import { credentialKinds, type CredentialKind } from '../src/aep/credentials';
+import { credentialKinds, SECRET_FIELD_NAME, type CredentialKind } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
 import type { RequestView, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
+import { FieldList } from './fieldList';
 import { createFieldWidget, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
 import { t, tNodes } from './l10n';
@@ -43,9 +44,6 @@ function credentialName(kind: CredentialKind): string {
   }
 }
 
-/** Field ids and labels that say the field wants a secret: its answer is confirmed even when the pipeline changes nothing. */
-const SECRET_FIELD = /passw(?:or)?d|passwd|passphrase|secret|token|api[\s_-]?key|credential/i;
-
 /** Longest original shown whole in the list of replacements; longer ones show their start and end. */
 const SHOWN_CHARS = 200;
 /** Most replacements listed; the rest are counted. */
@@ -64,7 +62,8 @@ function elided(original: string): string {
  */
 export class AnswerArea {
   readonly element: HTMLElement;
-  private readonly widgets: FieldWidget[] = [];
+  /** The form's fields; undefined for a request that is not a form. */
+  private fields: FieldList | undefined;
   private readonly buttons: Array<HTMLElement & { disabled: boolean }> = [];
   private reply: Control<string> | undefined;
   private readonly message: HTMLElement;
@@ -118,17 +117,13 @@ export class AnswerArea {
   }
 
   draft(): Draft {
-    const fields: NonNullable<Draft['fields']> = {};
-    for (const widget of this.widgets) fields[widget.field.spec.id] = widget.draft();
+    const fields = this.fields && this.request.fields.length > 0 ? this.fields.draft() : undefined;
     const reply = this.reply?.get();
-    return { ...(this.widgets.length > 0 ? { fields } : {}), ...(reply ? { reply } : {}) };
+    return { ...(fields ? { fields } : {}), ...(reply ? { reply } : {}) };
   }
 
   restoreDraft(draft: Draft): void {
-    for (const widget of this.widgets) {
-      const saved = draft.fields?.[widget.field.spec.id];
-      if (saved) widget.restore(saved);
-    }
+    if (draft.fields) this.fields?.restore(draft.fields);
     if (draft.reply !== undefined) this.reply?.set(draft.reply);
   }
 
@@ -170,8 +165,9 @@ export class AnswerArea {
   }
 
   focusFirst(): void {
-    (this.widgets[0] ?? undefined)?.focus();
-    if (this.widgets.length === 0) this.buttons[0]?.focus();
+    const first = this.fields?.widgets[0];
+    if (first) first.focus();
+    else this.buttons[0]?.focus();
   }
 
   /** While an answer is on its way, nothing can be sent twice. */
@@ -207,7 +203,7 @@ export class AnswerArea {
 
   private applyDisabled(): void {
     const disabled = this.busy || this.closed || this.blocked;
-    this.widgets.forEach((widget) => widget.setDisabled(disabled));
+    this.fields?.setDisabled(disabled);
     this.buttons.forEach((b) => (b.disabled = disabled));
     this.reply?.setDisabled(disabled);
   }
@@ -218,7 +214,7 @@ export class AnswerArea {
   }
 
   markField(fieldId: string, message: string): void {
-    const widget = this.widgets.find((w) => w.field.spec.id === fieldId);
+    const widget = this.fields?.widget(fieldId);
     if (!widget) return;
     widget.setError(message);
     widget.focus();
@@ -245,23 +241,25 @@ export class AnswerArea {
   }
 
   private renderForm(): void {
-    const form = el('form', { class: 'fields', novalidate: '' });
     const singleString = this.request.fields.filter((f) => f.spec.type === 'string').length === 1;
-    this.request.fields.forEach((field, index) => {
+    const fields = new FieldList(this.request.fields, (field, index) => {
       const widget = createFieldWidget(field, index, this.request.capture, singleString && this.request.fields.length <= 2);
       widget.onInput(() => {
         this.touched.add(field.spec.id);
         this.checkOne(widget);
       });
-      this.widgets.push(widget);
-      form.append(widget.element);
+      return widget;
     });
+    this.fields = fields;
+    const form = fields.element;
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       this.submitForm();
     });
     const send = button(t('Send answer'), 'primary', () => this.submitForm());
     send.id = 'send';
+    // Reached by Tab or pointer before every field is drawn: Shift+Tab back from here must meet them all.
+    send.addEventListener('focus', () => fields.all());
     this.buttons.push(send);
     this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, t('Enter'))));
   }
@@ -301,16 +299,17 @@ export class AnswerArea {
 
   private submitForm(): void {
     if (this.closed || this.blocked) return;
+    const widgets = this.fields?.all() ?? [];
     const values: Record<string, unknown> = {};
-    for (const widget of this.widgets) {
+    for (const widget of widgets) {
       const value = widget.value();
       if (value !== undefined) values[widget.field.spec.id] = value;
     }
     const result = validateFormValues(this.specs(), values);
-    this.widgets.forEach((widget) => widget.setError(undefined));
+    widgets.forEach((widget) => widget.setError(undefined));
     if (!result.ok) {
-      for (const error of result.errors) this.widgets.find((w) => w.field.spec.id === error.fieldId)?.setError(error.message);
-      const first = this.widgets.find((w) => result.errors.some((e) => e.fieldId === w.field.spec.id));
+      for (const error of result.errors) widgets.find((w) => w.field.spec.id === error.fieldId)?.setError(error.message);
+      const first = widgets.find((w) => result.errors.some((e) => e.fieldId === w.field.spec.id));
       first?.focus();
       this.showMessage(result.errors.length === 1 ? t('One field needs attention before sending.') : t('{0} fields need attention before sending.', result.errors.length), 'error');
       return;
@@ -374,7 +373,7 @@ export class AnswerArea {
 
   private asksForSecret(fieldId: string): boolean {
     const field = this.request.fields.find((f) => f.spec.id === fieldId);
-    return SECRET_FIELD.test(fieldId) || (field !== undefined && field.label.honesty !== 'structural' && SECRET_FIELD.test(field.label.text));
+    return SECRET_FIELD_NAME.test(fieldId) || (field !== undefined && field.label.honesty !== 'structural' && SECRET_FIELD_NAME.test(field.label.text));
   }
 
   private fieldName(fieldId: string): string {
@@ -445,7 +444,7 @@ export class AnswerArea {
   /** Back to the answer, at the part the pipeline would change. */
   private editAnswer(part: AnswerPart | undefined): void {
     this.dismissConfirmation();
-    const widget = part?.kind === 'value' ? this.widgets.find((w) => w.field.spec.id === part.fieldId) : undefined;
+    const widget = part?.kind === 'value' ? this.fields?.widget(part.fieldId) : undefined;
     if (widget) widget.focus();
     else if (part?.kind === 'text' && this.reply) this.reply.focus();
     else this.focusFirst();

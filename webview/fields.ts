@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../src/aep/attention';
-import type { FieldDraft, FieldView } from '../src/shared/webviewMessages';
+import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type FieldView } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
 import { t, tNodes } from './l10n';
@@ -7,7 +7,6 @@ import { checkboxControl, checkboxGroupControl, dropdownControl, radioControl, t
 
 /** Few enough choices to show them all as radio buttons. */
 const RADIO_LIMIT = 5;
-const OTHER = '\u0000other';
 
 /** One rendered field: its element, its current value (undefined when empty) and its error line. */
 export interface FieldWidget {
