@@ -3,6 +3,7 @@ import { AttentionStore } from './host/attentionStore';
 import { Commands } from './host/commands';
 import { HubConnection } from './host/hubConnection';
 import { InboxView } from './host/inboxView';
+import { InlineAnswers } from './host/inlineAnswer';
 import { configureHostStrings } from './host/l10n';
 import { ExtensionLog } from './host/log';
 import { Notifier } from './host/notifier';
@@ -36,14 +37,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const store = new AttentionStore(context.workspaceState, log);
   const connection = new HubConnection(settings, tokens, store, log);
   const panels = new RequestPanels(context.extensionUri, connection, store, log.for('panel'), settings);
-  const commands = new Commands(connection, store, settings, tokens, log, panels);
+  const inline = new InlineAnswers(connection, store, panels, log.for('inline'));
+  const commands = new Commands(connection, store, settings, tokens, log, panels, inline);
   const notifier = new Notifier(connection, store, settings, {
     open: (item) => commands.open(item),
+    fitsInline: (item) => inline.fits(item),
+    answerInline: (item) => void commands.answer(item),
     showInbox: () => void commands.showInbox(),
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),
   });
   // Disposed in this order: the connection stops its client before the store saves what the inbox holds.
-  context.subscriptions.push(settings, connection, store, panels, commands, notifier, new StatusBar(connection, store), new InboxView(connection, store));
+  context.subscriptions.push(settings, connection, store, panels, inline, commands, notifier, new StatusBar(connection, store), new InboxView(connection, store));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(REQUEST_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => Promise.resolve(panels.restore(panel, state)),

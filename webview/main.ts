@@ -1,5 +1,5 @@
 import type { Answer } from '../src/aep/attention';
-import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type RequestView, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type RequestView, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
@@ -45,7 +45,7 @@ let page: {
 let submitCounter = 0;
 let timer: ReturnType<typeof setInterval> | undefined;
 
-function render(request: RequestView, now: number): void {
+function render(request: RequestView, now: number, handed: PageDraft | undefined): void {
   const app = document.getElementById('app');
   if (!app) return;
   const header = new Header(request, now);
@@ -59,7 +59,7 @@ function render(request: RequestView, now: number): void {
   );
   app.replaceChildren(header.element, agentRegion, status, answer.element);
   page = { header, answer, status, request, acceptedHere: false, inFlight: false, deadlinePassed: header.tick() };
-  keepDrafts(request.key, answer);
+  keepDrafts(request.key, answer, handed);
   answer.setBlocked(request.reachability.state === 'not-accepting');
   applyStatus(request.status, request.resolution);
   answer.focusFirst();
@@ -77,10 +77,14 @@ function render(request: RequestView, now: number): void {
  * Unsent input survives the panel being hidden (the page is rebuilt on
  * show) and a window reload (the serializer restores the panel with this
  * state): what the user typed is put back, and saved again on every change.
+ * A draft the host hands over (typed in the quick input, then left with
+ * Escape or "Open as page") is newer than anything saved here: it goes on
+ * top, field by field.
  */
-function keepDrafts(key: string, answer: AnswerArea): void {
+function keepDrafts(key: string, answer: AnswerArea, handed: PageDraft | undefined): void {
   const saved = webviewStateSchema.safeParse(vscode.getState());
   if (saved.success && saved.data.key === key) answer.restoreDraft(saved.data);
+  if (handed) answer.restoreDraft(handed);
   vscode.setState({ key, ...answer.draft() });
   answer.onDidChangeDraft(() => vscode.setState({ key, ...answer.draft() }));
 }
@@ -121,7 +125,7 @@ function onMessage(message: HostToWebview): void {
   switch (message.type) {
     case 'init':
       configureStrings(message.l10n);
-      render(message.request, message.now);
+      render(message.request, message.now, message.draft);
       return;
     case 'update':
       if (!page) return;

@@ -30,3 +30,10 @@ export function credentialsIn(text: string): CredentialKind[] {
 export function credentialIn(text: string): CredentialKind | undefined {
   return credentialsIn(text)[0];
 }
+
+/**
+ * Field ids and labels that say the field wants a secret: its answer is
+ * confirmed even when the pipeline changes nothing, on the request page and in
+ * the quick input alike.
+ */
+export const SECRET_FIELD_NAME = /passw(?:or)?d|passwd|passphrase|secret|token|api[\s_-]?key|credential/i;

@@ -7,6 +7,7 @@ import { nextToAnswer } from './nextRequest';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inboxView';
+import type { InlineAnswers } from './inlineAnswer';
 import type { ExtensionLog } from './log';
 import { describeOutcome } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
@@ -25,6 +26,9 @@ export const COMMANDS = {
   clearToken: 'aepAttention.clearToken',
   showInbox: 'aepAttention.showInbox',
   answerNext: 'aepAttention.answerNext',
+  answerInline: 'aepAttention.answerInline',
+  /** While an inline answer shows: leave it for the request's page with what was typed (a keybinding, package.json). */
+  openInlineAsPage: 'aepAttention.openInlineAsPage',
   openRequest: OPEN_REQUEST_COMMAND,
   dismissRequest: 'aepAttention.dismissRequest',
   showLog: 'aepAttention.showLog',
@@ -50,6 +54,7 @@ export class Commands extends Disposable {
     private readonly tokens: TokenStore,
     private readonly log: ExtensionLog,
     private readonly panels: RequestPanels,
+    private readonly inline: InlineAnswers,
   ) {
     super();
     const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
@@ -60,6 +65,8 @@ export class Commands extends Disposable {
     register(COMMANDS.clearToken, () => this.clearToken());
     register(COMMANDS.showInbox, () => this.showInbox());
     register(COMMANDS.answerNext, () => this.answerNext());
+    register(COMMANDS.answerInline, (argument) => this.answerInline(argument));
+    register(COMMANDS.openInlineAsPage, () => inline.openActiveAsPage());
     register(COMMANDS.openRequest, (argument) => this.openRequest(argument));
     register(COMMANDS.dismissRequest, (argument) => this.dismiss(argument));
     register(COMMANDS.showLog, () => log.show());
@@ -97,6 +104,11 @@ export class Commands extends Disposable {
 
   open(item: Readonly<AttentionItem>): void {
     this.panels.show(item);
+  }
+
+  /** In the quick input when the request fits it (issue 15), on its page otherwise. */
+  answer(item: Readonly<AttentionItem>): Promise<void> {
+    return this.inline.answer(item);
   }
 
   /** A notification's option button: an explicit choice by the user, sent like any other answer. */
@@ -165,27 +177,33 @@ export class Commands extends Disposable {
 
   private answerNext(): void {
     const next = nextToAnswer(this.store.visibleItems(), Date.now(), (item) => this.connection.reachability(item.session).state === 'not-accepting');
-    if (next) this.open(next);
+    if (next) void this.answer(next);
     else void notify('info', vscode.l10n.t('No request is waiting for an answer.'));
   }
 
   private async openRequest(argument: unknown): Promise<void> {
-    let item = itemFrom(this.store, argument);
-    if (!item) {
-      const items = this.store.visibleItems();
-      // The prompt, and under it, on a line of its own that a long prompt cannot push out of sight, whose it is.
-      const key = await pick(
-        items.map((candidate) => ({
-          label: promptLine(candidate) || candidate.requestId,
-          description: kindLabel(candidate),
-          detail: provenance(candidate),
-          value: candidate.key,
-        })),
-        { title: vscode.l10n.t('Open a request'), ...(items.length ? {} : { placeHolder: vscode.l10n.t('No request is waiting') }) },
-      );
-      item = key === undefined ? undefined : this.store.inbox.item(key);
-    }
+    const item = itemFrom(this.store, argument) ?? (await this.pickRequest(vscode.l10n.t('Open a request')));
     if (item) this.open(item);
+  }
+
+  private async answerInline(argument: unknown): Promise<void> {
+    const item = itemFrom(this.store, argument) ?? (await this.pickRequest(vscode.l10n.t('Answer a request')));
+    if (item) await this.answer(item);
+  }
+
+  private async pickRequest(title: string): Promise<Readonly<AttentionItem> | undefined> {
+    const items = this.store.visibleItems();
+    // The prompt, and under it, on a line of its own that a long prompt cannot push out of sight, whose it is.
+    const key = await pick(
+      items.map((candidate) => ({
+        label: promptLine(candidate) || candidate.requestId,
+        description: kindLabel(candidate),
+        detail: provenance(candidate),
+        value: candidate.key,
+      })),
+      { title, ...(items.length ? {} : { placeHolder: vscode.l10n.t('No request is waiting') }) },
+    );
+    return key === undefined ? undefined : this.store.inbox.item(key);
   }
 
   private dismiss(argument: unknown): void {

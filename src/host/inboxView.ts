@@ -63,6 +63,8 @@ export class InboxView extends Disposable {
     const tooltip = count === 1 ? vscode.l10n.t('1 request waits for an answer') : vscode.l10n.t('{0} requests wait for an answer', count);
     setBadge(this.view, count, tooltip);
     void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.connection.state.kind !== 'unconfigured');
+    // Answer Inline shows in the palette only when there is something to answer.
+    void vscode.commands.executeCommand('setContext', 'aepAttention.hasRequests', count > 0);
   }
 
   private children(node: Node | undefined): Node[] {

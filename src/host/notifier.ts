@@ -16,6 +16,9 @@ const MAX_OPTION_BUTTONS = 3;
 
 export interface NotifierActions {
   open(item: Readonly<AttentionItem>): void;
+  /** Whether the request is answered in the quick input (issue 15): then the notification leads with "Answer". */
+  fitsInline(item: Readonly<AttentionItem>): boolean;
+  answerInline(item: Readonly<AttentionItem>): void;
   showInbox(): void;
   answerWithOption(item: Readonly<AttentionItem>, optionId: string): void;
 }
@@ -88,7 +91,10 @@ export class Notifier extends Disposable {
   }
 
   private async showOne(item: Readonly<AttentionItem>): Promise<void> {
-    const open: Choice<{ kind: 'open' }> = { title: vscode.l10n.t('Open'), value: { kind: 'open' } };
+    type Action = { kind: 'answer' } | { kind: 'open' } | { kind: 'option'; id: string };
+    const open: Choice<Action> = { title: vscode.l10n.t('Open'), value: { kind: 'open' } };
+    // "Answer" first, so the notification's primary action answers in the quick input; "Open" keeps the page one click away.
+    const ours: Array<Choice<Action>> = this.actions.fitsInline(item) ? [{ title: vscode.l10n.t('Answer'), value: { kind: 'answer' } }, open] : [open];
     const request = item.request;
     // Option buttons only when the answer goes through the hub, the agent takes answers from
     // editors (the roster's `accepts`), and the labels are real text: at capture metadata a
@@ -96,15 +102,16 @@ export class Notifier extends Disposable {
     const options =
       request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
       this.connection.reachability(item.session).state !== 'not-accepting'
-        ? distinctButtons(request.options, [open.title]).slice(0, MAX_OPTION_BUTTONS)
+        ? distinctButtons(request.options, ours.map((choice) => choice.title)).slice(0, MAX_OPTION_BUTTONS)
         : [];
     // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape).
     const message = vscode.l10n.t('{0}: {1}', agentName(item.agent), promptLine(item));
-    const choice = await notify<{ kind: 'open' } | { kind: 'option'; id: string }>('info', message, [
-      open,
+    const choice = await notify<Action>('info', message, [
+      ...ours,
       ...options.map((option) => ({ title: option.label, value: { kind: 'option' as const, id: option.id } })),
     ]);
-    if (choice?.kind === 'open') this.actions.open(item);
+    if (choice?.kind === 'answer') this.actions.answerInline(item);
+    else if (choice?.kind === 'open') this.actions.open(item);
     else if (choice?.kind === 'option' && isOpenStatus(item.status)) this.actions.answerWithOption(item, choice.id);
   }
 }

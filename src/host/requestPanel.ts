@@ -6,8 +6,9 @@ import type { SendOutcome } from '../aep/client/controlSender';
 import { answerProblem } from '../aep/answerCheck';
 import { commandCapture, type CaptureChoice } from '../aep/capture';
 import type { AttentionItem } from '../aep/inbox/inbox';
+import { draftIsEmpty } from '../aep/inlineAnswer';
 import type { AttentionStore } from './attentionStore';
-import { hostToWebviewSchema, webviewStateSchema, webviewToHostSchema, type HostToWebview } from '../shared/webviewMessages';
+import { hostToWebviewSchema, webviewStateSchema, webviewToHostSchema, type HostToWebview, type PageDraft } from '../shared/webviewMessages';
 import { keptAnswerMessages, outcomeMessage, sendingMessage } from './answerOutcomes';
 import { agentName, kindLabel } from './describe';
 import { Disposable } from './disposable';
@@ -28,6 +29,12 @@ function nonce(): string {
 /** One webview panel per request, beside the editor; reopening a request focuses its panel. */
 export class RequestPanels extends Disposable {
   private readonly panels = new Map<string, RequestPanel>();
+  /**
+   * Partial answers typed in the quick input (issue 15), by request key,
+   * until a page takes them: the inline flow starts from one again, and the
+   * page shows it when it opens. In memory only, like an unsaved edit.
+   */
+  private readonly drafts = new Map<string, PageDraft>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -44,13 +51,35 @@ export class RequestPanels extends Disposable {
     return this.panels.size;
   }
 
-  show(item: Readonly<AttentionItem>): void {
+  /** Opens (or brings forward) the request's page; `draft`, a partial answer from the quick input, goes onto the page. */
+  show(item: Readonly<AttentionItem>, draft?: PageDraft): void {
+    if (draft) this.keepDraft(item.key, draft);
     const existing = this.panels.get(item.key);
     if (existing) {
+      if (this.drafts.has(item.key)) existing.handOverDraft();
       existing.reveal();
       return;
     }
     this.adopt(item, createPanel(item, this.requestColumn()));
+  }
+
+  /** Keeps a partial answer for the request's page (an empty one forgets it). Drafts of requests gone from the inbox are dropped. */
+  keepDraft(key: string, draft: PageDraft): void {
+    for (const kept of this.drafts.keys()) if (!this.store.inbox.item(kept)) this.drafts.delete(kept);
+    if (draftIsEmpty(draft)) this.drafts.delete(key);
+    else this.drafts.set(key, draft);
+  }
+
+  /** The partial answer kept for a request, still kept. */
+  draftFor(key: string): PageDraft | undefined {
+    return this.drafts.get(key);
+  }
+
+  /** The partial answer kept for a request, handed over once: a page that takes it keeps it with `setState` from then on. */
+  private takeDraft(key: string): PageDraft | undefined {
+    const draft = this.drafts.get(key);
+    this.drafts.delete(key);
+    return draft;
   }
 
   /**
@@ -82,7 +111,7 @@ export class RequestPanels extends Disposable {
   }
 
   private adopt(item: Readonly<AttentionItem>, webviewPanel: vscode.WebviewPanel): void {
-    const panel = new RequestPanel(this.extensionUri, this.connection, this.store, this.log, this.settings, item, webviewPanel);
+    const panel = new RequestPanel(this.extensionUri, this.connection, this.store, this.log, this.settings, item, webviewPanel, () => this.takeDraft(item.key));
     this.panels.set(item.key, panel);
     panel.onDidDispose(() => this.panels.delete(item.key));
   }
@@ -136,6 +165,7 @@ class RequestPanel extends Disposable {
     private readonly settings: SettingsService,
     private item: Readonly<AttentionItem>,
     private readonly panel: vscode.WebviewPanel,
+    private readonly takeDraft: () => PageDraft | undefined,
   ) {
     super();
     this.panel.webview.options = panelOptions(extensionUri);
@@ -168,6 +198,15 @@ class RequestPanel extends Disposable {
     this.panel.reveal(undefined, false);
   }
 
+  /**
+   * A draft from the quick input for a page that is already open: a visible
+   * page renders again with it now; a hidden one is rebuilt when shown and
+   * takes it with its `init` then (a hidden webview drops messages).
+   */
+  handOverDraft(): void {
+    if (this.ready && this.panel.visible) this.init();
+  }
+
   override dispose(): void {
     if (this.isDisposed) return;
     if (this.closeTimer) clearTimeout(this.closeTimer);
@@ -197,13 +236,7 @@ class RequestPanel extends Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
-        this.post({
-          type: 'init',
-          request: { ...requestView(this.item, this.connection.reachability(this.item.session)), home: homedir() },
-          now: Date.now(),
-          ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
-        });
-        this.postKeptAnswers();
+        this.init();
         return;
       case 'showLog':
         void vscode.commands.executeCommand('aepAttention.showLog');
@@ -262,6 +295,19 @@ class RequestPanel extends Disposable {
     this.timedOut.delete(submitId);
     this.postSending(submitId, this.item.agent);
     this.postOutcome(submitId, request, await this.connection.resend(request, commandId), this.item.agent);
+  }
+
+  /** Renders the page: the request, the user's language, a draft from the quick input if one waits, then the answers already sent. */
+  private init(): void {
+    const draft = this.takeDraft();
+    this.post({
+      type: 'init',
+      request: { ...requestView(this.item, this.connection.reachability(this.item.session)), home: homedir() },
+      now: Date.now(),
+      ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
+      ...(draft ? { draft } : {}),
+    });
+    this.postKeptAnswers();
   }
 
   private postSending(submitId: string, agent: string): void {

@@ -59,6 +59,85 @@ export async function pick<T>(items: ReadonlyArray<PickItem<T>>, options: { titl
   return picked?.value;
 }
 
+// ---- the inline answer's quick input (issue 15) --------------------------------
+// A multi-step flow needs the long-lived QuickPick and InputBox (for `step`,
+// buttons, an inline `validationMessage`); they are created here and every
+// text they show is set here, made inert like `pick`'s.
+
+/** What every step of a quick-input flow shows around its question. */
+export interface QuickStep {
+  /** Leads with the agent's name: whose question this is. */
+  readonly title: string;
+  readonly step?: number | undefined;
+  readonly totalSteps?: number | undefined;
+  readonly placeholder?: string | undefined;
+  /** Our own buttons (codicons, our tooltips). */
+  readonly buttons?: readonly vscode.QuickInputButton[];
+}
+
+/** An item of a step's pick, or a separator whose label heads the items after it. */
+export type StepPickItem<T> =
+  | { readonly label: string; readonly description?: string | undefined; readonly detail?: string | undefined; readonly value: T }
+  | { readonly separator: string };
+
+/** An item as the quick pick holds it; separators carry no value. */
+export type ShownPickItem<T> = vscode.QuickPickItem & { readonly value?: T };
+
+export function createStepPick<T>(): vscode.QuickPick<ShownPickItem<T>> {
+  return vscode.window.createQuickPick<ShownPickItem<T>>();
+}
+
+export function createStepInput(): vscode.InputBox {
+  return vscode.window.createInputBox();
+}
+
+function applyStep(input: vscode.QuickInput & { placeholder: string | undefined; buttons: readonly vscode.QuickInputButton[] }, step: QuickStep): void {
+  input.title = forSurface('quickPickLabel', step.title);
+  input.step = step.step;
+  input.totalSteps = step.totalSteps;
+  input.placeholder = step.placeholder === undefined ? undefined : forSurface('quickPickDescription', step.placeholder);
+  input.buttons = step.buttons ?? [];
+}
+
+/** Shows a pick step's text and items; returns the items as shown, in order, so the caller can make some active or selected. */
+export function showPickStep<T>(quickPick: vscode.QuickPick<ShownPickItem<T>>, step: QuickStep & { readonly items: ReadonlyArray<StepPickItem<T>> }): Array<ShownPickItem<T>> {
+  applyStep(quickPick, step);
+  const shown = step.items.map((item): ShownPickItem<T> =>
+    'separator' in item
+      ? { label: forSurface('quickPickLabel', item.separator), kind: vscode.QuickPickItemKind.Separator }
+      : {
+        label: forSurface('quickPickLabel', item.label),
+        ...(item.description === undefined ? {} : { description: forSurface('quickPickDescription', item.description) }),
+        ...(item.detail === undefined ? {} : { detail: forSurface('quickPickDetail', item.detail) }),
+        value: item.value,
+      },
+  );
+  quickPick.items = shown;
+  return shown;
+}
+
+/** Shows an input step's text: `prompt` under the box, `value` the user's own earlier input. */
+export function showInputStep(input: vscode.InputBox, step: QuickStep & { readonly prompt?: string | undefined; readonly value?: string | undefined; readonly password?: boolean | undefined }): void {
+  applyStep(input, step);
+  input.prompt = step.prompt === undefined ? undefined : forSurface('quickPickDetail', step.prompt);
+  input.password = step.password === true;
+  if (step.value !== undefined) input.value = step.value;
+  input.validationMessage = undefined;
+}
+
+/** The problem with what is typed, shown under the box (it may quote a field's label). */
+export function setInputProblem(input: vscode.InputBox, message: string | undefined): void {
+  input.validationMessage = message === undefined ? undefined : forSurface('quickPickDetail', message);
+}
+
+/**
+ * Runs `task` with a progress indicator in the status bar; `title` may name
+ * the agent, so it is made inert as status bar text.
+ */
+export function withStatusProgress<T>(title: string, task: () => Thenable<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: forSurface('statusBarText', title) }, task);
+}
+
 /**
  * A tooltip or hover as Markdown that shows only text: each paragraph through
  * `appendText` after untrustedText neutralised what appendText leaves live

@@ -89,6 +89,34 @@ export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 /** `awaiting-ack`: the client stopped before the agent's ack; the same command goes out again when connected. */
 export const OUTCOME_PHASES = ['sending', 'queued', 'awaiting-ack', 'accepted', 'rejected', 'refused', 'timeout', 'cancelled'] as const;
 
+const draftValue = z.union([z.string(), z.boolean(), z.array(z.string())]);
+
+/** The user's unsent input, field by field (each as its control holds it), and the free-text reply. */
+const draftShape = {
+  fields: z.optional(z.record(z.string(), z.object({ value: z.optional(draftValue), other: z.optional(z.string()) }))),
+  reply: z.optional(z.string()),
+};
+
+/**
+ * What the page keeps with `setState`: the request it shows (so a restored
+ * panel finds its request again after a window reload) and the user's
+ * unsent input, field by field. Read back through this schema on both sides,
+ * since a state saved by an older version may have any shape.
+ */
+export const webviewStateSchema = z.object({ key: z.string(), ...draftShape });
+export type WebviewState = z.infer<typeof webviewStateSchema>;
+export type FieldDraft = NonNullable<WebviewState['fields']>[string];
+
+/** Unsent input without the request key: what the quick input hands the page (`init.draft`). */
+export const pageDraftSchema = z.object(draftShape);
+export type PageDraft = z.infer<typeof pageDraftSchema>;
+
+/**
+ * A select's "Other…" entry as its control holds it in a draft (webview/fields.ts
+ * uses this same value): NUL cannot be a choice id an agent meant to send.
+ */
+export const OTHER_CHOICE_DRAFT = '\u0000other';
+
 /** Messages the host sends to the webview. */
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({
@@ -97,6 +125,12 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     now: z.number(),
     /** The extension's loaded bundle for the display language (`vscode.l10n.bundle`), keyed by the English message; absent in English. */
     l10n: z.optional(z.record(z.string(), z.string())),
+    /**
+     * A partial answer typed in the quick input (issue 15: left with Escape or
+     * "Open as page"), handed over once. It was typed after anything the page
+     * saved with `setState`, so the page puts it on top of its own draft.
+     */
+    draft: z.optional(pageDraftSchema),
   }),
   /** Lifecycle and reachability changes while the panel is open. */
   z.object({
@@ -119,19 +153,4 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-const draftValue = z.union([z.string(), z.boolean(), z.array(z.string())]);
-
-/**
- * What the page keeps with `setState`: the request it shows (so a restored
- * panel finds its request again after a window reload) and the user's
- * unsent input, field by field. Read back through this schema on both sides,
- * since a state saved by an older version may have any shape.
- */
-export const webviewStateSchema = z.object({
-  key: z.string(),
-  fields: z.optional(z.record(z.string(), z.object({ value: z.optional(draftValue), other: z.optional(z.string()) }))),
-  reply: z.optional(z.string()),
-});
-export type WebviewState = z.infer<typeof webviewStateSchema>;
-export type FieldDraft = NonNullable<WebviewState['fields']>[string];
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;

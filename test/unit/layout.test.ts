@@ -24,6 +24,15 @@ test('nothing under src/aep imports vscode, so the core runs in plain Node', () 
   }
 });
 
+test('nothing under src/aep imports src/host: the core stays below the editor (it may use src/shared, the page\'s message shapes)', () => {
+  for (const file of sourceFiles(path.join(repoRoot(), 'src', 'aep'))) {
+    for (const specifier of importsOf(file).filter((s) => s.startsWith('.'))) {
+      const target = path.relative(repoRoot(), path.resolve(path.dirname(file), specifier));
+      assert.ok(!target.startsWith(path.join('src', 'host')), `${path.relative(repoRoot(), file)} imports ${specifier}`);
+    }
+  }
+});
+
 test('webview code reaches the host only through src/shared (messages, time words), never src/host', () => {
   for (const file of sourceFiles(path.join(repoRoot(), 'webview'))) {
     for (const specifier of importsOf(file)) {

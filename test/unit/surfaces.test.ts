@@ -16,7 +16,7 @@ import { repoRoot } from '../support/fixtures';
 const SURFACES_FILE = path.join('src', 'host', 'surfaces.ts');
 
 /** vscode.window functions that show or create a surface with text. */
-const CALLS = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showQuickPick', 'createQuickPick', 'createStatusBarItem', 'createWebviewPanel'];
+const CALLS = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showQuickPick', 'createQuickPick', 'createInputBox', 'createStatusBarItem', 'createWebviewPanel', 'withProgress'];
 /** vscode classes whose construction carries text. */
 const CLASSES = ['TreeItem', 'MarkdownString'];
 /** Text-bearing properties of the vscode types that show text. */
@@ -25,6 +25,8 @@ const GUARDED: Record<string, readonly string[]> = {
   StatusBarItem: ['text', 'tooltip', 'name', 'accessibilityInformation'],
   WebviewPanel: ['title'],
   QuickPick: ['title', 'placeholder', 'items', 'prompt', 'validationMessage'],
+  InputBox: ['title', 'placeholder', 'prompt', 'validationMessage'],
+  QuickInput: ['title'],
   QuickPickItem: ['label', 'description', 'detail'],
   TreeView: ['title', 'description', 'message', 'badge'],
   MarkdownString: ['value'],
@@ -44,9 +46,9 @@ function fromVscode(symbol: ts.Symbol | undefined): boolean {
   return (symbol?.declarations ?? []).some((declaration) => /[\\/]@types[\\/]vscode[\\/]/.test(declaration.getSourceFile().fileName));
 }
 
-/** The vscode type names `type` is (or, for a union, includes). */
+/** The vscode type names `type` is (or, for a union or an intersection, includes). */
 function vscodeTypeNames(type: ts.Type): string[] {
-  const parts = type.isUnion() ? type.types : [type];
+  const parts = type.isUnion() || type.isIntersection() ? type.types : [type];
   return parts.flatMap((part) => {
     const symbol = part.getSymbol() ?? part.aliasSymbol;
     return symbol && fromVscode(symbol) ? [symbol.getName()] : [];
@@ -134,6 +136,7 @@ test('the scan sees what surfaces.ts itself does (so an empty result elsewhere m
     'window.showInformationMessage', 'window.showWarningMessage', 'window.showErrorMessage', 'window.showQuickPick',
     'window.createStatusBarItem', 'window.createWebviewPanel', 'new TreeItem', 'new MarkdownString', 'MarkdownString.appendText',
     'TreeItem.description =', 'TreeItem.tooltip =', 'StatusBarItem.text =', 'StatusBarItem.tooltip =', 'WebviewPanel.title =', 'TreeView.badge =',
+    'window.createQuickPick', 'window.createInputBox', 'window.withProgress', 'QuickPick.items =', 'InputBox.prompt =', 'InputBox.validationMessage =', 'QuickInput.title =',
   ]) {
     assert.ok(own.has(expected), `the scan did not see ${expected} in surfaces.ts; it saw ${[...own].join(', ')}`);
   }

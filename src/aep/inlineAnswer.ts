@@ -1,0 +1,285 @@
+// The inline, keyboard-first answer (issue 15): which requests fit a
+// quick-input flow, its steps, and each step's reading and checks. The
+// state of a flow is the request page's own draft (src/shared/webviewMessages.ts),
+// so leaving the flow for the page loses nothing, and every value is read as
+// the page reads its controls (webview/fields.ts) and checked with the page's
+// code (formValidation.ts, answerCheck.ts).
+import type { Answer, AttentionRequest, BooleanField, FieldSpec, NumberField, SelectField, StringField } from './attention';
+import { answerProblem, type AnswerProblem } from './answerCheck';
+import { freeTextParts, redactAnswer, type AnswerRedaction, type FormValues } from './capture';
+import { SECRET_FIELD_NAME } from './credentials';
+import { validateFormValues } from './formValidation';
+import { honestRequestText, type HonestText } from './labels';
+import type { CaptureLevel } from './levels';
+import type { RedactionOptions } from './redaction';
+import { OTHER_CHOICE_DRAFT, type FieldDraft, type PageDraft } from '../shared/webviewMessages';
+
+/**
+ * What fits a quick input: up to 5 fields, a select of up to 50 choices.
+ * Beyond that one question at a time hides too much of the form; the page shows it whole.
+ */
+export const INLINE_LIMITS = { fields: 5, choices: 50 } as const;
+
+export type SimpleField = StringField | NumberField | BooleanField | SelectField;
+
+/**
+ * How a prompt's option, a field or a choice is named. At capture
+ * `metadata`/`none` its label is a placeholder (AEP-0002 §5.3 `[metadata*]`,
+ * AEP-0006), never the question: it is withheld, named by its 1-based
+ * position and its id, as the page does (webview/honestText.ts).
+ */
+export type Naming =
+  | { withheld: false; text: string; honesty: 'redacted' | 'verbatim' }
+  | { withheld: true; position: number; id: string; capture: CaptureLevel };
+
+export interface NamedChoice {
+  id: string;
+  name: Naming;
+}
+
+export type InlineStep =
+  /** Pick one of the request's options, or go on to a text reply (the next step). */
+  | { kind: 'option'; options: NamedChoice[] }
+  /** A free-text reply (AEP-0008 §1: text against options is mapped by the agent; `option` stays the lossless way). */
+  | { kind: 'reply' }
+  | { kind: 'field'; position: number; field: SimpleField; name: Naming; choices: NamedChoice[]; secret: boolean };
+
+export interface InlinePlan {
+  /** `reply`: an option or a text reply, as the page's reply area; `form`: one step per field. */
+  mode: 'reply' | 'form';
+  /** At capture `metadata`/`none` the emitter synthesized the prompt from structure; it is labelled so. */
+  prompt: { text: string; synthesized: boolean; capture: CaptureLevel };
+  steps: InlineStep[];
+}
+
+function naming(label: HonestText, position: number, id: string, capture: CaptureLevel): Naming {
+  return label.honesty === 'structural' ? { withheld: true, position, id, capture } : { withheld: false, text: label.text, honesty: label.honesty };
+}
+
+function isSimple(field: FieldSpec): field is SimpleField {
+  return field.type !== 'unsupported';
+}
+
+/** Whether a field asks for a secret by its id or its real label (a placeholder label says nothing). */
+function asksForSecret(field: FieldSpec, name: Naming): boolean {
+  return SECRET_FIELD_NAME.test(field.id) || (!name.withheld && SECRET_FIELD_NAME.test(name.text));
+}
+
+/**
+ * The steps of an inline answer, or undefined when the request is answered
+ * on its page instead:
+ * - out of band (AEP-0008 §2): the page shows it as information, no answer;
+ * - kind `auth`: what is typed may be a credential for whoever asks, and the
+ *   page shows the whole prompt and its provenance beside the answer;
+ * - a form with more than 5 fields, a field type this extension cannot
+ *   answer (even optional: the page says it is left out), or a select of
+ *   more than 50 choices.
+ * Everything else fits: options (plus a text reply, as the page always
+ * offers one for an answerable non-form request), a question, a small form.
+ */
+export function inlinePlan(request: AttentionRequest): InlinePlan | undefined {
+  if (!request.answerableHere) return undefined;
+  if (request.kind === 'auth' || request.renderKind === 'auth') return undefined;
+  const honest = honestRequestText(request);
+  const capture = request.capture;
+  const prompt = { text: request.prompt, synthesized: honest.prompt.honesty === 'structural', capture };
+  if (request.renderKind === 'form') {
+    if (request.fields.length === 0 || request.fields.length > INLINE_LIMITS.fields) return undefined;
+    const steps: InlineStep[] = [];
+    for (const [index, field] of request.fields.entries()) {
+      const shown = honest.fields[index];
+      if (!shown || !isSimple(field)) return undefined;
+      if (field.type === 'select' && field.choices.length > INLINE_LIMITS.choices) return undefined;
+      const name = naming(shown.label, index + 1, field.id, capture);
+      const choices = shown.choices.map((choice, i) => ({ id: choice.id, name: naming(choice.label, i + 1, choice.id, capture) }));
+      steps.push({ kind: 'field', position: index + 1, field, name, choices, secret: asksForSecret(field, name) });
+    }
+    return { mode: 'form', prompt, steps };
+  }
+  if (request.options.length === 0) return { mode: 'reply', prompt, steps: [{ kind: 'reply' }] };
+  if (request.options.length > INLINE_LIMITS.choices) return undefined;
+  const options = honest.options.map((option, i) => ({ id: option.id, name: naming(option.label, i + 1, option.id, capture) }));
+  return { mode: 'reply', prompt, steps: [{ kind: 'option', options }, { kind: 'reply' }] };
+}
+
+// ---- one field: its draft, its value, its check ------------------------------
+
+/**
+ * A field's value from its draft, read as the page reads its control
+ * (webview/fields.ts): blank text and no choice are empty (undefined); a
+ * number that does not parse stays text, so the check says "Enter a number.";
+ * an unchecked box is `false`; "Other…" gives its trimmed text.
+ */
+export function fieldValue(field: SimpleField, draft: FieldDraft | undefined): unknown {
+  const value = draft?.value;
+  switch (field.type) {
+    case 'string':
+      return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+    case 'number': {
+      const raw = typeof value === 'string' ? value.trim() : '';
+      if (raw === '') return undefined;
+      const number = Number(raw);
+      return Number.isFinite(number) ? number : raw;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? value : false;
+    case 'select': {
+      const other = draft?.other?.trim();
+      if (field.multi) {
+        if (!Array.isArray(value)) return undefined;
+        const picked = value.filter((item) => item !== OTHER_CHOICE_DRAFT);
+        if (value.includes(OTHER_CHOICE_DRAFT) && other) picked.push(other);
+        return picked.length === 0 ? undefined : picked;
+      }
+      if (typeof value !== 'string' || value === '') return undefined;
+      if (value === OTHER_CHOICE_DRAFT) return other || undefined;
+      return value;
+    }
+  }
+}
+
+/**
+ * What is wrong with a field's drafted value, in the words the page shows
+ * under the field (the same `validateFormValues` call as its per-field
+ * check): `required` enforced, an optional empty field passes.
+ */
+export function fieldProblem(field: SimpleField, draft: FieldDraft | undefined): string | undefined {
+  const value = fieldValue(field, draft);
+  const check = validateFormValues([field], value === undefined ? {} : { [field.id]: value });
+  return check.ok ? undefined : check.errors[0]?.message;
+}
+
+/** What was picked in a select, as the quick pick shows it: listed choice ids, and "Other…" with its text. */
+export interface SelectPick {
+  choices: readonly string[];
+  /** Present when "Other…" is picked (only offered when the field allows `other`); its text may still be empty. */
+  other?: string;
+}
+
+/** A select's draft as the page's control holds it: a choice id or the "Other…" entry (`''`: nothing), or a list of them. */
+export function selectDraft(field: SelectField, pick: SelectPick): FieldDraft {
+  const other = field.other && pick.other !== undefined;
+  const text = other && pick.other ? { other: pick.other } : {};
+  if (field.multi) return { value: [...pick.choices, ...(other ? [OTHER_CHOICE_DRAFT] : [])], ...text };
+  if (other) return { value: OTHER_CHOICE_DRAFT, ...text };
+  return { value: pick.choices[0] ?? '' };
+}
+
+/** The pick a select's draft holds, to show it again; values of another shape (an older draft) are left out. */
+export function selectPickOf(field: SelectField, draft: FieldDraft | undefined): SelectPick {
+  const value = draft?.value;
+  const listed = (item: unknown): item is string => typeof item === 'string' && field.choices.some((choice) => choice.id === item);
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  const choices = items.filter(listed);
+  const other = field.other && items.includes(OTHER_CHOICE_DRAFT) ? { other: draft?.other ?? '' } : {};
+  return { choices: field.multi ? choices : choices.slice(0, 1), ...other };
+}
+
+/** The draft with one field's input replaced. */
+export function withField(draft: PageDraft, fieldId: string, input: FieldDraft): PageDraft {
+  const fields = { ...(draft.fields ?? {}) };
+  // defineProperty: a field id is agent-authored and must stay a plain key whatever it spells.
+  Object.defineProperty(fields, fieldId, { value: input, enumerable: true, writable: true, configurable: true });
+  return { ...draft, fields };
+}
+
+export function withReply(draft: PageDraft, reply: string): PageDraft {
+  const { reply: _old, ...rest } = draft;
+  return reply === '' ? rest : { ...rest, reply };
+}
+
+/** A field's input in a draft (own keys only: a field id is no key into the prototype). */
+export function fieldDraftOf(draft: PageDraft, fieldId: string): FieldDraft | undefined {
+  return draft.fields && Object.hasOwn(draft.fields, fieldId) ? draft.fields[fieldId] : undefined;
+}
+
+/** Whether a draft holds anything worth handing to the page. */
+export function draftIsEmpty(draft: PageDraft): boolean {
+  return (draft.reply ?? '') === '' && Object.keys(draft.fields ?? {}).length === 0;
+}
+
+// ---- the answer -------------------------------------------------------------
+
+/** A complete answer, or what is wrong with it and the step to go back to. */
+export type InlineAnswer = { ok: true; answer: Answer } | { ok: false; problem: AnswerProblem; step: number };
+
+/** The step that asks for `fieldId`, or the first step. */
+export function stepOfField(plan: InlinePlan, fieldId: string | undefined): number {
+  const index = plan.steps.findIndex((step) => step.kind === 'field' && step.field.id === fieldId);
+  return index < 0 ? 0 : index;
+}
+
+function checked(request: AttentionRequest, plan: InlinePlan, answer: Answer): InlineAnswer {
+  // The host's own check (requestPanel.ts submit): whatever built the answer, this decides.
+  const problem = answerProblem(request, answer);
+  return problem ? { ok: false, problem, step: stepOfField(plan, problem.fieldId) } : { ok: true, answer };
+}
+
+/**
+ * The form's answer from the draft, as the page's Send builds it: each
+ * field's value, checked together (`required`, choice ids unless `other`),
+ * empty optional fields left out.
+ */
+export function formAnswer(request: AttentionRequest, plan: InlinePlan, draft: PageDraft): InlineAnswer {
+  const values: FormValues = {};
+  for (const step of plan.steps) {
+    if (step.kind !== 'field') continue;
+    const value = fieldValue(step.field, fieldDraftOf(draft, step.field.id));
+    if (value !== undefined) Object.defineProperty(values, step.field.id, { value, enumerable: true, writable: true, configurable: true });
+  }
+  const check = validateFormValues(request.fields, values);
+  if (!check.ok) {
+    const first = check.errors[0];
+    return { ok: false, problem: answerProblem(request, { values }) ?? { message: first?.message ?? '', ...(first ? { fieldId: first.fieldId } : {}) }, step: stepOfField(plan, first?.fieldId) };
+  }
+  return checked(request, plan, { values: check.values });
+}
+
+/** A text reply, trimmed as the page's "Send reply" trims it. */
+export function replyAnswer(request: AttentionRequest, plan: InlinePlan, draft: PageDraft): InlineAnswer {
+  const text = draft.reply?.trim() ?? '';
+  const step = plan.steps.findIndex((s) => s.kind === 'reply');
+  if (text === '') return { ok: false, problem: { message: 'the answer is empty.' }, step: step < 0 ? 0 : step };
+  return checked(request, plan, { text });
+}
+
+export function optionAnswer(request: AttentionRequest, plan: InlinePlan, optionId: string): InlineAnswer {
+  return checked(request, plan, { option: optionId });
+}
+
+// ---- before it leaves: honest capture -----------------------------------------
+
+/** Why an answer is confirmed although the pipeline changes nothing: the page's rule (answerForm.ts `sensitivity`). */
+export type Sensitivity = { kind: 'auth' } | { kind: 'secret-field'; fieldId: string; name: Naming };
+
+/**
+ * What must happen before the answer leaves (AEP-0004 §5, AEP-0003 §9.4):
+ * - `send`: no free text, or text the pipeline passes unchanged;
+ * - `redaction`: the pipeline would change some text: the person chooses the
+ *   redacted answer, the text as typed (capture `full`) or to edit;
+ * - `sensitive`: nothing would change, but the answer is for an `auth`
+ *   request or a field that asks for a secret: the person confirms.
+ */
+export type SendCheck =
+  | { kind: 'send' }
+  | { kind: 'redaction'; redaction: AnswerRedaction; sensitive?: Sensitivity }
+  | { kind: 'sensitive'; sensitive: Sensitivity };
+
+export function sendCheck(request: AttentionRequest, plan: InlinePlan, answer: Answer, redaction: RedactionOptions = {}): SendCheck {
+  const redacted = redactAnswer(answer, request.fields, redaction);
+  const sensitive = sensitivity(request, plan, answer);
+  if (redacted.changes.length > 0) return { kind: 'redaction', redaction: redacted, ...(sensitive ? { sensitive } : {}) };
+  return sensitive ? { kind: 'sensitive', sensitive } : { kind: 'send' };
+}
+
+function sensitivity(request: AttentionRequest, plan: InlinePlan, answer: Answer): Sensitivity | undefined {
+  const parts = freeTextParts(answer, request.fields).filter((free) => free.text !== '');
+  if (parts.length === 0) return undefined;
+  if (request.kind === 'auth' || request.renderKind === 'auth') return { kind: 'auth' };
+  for (const { part } of parts) {
+    if (part.kind !== 'value') continue;
+    const step = plan.steps.find((s) => s.kind === 'field' && s.field.id === part.fieldId);
+    if (step?.kind === 'field' && step.secret) return { kind: 'secret-field', fieldId: part.fieldId, name: step.name };
+  }
+  return undefined;
+}

@@ -1,0 +1,110 @@
+// Words of the inline answer's quick input (issue 15). No vscode import, like
+// describe.ts: they are built with `t` and tested in plain Node. Where the
+// request page says the same thing, the English message is the page's own
+// (webview/honestText.ts, answerForm.ts), so one translation serves both.
+// Agent text enters only as capped, inert pieces; surfaces.ts sanitises the
+// whole string again for the place it is shown.
+import type { Answer } from '../aep/attention';
+import type { AnswerPart, AnswerRedaction } from '../aep/capture';
+import { credentialKinds, type CredentialKind } from '../aep/credentials';
+import type { InlinePlan, InlineStep, Naming, Sensitivity } from '../aep/inlineAnswer';
+import type { AttentionItem } from '../aep/inbox/inbox';
+import { fieldHint } from '../shared/fieldWords';
+import { agentName, kindLabel } from './describe';
+import { t } from './l10n';
+import { piece, PIECES } from './untrustedText';
+
+type FieldStep = Extract<InlineStep, { kind: 'field' }>;
+
+/** Room left for the prompt in a title, so the provenance before it always shows. */
+const TITLE_PROMPT = 120;
+
+/**
+ * "claude-code · permission: Allow Bash?": whose question, then what it is.
+ * At capture metadata the prompt was synthesized from structure, and the
+ * title says so before the prompt, where a long prompt cannot push it out.
+ */
+export function inlineTitle(item: Readonly<AttentionItem>, plan: InlinePlan): string {
+  const agent = agentName(item.agent);
+  const kind = kindLabel(item);
+  const prompt = piece(plan.prompt.text, TITLE_PROMPT);
+  if (prompt === '') return t('{0} · {1}', agent, kind);
+  return plan.prompt.synthesized
+    ? t('{0} · {1} · synthesized at capture {2}: {3}', agent, kind, plan.prompt.capture, prompt)
+    : t('{0} · {1}: {2}', agent, kind, prompt);
+}
+
+/** A field's question: its label, or at structural capture the page's placeholder wording with the field's id, never the label. */
+export function fieldQuestion(step: FieldStep): string {
+  const name = step.name;
+  if (!name.withheld) return piece(name.text, PIECES.prompt);
+  return `${t('Question {0} · label withheld at capture {1}', name.position, name.capture)} ${t('(field {0}, {1})', piece(name.id, PIECES.kind), step.field.type)}`;
+}
+
+/** A select's choice as an item label. */
+export function choiceText(name: Naming): string {
+  if (!name.withheld) return name.text;
+  return `${t('Choice {0}', name.position)} ${t('(id {0})', piece(name.id, PIECES.kind))}`;
+}
+
+/** A request's option as an item label, as the page's option button reads. */
+export function optionText(name: Naming): string {
+  return name.withheld ? t('Option {0} ({1})', name.position, piece(name.id, PIECES.kind)) : name.text;
+}
+
+/** What the input box says under a field: the question, whether it must be answered, and its rule. */
+export function fieldPrompt(step: FieldStep): string {
+  const question = fieldQuestion(step);
+  const asked = step.field.required ? t('{0} (required)', question) : t('{0} (optional: Enter leaves it empty)', question);
+  const hint = fieldHint(t, step.field);
+  return hint ? `${asked} ${hint}` : asked;
+}
+
+/** A field named in a sentence: its label, or "Question 2 (db)" at structural capture (the page's `fieldName`). */
+function fieldName(plan: InlinePlan, fieldId: string): string {
+  const step = plan.steps.find((s): s is FieldStep => s.kind === 'field' && s.field.id === fieldId);
+  if (!step) return piece(fieldId, PIECES.kind);
+  return step.name.withheld ? t('Question {0} ({1})', step.position, piece(fieldId, PIECES.kind)) : piece(step.name.text, PIECES.prompt);
+}
+
+export function sensitivityText(sensitive: Sensitivity, plan: InlinePlan): string {
+  return sensitive.kind === 'auth'
+    ? t('This is an authentication request: what you type may be a credential.')
+    : t('The field "{0}" asks for a secret.', fieldName(plan, sensitive.fieldId));
+}
+
+/** The kind of credential found, in the user's language (the page's words, answerForm.ts `credentialName`). */
+function credentialName(kind: CredentialKind): string {
+  return t(kind);
+}
+
+function partName(part: AnswerPart, answer: Answer, plan: InlinePlan): string {
+  if (part.kind === 'text') return answer.option !== undefined ? t('Reason') : t('Reply');
+  return fieldName(plan, part.fieldId);
+}
+
+/** Why the answer is stopped before it leaves: a credential by name, or text the pipeline replaces. */
+export function redactionIntro(redaction: AnswerRedaction): string {
+  const kinds = credentialKinds(redaction.changes.flatMap((change) => change.replacements));
+  return kinds.length > 0
+    ? t('Your answer looks like it contains a credential ({0}).', kinds.map(credentialName).join(', '))
+    : t('Your answer contains text that the redaction pipeline replaces before it leaves this editor.');
+}
+
+/** Most replacements named on the one line a quick pick item has; the rest are counted. */
+const NAMED_REPLACEMENTS = 4;
+
+/**
+ * What "Send redacted" replaces, part by part: "Reply → [REDACTED:secret]
+ * (GitHub token)". The original is not repeated: the person just typed it,
+ * and the quick input is a place others may glance at.
+ */
+export function replacementsLine(redaction: AnswerRedaction, answer: Answer, plan: InlinePlan): string {
+  const all = redaction.changes.flatMap((change) => change.replacements.map((replacement) => ({ part: change.part, replacement })));
+  const named = all.slice(0, NAMED_REPLACEMENTS).map(({ part, replacement }) => {
+    const kind = replacement.kind !== undefined && replacement.confident ? ` ${t('({0})', credentialName(replacement.kind))}` : '';
+    return `${t('{0} → {1}', partName(part, answer, plan), replacement.replacement)}${kind}`;
+  });
+  const more = all.length > NAMED_REPLACEMENTS ? [t('…and {0} more.', all.length - NAMED_REPLACEMENTS)] : [];
+  return [...named, ...more].join(' · ');
+}
