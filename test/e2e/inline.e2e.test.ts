@@ -21,7 +21,7 @@ import type { Page } from 'playwright-core';
 import { freshSession, makeEvent, type RequestData } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
-import { runCommand, webviewFrame } from './workbenchPage';
+import { runCommand, waitForStatus, webviewFrame } from './workbenchPage';
 
 const TOKEN = 'e2e-token-inline-5b07';
 const AGENT = 'e2e-inline-agent';
@@ -49,6 +49,22 @@ async function waitForMessage(page: Page, pattern: RegExp): Promise<string> {
     pattern.source, { timeout: 15_000 },
   );
   return quickMessage(page).innerText();
+}
+
+/** Waits for a request page showing `prompt` whose first control has focus (the page is ready to answer). */
+async function pageWithFocus(page: Page, prompt: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    for (const frame of page.frames()) {
+      const ready = await frame.evaluate((text) => {
+        const region = document.querySelector('#prompt');
+        return region !== null && (region.textContent ?? '').includes(text) && document.hasFocus() && document.activeElement !== null && document.activeElement !== document.body;
+      }, prompt).catch(() => false);
+      if (ready) return;
+    }
+    if (Date.now() > deadline) throw new Error(`no request page showing "${prompt}" took focus`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** The workbench's "Accept Notification Primary Action", by keyboard only: F1, its name, Enter. */
@@ -144,7 +160,7 @@ test('inline answers: keyboard only from the notification, checks on the way, an
 
       // 3. Escape mid-form keeps the draft; Open as page shows it.
       const DRAFT_FORM = 'Name the new queue';
-      raise({
+      const draftId = raise({
         kind: 'form', prompt: DRAFT_FORM, respond_via: ['control'],
         fields: [
           { id: 'queue', type: 'string', label: 'Queue name', required: true },
@@ -176,6 +192,38 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       await shot('5-draft-on-page');
       // Nothing was sent for it.
       assert.equal(peer.received.filter(isRespond).length, 2);
+
+      // 4. The shortest keyboard route: Answer Next Request's chord, then Enter on the first option.
+      // The agent ends the drafted request first, so Answer Next has one request to take.
+      resolve(draftId);
+      await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1:\d+\. 0 requests wait for you\./);
+      const QUICK = 'Permission requested: Bash — git push';
+      const quickId = raise({ kind: 'permission', prompt: QUICK, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] });
+      await page.locator('.notifications-toasts .notification-toast', { hasText: QUICK }).first().waitFor({ state: 'visible', timeout: 60_000 });
+      const quickToastAt = Date.now();
+      const chordAt = Date.now();
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('a');
+      await waitForTitle(page, /git push/);
+      await page.keyboard.press('Enter');
+      const quick = (await peer.waitForCount(isRespond, 3, 30_000))[2]?.value;
+      assert.ok(quick);
+      assert.equal(quick['subject'], quickId);
+      assert.deepEqual(quick['data'], { answer: { option: 'allow' } });
+      t.diagnostic(`Ctrl+K A, Enter → permission answered: ${Date.now() - chordAt} ms, 3 keystrokes (notification shown ${chordAt - quickToastAt} ms before)`);
+      accept(quick);
+      resolve(quickId);
+
+      // 5. A later page in the same window: Open on a notification → its first option focused.
+      const LATER = 'Permission requested: Bash — rm -rf dist';
+      raise({ kind: 'permission', prompt: LATER, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] });
+      const laterToast = page.locator('.notifications-toasts .notification-toast', { hasText: LATER }).first();
+      await laterToast.waitFor({ state: 'visible', timeout: 60_000 });
+      const laterAt = Date.now();
+      await laterToast.getByRole('button', { name: 'Open', exact: true }).click();
+      await pageWithFocus(page, LATER);
+      t.diagnostic(`Open → page focused: ${Date.now() - laterAt} ms (a later page of this window)`);
+      await shot('6-later-page');
     });
   } finally {
     await agent?.close();
