@@ -14,6 +14,7 @@ import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
+import { WsPeer } from '../support/wsPeer';
 import { tokenCanFix } from '../../src/aep/client/connectionFailure';
 import { describeFailure } from '../../src/host/failureMessages';
 
@@ -196,6 +197,21 @@ describe('client against the local hub', () => {
     agent.emit('session.ended', { reason: 'normal' });
     await agent.close();
     await waitUntil(() => h.client.reachability(agent.session).state === 'unreachable', 'the roster to drop the ended session');
+  });
+
+  test('roster: a request in a session the roster predates, with no session.started, asks for it again', async () => {
+    const h = startClient(hub.url);
+    await connected(h);
+    // An emitter that claims its session by emitting in it, and whose first event is the request.
+    const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: 'quiet-agent', capabilities: { control: { accepts: ['control.attention.respond'] } } });
+    try {
+      const session = freshSession('no-start');
+      peer.send(makeEvent('attention.requested', session, 1, { capture: 'redacted', severity: 'notice', data: { kind: 'input', prompt: 'Name?' } }, 'quiet-agent'));
+      await waitUntil(() => h.inbox.open().some((item) => item.session === session), 'the request in the inbox');
+      await waitUntil(() => h.client.reachability(session).state === 'reachable', 'the roster to list the session its agent claims');
+    } finally {
+      await peer.close();
+    }
   });
 });
 

@@ -281,7 +281,9 @@ export class HubClient {
         event: (event, acksOnly) => {
           if (!current()) return;
           this.intake.take(event, acksOnly);
-          if (!acksOnly && (event.type === 'session.started' || event.type === 'session.ended')) session.scheduleRoster();
+          if (acksOnly) return;
+          const sessionsChanged = event.type === 'session.started' || event.type === 'session.ended';
+          if (sessionsChanged || (event.type === 'attention.requested' && event.session !== undefined && !this.roster.lists(event.session))) session.scheduleRoster();
         },
         commandError: (frame) => {
           if (!this.sender.onErrorFrame(frame)) return false;

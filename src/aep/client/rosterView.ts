@@ -67,6 +67,17 @@ export class RosterView {
     this.clampedLogged = clamped;
   }
 
+  /**
+   * Whether the snapshot has a word on `session`: true when it lists it, and
+   * when the hub offers no roster (nothing to ask). A request in a session the
+   * snapshot predates is the cue to ask again: an emitter need not send
+   * `session.started` first (AEP-0001 §7 does not order it), so without this a
+   * connected agent would read "not connected" until some other session changed.
+   */
+  lists(session: string): boolean {
+    return !this.bySession || this.bySession.has(session);
+  }
+
   reachability(session: string): Reachability {
     if (!this.bySession) return { state: 'unknown' };
     const entries = this.bySession.get(session) ?? [];
