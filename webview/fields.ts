@@ -1,4 +1,4 @@
-import type { FieldSpec } from '../src/aep/attention';
+import { fieldHint } from '../src/shared/fieldWords';
 import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type FieldView } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
@@ -22,24 +22,12 @@ export interface FieldWidget {
   restore(draft: FieldDraft): void;
 }
 
-function hint(field: FieldSpec): string | undefined {
-  if (field.type === 'number') {
-    if (field.min !== undefined && field.max !== undefined) return t('A number from {0} to {1}.', field.min, field.max);
-    if (field.min !== undefined) return t('A number of at least {0}.', field.min);
-    if (field.max !== undefined) return t('A number of at most {0}.', field.max);
-    return t('A number.');
-  }
-  if (field.type === 'select' && field.multi) return field.other ? t('Pick any, or add your own answer.') : t('Pick any.');
-  if (field.type === 'select' && field.other) return t('Pick one, or give your own answer.');
-  return undefined;
-}
-
 export function createFieldWidget(field: FieldView, index: number, capture: string, longText: boolean): FieldWidget {
   const spec = field.spec;
   const base = `field-${index}`;
   const labelId = `${base}-label`;
   const errorId = `${base}-error`;
-  const hintText = hint(spec);
+  const hintText = fieldHint(t, spec);
   const hintId = hintText ? `${base}-hint` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ');
   const required = spec.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: t('required') }, ' *') : undefined;

@@ -38,19 +38,24 @@ export async function notify<T>(severity: NoticeSeverity, message: string, choic
 
 export interface PickItem<T> {
   readonly label: string;
-  readonly description?: string;
-  readonly detail?: string;
+  readonly description?: string | undefined;
+  readonly detail?: string | undefined;
   readonly value: T;
 }
 
-/** A quick pick (label, description and detail render `$(icon)` syntax); resolves to the value picked. */
-export async function pick<T>(items: ReadonlyArray<PickItem<T>>, options: { title: string; placeHolder?: string }): Promise<T | undefined> {
-  const shown = items.map((item) => ({
+/** An item's text made inert for a quick pick row (label, description and detail render `$(icon)` syntax). */
+function shownItem<T>(item: PickItem<T>): vscode.QuickPickItem & { readonly value: T } {
+  return {
     label: forSurface('quickPickLabel', item.label),
     ...(item.description === undefined ? {} : { description: forSurface('quickPickDescription', item.description) }),
     ...(item.detail === undefined ? {} : { detail: forSurface('quickPickDetail', item.detail) }),
     value: item.value,
-  }));
+  };
+}
+
+/** A quick pick (label, description and detail render `$(icon)` syntax); resolves to the value picked. */
+export async function pick<T>(items: ReadonlyArray<PickItem<T>>, options: { title: string; placeHolder?: string }): Promise<T | undefined> {
+  const shown = items.map(shownItem);
   const picked = await vscode.window.showQuickPick(shown, {
     title: forSurface('quickPickLabel', options.title),
     ...(options.placeHolder === undefined ? {} : { placeHolder: forSurface('quickPickDescription', options.placeHolder) }),
@@ -76,9 +81,7 @@ export interface QuickStep {
 }
 
 /** An item of a step's pick, or a separator whose label heads the items after it. */
-export type StepPickItem<T> =
-  | { readonly label: string; readonly description?: string | undefined; readonly detail?: string | undefined; readonly value: T }
-  | { readonly separator: string };
+export type StepPickItem<T> = PickItem<T> | { readonly separator: string };
 
 /** An item as the quick pick holds it; separators carry no value. */
 export type ShownPickItem<T> = vscode.QuickPickItem & { readonly value?: T };
@@ -105,12 +108,7 @@ export function showPickStep<T>(quickPick: vscode.QuickPick<ShownPickItem<T>>, s
   const shown = step.items.map((item): ShownPickItem<T> =>
     'separator' in item
       ? { label: forSurface('quickPickLabel', item.separator), kind: vscode.QuickPickItemKind.Separator }
-      : {
-        label: forSurface('quickPickLabel', item.label),
-        ...(item.description === undefined ? {} : { description: forSurface('quickPickDescription', item.description) }),
-        ...(item.detail === undefined ? {} : { detail: forSurface('quickPickDetail', item.detail) }),
-        value: item.value,
-      },
+      : shownItem(item),
   );
   quickPick.items = shown;
   return shown;

@@ -30,7 +30,6 @@ const isRespond = (r: Received) => r.value['type'] === 'control.attention.respon
 
 /** The quick input showing now, and its parts. */
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
-const quickTitle = (page: Page) => quickInput(page).locator('.quick-input-title');
 const quickBox = (page: Page) => quickInput(page).locator('input.input');
 const quickMessage = (page: Page) => quickInput(page).locator('.quick-input-message');
 
