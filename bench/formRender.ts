@@ -28,8 +28,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { EVENT_BOUNDS } from '../src/aep/bounds';
 import { parseEnvelope } from '../src/aep/envelope';
 import { Inbox } from '../src/aep/inbox/inbox';
-import { requestView } from '../src/host/requestView';
-import type { HostToWebview, RequestView } from '../src/shared/webviewMessages';
+import { pageRequest } from '../src/host/pageRequest';
+import type { HostToWebview, PageRequest } from '../src/shared/webviewMessages';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/browser';
 import { WebviewHarness } from '../test/support/webviewHarness';
 import { WARM_MEASURE } from '../webview/warmMeasure';
@@ -66,15 +66,15 @@ export function benchFields(count: number): unknown[] {
   return Array.from({ length: count }, (_, i) => kinds[i % kinds.length]!(`f${i + 1}`));
 }
 
-/** The RequestView the extension host would post for a form of `count` fields. */
-export function formView(count: number): RequestView {
+/** The PageRequest the extension host would post for a form of `count` fields. */
+export function formPage(count: number): PageRequest {
   const parsed = parseEnvelope(JSON.parse(JSON.stringify(formRequest('form-bench', 0, 'bench-agent', benchFields(count)))));
   if (!parsed.ok) throw new Error(parsed.problem);
   const inbox = new Inbox();
   inbox.apply(parsed.value);
   const [item] = inbox.open();
   if (!item?.request) throw new Error(`the ${count}-field form did not open a readable request: ${item?.problem?.message ?? 'no item'}`);
-  return requestView(item, { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 });
+  return pageRequest(item, { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 });
 }
 
 // ---- the baseline page: the same fields as plain HTML inputs ------------------
@@ -299,14 +299,14 @@ export async function runFormRender(ctx: BenchContext, options = formRenderOptio
   try {
     if (options.warmup) {
       const warm = await harness.open(browser);
-      await measure(warm.page, { type: 'init', request: formView(4), now: Date.now() }, 4);
+      await measure(warm.page, { type: 'init', request: formPage(4), now: Date.now() }, 4);
       await warm.page.close();
       const warmPlain = await plainPage(browser, plain.url);
-      await measure(warmPlain, { type: 'init', request: formView(4), now: Date.now() }, 4);
+      await measure(warmPlain, { type: 'init', request: formPage(4), now: Date.now() }, 4);
       await warmPlain.close();
     }
     for (const { fields, reps } of options.sizes) {
-      const view = formView(fields);
+      const view = formPage(fields);
       const ours: Timing[] = [];
       const base: Timing[] = [];
       for (let rep = 0; rep < reps; rep++) {

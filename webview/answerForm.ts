@@ -2,7 +2,7 @@ import type { Answer, FieldSpec } from '../src/aep/attention';
 import { freeTextParts, redactAnswer, type AnswerPart, type AnswerRedaction } from '../src/aep/capture';
 import { credentialKinds, SECRET_FIELD_NAME, type CredentialKind } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
-import type { RequestView, WebviewState } from '../src/shared/webviewMessages';
+import type { PageRequest, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { FieldList } from './fieldList';
 import { createFieldWidget, type FieldWidget } from './fields';
@@ -80,7 +80,7 @@ export class AnswerArea {
   private readonly changeListeners: Array<() => void> = [];
   private retryListener: (() => void) | undefined;
 
-  constructor(private readonly request: RequestView, private readonly send: Sender) {
+  constructor(private readonly request: PageRequest, private readonly send: Sender) {
     this.retryButton = button(t('Send again (same answer)'), 'secondary', () => this.retryListener?.());
     this.retryButton.id = 'retry';
     this.retryButton.hidden = true;

@@ -1,4 +1,4 @@
-import type { FieldDraft, FieldView } from '../src/shared/webviewMessages';
+import type { FieldDraft, PageField } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import type { FieldWidget } from './fields';
 
@@ -36,7 +36,7 @@ export class FieldList {
   private disabled = false;
   private sliceScheduled = false;
 
-  constructor(private readonly fields: readonly FieldView[], private readonly draw: (field: FieldView, index: number) => FieldWidget) {
+  constructor(private readonly fields: readonly PageField[], private readonly draw: (field: PageField, index: number) => FieldWidget) {
     this.element = el('form', { class: 'fields', novalidate: '' });
     this.drawThrough(Math.max(1, Math.ceil(window.innerHeight / FIELD_HEIGHT_GUESS_PX)) - 1);
     if (!this.complete) {

@@ -1,5 +1,5 @@
 import { fieldHint } from '../src/shared/fieldWords';
-import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type FieldView } from '../src/shared/webviewMessages';
+import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type PageField } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
 import { t, tNodes } from './l10n';
@@ -10,7 +10,7 @@ const RADIO_LIMIT = 5;
 
 /** One rendered field: its element, its current value (undefined when empty) and its error line. */
 export interface FieldWidget {
-  readonly field: FieldView;
+  readonly field: PageField;
   readonly element: HTMLElement;
   value(): unknown;
   focus(): void;
@@ -22,7 +22,7 @@ export interface FieldWidget {
   restore(draft: FieldDraft): void;
 }
 
-export function createFieldWidget(field: FieldView, index: number, capture: string, longText: boolean): FieldWidget {
+export function createFieldWidget(field: PageField, index: number, capture: string, longText: boolean): FieldWidget {
   const spec = field.spec;
   const base = `field-${index}`;
   const labelId = `${base}-label`;

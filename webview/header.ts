@@ -1,5 +1,5 @@
 import { agoExact, durationExact } from '../src/shared/timeText';
-import type { RequestView } from '../src/shared/webviewMessages';
+import type { PageRequest } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { t } from './l10n';
 
@@ -17,7 +17,7 @@ export class Header {
   /** Set once the request is over: the countdown shows this instead of a time left. */
   private endedAs: string | undefined;
 
-  constructor(private readonly request: RequestView, hostNow: number) {
+  constructor(private readonly request: PageRequest, hostNow: number) {
     this.clockOffset = hostNow - Date.now();
     this.ageCell = el('dd', { id: 'age' });
     this.reachCell = el('dd', { id: 'reachability' });

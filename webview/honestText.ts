@@ -1,4 +1,4 @@
-import type { HonestTextView } from '../src/shared/webviewMessages';
+import type { PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { t, tNodes } from './l10n';
 
@@ -12,7 +12,7 @@ function tag(label: string, title: string): HTMLElement {
   return el('span', { class: 'tag', title }, label);
 }
 
-export function fieldLabel(label: HonestTextView, index: number, fieldId: string, type: string, capture: string): HTMLElement {
+export function fieldLabel(label: PageText, index: number, fieldId: string, type: string, capture: string): HTMLElement {
   if (label.honesty === 'structural') {
     return el(
       'span',
@@ -24,7 +24,7 @@ export function fieldLabel(label: HonestTextView, index: number, fieldId: string
   return el('span', { class: 'label agent-text' }, label.text, redactionTag(label));
 }
 
-export function choiceLabel(label: HonestTextView, index: number, choiceId: string): HTMLElement {
+export function choiceLabel(label: PageText, index: number, choiceId: string): HTMLElement {
   if (label.honesty === 'structural') {
     return el(
       'span',
@@ -36,7 +36,7 @@ export function choiceLabel(label: HonestTextView, index: number, choiceId: stri
   return el('span', { class: 'agent-text' }, label.text);
 }
 
-export function promptBlock(prompt: HonestTextView, capture: string): HTMLElement {
+export function promptBlock(prompt: PageText, capture: string): HTMLElement {
   if (prompt.honesty === 'structural') {
     return el(
       'div',
@@ -48,6 +48,6 @@ export function promptBlock(prompt: HonestTextView, capture: string): HTMLElemen
   return el('div', { class: 'prompt', id: 'prompt' }, el('blockquote', { class: 'agent-text' }, prompt.text), redactionTag(prompt));
 }
 
-function redactionTag(label: HonestTextView): HTMLElement | undefined {
+function redactionTag(label: PageText): HTMLElement | undefined {
   return label.honesty === 'redacted' ? tag(t('redacted'), t('This text passed the agent\'s redaction pipeline: secrets and personal data were replaced.')) : undefined;
 }

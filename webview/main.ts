@@ -1,5 +1,5 @@
 import type { Answer } from '../src/aep/attention';
-import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type RequestView, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type PageRequest, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
@@ -36,7 +36,7 @@ let page: {
   header: Header;
   answer: AnswerArea;
   status: HTMLElement;
-  request: RequestView;
+  request: PageRequest;
   acceptedHere: boolean;
   inFlight: boolean;
   /** `expires_at` has passed by this computer's clock (the request is still open). */
@@ -45,7 +45,7 @@ let page: {
 let submitCounter = 0;
 let timer: ReturnType<typeof setInterval> | undefined;
 
-function render(request: RequestView, now: number, handed: PageDraft | undefined): void {
+function render(request: PageRequest, now: number, handed: PageDraft | undefined): void {
   const app = document.getElementById('app');
   if (!app) return;
   const header = new Header(request, now);
@@ -91,7 +91,7 @@ function keepDrafts(key: string, answer: AnswerArea, handed: PageDraft | undefin
 
 function applyStatus(status: string, resolution?: string): void {
   if (!page) return;
-  page.request = { ...page.request, status: status as RequestView['status'], ...(resolution !== undefined ? { resolution } : {}) };
+  page.request = { ...page.request, status: status as PageRequest['status'], ...(resolution !== undefined ? { resolution } : {}) };
   const over = status === 'answered' || status === 'resolved';
   // An answer of ours still in flight may be the one that resolved it: its outcome decides, and re-applies this.
   const elsewhere = over && !page.acceptedHere && !page.inFlight;

@@ -5,7 +5,7 @@ import type { StoredCommand } from '../aep/client/commandStore';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { HubClient, type ClientState, type ResumeNotice } from '../aep/client/hubClient';
 import { hubEndpoint } from '../aep/client/hubEndpoint';
-import type { Reachability } from '../aep/client/rosterView';
+import type { Reachability } from '../aep/client/rosterSnapshot';
 import type { AttentionStore } from './attentionStore';
 import { connectionInputs, needsRebuild, type ConnectionInputs } from './connectionInputs';
 import { Disposable } from './disposable';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Reachability } from '../aep/client/rosterView';
+import type { Reachability } from '../aep/client/rosterSnapshot';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import type { AttentionStore } from './attentionStore';
 import { agoRounded, leftRounded } from '../shared/timeText';
@@ -105,7 +105,7 @@ export class InboxView extends Disposable {
     const expiresAt = request.request?.expiresAt;
     parts.push(expiresAt !== undefined ? leftRounded(t, expiresAt, now) : agoRounded(t, request.receivedAt, now));
     if (request.request) parts.push(vscode.l10n.t('capture {0}', request.request.capture));
-    if (request.request && !request.request.answerableHere) parts.push(vscode.l10n.t('answered elsewhere'));
+    if (request.request && !request.request.answerableHere) parts.push(vscode.l10n.t('answered outside VS Code'));
     const description = parts.join(' · ');
     return treeItem({
       label: label || request.requestId,

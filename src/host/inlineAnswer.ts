@@ -268,7 +268,7 @@ class InlineFlow {
     }
   }
 
-  private stepView(index: number, placeholder?: string): QuickStep {
+  private quickStep(index: number, placeholder?: string): QuickStep {
     const form = this.plan.mode === 'form';
     // An option step has no count: picking an option is the whole answer. A reply after it is step 2 of 2.
     const numbered = form || index > 0;
@@ -289,14 +289,14 @@ class InlineFlow {
           ...step.options.map((option) => ({ label: optionText(option.name), value: { kind: 'value' as const, value: { kind: 'option' as const, id: option.id } } })),
           { label: vscode.l10n.t('Reply with text…'), description: vscode.l10n.t('the agent reads it; an option is the exact answer'), value: { kind: 'value', value: { kind: 'reply' } } },
         ];
-        const end = await this.pick(this.stepView(index, vscode.l10n.t('Choose an answer (Enter), or reply with text')), items, { problem });
+        const end = await this.pick(this.quickStep(index, vscode.l10n.t('Choose an answer (Enter), or reply with text')), items, { problem });
         if (end.kind !== 'next') return end;
         const [value] = end.value;
         return value?.kind === 'option' ? { kind: 'next', value } : { kind: 'next', value: { kind: 'done' } };
       }
       case 'reply': {
         const asked = this.plan.steps.length === 1 ? this.plan.prompt.text : vscode.l10n.t('Your reply, sent as text');
-        const end = await this.input(this.stepView(index, vscode.l10n.t('Type your answer')), {
+        const end = await this.input(this.quickStep(index, vscode.l10n.t('Type your answer')), {
           prompt: this.plan.prompt.synthesized && this.plan.steps.length === 1 ? vscode.l10n.t('{0} (synthesized, capture {1})', asked, this.plan.prompt.capture) : asked,
           value: this.draft.reply ?? '',
           problem,
@@ -319,7 +319,7 @@ class InlineFlow {
     switch (field.type) {
       case 'string':
       case 'number': {
-        const end = await this.input(this.stepView(index, fieldQuestion(step)), {
+        const end = await this.input(this.quickStep(index, fieldQuestion(step)), {
           prompt: fieldPrompt(step),
           value: typeof current?.value === 'string' ? current.value : '',
           password: field.type === 'string' && step.secret,
@@ -334,7 +334,7 @@ class InlineFlow {
         const yes = { label: vscode.l10n.t('Yes'), value: { kind: 'value' as const, value: true } };
         const no = { label: vscode.l10n.t('No'), value: { kind: 'value' as const, value: false } };
         // The page's box starts unchecked: "No" is what Enter sends unless the person moves.
-        const end = await this.pick(this.stepView(index, fieldPrompt(step)), [yes, no], { problem, active: (value) => value === (current?.value === true) });
+        const end = await this.pick(this.quickStep(index, fieldPrompt(step)), [yes, no], { problem, active: (value) => value === (current?.value === true) });
         if (end.kind !== 'next') return end;
         keep({ value: end.value[0] === true });
         return { kind: 'next', value: undefined };
@@ -355,7 +355,7 @@ class InlineFlow {
       choices: values.flatMap((value) => (value.kind === 'choice' ? [value.id] : [])),
       ...(values.some((value) => value.kind === 'other') ? { other: other ?? before.other ?? '' } : {}),
     });
-    const end = await this.pick(this.stepView(index, fieldPrompt(step)), items, {
+    const end = await this.pick(this.quickStep(index, fieldPrompt(step)), items, {
       problem,
       many: field.multi,
       active: isPicked,
@@ -371,7 +371,7 @@ class InlineFlow {
       return { kind: 'next', value: undefined };
     }
     // "Other…": the person's own words, in a box of their own.
-    const other = await this.input(this.stepView(index, vscode.l10n.t('Your own answer')), {
+    const other = await this.input(this.quickStep(index, vscode.l10n.t('Your own answer')), {
       prompt: vscode.l10n.t('{0}: your own answer', fieldQuestion(step)),
       value: before.other ?? '',
       problem: undefined,
@@ -418,7 +418,7 @@ class InlineFlow {
       ];
     const intro = check.kind === 'redaction' ? redactionIntro(check.redaction) : sensitive ?? '';
     const placeholder = check.kind === 'redaction' && sensitive ? `${sensitive} ${intro}` : intro;
-    const view: QuickStep = { ...this.stepView(this.plan.steps.length - 1, placeholder), step: undefined, totalSteps: undefined };
+    const view: QuickStep = { ...this.quickStep(this.plan.steps.length - 1, placeholder), step: undefined, totalSteps: undefined };
     const end = await this.pick(view, items, {});
     if (end.kind === 'back') return { kind: 'escape', edit: editStep };
     if (end.kind !== 'next') return end;

@@ -14,7 +14,7 @@ import { agentName, kindLabel } from './describe';
 import { Disposable } from './disposable';
 import type { HubConnection } from './hubConnection';
 import type { Logger } from '../aep/client/logger';
-import { reachabilityView, requestView } from './requestView';
+import { pageReachability, pageRequest } from './pageRequest';
 import type { SettingsService } from './settings';
 import { createWebviewPanel, setPanelTitle } from './surfaces';
 import { webviewHtml } from './webviewHtml';
@@ -302,7 +302,7 @@ class RequestPanel extends Disposable {
     const draft = this.takeDraft();
     this.post({
       type: 'init',
-      request: { ...requestView(this.item, this.connection.reachability(this.item.session)), home: homedir() },
+      request: { ...pageRequest(this.item, this.connection.reachability(this.item.session)), home: homedir() },
       now: Date.now(),
       ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
       ...(draft ? { draft } : {}),
@@ -342,7 +342,7 @@ class RequestPanel extends Disposable {
       type: 'update',
       status: this.item.status,
       ...(this.item.resolution ? { resolution: this.item.resolution } : {}),
-      reachability: reachabilityView(this.connection.reachability(this.item.session)),
+      reachability: pageReachability(this.connection.reachability(this.item.session)),
       now: Date.now(),
     });
   }

@@ -191,7 +191,7 @@ export function setBadge(view: vscode.TreeView<unknown>, count: number, tooltip:
   view.badge = count > 0 ? { value: count, tooltip: forSurface('accessibilityLabel', tooltip) } : undefined;
 }
 
-export interface StatusView {
+export interface StatusBarContent {
   /** A codicon name, shown before the text: ours, never agent text. */
   readonly icon: string;
   readonly text?: string;
@@ -210,7 +210,7 @@ export class StatusItem implements vscode.Disposable {
     this.item.command = command;
   }
 
-  show(view: StatusView): void {
+  show(view: StatusBarContent): void {
     const icon = codiconName(view.icon);
     const text = view.text === undefined ? '' : forSurface('statusBarText', view.text);
     this.item.text = [icon ? `$(${icon})` : '', text].filter(Boolean).join(' ');

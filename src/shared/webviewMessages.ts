@@ -8,9 +8,9 @@ import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
 // context, and everything agent-authored in it is rendered as text.
 
 const honestText = z.object({ text: z.string(), honesty: z.enum(['structural', 'redacted', 'verbatim']) });
-export type HonestTextView = z.infer<typeof honestText>;
+export type PageText = z.infer<typeof honestText>;
 
-const choiceView = z.object({ id: z.string(), label: honestText });
+const pageChoice = z.object({ id: z.string(), label: honestText });
 
 /**
  * One form field: the spec the host parsed, which the page validates answers
@@ -18,12 +18,12 @@ const choiceView = z.object({ id: z.string(), label: honestText });
  * tagged with what they really are at the request's capture (`choices` is
  * empty unless the field is a select).
  */
-export const fieldViewSchema = z.object({
+export const pageFieldSchema = z.object({
   spec: fieldSpecSchema,
   label: honestText,
-  choices: z.array(choiceView),
+  choices: z.array(pageChoice),
 });
-export type FieldView = z.infer<typeof fieldViewSchema>;
+export type PageField = z.infer<typeof pageFieldSchema>;
 
 /**
  * The inbox's statuses (AttentionStatus). There is no `expired`: a request past
@@ -35,13 +35,13 @@ export const STATUSES = ['pending', 'answered', 'resolved', 'timed-out', 'sessio
 /** `not-accepting`: the session's one claimant does not declare `control.attention.respond` (AEP-0004 §4.2); sending is disabled. */
 export const REACHABILITY_STATES = ['unknown', 'unreachable', 'ambiguous', 'not-accepting', 'reachable'] as const;
 
-const reachabilityView = z.object({
+const pageReachability = z.object({
   state: z.enum(REACHABILITY_STATES),
   detail: z.optional(z.string()),
 });
-export type ReachabilityView = z.infer<typeof reachabilityView>;
+export type PageReachability = z.infer<typeof pageReachability>;
 
-export const requestViewSchema = z.object({
+export const pageRequestSchema = z.object({
   key: z.string(),
   requestId: z.string(),
   agent: z.string(),
@@ -56,19 +56,19 @@ export const requestViewSchema = z.object({
   receivedAt: z.number(),
   expiresAt: z.optional(z.number()),
   prompt: honestText,
-  options: z.array(choiceView),
-  fields: z.array(fieldViewSchema),
+  options: z.array(pageChoice),
+  fields: z.array(pageFieldSchema),
   answerableHere: z.boolean(),
   respondVia: z.optional(z.array(z.string())),
   status: z.enum(STATUSES),
   resolution: z.optional(z.string()),
   /** Set when the request could not be read; nothing else is rendered but provenance. */
   problem: z.optional(z.string()),
-  reachability: reachabilityView,
+  reachability: pageReachability,
   /** The user's home directory, so the page runs the redaction pipeline (AEP-0003 §9.4 rule c) as the host will. */
   home: z.optional(z.string()),
 });
-export type RequestView = z.infer<typeof requestViewSchema>;
+export type PageRequest = z.infer<typeof pageRequestSchema>;
 
 /** Messages the webview sends to the host. */
 export const webviewToHostSchema = z.discriminatedUnion('type', [
@@ -121,7 +121,7 @@ export const OTHER_CHOICE_DRAFT = '\u0000other';
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'),
-    request: requestViewSchema,
+    request: pageRequestSchema,
     now: z.number(),
     /** The extension's loaded bundle for the display language (`vscode.l10n.bundle`), keyed by the English message; absent in English. */
     l10n: z.optional(z.record(z.string(), z.string())),
@@ -137,7 +137,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     type: z.literal('update'),
     status: z.enum(STATUSES),
     resolution: z.optional(z.string()),
-    reachability: reachabilityView,
+    reachability: pageReachability,
     now: z.number(),
   }),
   /** What became of a submitted answer. */

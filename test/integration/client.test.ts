@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterView';
+import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterSnapshot';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SendOutcome } from '../../src/aep/client/controlSender';
 import { HubClient } from '../../src/aep/client/hubClient';
-import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterView';
+import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterSnapshot';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { keptAnswerMessages } from '../../src/host/answerOutcomes';
 import { WorkspacePersistence } from '../../src/host/persistence';

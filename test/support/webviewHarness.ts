@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import type { HostToWebview, RequestView } from '../../src/shared/webviewMessages';
+import type { HostToWebview, PageRequest } from '../../src/shared/webviewMessages';
 import { webviewHtml } from '../../src/host/webviewHtml';
 import { launchBrowser } from './browser';
 import { repoRoot } from './fixtures';
@@ -125,7 +125,7 @@ export class WebviewPage {
  * suite, and `open(request)` giving a page that has handled `init`. After the
  * suite, every page opened must have seen no CSP violation and no script error.
  */
-export function requestPages(): { open: (request: RequestView, options?: OpenOptions) => Promise<WebviewPage> } {
+export function requestPages(): { open: (request: PageRequest, options?: OpenOptions) => Promise<WebviewPage> } {
   let browser: Browser | undefined;
   let harness: WebviewHarness | undefined;
   const pages: WebviewPage[] = [];

@@ -5,7 +5,7 @@ import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSen
 import { addressProblemText, hubEndpoint, isLoopbackHost } from '../../src/aep/client/hubEndpoint';
 import { silentLogger } from '../../src/aep/client/logger';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { RosterView } from '../../src/aep/client/rosterView';
+import { RosterSnapshot } from '../../src/aep/client/rosterSnapshot';
 import { filterProblemText, SUBSCRIBED_TYPES, subscriptionFilter } from '../../src/aep/client/userFilter';
 import { buildRespondCommand } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
@@ -109,9 +109,9 @@ describe('subscriptionFilter', () => {
   });
 });
 
-describe('RosterView', () => {
+describe('RosterSnapshot', () => {
   test('reachable, ambiguous, unreachable, unknown; the ack window to use', () => {
-    const roster = new RosterView();
+    const roster = new RosterSnapshot();
     assert.deepEqual(roster.reachability('s1'), { state: 'unknown' });
     roster.update([
       { session: 's1', agent: 'demo-agent', control: { accepts: ['control.attention.respond'], ack_window_ms: 4000 } },
@@ -128,9 +128,9 @@ describe('RosterView', () => {
   });
 });
 
-describe('RosterView: the claimant\'s accepts decide (AEP-0003 §4.1, AEP-0004 §4.2)', () => {
+describe('RosterSnapshot: the claimant\'s accepts decide (AEP-0003 §4.1, AEP-0004 §4.2)', () => {
   test('a claimant that does not list control.attention.respond is not-accepting; absent control accepts nothing', () => {
-    const roster = new RosterView();
+    const roster = new RosterSnapshot();
     roster.update([
       { session: 'other-commands', agent: 'a', control: { accepts: ['control.run.cancel'], ack_window_ms: 4000 } },
       { session: 'empty', agent: 'b', control: { accepts: [] } },
@@ -148,7 +148,7 @@ describe('RosterView: the claimant\'s accepts decide (AEP-0003 §4.1, AEP-0004 �
   });
 
   test('a later roster that adds respond makes the session reachable again', () => {
-    const roster = new RosterView();
+    const roster = new RosterSnapshot();
     roster.update([{ session: 's1', agent: 'a', control: { accepts: [] } }]);
     assert.equal(roster.reachability('s1').state, 'not-accepting');
     roster.update([{ session: 's1', agent: 'a', control: { accepts: ['control.attention.respond'] } }]);
@@ -156,7 +156,7 @@ describe('RosterView: the claimant\'s accepts decide (AEP-0003 §4.1, AEP-0004 �
   });
 
   test('a claimant that is one of several stays ambiguous whatever it accepts', () => {
-    const roster = new RosterView();
+    const roster = new RosterSnapshot();
     roster.update([{ session: 's1', control: { accepts: [] } }, { session: 's1', control: { accepts: ['control.attention.respond'] } }]);
     assert.deepEqual(roster.reachability('s1'), { state: 'ambiguous', claimants: 2 });
   });

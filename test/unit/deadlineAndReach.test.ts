@@ -6,16 +6,16 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { nextToAnswer } from '../../src/host/nextRequest';
-import { reachabilityView } from '../../src/host/requestView';
+import { pageReachability } from '../../src/host/pageRequest';
 import type { RequestData } from '../support/events';
-import { requestEvent, sessionEvent } from '../support/requestViews';
+import { requestEvent, sessionEvent } from '../support/pageRequests';
 
 const T0 = Date.parse('2026-07-03T10:00:00Z');
 
-describe('reachabilityView', () => {
+describe('pageReachability', () => {
   test('not-accepting carries why: no commands at all, or not this one', () => {
-    assert.deepEqual(reachabilityView({ state: 'not-accepting', accepts: [] }), { state: 'not-accepting', detail: 'it accepts no commands' });
-    assert.deepEqual(reachabilityView({ state: 'not-accepting', agent: 'a', accepts: ['control.run.cancel'] }), {
+    assert.deepEqual(pageReachability({ state: 'not-accepting', accepts: [] }), { state: 'not-accepting', detail: 'it accepts no commands' });
+    assert.deepEqual(pageReachability({ state: 'not-accepting', agent: 'a', accepts: ['control.run.cancel'] }), {
       state: 'not-accepting', detail: 'its control.accepts does not list control.attention.respond',
     });
   });

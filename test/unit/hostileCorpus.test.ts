@@ -13,9 +13,9 @@ import { parseWireMessage } from '../../src/aep/frames';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { kindLabel, promptLine, provenance } from '../../src/host/describe';
 import { describeOutcome } from '../../src/host/outcomeMessages';
-import { requestView } from '../../src/host/requestView';
+import { pageRequest } from '../../src/host/pageRequest';
 import { forSurface, ICON_SYNTAX, LINK_SYNTAX, SURFACES, type Surface } from '../../src/host/untrustedText';
-import { requestViewSchema } from '../../src/shared/webviewMessages';
+import { pageRequestSchema } from '../../src/shared/webviewMessages';
 import { hostileStrings } from '../support/hostileCorpus';
 
 const corpus = hostileStrings();
@@ -75,8 +75,8 @@ describe(`the hostile corpus (${corpus.length} strings) through the inbox, the t
         }
       }
       // The page's view model: what the webview receives passes the schema it validates with.
-      const view = requestView(item, { state: 'unknown' });
-      const checked = requestViewSchema.safeParse(view);
+      const view = pageRequest(item, { state: 'unknown' });
+      const checked = pageRequestSchema.safeParse(view);
       assert.ok(checked.success, `${entry.name}: ${checked.success ? '' : checked.error.message}`);
     });
     assert.equal(inbox.open().length, corpus.length, 'every request is open in the inbox');

@@ -18,7 +18,7 @@ import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, replac
 import { forSurface, ICON_SYNTAX, LINK_SYNTAX } from '../../src/host/untrustedText';
 import { hostToWebviewSchema, OTHER_CHOICE_DRAFT, pageDraftSchema, webviewStateSchema, type PageDraft } from '../../src/shared/webviewMessages';
 import { hostileStrings } from '../support/hostileCorpus';
-import { goldenForm, requestEvent } from '../support/requestViews';
+import { goldenForm, requestEvent } from '../support/pageRequests';
 import type { RequestData, WireField } from '../support/events';
 
 type FieldStep = Extract<InlineStep, { kind: 'field' }>;

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { parseAttentionRequest, type FieldSpec } from '../../src/aep/attention';
 import type { AepEvent } from '../../src/aep/envelope';
 import { hostToWebviewSchema, webviewToHostSchema } from '../../src/shared/webviewMessages';
-import { goldenForm, requestEvent, viewOf } from '../support/requestViews';
+import { goldenForm, requestEvent, viewOf } from '../support/pageRequests';
 
 // The page validates answers with the very field specs the host checks them
 // against, and the host reads the page's answer with the core's answer schema.

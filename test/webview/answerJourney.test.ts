@@ -6,7 +6,7 @@
 // answered elsewhere turns read-only.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { goldenForm, viewOf } from '../support/requestViews';
+import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
 const reachable = { state: 'reachable' as const };

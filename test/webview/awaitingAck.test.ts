@@ -4,7 +4,7 @@
 // command), and takes the outcome the next client reports.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { goldenForm, viewOf } from '../support/requestViews';
+import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages } from '../support/webviewHarness';
 
 describe('request page: an answer awaiting its acknowledgement across a restart', () => {

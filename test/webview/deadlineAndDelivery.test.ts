@@ -6,8 +6,8 @@
 // the page stays readable and sending is disabled, with the reason.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { RequestView } from '../../src/shared/webviewMessages';
-import { goldenForm, requestEvent, viewOf } from '../support/requestViews';
+import type { PageRequest } from '../../src/shared/webviewMessages';
+import { goldenForm, requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
 const DEADLINE_WORDS = /The deadline has passed by this computer's clock\. You can still send an answer; the agent may refuse it\./;
@@ -17,7 +17,7 @@ const disabled = (page: WebviewPage, selector: string) =>
   page.page.locator(selector).evaluate((b) => (b as HTMLElement & { disabled: boolean }).disabled);
 const submits = async (page: WebviewPage) => (await page.posted()).filter((m) => m['type'] === 'submit');
 
-function question(expiresAt: number): RequestView {
+function question(expiresAt: number): PageRequest {
   return { ...viewOf(requestEvent({ kind: 'input', prompt: 'Which branch?' })), expiresAt };
 }
 

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseAttentionRequest, type SelectField } from '../../src/aep/attention';
 import { inlinePlan, selectDraft, withField, withReply } from '../../src/aep/inlineAnswer';
-import type { PageDraft, RequestView } from '../../src/shared/webviewMessages';
+import type { PageDraft, PageRequest } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
-import { goldenForm, viewOf } from '../support/requestViews';
+import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
 /** Renders the page again, as the host does when it hands a draft to a page already open. */
-async function initWith(page: WebviewPage, request: RequestView, draft: PageDraft): Promise<void> {
+async function initWith(page: WebviewPage, request: PageRequest, draft: PageDraft): Promise<void> {
   await page.page.evaluate(() => document.querySelector('.request-header')?.setAttribute('data-stale', ''));
   await page.post({ type: 'init', request, now: Date.now(), draft });
   await page.page.waitForSelector('.request-header:not([data-stale])');

@@ -4,8 +4,8 @@
 // translation is text like agent text: markup in it is shown, never parsed.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hostToWebviewSchema, type RequestView } from '../../src/shared/webviewMessages';
-import { goldenForm, viewOf } from '../support/requestViews';
+import { hostToWebviewSchema, type PageRequest } from '../../src/shared/webviewMessages';
+import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
 const GERMAN: Record<string, string> = {
@@ -21,7 +21,7 @@ const GERMAN: Record<string, string> = {
 };
 
 /** The golden form with its prompt withheld, as at capture metadata (a sentence embedding a `<code>`). */
-function withheldPrompt(): RequestView {
+function withheldPrompt(): PageRequest {
   return { ...viewOf(goldenForm()), capture: 'metadata', prompt: { text: 'A form with 4 fields', honesty: 'structural' } };
 }
 
@@ -30,7 +30,7 @@ function withheldPrompt(): RequestView {
  * English; the host's `init` with a bundle renders it again, translated
  * (the page configures its strings on every `init`, before rendering).
  */
-async function initWith(page: WebviewPage, request: RequestView, l10n?: Record<string, string>): Promise<void> {
+async function initWith(page: WebviewPage, request: PageRequest, l10n?: Record<string, string>): Promise<void> {
   await page.page.evaluate(() => document.querySelector('.request-header')?.setAttribute('data-stale', ''));
   await page.post({ type: 'init', request, now: Date.now(), ...(l10n ? { l10n } : {}) });
   await page.page.waitForSelector('.request-header:not([data-stale])');
@@ -65,7 +65,7 @@ describe('request page: strings in the display language', () => {
   });
 
   test('the words of the countdown come from the bundle too', async () => {
-    const view: RequestView = { ...viewOf(goldenForm()), expiresAt: Date.now() + 120_000 };
+    const view: PageRequest = { ...viewOf(goldenForm()), expiresAt: Date.now() + 120_000 };
     const page = await open(view);
     await initWith(page, view, { ...GERMAN, 'in {0}': 'noch {0}', '{0} min {1} s': '{0} Min. {1} Sek.' });
     const p = page.page;

@@ -11,8 +11,8 @@ import { describe, test } from 'node:test';
 import { parseAttentionRequest, type Answer, type FieldSpec } from '../../src/aep/attention';
 import { commandCapture } from '../../src/aep/capture';
 import type { AepEvent } from '../../src/aep/envelope';
-import type { RequestView } from '../../src/shared/webviewMessages';
-import { goldenForm, requestEvent, viewOf } from '../support/requestViews';
+import type { PageRequest } from '../../src/shared/webviewMessages';
+import { goldenForm, requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
 const GITHUB = 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
@@ -31,7 +31,7 @@ function hostCapture(submit: Record<string, unknown>, fields: readonly FieldSpec
 }
 
 const question = (kind: string) => requestEvent({ kind, prompt: 'Which token should the deploy use?' });
-const withHome = (view: RequestView): RequestView => ({ ...view, home: HOME });
+const withHome = (view: PageRequest): PageRequest => ({ ...view, home: HOME });
 
 describe('request page: the redaction pipeline before sending', () => {
   const { open } = requestPages();

@@ -12,10 +12,10 @@ import type { Answer } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { keptAnswerMessages, outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
-import { requestView } from '../../src/host/requestView';
+import { pageRequest } from '../../src/host/pageRequest';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
-import { goldenForm } from '../support/requestViews';
+import { goldenForm } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
 const KEY = 'aepAttention.commands:http://127.0.0.1:1';
@@ -26,7 +26,7 @@ function goldenRequest() {
   inbox.apply(goldenForm());
   const [item] = inbox.open();
   assert.ok(item?.request);
-  return { item, request: item.request, view: requestView(item, { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 }) };
+  return { item, request: item.request, view: pageRequest(item, { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 }) };
 }
 
 /** What the page lets the person do, and what it says. */

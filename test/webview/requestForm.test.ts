@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { goldenEvents, readAepJson } from '../support/fixtures';
-import { goldenForm, rawRequestEvent, requestEvent, viewOf } from '../support/requestViews';
+import { goldenForm, rawRequestEvent, requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages } from '../support/webviewHarness';
 
 describe('request page', () => {

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, test, type TestContext } from 'node:test';
-import type { RequestView } from '../../src/shared/webviewMessages';
+import type { PageRequest } from '../../src/shared/webviewMessages';
 import { contrastRatio, parseColor, toHex } from '../support/contrast';
 import { goldenEvents, readAepJson, repoRoot } from '../support/fixtures';
 import { borders, formatSample, textContrast, type BorderSample, type TextProbe } from '../support/readability';
-import { goldenForm, rawRequestEvent, requestEvent, viewOf } from '../support/requestViews';
+import { goldenForm, rawRequestEvent, requestEvent, viewOf } from '../support/pageRequests';
 import { knownVariables, THEMES, type VsCodeTheme } from '../support/vscodeThemes';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 
@@ -70,7 +70,7 @@ const BOXES = [
 describe('request page: themes', () => {
   const pages = requestPages();
   before(() => fs.mkdirSync(SHOTS, { recursive: true }));
-  const open = (theme: VsCodeTheme, request: RequestView) => pages.open(request, { theme, viewport: VIEWPORT });
+  const open = (theme: VsCodeTheme, request: PageRequest) => pages.open(request, { theme, viewport: VIEWPORT });
 
   const screenshot = async (t: TestContext, page: WebviewPage, name: string) => {
     const file = path.join(SHOTS, `${name}.png`);

@@ -18,7 +18,7 @@ import { HubSocket, MAX_FRAME_BYTES } from './hubSocket';
 import type { Logger } from './logger';
 import type { PositionStore } from './positionStore';
 import { ResumeTracker, type ResumeNotice } from './resumeTracker';
-import { RosterView } from './rosterView';
+import { RosterSnapshot } from './rosterSnapshot';
 import { subscriptionFilter } from './userFilter';
 
 export { MAX_FRAME_BYTES } from './hubSocket';
@@ -106,7 +106,7 @@ export class HubClient {
   private readonly configProblem: ConnectionFailure | undefined;
   private readonly backoff: Backoff;
   private readonly sender: ControlSender;
-  private readonly roster: RosterView;
+  private readonly roster: RosterSnapshot;
   private readonly resume: ResumeTracker;
   private readonly intake: EventIntake;
   private readonly identity: SenderIdentity;
@@ -156,7 +156,7 @@ export class HubClient {
       };
       this.sender.restore(isOpen, (outcome, command) => options.onRestoredOutcome?.(outcome, command));
     }
-    this.roster = new RosterView(options.log);
+    this.roster = new RosterSnapshot(options.log);
     this.resume = new ResumeTracker(options.stableMs ?? 10_000, (notice, message) => {
       this.report(message);
       this.resumeNotices.fire(notice);

@@ -33,7 +33,7 @@ export function clampAckWindow(declared: number): number {
 }
 
 /** The latest roster snapshot, read per session. A snapshot, never a promise (AEP-0003 §4.1 rule 6). */
-export class RosterView {
+export class RosterSnapshot {
   private bySession: Map<string, RosterEntry[]> | undefined;
   /** `session\0declared` pairs already logged as clamped, so each roster refresh does not log them again. */
   private clampedLogged = new Set<string>();

@@ -1,10 +1,10 @@
-import type { Reachability } from '../aep/client/rosterView';
+import type { Reachability } from '../aep/client/rosterSnapshot';
 import { sourceHost } from '../aep/envelope';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { honestRequestText } from '../aep/labels';
-import type { FieldView, ReachabilityView, RequestView } from '../shared/webviewMessages';
+import type { PageField, PageReachability, PageRequest } from '../shared/webviewMessages';
 
-export function reachabilityView(reach: Reachability): ReachabilityView {
+export function pageReachability(reach: Reachability): PageReachability {
   switch (reach.state) {
     case 'ambiguous':
       return { state: 'ambiguous', detail: `${reach.claimants} connections claim this session; the hub will refuse answers until one remains` };
@@ -21,7 +21,7 @@ export function reachabilityView(reach: Reachability): ReachabilityView {
 }
 
 /** Everything the webview needs to render one request; agent text stays text, tagged with what it really is. */
-export function requestView(item: Readonly<AttentionItem>, reach: Reachability): RequestView {
+export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability): PageRequest {
   const host = sourceHost(item.source);
   const base = {
     key: item.key,
@@ -33,7 +33,7 @@ export function requestView(item: Readonly<AttentionItem>, reach: Reachability):
     receivedAt: item.receivedAt,
     status: item.status,
     ...(item.resolution ? { resolution: item.resolution } : {}),
-    reachability: reachabilityView(reach),
+    reachability: pageReachability(reach),
   };
   const request = item.request;
   if (!request) {
@@ -52,7 +52,7 @@ export function requestView(item: Readonly<AttentionItem>, reach: Reachability):
     };
   }
   const text = honestRequestText(request);
-  const fields: FieldView[] = request.fields.map((spec, index) => ({
+  const fields: PageField[] = request.fields.map((spec, index) => ({
     spec,
     label: text.fields[index]?.label ?? { text: spec.label, honesty: 'structural' },
     choices: text.fields[index]?.choices ?? [],

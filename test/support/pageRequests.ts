@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { requestView } from '../../src/host/requestView';
-import type { RequestView } from '../../src/shared/webviewMessages';
+import { pageRequest } from '../../src/host/pageRequest';
+import type { PageRequest } from '../../src/shared/webviewMessages';
 import { validEvent, type EventFields, type RequestData } from './events';
 import { goldenEvents } from './fixtures';
 
 /** The view the extension host would post for one request event, as the inbox reads it. */
-export function viewOf(event: AepEvent, reach: Parameters<typeof requestView>[1] = { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 }): RequestView {
+export function viewOf(event: AepEvent, reach: Parameters<typeof pageRequest>[1] = { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 }): PageRequest {
   const inbox = new Inbox();
   inbox.apply(event);
   const [item] = inbox.open();
   assert.ok(item, 'the event opened a request');
-  return requestView(item, reach);
+  return pageRequest(item, reach);
 }
 
 /** An `attention.requested` from claude-code with the given payload (and envelope overrides). */
