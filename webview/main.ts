@@ -1,4 +1,5 @@
 import type { Answer } from '../src/aep/attention';
+import { shownStatus, statusKey, type OurAnswer, type RequestStatus, type ShownStatus } from '../src/shared/shownStatus';
 import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type PageRequest, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { AnswerArea } from './answerForm';
 import { el } from './dom';
@@ -18,17 +19,17 @@ const vscode = acquireVsCodeApi();
 registerComponents();
 
 /** What the status line says; built when shown, once the strings are configured. */
-function statusText(status: string): string | undefined {
-  switch (status) {
-    case 'pending': return '';
-    case 'answered': return t('Answered. Waiting for the agent to resolve the request.');
-    case 'answered-elsewhere': return t('Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.');
-    case 'resolved': return t('Resolved.');
-    case 'timed-out': return t('The agent stopped waiting (timeout). Nothing more can be sent.');
+function statusText(shown: ShownStatus): string {
+  switch (shown.kind) {
     // AEP-0002 §7: the agent, not this clock, ends a request; past its deadline it stays answerable.
-    case 'deadline-passed': return t('The deadline has passed by this computer\'s clock. You can still send an answer; the agent may refuse it.');
+    case 'open': return shown.deadline === 'passed' ? t('The deadline has passed by this computer\'s clock. You can still send an answer; the agent may refuse it.') : '';
+    case 'answered':
+    case 'resolved':
+      if (shown.by === 'elsewhere') return t('Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.');
+      if (shown.kind === 'answered') return t('Answered. Waiting for the agent to resolve the request.');
+      return shown.resolution ? t('Resolved ({0}).', shown.resolution) : t('Resolved.');
+    case 'timed-out': return t('The agent stopped waiting (timeout). Nothing more can be sent.');
     case 'session-ended': return t('The agent\'s session ended. Nothing more can be sent.');
-    default: return undefined;
   }
 }
 
@@ -37,8 +38,8 @@ let page: {
   answer: AnswerArea;
   status: HTMLElement;
   request: PageRequest;
-  acceptedHere: boolean;
-  inFlight: boolean;
+  /** This page's own answer: whether one is on its way, or was accepted (the rest of the state is the host's). */
+  ours: OurAnswer;
   /** `expires_at` has passed by this computer's clock (the request is still open). */
   deadlinePassed: boolean;
 } | undefined;
@@ -58,7 +59,7 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
     request.problem ? undefined : promptBlock(request.prompt, request.capture),
   );
   app.replaceChildren(header.element, agentRegion, status, answer.element);
-  page = { header, answer, status, request, acceptedHere: false, inFlight: false, deadlinePassed: header.tick() };
+  page = { header, answer, status, request, ours: 'none', deadlinePassed: header.tick() };
   keepDrafts(request.key, answer, handed);
   answer.setBlocked(request.reachability.state === 'not-accepting');
   applyStatus(request.status, request.resolution);
@@ -89,25 +90,23 @@ function keepDrafts(key: string, answer: AnswerArea, handed: PageDraft | undefin
   answer.onDidChangeDraft(() => vscode.setState({ key, ...answer.draft() }));
 }
 
-function applyStatus(status: string, resolution?: string): void {
+function applyStatus(status: RequestStatus, resolution?: string): void {
   if (!page) return;
-  page.request = { ...page.request, status: status as PageRequest['status'], ...(resolution !== undefined ? { resolution } : {}) };
-  const over = status === 'answered' || status === 'resolved';
+  page.request = { ...page.request, status, ...(resolution !== undefined ? { resolution } : {}) };
   // An answer of ours still in flight may be the one that resolved it: its outcome decides, and re-applies this.
-  const elsewhere = over && !page.acceptedHere && !page.inFlight;
-  const words = elsewhere ? statusText('answered-elsewhere') : statusText(status) ?? status;
-  page.status.textContent = status === 'resolved' && resolution && !elsewhere ? t('Resolved ({0}).', resolution) : words ?? status;
-  page.status.dataset['status'] = elsewhere ? 'answered-elsewhere' : status;
-  if (status === 'pending') {
-    if (page.deadlinePassed) page.status.textContent = statusText('deadline-passed') ?? '';
-    if (page.request.expiresAt !== undefined) page.status.dataset['deadline'] = page.deadlinePassed ? 'passed' : 'ahead';
+  const shown = shownStatus(status, { resolution: page.request.resolution, deadlinePassed: page.deadlinePassed, hasDeadline: page.request.expiresAt !== undefined, ours: page.ours });
+  page.status.textContent = statusText(shown);
+  page.status.dataset['status'] = statusKey(shown);
+  if (shown.kind === 'open') {
+    if (shown.deadline === 'none') delete page.status.dataset['deadline'];
+    else page.status.dataset['deadline'] = shown.deadline === 'passed' ? 'passed' : 'ahead';
     return;
   }
   delete page.status.dataset['deadline'];
   page.answer.close();
   // The agent's own timeout may arrive before or after this page's clock reaches expires_at.
-  page.header.end(status === 'timed-out' ? t('timed out') : status === 'session-ended' ? t('session ended') : t('answered'));
-  if (over && page.acceptedHere) {
+  page.header.end(shown.kind === 'timed-out' ? t('timed out') : shown.kind === 'session-ended' ? t('session ended') : t('answered'));
+  if ((shown.kind === 'answered' || shown.kind === 'resolved') && shown.by === 'here') {
     page.answer.showSummary();
     // Sent and accepted: the draft has done its job.
     vscode.setState({ key: page.request.key });
@@ -117,7 +116,7 @@ function applyStatus(status: string, resolution?: string): void {
 function submit(answer: Answer, verbatim: boolean): void {
   if (!page) return;
   page.answer.setBusy(true);
-  page.inFlight = true;
+  page.ours = 'in-flight';
   vscode.postMessage({ type: 'submit', submitId: `submit-${++submitCounter}`, answer, ...(verbatim ? { verbatim: true } : {}) });
 }
 
@@ -142,13 +141,14 @@ function onMessage(message: HostToWebview): void {
         // Also when this page did not send it (a reload, the page rebuilt on show): while the
         // agent may still act on that command, a new answer would be a second command, and
         // "Send again" of an older one would compete with it.
-        page.inFlight = true;
+        page.ours = 'in-flight';
         page.answer.offerRetry(undefined);
         page.answer.setBusy(true);
         return;
       }
-      page.inFlight = false;
-      if (message.phase === 'accepted') page.acceptedHere = true;
+      // Once accepted, ours stays accepted; anything else leaves no answer of ours on its way.
+      if (message.phase === 'accepted') page.ours = 'accepted';
+      else if (page.ours === 'in-flight') page.ours = 'none';
       // Accepted: the agent will try; wait for it to resolve. Anything else: the user may try again.
       page.answer.setBusy(message.phase === 'accepted');
       if (message.fieldId) page.answer.markField(message.fieldId, message.message);
@@ -157,7 +157,7 @@ function onMessage(message: HostToWebview): void {
         page.answer.offerRetry(() => {
           page?.answer.offerRetry(undefined);
           page?.answer.setBusy(true);
-          if (page) page.inFlight = true;
+          if (page) page.ours = 'in-flight';
           vscode.postMessage({ type: 'retry', submitId });
         });
       }

@@ -5,6 +5,7 @@ import type { AttentionStore } from './attentionStore';
 import { agoRounded, leftRounded } from '../shared/timeText';
 import { agentName, kindLabel, promptLine, provenance, sessionName } from './describe';
 import { Disposable } from './disposable';
+import { shownStatus } from '../shared/shownStatus';
 import type { HubConnection } from './hubConnection';
 import { t } from './l10n';
 import { setBadge, treeItem } from './surfaces';
@@ -101,7 +102,8 @@ export class InboxView extends Disposable {
     const request = node.item;
     const label = promptLine(request);
     const parts = [kindLabel(request)];
-    if (request.status === 'answered') parts.push(vscode.l10n.t('answered, waiting for the agent'));
+    // Rows are open requests and answered ones the agent has yet to resolve (src/shared/shownStatus.ts).
+    if (shownStatus(request.status, {}).kind === 'answered') parts.push(vscode.l10n.t('answered, waiting for the agent'));
     const expiresAt = request.request?.expiresAt;
     parts.push(expiresAt !== undefined ? leftRounded(t, expiresAt, now) : agoRounded(t, request.receivedAt, now));
     if (request.request) parts.push(vscode.l10n.t('capture {0}', request.request.capture));

@@ -10,6 +10,7 @@ import {
   type InlineAnswer, type InlinePlan, type InlineStep, type SelectPick,
 } from '../aep/inlineAnswer';
 import { fieldNamedIn } from '../aep/nackField';
+import { shownStatus } from '../shared/shownStatus';
 import type { PageDraft } from '../shared/webviewMessages';
 import { sendingMessage } from './answerOutcomes';
 import type { AttentionStore } from './attentionStore';
@@ -173,10 +174,11 @@ export class InlineAnswers extends Disposable {
   /** The request closed while the quick input showed (resolved elsewhere, timed out, session ended): nothing was sent. */
   private async closedMeanwhile(item: Readonly<AttentionItem>): Promise<void> {
     const latest = this.store.inbox.item(item.key);
-    const status = latest?.status;
-    const why = status === 'timed-out' ? vscode.l10n.t('timed out')
-      : status === 'session-ended' ? vscode.l10n.t('session ended')
-        : status === undefined ? vscode.l10n.t('no longer in the inbox') : vscode.l10n.t('answered elsewhere');
+    // Nothing was sent from this flow, so whoever ended it answered elsewhere.
+    const shown = latest ? shownStatus(latest.status, { ours: 'none' }) : undefined;
+    const why = shown === undefined ? vscode.l10n.t('no longer in the inbox')
+      : shown.kind === 'timed-out' ? vscode.l10n.t('timed out')
+        : shown.kind === 'session-ended' ? vscode.l10n.t('session ended') : vscode.l10n.t('answered elsewhere');
     const message = vscode.l10n.t('The request from {0} closed before you answered ({1}). Nothing was sent.', agentName(item.agent), why);
     if (latest) await this.offerOpen(latest, 'info', message);
     else void notify('info', message);
