@@ -30,7 +30,8 @@ import { parseEnvelope } from '../src/aep/envelope';
 import { Inbox } from '../src/aep/inbox/inbox';
 import { pageRequest } from '../src/host/pageRequest';
 import type { HostToWebview, PageRequest } from '../src/shared/webviewMessages';
-import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/browser';
+import { CHROMIUM_ARGS } from '../test/support/browser';
+import { chromiumPath } from '../test/support/harness';
 import { WebviewHarness } from '../test/support/webviewHarness';
 import { WARM_MEASURE } from '../webview/warmMeasure';
 import { formRequest, GOLDEN_FORM_FIELDS } from './events';
@@ -288,7 +289,7 @@ export async function runFormRender(ctx: BenchContext, options = formRenderOptio
     throw new Error('dist/webview/webview.js is missing: build first (node esbuild.js --production; bench/build.js does)');
   }
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
     args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'],
   });

@@ -1,8 +1,8 @@
 // End-to-end harness: the REAL VS Code workbench (code-server, VS Code 1.139 on
 // Node 24) driven by Debian's headless Chromium through playwright-core.
 //
-// `bash scripts/e2e/setup.sh` installs code-server and Node 24 into .cache/e2e/
-// and records where they are in .cache/e2e/e2e.json; this module reads that file.
+// scripts/e2e/setup.sh installs code-server and Node 24 into .cache/e2e/ and
+// records where they are in .cache/e2e/e2e.json (test/support/harness.ts reads it).
 // Nothing here reaches past loopback: code-server binds 127.0.0.1, Chromium runs
 // with its background networking off and every host name but loopback unresolvable.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,10 +11,11 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser';
+import { CHROMIUM_ARGS } from '../support/browser';
+import { cacheDir, chromiumPath, codeServerMissing, harnessRecord, SETUP_HINT } from '../support/harness';
 import { groupAlive, groupsKilledOnExit, killGroup } from '../support/processGroups';
 
-export { CHROMIUM, CHROMIUM_ARGS };
+export { cacheDir, CHROMIUM_ARGS };
 
 /**
  * User settings written for every run, so that nothing but the extension under test
@@ -104,11 +105,6 @@ export function repoRoot(): string {
   }
 }
 
-/** Where setup.sh installs (AEP_E2E_CACHE overrides, as it does for the script). */
-export function cacheDir(): string {
-  return process.env.AEP_E2E_CACHE ?? path.join(repoRoot(), '.cache', 'e2e');
-}
-
 /** Where e2e tests leave screenshots and logs: out/e2e in the repository. */
 export function e2eOutDir(): string {
   const dir = path.join(repoRoot(), 'out', 'e2e');
@@ -116,25 +112,14 @@ export function e2eOutDir(): string {
   return dir;
 }
 
-const SETUP_HINT = 'run "bash scripts/e2e/setup.sh" (as root, with the npm registry and Debian\'s repositories reachable)';
-
 /** Whether the real editor can run here: the cache install made by setup.sh, and Chromium. */
 export function e2eAvailable(): E2eInstall | { ok: false; why: string } {
-  const manifest = path.join(cacheDir(), 'e2e.json');
-  if (!fs.existsSync(manifest)) return { ok: false, why: `e2e harness not installed: ${manifest} is missing; ${SETUP_HINT}` };
-  let recorded: { node24?: unknown; codeServerEntry?: unknown };
-  try {
-    recorded = JSON.parse(fs.readFileSync(manifest, 'utf8')) as typeof recorded;
-  } catch (error) {
-    return { ok: false, why: `${manifest} is unreadable (${String(error)}); ${SETUP_HINT}` };
+  const missing = codeServerMissing();
+  const record = harnessRecord();
+  if (missing !== undefined || !record.ok || record.value.node24 === undefined || record.value.codeServerEntry === undefined) {
+    return { ok: false, why: missing ?? SETUP_HINT };
   }
-  const { node24, codeServerEntry } = recorded;
-  if (typeof node24 !== 'string' || typeof codeServerEntry !== 'string') {
-    return { ok: false, why: `${manifest} lacks node24/codeServerEntry; ${SETUP_HINT}` };
-  }
-  const missing = [node24, codeServerEntry, CHROMIUM].filter((file) => !fs.existsSync(file));
-  if (missing.length > 0) return { ok: false, why: `e2e harness incomplete, missing: ${missing.join(', ')}; ${SETUP_HINT}` };
-  return { ok: true, codeServerEntry, node24 };
+  return { ok: true, codeServerEntry: record.value.codeServerEntry, node24: record.value.node24 };
 }
 
 /**
@@ -303,8 +288,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
 
 /** Launches headless Chromium and opens the workbench on `folder`; resolves once it is visible. */
 export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000): Promise<Workbench> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing; ${SETUP_HINT}`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const executablePath = chromiumPath();
+  if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
+  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
   const messages: string[] = [];
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });

@@ -15,6 +15,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { e2eAvailable, e2eOutDir, openWorkbench, repoRoot, type Workbench } from './codeServer';
 import { waitForStatus, webviewFrame } from './workbenchPage';
+import { codeServerSuite } from '../support/harness';
 
 const DEMO = path.join(repoRoot(), 'out', 'peers', 'demo', 'main.js');
 const FORM_PROMPT = 'Configure the new service deployment';
@@ -122,7 +123,7 @@ async function clearToasts(page: Page): Promise<void> {
   }
 }
 
-test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing running', { timeout: 600_000 }, async (t) => {
+test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing running', { timeout: 600_000, ...codeServerSuite() }, async (t) => {
   const install = e2eAvailable();
   if (!install.ok) assert.fail(install.why);
   assert.ok(fs.existsSync(DEMO), `${DEMO} is missing: build it with "node esbuild.js --tests"`);

@@ -14,13 +14,14 @@ import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { statusLabel, waitForStatus, webviewFrame } from './workbenchPage';
+import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-5f1d0c';
 
 const toasts = (page: Page, text: string) => page.locator('.notifications-toasts .notification-toast', { hasText: text });
 const inboxBadge = (page: Page) => page.locator('.activitybar .action-item:has(.action-label[aria-label^="AEP Attention"]) .badge-content');
 
-test('AEP Attention end to end in code-server', { timeout: 600_000 }, async (t) => {
+test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServerSuite() }, async (t) => {
   const install = e2eAvailable();
   if (!install.ok) assert.fail(install.why);
   const out = e2eOutDir();

@@ -28,6 +28,7 @@ import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { runCommand, visibleWebviewFrame, waitForStatus, webviewFrame } from './workbenchPage';
+import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-form-7c2a91';
 const FORM_PROMPT = 'Configure the new service deployment';
@@ -111,7 +112,7 @@ async function closeAllEditors(page: Page): Promise<void> {
   await waitUntil('the editor area to empty', async () => ((await page.locator('.part.editor .tab').count()) === 0 ? true : undefined), 15_000);
 }
 
-test('the request form end to end in code-server', { timeout: 600_000 }, async (t) => {
+test('the request form end to end in code-server', { timeout: 600_000, ...codeServerSuite() }, async (t) => {
   const install = e2eAvailable();
   if (!install.ok) assert.fail(install.why);
   const out = e2eOutDir();

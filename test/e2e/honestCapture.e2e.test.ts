@@ -16,6 +16,7 @@ import { freshSession, makeEvent } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
 import { webviewFrame } from './workbenchPage';
+import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-capture-91d3';
 const AGENT = 'e2e-agent';
@@ -25,7 +26,7 @@ const TYPED = `use ${GITHUB} please`;
 
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
 
-test('the capture an answer declares is honest, whatever the page sends', { timeout: 300_000 }, async (t) => {
+test('the capture an answer declares is honest, whatever the page sends', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
   let agent: WsPeer | undefined;
   try {
     await withConnectedWorkbench(t, { name: 'capture', token: TOKEN }, async ({ hub, page, shot }) => {

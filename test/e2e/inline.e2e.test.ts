@@ -22,6 +22,7 @@ import { freshSession, makeEvent, type RequestData } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
 import { runCommand, waitForStatus, webviewFrame } from './workbenchPage';
+import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-inline-5b07';
 const AGENT = 'e2e-inline-agent';
@@ -75,7 +76,7 @@ async function acceptPrimaryAction(page: Page): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-test('inline answers: keyboard only from the notification, checks on the way, and a draft that survives Escape', { timeout: 420_000 }, async (t) => {
+test('inline answers: keyboard only from the notification, checks on the way, and a draft that survives Escape', { timeout: 420_000, ...codeServerSuite() }, async (t) => {
   let agent: WsPeer | undefined;
   try {
     await withConnectedWorkbench(t, { name: 'inline', token: TOKEN }, async ({ hub, page, shot }) => {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { runVsce } from './vsce';
+import { codeServerSuite } from '../support/harness';
 
 /** Writes a minimal extension to `dir` and packages it with the repository's vsce. */
 async function buildProbeVsix(dir: string): Promise<string> {
@@ -53,7 +54,7 @@ async function buildProbeVsix(dir: string): Promise<string> {
   return vsix;
 }
 
-test('a probe extension shows its notification in the real VS Code workbench', { timeout: 300_000 }, async (t) => {
+test('a probe extension shows its notification in the real VS Code workbench', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
   const install = e2eAvailable();
   if (!install.ok) assert.fail(install.why);
 

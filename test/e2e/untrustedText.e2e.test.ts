@@ -13,6 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import { freshSession, makeEvent, postEvents } from '../support/events';
 import { withConnectedWorkbench } from './connectedWorkbench';
 import { runCommand } from './workbenchPage';
+import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-untrusted-4b7e';
 const LINKED_COMMAND = 'workbench.action.files.newUntitledFile';
@@ -55,7 +56,7 @@ async function clickOnText(page: Page, container: Locator, text: string): Promis
   await page.mouse.click(box.x, box.y);
 }
 
-test('agent text is inert on every VS Code surface', { timeout: 300_000 }, async (t) => {
+test('agent text is inert on every VS Code surface', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
   // Every surface is checked before the test fails, so one run names all that render markup.
   const found: string[] = [];
   const expectNoMarkup = async (surface: string, locator: Locator, selector = MARKUP) => {

@@ -13,6 +13,7 @@ import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension, runVsce } from './vsce';
+import { codeServerSuite } from '../support/harness';
 
 /** The runner: an extension whose only job is to run the suite and write the verdict. */
 async function buildRunnerVsix(dir: string): Promise<string> {
@@ -42,7 +43,7 @@ exports.activate = async () => {
   return out;
 }
 
-test('the extension-host suite passes inside code-server', { timeout: 600_000 }, async (t) => {
+test('the extension-host suite passes inside code-server', { timeout: 600_000, ...codeServerSuite() }, async (t) => {
   const install = e2eAvailable();
   if (!install.ok) assert.fail(install.why);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-suite-'));

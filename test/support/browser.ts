@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { chromiumPath, SETUP_HINT } from './harness';
 
-export const CHROMIUM = '/usr/bin/chromium';
 
 /** Chromium flags for this closed network (background networking would hammer it). */
 export const CHROMIUM_ARGS = [
@@ -19,12 +19,12 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Headless Chromium from Debian. Fails loudly when the browser is missing:
- * these tests never pass without it.
+ * Headless Chromium (Debian's, or the one the harness record names). Fails
+ * loudly when the browser is missing: a suite that may skip without it says
+ * so first (test/support/harness.ts `chromiumSuite`).
  */
 export async function launchBrowser(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: run "bash scripts/e2e/setup.sh" (npm test does) to install Debian's chromium`);
-  }
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const executablePath = chromiumPath();
+  if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }

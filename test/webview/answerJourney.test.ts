@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
 const reachable = { state: 'reachable' as const };
 
-describe('request page: after Send', () => {
+describe('request page: after Send', chromiumSuite(), () => {
   const { open } = requestPages();
   const submits = async (page: WebviewPage) => (await page.posted()).filter((m) => m['type'] === 'submit');
   /** Fills the golden form's required name (the first field has focus) and sends it. */

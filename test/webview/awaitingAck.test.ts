@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
-describe('request page: an answer awaiting its acknowledgement across a restart', () => {
+describe('request page: an answer awaiting its acknowledgement across a restart', chromiumSuite(), () => {
   const { open } = requestPages();
 
   test('shown as waiting, Send stays disabled, then the restored outcome lands', async () => {

@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import type { PageRequest } from '../../src/shared/webviewMessages';
 import { goldenForm, requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
 const DEADLINE_WORDS = /The deadline has passed by this computer's clock\. You can still send an answer; the agent may refuse it\./;
 const NOT_ACCEPTING = 'This agent does not take answers from editors, so nothing can be sent from here.';
@@ -21,7 +22,7 @@ function question(expiresAt: number): PageRequest {
   return { ...viewOf(requestEvent({ kind: 'input', prompt: 'Which branch?' })), expiresAt };
 }
 
-describe('request page: past the deadline', () => {
+describe('request page: past the deadline', chromiumSuite(), () => {
   const { open } = requestPages();
 
   test('a request already past expires_at says so, and the send button still sends', async () => {
@@ -67,7 +68,7 @@ describe('request page: past the deadline', () => {
   });
 });
 
-describe('request page: an agent that does not take answers from editors', () => {
+describe('request page: an agent that does not take answers from editors', chromiumSuite(), () => {
   const { open } = requestPages();
 
   test('the page stays readable, sending is disabled with the reason, and a roster that adds respond lifts it', async () => {

@@ -11,6 +11,7 @@ import type { PageDraft, PageRequest } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
 import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
 /** Renders the page again, as the host does when it hands a draft to a page already open. */
 async function initWith(page: WebviewPage, request: PageRequest, draft: PageDraft): Promise<void> {
@@ -19,7 +20,7 @@ async function initWith(page: WebviewPage, request: PageRequest, draft: PageDraf
   await page.page.waitForSelector('.request-header:not([data-stale])');
 }
 
-describe('the page takes the quick input\'s draft', () => {
+describe('the page takes the quick input\'s draft', chromiumSuite(), () => {
   const { open } = requestPages();
 
   test('a form: every field shows the drafted input, "Other…" with its text, and Send sends exactly that', async () => {

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { hostToWebviewSchema, type PageRequest } from '../../src/shared/webviewMessages';
 import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
 const GERMAN: Record<string, string> = {
   'Send answer': 'Antwort senden',
@@ -38,7 +39,7 @@ async function initWith(page: WebviewPage, request: PageRequest, l10n?: Record<s
 
 const firstTerm = (page: WebviewPage) => page.page.locator('.provenance dt').first().innerText();
 
-describe('request page: strings in the display language', () => {
+describe('request page: strings in the display language', chromiumSuite(), () => {
   const { open } = requestPages();
 
   test('the host\'s bundle translates the page; what it lacks stays English', async () => {

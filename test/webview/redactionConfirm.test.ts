@@ -14,6 +14,7 @@ import type { AepEvent } from '../../src/aep/envelope';
 import type { PageRequest } from '../../src/shared/webviewMessages';
 import { goldenForm, requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
 const GITHUB = 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const HOME = '/home/tester';
@@ -33,7 +34,7 @@ function hostCapture(submit: Record<string, unknown>, fields: readonly FieldSpec
 const question = (kind: string) => requestEvent({ kind, prompt: 'Which token should the deploy use?' });
 const withHome = (view: PageRequest): PageRequest => ({ ...view, home: HOME });
 
-describe('request page: the redaction pipeline before sending', () => {
+describe('request page: the redaction pipeline before sending', chromiumSuite(), () => {
   const { open } = requestPages();
   const submits = async (page: WebviewPage) => (await page.posted()).filter((m) => m['type'] === 'submit');
   const reply = async (page: WebviewPage, text: string) => {

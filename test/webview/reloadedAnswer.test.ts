@@ -17,6 +17,7 @@ import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { goldenForm } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
 const KEY = 'aepAttention.commands:http://127.0.0.1:1';
 const identity = { agent: 'vscode-aep-attention', source: 'aep://host/agent/vscode-aep-attention' };
@@ -52,7 +53,7 @@ function windowSender(memento: MemoryMemento) {
   return { sender, written, connect: () => sender.connected((text) => (written.push(text), true)) };
 }
 
-describe('request page after a window reload: an answer sent before it', () => {
+describe('request page after a window reload: an answer sent before it', chromiumSuite(), () => {
   const { open } = requestPages();
   const { item, request, view } = goldenRequest();
   const target = { session: item.session, source: item.source };

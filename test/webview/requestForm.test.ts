@@ -6,8 +6,9 @@ import { describe, test } from 'node:test';
 import { goldenEvents, readAepJson } from '../support/fixtures';
 import { goldenForm, rawRequestEvent, requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
-describe('request page', () => {
+describe('request page', chromiumSuite(), () => {
   const { open } = requestPages();
 
   test('the golden four-field form is answered by keyboard alone', async () => {
@@ -117,7 +118,7 @@ describe('request page', () => {
   });
 });
 
-describe('request page: every fixture form at both ceilings', () => {
+describe('request page: every fixture form at both ceilings', chromiumSuite(), () => {
   const { open } = requestPages();
 
   interface Mapping { expected_data: Record<string, unknown>; expected_data_metadata: Record<string, unknown> }

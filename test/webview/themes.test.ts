@@ -15,6 +15,7 @@ import { borders, formatSample, textContrast, type BorderSample, type TextProbe 
 import { goldenForm, rawRequestEvent, requestEvent, viewOf } from '../support/pageRequests';
 import { knownVariables, THEMES, type VsCodeTheme } from '../support/vscodeThemes';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
+import { chromiumSuite } from '../support/harness';
 
 const SHOTS = path.join(repoRoot(), 'out', 'webview');
 const VIEWPORT = { width: 860, height: 640 };
@@ -67,7 +68,7 @@ const BOXES = [
   { selector: '.tag' },
 ];
 
-describe('request page: themes', () => {
+describe('request page: themes', chromiumSuite(), () => {
   const pages = requestPages();
   before(() => fs.mkdirSync(SHOTS, { recursive: true }));
   const open = (theme: VsCodeTheme, request: PageRequest) => pages.open(request, { theme, viewport: VIEWPORT });
