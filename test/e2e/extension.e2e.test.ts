@@ -117,8 +117,12 @@ test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServe
         if (attempt === 3) throw error;
       }
     }
+    // Open Request, then its pick of what waits (one request): the page, not the quick input
+    // Answer Next Request would use for a form this small (test/e2e/inline.e2e.test.ts).
     await page.keyboard.press('F1');
-    await page.keyboard.type('AEP Attention: Answer Next Request');
+    await page.keyboard.type('AEP Attention: Open Request');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Configure the new service deployment' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
     const form = await webviewFrame(page);
     await form.locator('#field-0').click();
