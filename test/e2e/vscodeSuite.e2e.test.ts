@@ -50,9 +50,8 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
   const results = path.join(tmp, 'results.json');
   const token = randomBytes(12).toString('hex');
   let hub: RunningHub | undefined;
-  let agent: RunningAgent | undefined;
-  /** A second agent, so two requests wait at once (one agent raises one per `everyMs`). */
-  let secondAgent: RunningAgent | undefined;
+  /** Four agents, so four requests wait at once (one agent raises one per `everyMs`). */
+  const agents: RunningAgent[] = [];
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
   try {
@@ -60,8 +59,9 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
     await packageExtension(extensionVsix);
     const runnerVsix = await buildRunnerVsix(tmp);
     hub = await startHub({ port: 0, token });
-    agent = await startAgent({ hubUrl: hub.url, token, scenarios: ['form'], everyMs: 600_000, log: () => undefined });
-    secondAgent = await startAgent({ hubUrl: hub.url, token, scenarios: ['permission'], everyMs: 600_000, log: () => undefined });
+    for (const scenario of ['form', 'permission', 'input', 'form'] as const) {
+      agents.push(await startAgent({ hubUrl: hub.url, token, scenarios: [scenario], everyMs: 600_000, log: () => undefined }));
+    }
     const workspaceDir = path.join(tmp, 'workspace');
     const extensionsDir = path.join(tmp, 'extensions');
     // The extension first, so the runner's dependency is there when it installs.
@@ -84,8 +84,7 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
   } finally {
     await workbench?.close();
     await server?.stop();
-    await agent?.close();
-    await secondAgent?.close();
+    for (const agent of agents) await agent.close();
     await hub?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -53,24 +53,31 @@ const cases: Case[] = [
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await until('the panel to close', () => api.openPanels() === 0);
   }],
-  ['request pages share one editor group beside the code: two requests cost the code one split', async (api) => {
-    await until('two pending requests', () => api.pending().length >= 2);
+  ['request pages share one editor group beside the code: four requests opened in turn cost the code one split', async (api) => {
+    await until('four pending requests', () => api.pending().length >= 4);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
     await vscode.window.showTextDocument(vscode.Uri.joinPath(extension.extensionUri, 'package.json'), { viewColumn: vscode.ViewColumn.One });
     const groupsBefore = vscode.window.tabGroups.all.length;
-    const [first, second] = api.pending();
-    assert.ok(first && second);
-    await vscode.commands.executeCommand('aepAttention.openRequest', first.key);
-    await until('the first page', () => requestTabs().length === 1);
-    // The first page is now the active editor: "beside" it would be a third group.
-    await vscode.commands.executeCommand('aepAttention.openRequest', second.key);
-    await until('the second page', () => requestTabs().length === 2);
+    const four = api.pending().slice(0, 4);
+    for (const [index, item] of four.entries()) {
+      // From the second on, the page opened last is the active editor: "beside" it would be a new group each time.
+      await vscode.commands.executeCommand('aepAttention.openRequest', item.key);
+      await until(`page ${index + 1}`, () => requestTabs().length === index + 1);
+    }
     const columns = new Set(requestTabs().map((tab) => tab.group.viewColumn));
     assert.equal(columns.size, 1, `request pages in groups ${[...columns].join(', ')}`);
     assert.equal(vscode.window.tabGroups.all.length, groupsBefore + 1, 'one split for any number of requests');
+    assert.ok(vscode.window.tabGroups.all.length <= 2, `at most two editor groups, got ${vscode.window.tabGroups.all.length}`);
     assert.ok(!columns.has(vscode.ViewColumn.One), 'beside the code, not over it');
+    // Opening one already open brings it forward, in its group, without a new tab.
+    const [firstItem] = four;
+    assert.ok(firstItem);
+    await vscode.commands.executeCommand('aepAttention.openRequest', firstItem.key);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(requestTabs().length, 4);
+    assert.equal(vscode.window.tabGroups.all.length, groupsBefore + 1);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await until('the panels to close', () => api.openPanels() === 0);
   }],
