@@ -1,3 +1,4 @@
+import { fieldValue } from '../src/aep/fieldDraft';
 import { fieldHint } from '../src/shared/fieldWords';
 import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type PageField } from '../src/shared/webviewMessages';
 import { el } from './dom';
@@ -37,7 +38,6 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
   container.append(label);
   if (hintText && hintId) container.append(el('div', { class: 'hint', id: hintId }, hintText));
 
-  let read: () => unknown;
   let control: Control<string> | Control<boolean> | Control<string[]> | undefined;
   let extra: Control<string> | undefined;
   const listeners: Array<() => void> = [];
@@ -48,25 +48,17 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
     case 'string': {
       const text = textControl({ id: base, labelId, describedBy, multiline: longText, required: spec.required });
       control = text;
-      read = () => (text.get().trim() === '' ? undefined : text.get());
       break;
     }
     case 'number': {
       const text = textControl({ id: base, labelId, describedBy, numeric: true, required: spec.required });
       control = text;
-      read = () => {
-        const raw = text.get().trim();
-        if (raw === '') return undefined;
-        const number = Number(raw);
-        return Number.isFinite(number) ? number : raw;
-      };
       break;
     }
     case 'boolean': {
       const box = checkboxControl(base, el('span', {}, t('Yes')), describedBy);
       box.element.setAttribute('aria-labelledby', labelId);
       control = box;
-      read = () => box.get();
       break;
     }
     case 'select': {
@@ -74,23 +66,11 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
       if (spec.multi) {
         const group = checkboxGroupControl(base, labelId, withOther, describedBy);
         control = group;
-        read = () => {
-          const picked = group.get().filter((value) => value !== OTHER);
-          const otherText = extra?.get().trim();
-          if (group.get().includes(OTHER) && otherText) picked.push(otherText);
-          return picked.length === 0 ? undefined : picked;
-        };
       } else {
         const single = withOther.length <= RADIO_LIMIT + (spec.other ? 1 : 0)
           ? radioControl(base, labelId, withOther, describedBy)
           : dropdownControl(base, labelId, withOther, t('Choose…'), describedBy);
         control = single;
-        read = () => {
-          const value = single.get();
-          if (value === '') return undefined;
-          if (value === OTHER) return extra?.get().trim() || undefined;
-          return value;
-        };
       }
       if (spec.other) {
         extra = textControl({ id: `${base}-other`, placeholder: t('Your own answer'), describedBy });
@@ -108,7 +88,6 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
       break;
     }
     case 'unsupported': {
-      read = () => undefined;
       const declared = el('code', {}, spec.declaredType);
       container.append(
         el('p', { class: 'unsupported' }, ...(spec.required
@@ -125,10 +104,20 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
   if (extra) container.append(extra.element);
   container.append(error);
 
+  /** The raw input, as the controls hold it. */
+  const draft = (): FieldDraft => {
+    const raw: FieldDraft = {};
+    if (control) raw.value = control.get();
+    const other = extra?.get();
+    if (other) raw.other = other;
+    return raw;
+  };
+
   return {
     field,
     element: container,
-    value: () => read(),
+    // The quick input reads its drafts the same way (src/aep/fieldDraft.ts).
+    value: () => (spec.type === 'unsupported' ? undefined : fieldValue(spec, draft())),
     focus: () => (control ? control.focus() : container.focus()),
     setError: (message) => {
       error.textContent = message ?? '';
@@ -141,13 +130,7 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
       extra?.setDisabled(disabled);
     },
     onInput: (listener) => listeners.push(listener),
-    draft: () => {
-      const draft: FieldDraft = {};
-      if (control) draft.value = control.get();
-      const other = extra?.get();
-      if (other) draft.other = other;
-      return draft;
-    },
+    draft,
     restore: (draft) => {
       if (control && draft.value !== undefined) restoreInto(control, draft.value);
       if (extra && draft.other !== undefined) extra.set(draft.other);

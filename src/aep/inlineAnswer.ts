@@ -4,8 +4,9 @@
 // so leaving the flow for the page loses nothing, and every value is read as
 // the page reads its controls (webview/fields.ts) and checked with the page's
 // code (formValidation.ts, answerCheck.ts).
-import type { Answer, AttentionRequest, BooleanField, FieldSpec, NumberField, SelectField, StringField } from './attention';
+import type { Answer, AttentionRequest, FieldSpec, SelectField } from './attention';
 import { answerProblem, type AnswerProblem } from './answerCheck';
+import { fieldValue, type SimpleField } from './fieldDraft';
 import { freeTextParts, redactAnswer, type AnswerRedaction, type FormValues } from './capture';
 import { SECRET_FIELD_NAME } from './credentials';
 import { validateFormValues } from './formValidation';
@@ -19,8 +20,6 @@ import { OTHER_CHOICE_DRAFT, type FieldDraft, type PageDraft } from '../shared/w
  * Beyond that one question at a time hides too much of the form; the page shows it whole.
  */
 export const INLINE_LIMITS = { fields: 5, choices: 50 } as const;
-
-export type SimpleField = StringField | NumberField | BooleanField | SelectField;
 
 /**
  * How a prompt's option, a field or a choice is named. At capture
@@ -103,40 +102,6 @@ export function inlinePlan(request: AttentionRequest): InlinePlan | undefined {
 }
 
 // ---- one field: its draft, its value, its check ------------------------------
-
-/**
- * A field's value from its draft, read as the page reads its control
- * (webview/fields.ts): blank text and no choice are empty (undefined); a
- * number that does not parse stays text, so the check says "Enter a number.";
- * an unchecked box is `false`; "Other…" gives its trimmed text.
- */
-export function fieldValue(field: SimpleField, draft: FieldDraft | undefined): unknown {
-  const value = draft?.value;
-  switch (field.type) {
-    case 'string':
-      return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-    case 'number': {
-      const raw = typeof value === 'string' ? value.trim() : '';
-      if (raw === '') return undefined;
-      const number = Number(raw);
-      return Number.isFinite(number) ? number : raw;
-    }
-    case 'boolean':
-      return typeof value === 'boolean' ? value : false;
-    case 'select': {
-      const other = draft?.other?.trim();
-      if (field.multi) {
-        if (!Array.isArray(value)) return undefined;
-        const picked = value.filter((item) => item !== OTHER_CHOICE_DRAFT);
-        if (value.includes(OTHER_CHOICE_DRAFT) && other) picked.push(other);
-        return picked.length === 0 ? undefined : picked;
-      }
-      if (typeof value !== 'string' || value === '') return undefined;
-      if (value === OTHER_CHOICE_DRAFT) return other || undefined;
-      return value;
-    }
-  }
-}
 
 /**
  * What is wrong with a field's drafted value, in the words the page shows

@@ -9,9 +9,10 @@ import { answerProblem } from '../../src/aep/answerCheck';
 import { parseAttentionRequest, type AttentionRequest, type SelectField } from '../../src/aep/attention';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
+import { fieldValue, type SimpleField } from '../../src/aep/fieldDraft';
 import {
-  draftIsEmpty, fieldDraftOf, fieldProblem, fieldValue, formAnswer, INLINE_LIMITS, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf,
-  sendCheck, stepOfField, withField, withReply, type InlinePlan, type InlineStep, type SimpleField,
+  draftIsEmpty, fieldDraftOf, fieldProblem, formAnswer, INLINE_LIMITS, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf,
+  sendCheck, stepOfField, withField, withReply, type InlinePlan, type InlineStep,
 } from '../../src/aep/inlineAnswer';
 import type { CaptureLevel } from '../../src/aep/levels';
 import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, replacementsLine, sensitivityText } from '../../src/host/inlineWords';
