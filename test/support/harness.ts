@@ -66,16 +66,21 @@ export function thisMachine(): Machine {
     const [platform, arch] = standIn.split('-');
     if (platform !== process.platform || arch !== process.arch) return { platform: (platform ?? '') as NodeJS.Platform, arch: arch ?? '', isRoot: false, hasAptGet: false };
   }
-  let hasAptGet = false;
-  if (process.platform === 'linux') {
+  return { platform: process.platform, arch: process.arch, isRoot: process.getuid?.() === 0, hasAptGet: process.platform === 'linux' && hasAptGet() };
+}
+
+let aptGet: boolean | undefined;
+/** Looked up once per process: every suite file asks. */
+function hasAptGet(): boolean {
+  if (aptGet === undefined) {
     try {
       execFileSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' });
-      hasAptGet = true;
+      aptGet = true;
     } catch {
-      hasAptGet = false;
+      aptGet = false;
     }
   }
-  return { platform: process.platform, arch: process.arch, isRoot: process.getuid?.() === 0, hasAptGet };
+  return aptGet;
 }
 
 /** Whether this machine can install the whole harness itself (CI can): then nothing may skip. */

@@ -196,37 +196,21 @@ test('launchDesktop refuses while the demo profile is open in a VS Code (its cod
   const editor = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', '--', `--user-data-dir=${profile.userDataDir}`], { stdio: 'ignore' });
   try {
     const cli = fakeCli(dir, 'code');
+    const launch = () => launchDesktop({
+      cli: { name: 'code', path: cli.path }, vsixPath: path.join(dir, 'x.vsix'), workspaceDir: dir, workspaceSettings: {},
+      profile, userSettings: {}, hubUrl: 'http://127.0.0.1:8787', token: 't', baseEnv: process.env,
+    });
     fs.mkdirSync(profile.userDataDir, { recursive: true });
     fs.writeFileSync(path.join(profile.userDataDir, 'code.lock'), String(editor.pid));
     await assert.rejects(
-      launchDesktop({
-        cli: { name: 'code', path: cli.path },
-        vsixPath: path.join(dir, 'x.vsix'),
-        workspaceDir: dir,
-        workspaceSettings: {},
-        profile,
-        userSettings: {},
-        hubUrl: 'http://127.0.0.1:8787',
-        token: 't',
-        baseEnv: process.env,
-      }),
+      launch(),
       new RegExp(`still open \\(pid ${editor.pid}`),
     );
     assert.ok(!fs.existsSync(path.join(dir, 'code.calls')), 'the CLI was not called');
     // Once that process is gone, the lock it left is stale and no longer refuses.
     editor.kill();
     await new Promise((resolve) => editor.once('exit', resolve));
-    await launchDesktop({
-      cli: { name: 'code', path: cli.path },
-      vsixPath: path.join(dir, 'x.vsix'),
-      workspaceDir: dir,
-      workspaceSettings: {},
-      profile,
-      userSettings: {},
-      hubUrl: 'http://127.0.0.1:8787',
-      token: 't',
-      baseEnv: process.env,
-    });
+    await launch();
   } finally {
     editor.kill();
     fs.rmSync(dir, { recursive: true, force: true });
