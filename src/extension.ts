@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { AttentionStore } from './host/attentionStore';
 import { Commands } from './host/commands';
-import { HubConnection } from './host/hubConnection';
+import { Hubs } from './host/hubs';
 import { InboxView } from './host/inboxView';
 import { InlineAnswers } from './host/inlineAnswer';
 import { configureHostStrings } from './host/l10n';
@@ -18,7 +17,10 @@ import { environmentToken, TokenStore } from './host/tokens';
  */
 /** What the extension exposes to other extensions and to its own extension-host tests: read-only views. */
 export interface AepAttentionApi {
+  /** The one hub's state, or with several the worst of them ('unconfigured' with none). */
   connectionState(): string;
+  /** Every hub the window connects to, in settings order. */
+  hubs(): Array<{ id: string; label: string; state: string; pending: number }>;
   /** Open requests this window shows (dismissed ones excluded). */
   pending(): Array<{ key: string; agent: string; session: string; kind: string; status: string }>;
   /** Open requests the inbox holds, dismissed ones included. */
@@ -34,36 +36,36 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const fromEnvironment = environmentToken(process.env);
   const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
   const tokens = new TokenStore(context.secrets, fromEnvironment);
-  const store = new AttentionStore(context.workspaceState, log);
-  const connection = new HubConnection(settings, tokens, store, log);
-  const panels = new RequestPanels(context.extensionUri, connection, store, log.for('panel'), settings);
-  const inline = new InlineAnswers(connection, store, panels, log.for('inline'));
-  const commands = new Commands(connection, store, settings, tokens, log, panels, inline);
-  const notifier = new Notifier(connection, store, settings, {
+  const hubs = new Hubs(settings, tokens, context.workspaceState, log);
+  const panels = new RequestPanels(context.extensionUri, hubs, log.for('panel'), settings);
+  const inline = new InlineAnswers(hubs, panels, log.for('inline'));
+  const commands = new Commands(hubs, tokens, log, panels, inline);
+  const notifier = new Notifier(hubs, settings, {
     open: (item) => commands.open(item),
     fitsInline: (item) => inline.fits(item),
     answerInline: (item) => void commands.answer(item),
     showInbox: () => void commands.showInbox(),
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),
   });
-  // Disposed in this order: the connection stops its client before the store saves what the inbox holds.
-  context.subscriptions.push(settings, connection, store, panels, inline, commands, notifier, new StatusBar(connection, store), new InboxView(connection, store));
+  // Each hub stops its client before its store saves what the inbox holds (hubs.ts).
+  context.subscriptions.push(settings, hubs, panels, inline, commands, notifier, new StatusBar(hubs), new InboxView(hubs));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(REQUEST_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => Promise.resolve(panels.restore(panel, state)),
     }),
   );
-  // Not awaited: the open requests are restored synchronously inside start(); the token
-  // lookup and the connection follow without holding up the editor's activation.
-  connection.start().catch((error: unknown) => log.for('connection').error(`could not start: ${String(error)}`));
-  log.for('extension').info(`activated in ${Date.now() - started} ms${settings.value.hubUrl ? '' : ' (no hub configured)'}`);
+  // The open requests are restored synchronously as each hub starts; the token lookups and
+  // the connections follow without holding up the editor's activation.
+  hubs.start();
+  log.for('extension').info(`activated in ${Date.now() - started} ms${hubs.size === 0 ? ' (no hub configured)' : hubs.size > 1 ? ` (${hubs.size} hubs)` : ''}`);
   return {
-    connectionState: () => connection.state.kind,
+    connectionState: () => hubs.overallState,
+    hubs: () => hubs.list().map((hub) => ({ id: hub.id, label: hub.label, state: hub.state.kind, pending: hub.store.visibleCount })),
     pending: () =>
-      store.visibleItems().map((item) => ({
+      hubs.visibleItems().map((item) => ({
         key: item.key, agent: item.agent, session: item.session, kind: item.request?.kind ?? 'unreadable', status: item.status,
       })),
-    openCount: () => store.inbox.open().length,
+    openCount: () => hubs.list().reduce((count, hub) => count + hub.store.inbox.open().length, 0),
     openPanels: () => panels.openCount,
   };
 }

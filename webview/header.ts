@@ -25,6 +25,7 @@ export class Header {
       [t('Agent'), request.agent],
       [t('Session'), request.session],
       [t('Host'), request.host ?? request.source],
+      ...(request.hub === undefined ? [] : [[t('Hub'), request.hub] as [string, string]]),
       [t('Kind'), request.kind],
       [t('Severity'), request.severity],
       [t('Capture'), request.capture],

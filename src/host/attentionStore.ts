@@ -107,7 +107,7 @@ export class AttentionStore extends Disposable {
   switchTo(origin: string | undefined): void {
     this.release();
     this.inboxValue.dispose();
-    const inbox = new Inbox({ ...this.options.inbox, onListenerError: (error) => this.log.for('inbox').error(String(error)) });
+    const inbox = new Inbox({ ...this.options.inbox, ...(origin ? { hub: origin } : {}), onListenerError: (error) => this.log.for('inbox').error(String(error)) });
     this.inboxValue = inbox;
     this.originValue = origin;
     // Without an origin (an unusable URL) nothing is persisted.

@@ -1,17 +1,16 @@
 import * as vscode from 'vscode';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
-import type { AttentionStore } from './attentionStore';
 import { kindLabel, promptLine, provenance } from './describe';
 import { nextToAnswer } from './nextRequest';
 import { Disposable } from './disposable';
-import type { HubConnection } from './hubConnection';
+import type { ConnectionState } from './hubConnection';
+import type { Hub, Hubs } from './hubs';
 import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inboxView';
 import type { InlineAnswers } from './inlineAnswer';
 import type { ExtensionLog } from './log';
 import { describeOutcome } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
-import type { SettingsService } from './settings';
 import { STATUS_COMMAND } from './statusBar';
 import { notify, pick } from './surfaces';
 import { originOf, type TokenStore } from './tokens';
@@ -37,20 +36,25 @@ export const COMMANDS = {
 } as const;
 
 /** A command argument from the palette (none), a tree item (node) or a link/notification (key). */
-function itemFrom(store: AttentionStore, argument: unknown): Readonly<AttentionItem> | undefined {
-  if (typeof argument === 'string') return store.inbox.item(argument);
+function itemFrom(hubs: Hubs, argument: unknown): Readonly<AttentionItem> | undefined {
+  if (typeof argument === 'string') return hubs.item(argument);
   if (typeof argument === 'object' && argument !== null && 'item' in argument) {
     const key = (argument as { item: { key?: unknown } }).item.key;
-    return typeof key === 'string' ? store.inbox.item(key) : undefined;
+    return typeof key === 'string' ? hubs.item(key) : undefined;
   }
   return undefined;
 }
 
+/** A hub row of the inbox (its context menu), when the command came from one. */
+function hubFrom(hubs: Hubs, argument: unknown): Hub | undefined {
+  if (typeof argument !== 'object' || argument === null || !('hub' in argument)) return undefined;
+  const id = (argument as { hub: { id?: unknown } }).hub.id;
+  return typeof id === 'string' ? hubs.get(id) : undefined;
+}
+
 export class Commands extends Disposable {
   constructor(
-    private readonly connection: HubConnection,
-    private readonly store: AttentionStore,
-    private readonly settings: SettingsService,
+    private readonly hubs: Hubs,
     private readonly tokens: TokenStore,
     private readonly log: ExtensionLog,
     private readonly panels: RequestPanels,
@@ -58,11 +62,11 @@ export class Commands extends Disposable {
   ) {
     super();
     const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
-    register(COMMANDS.connect, () => this.connect());
-    register(COMMANDS.disconnect, () => connection.disconnect());
-    register(COMMANDS.reconnect, () => connection.retryNow());
-    register(COMMANDS.setToken, () => this.setToken());
-    register(COMMANDS.clearToken, () => this.clearToken());
+    register(COMMANDS.connect, (argument) => this.connect(argument));
+    register(COMMANDS.disconnect, (argument) => this.withHub(argument, vscode.l10n.t('Disconnect from which hub?'), (hub) => hub.disconnect()));
+    register(COMMANDS.reconnect, (argument) => this.withHub(argument, vscode.l10n.t('Reconnect to which hub?'), (hub) => hub.retryNow()));
+    register(COMMANDS.setToken, (argument) => this.withHub(argument, vscode.l10n.t('Set the token of which hub?'), (hub) => this.setToken(hub)));
+    register(COMMANDS.clearToken, (argument) => this.withHub(argument, vscode.l10n.t('Clear the token of which hub?'), (hub) => this.clearToken(hub)));
     register(COMMANDS.showInbox, () => this.showInbox());
     register(COMMANDS.answerNext, () => this.answerNext());
     register(COMMANDS.answerInline, (argument) => this.answerInline(argument));
@@ -72,30 +76,63 @@ export class Commands extends Disposable {
     register(COMMANDS.showLog, () => log.show());
     register(COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:aepattention.aep-attention'));
     register(COMMANDS.status, () => this.statusClicked());
-    this._register(connection.onDidChangeState((state) => this.explainState(state)));
+    this._register(hubs.onDidChangeState((hub) => this.explainState(hub, hub.state)));
+    this._register(
+      hubs.onDidFindListProblems((problems) => {
+        void notify('warning', problems.join(' '), [{ title: vscode.l10n.t('Open Settings'), value: 'settings' }]).then(
+          (choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings),
+        );
+      }),
+    );
   }
 
-  private lastExplained: string | undefined;
+  /** What was last explained of each hub, so a state is explained once. */
+  private readonly lastExplained = new Map<string, string>();
 
   /** Says once, in words, why the hub cannot be used, and offers the fix (issue 7: 401, watch-only, version). */
-  private explainState(state: HubConnection['state']): void {
+  private explainState(hub: Hub, state: ConnectionState): void {
     let key: string | undefined;
     if (state.kind === 'failed') key = `failed:${JSON.stringify(state.failure)}`;
-    else if (this.connection.watchOnly) key = `watch-only:${this.connection.origin}`;
-    if (key === undefined || key === this.lastExplained) return;
-    this.lastExplained = key;
+    else if (hub.watchOnly) key = `watch-only:${hub.origin}`;
+    if (key === undefined || key === this.lastExplained.get(hub.id)) return;
+    this.lastExplained.set(hub.id, key);
     if (state.kind === 'failed') {
-      void this.statusClicked();
+      void this.explainFailure(hub);
       return;
     }
     void notify(
       'warning',
-      vscode.l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', this.connection.origin ?? 'The hub'),
+      vscode.l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', hub.origin ?? 'The hub'),
       [{ title: vscode.l10n.t('Set Hub Token'), value: 'token' }, { title: vscode.l10n.t('Show Log'), value: 'log' }],
     ).then((choice) => {
       if (choice === 'log') this.log.show();
-      else if (choice === 'token') void this.setToken();
+      else if (choice === 'token') void this.setToken(hub);
     });
+  }
+
+  /**
+   * Runs a hub command on the hub it names: the inbox row it came from, the
+   * only hub, or the one the person picks when there are several.
+   */
+  private async withHub(argument: unknown, title: string, run: (hub: Hub) => unknown): Promise<void> {
+    const hub = hubFrom(this.hubs, argument) ?? (await this.pickHub(title));
+    if (hub) await run(hub);
+  }
+
+  private async pickHub(title: string): Promise<Hub | undefined> {
+    const hubs = this.hubs.list();
+    if (hubs.length === 0) {
+      void notify('error', vscode.l10n.t('No hub is configured: set aepAttention.hubUrl, or add one to aepAttention.hubs.'), [
+        { title: vscode.l10n.t('Open Settings'), value: 'settings' },
+      ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
+      return undefined;
+    }
+    if (hubs.length === 1) return hubs[0];
+    const id = await pick(
+      hubs.map((hub) => ({ label: hub.label, description: hub.origin ?? hub.config.hubUrl, detail: hubStateLine(hub), value: hub.id })),
+      { title },
+    );
+    return id === undefined ? undefined : this.hubs.get(id);
   }
 
   showInbox(): Thenable<unknown> {
@@ -115,7 +152,7 @@ export class Commands extends Disposable {
   async answerWithOption(item: Readonly<AttentionItem>, optionId: string): Promise<void> {
     const request = item.request;
     if (!request) return;
-    const outcome = await this.connection.respond(request, { option: optionId });
+    const outcome = await this.hubs.respond(item, { option: optionId });
     const described = describeOutcome(outcome, item.agent);
     if (described.ok) {
       void notify('info', described.message);
@@ -125,8 +162,8 @@ export class Commands extends Disposable {
     }
   }
 
-  private async connect(): Promise<void> {
-    if (!this.settings.value.hubUrl) {
+  private async connect(argument: unknown): Promise<void> {
+    if (this.hubs.size === 0) {
       const url = await vscode.window.showInputBox({
         title: vscode.l10n.t('Connect to an AEP hub'),
         prompt: vscode.l10n.t('The hub address for this workspace, e.g. http://127.0.0.1:8787. Saved as aepAttention.hubUrl in the workspace settings.'),
@@ -136,23 +173,26 @@ export class Commands extends Disposable {
       });
       if (!url) return;
       const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+      // The new hub connects as the settings change (hubs.ts).
       await vscode.workspace.getConfiguration('aepAttention').update('hubUrl', url.trim(), target);
+      return;
     }
-    await this.connection.connect();
+    await this.withHub(argument, vscode.l10n.t('Connect to which hub?'), (hub) => hub.connect());
   }
 
-  private hubOriginOrExplain(): string | undefined {
-    const origin = originOf(this.settings.value.hubUrl);
+  /** The hub's origin, which its token is stored under; none for an address that is not a usable URL. */
+  private originOrExplain(hub: Hub): string | undefined {
+    const origin = originOf(hub.config.hubUrl);
     if (!origin) {
-      void notify('error', vscode.l10n.t('Set aepAttention.hubUrl first: the token is stored for that hub only.'), [
+      void notify('error', vscode.l10n.t('{0} is not a usable hub address: fix it in the settings first; the token is stored for that hub only.', hub.config.hubUrl), [
         { title: vscode.l10n.t('Open Settings'), value: 'settings' },
       ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
     }
     return origin;
   }
 
-  private async setToken(): Promise<void> {
-    const origin = this.hubOriginOrExplain();
+  private async setToken(hub: Hub): Promise<void> {
+    const origin = this.originOrExplain(hub);
     if (!origin) return;
     const token = await vscode.window.showInputBox({
       title: vscode.l10n.t('AEP hub token for {0}', origin),
@@ -167,8 +207,8 @@ export class Commands extends Disposable {
     void notify('info', vscode.l10n.t('Token saved for {0}.', origin));
   }
 
-  private async clearToken(): Promise<void> {
-    const origin = this.hubOriginOrExplain();
+  private async clearToken(hub: Hub): Promise<void> {
+    const origin = this.originOrExplain(hub);
     if (!origin) return;
     await this.tokens.clear(origin);
     this.log.for('token').info(`cleared the token for ${origin}`);
@@ -176,57 +216,73 @@ export class Commands extends Disposable {
   }
 
   private answerNext(): void {
-    const next = nextToAnswer(this.store.visibleItems(), Date.now(), (item) => this.connection.reachability(item.session).state === 'not-accepting');
+    const next = nextToAnswer(this.hubs.visibleItems(), Date.now(), (item) => this.hubs.reachability(item).state === 'not-accepting');
     if (next) void this.answer(next);
     else void notify('info', vscode.l10n.t('No request is waiting for an answer.'));
   }
 
   private async openRequest(argument: unknown): Promise<void> {
-    const item = itemFrom(this.store, argument) ?? (await this.pickRequest(vscode.l10n.t('Open a request')));
+    const item = itemFrom(this.hubs, argument) ?? (await this.pickRequest(vscode.l10n.t('Open a request')));
     if (item) this.open(item);
   }
 
   private async answerInline(argument: unknown): Promise<void> {
-    const item = itemFrom(this.store, argument) ?? (await this.pickRequest(vscode.l10n.t('Answer a request')));
+    const item = itemFrom(this.hubs, argument) ?? (await this.pickRequest(vscode.l10n.t('Answer a request')));
     if (item) await this.answer(item);
   }
 
   private async pickRequest(title: string): Promise<Readonly<AttentionItem> | undefined> {
-    const items = this.store.visibleItems();
+    const items = this.hubs.visibleItems();
+    const several = this.hubs.size > 1;
     // The prompt, and under it, on a line of its own that a long prompt cannot push out of sight, whose it is.
     const key = await pick(
       items.map((candidate) => ({
         label: promptLine(candidate) || candidate.requestId,
         description: kindLabel(candidate),
-        detail: provenance(candidate),
+        detail: several ? vscode.l10n.t('{0} · via {1}', provenance(candidate), this.hubs.of(candidate)?.label ?? '') : provenance(candidate),
         value: candidate.key,
       })),
       { title, ...(items.length ? {} : { placeHolder: vscode.l10n.t('No request is waiting') }) },
     );
-    return key === undefined ? undefined : this.store.inbox.item(key);
+    return key === undefined ? undefined : this.hubs.item(key);
   }
 
   private dismiss(argument: unknown): void {
-    const item = itemFrom(this.store, argument);
+    const item = itemFrom(this.hubs, argument);
     if (!item || !isOpenStatus(item.status)) return;
-    this.store.dismiss(item);
+    this.hubs.dismiss(item);
     this.log.for('inbox').info(`dismissed ${item.requestId} from ${item.agent} locally; nothing was sent`);
   }
 
+  /** A failed hub's reason and its fix; otherwise the inbox. */
   private async statusClicked(): Promise<void> {
-    const state = this.connection.state;
-    if (state.kind !== 'failed') {
-      await this.showInbox();
-      return;
-    }
+    const failed = this.hubs.list().filter((hub) => hub.state.kind === 'failed');
+    const hub = failed.length > 1 ? await this.pickHub(vscode.l10n.t('Which hub\'s problem?')) : failed[0];
+    if (hub) await this.explainFailure(hub);
+    else await this.showInbox();
+  }
+
+  private async explainFailure(hub: Hub): Promise<void> {
+    const state = hub.state;
+    if (state.kind !== 'failed') return;
     const retry = { title: vscode.l10n.t('Retry'), value: 'retry' } as const;
     const showLog = { title: vscode.l10n.t('Show Log'), value: 'log' } as const;
     const setToken = { title: vscode.l10n.t('Set Hub Token'), value: 'token' } as const;
     const actions = tokenCanFix(state.failure) ? [setToken, retry, showLog] : [retry, showLog];
     // The reason may quote the hub: it goes through the notification surface like agent text.
-    const choice = await notify('error', vscode.l10n.t('AEP Attention cannot connect: {0}', describeFailure(state.failure)), actions);
-    if (choice === 'retry') this.connection.retryNow();
+    const message = this.hubs.size > 1
+      ? vscode.l10n.t('AEP Attention cannot connect to {0}: {1}', hub.label, describeFailure(state.failure))
+      : vscode.l10n.t('AEP Attention cannot connect: {0}', describeFailure(state.failure));
+    const choice = await notify('error', message, actions);
+    if (choice === 'retry') hub.retryNow();
     else if (choice === 'log') this.log.show();
-    else if (choice === 'token') await this.setToken();
+    else if (choice === 'token') await this.setToken(hub);
   }
+}
+
+/** A hub in the picker: its state in a few words. */
+function hubStateLine(hub: Hub): string {
+  const waiting = hub.store.visibleCount;
+  const state = hub.state.kind === 'failed' ? vscode.l10n.t('cannot connect: {0}', describeFailure(hub.state.failure)) : hub.state.kind;
+  return vscode.l10n.t('{0} · {1} waiting', state, waiting);
 }

@@ -1,20 +1,22 @@
 // No `vscode` here: the decision is unit-tested as plain logic (test/unit/connectionInputs.test.ts).
+import type { HubConfig } from './hubList';
 import type { Settings } from './settings';
 
 /**
  * The settings a hub client is made of (see HubConnection.startClient). The
  * token, the other input, is watched apart: it lives in secret storage.
- * `hubUrlSource` only words a log line; `notifications`,
+ * The hub's label, source and folders only word what is shown; `notifications`,
  * `notificationMinSeverity` and `closeFormWhenResolved` are read where they
  * are used, each time, so they take effect without touching the connection.
  */
-export type ConnectionInputs = Pick<Settings, 'hubUrl' | 'filter' | 'captureCeiling' | 'senderName' | 'allowInsecureRemote'>;
+export type ConnectionInputs = Pick<HubConfig, 'hubUrl' | 'filter' | 'captureCeiling'> & Pick<Settings, 'senderName' | 'allowInsecureRemote'>;
 
-export function connectionInputs(settings: Settings): ConnectionInputs {
+/** What one hub's client is made of: its own address, filter and ceiling, and the window's sender name and TLS rule. */
+export function connectionInputs(hub: HubConfig, settings: Settings): ConnectionInputs {
   return {
-    hubUrl: settings.hubUrl,
-    filter: settings.filter,
-    captureCeiling: settings.captureCeiling,
+    hubUrl: hub.hubUrl,
+    filter: hub.filter,
+    captureCeiling: hub.captureCeiling,
     senderName: settings.senderName,
     allowInsecureRemote: settings.allowInsecureRemote,
   };

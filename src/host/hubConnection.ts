@@ -6,11 +6,13 @@ import type { SendOutcome } from '../aep/client/controlSender';
 import { HubClient, type ClientState, type ResumeNotice } from '../aep/client/hubClient';
 import { hubEndpoint } from '../aep/client/hubEndpoint';
 import type { Reachability } from '../aep/client/rosterSnapshot';
+import type { RespondCommand } from '../aep/control';
 import type { AttentionStore } from './attentionStore';
 import { connectionInputs, needsRebuild, type ConnectionInputs } from './connectionInputs';
 import { Disposable } from './disposable';
 import type { ExtensionLog } from './log';
-import type { Settings, SettingsService } from './settings';
+import { hubLabel, type HubConfig } from './hubList';
+import type { SettingsService } from './settings';
 import type { TokenStore } from './tokens';
 import { failureLogLine, lostLogLine } from '../aep/client/connectionFailure';
 
@@ -34,16 +36,17 @@ export interface ReplayGap {
 }
 
 /**
- * Owns the hub client for the current settings: starts it when a hub is
- * configured, rebuilds it when what it is made of changes (connectionInputs.ts,
- * and the token); other settings take effect without it. The client feeds the
- * attention store's inbox (attentionStore.ts), which this switches when the
- * hub origin changes; the UI reads the connection's state here, requests there.
+ * One hub's connection (hubs.ts keeps one per hub the window names): owns its
+ * client, rebuilds it when what it is made of changes (connectionInputs.ts,
+ * and this hub's token); other settings take effect without it. The client
+ * feeds this hub's attention store (attentionStore.ts); the UI reads the
+ * connection's state here, requests there.
  */
 export class HubConnection extends Disposable {
   private client: HubClient | undefined;
   private clientSubscriptions: vscode.Disposable[] = [];
-  private stateValue: ConnectionState = { kind: 'unconfigured' };
+  // start() follows construction at once (hubs.ts): until its token is read, the hub is about to connect.
+  private stateValue: ConnectionState = { kind: 'connecting', attempt: 1 };
   private userDisconnected = false;
   private generation = 0;
   /** The settings the last rebuild read; undefined before the first. */
@@ -61,20 +64,51 @@ export class HubConnection extends Disposable {
   readonly onDidSettleRestored = this.restoredOutcomes.event;
 
   constructor(
+    private configValue: HubConfig,
     private readonly settings: SettingsService,
     private readonly tokens: TokenStore,
-    private readonly store: AttentionStore,
+    readonly store: AttentionStore,
     private readonly log: ExtensionLog,
   ) {
     super();
     // Not on every change: a rebuild drops the connection; answers awaiting their ack are kept and resent after it (commandStore.ts).
+    this._register(settings.onDidChange(() => this.rebuildIfChanged('settings changed')));
+    // Only this hub's token: setting another hub's must not drop this connection.
     this._register(
-      settings.onDidChange((next) => {
-        if (this.builtFrom === undefined || needsRebuild(this.builtFrom, connectionInputs(next))) void this.rebuild('settings changed');
+      tokens.onDidChange((origin) => {
+        if (origin === this.id) void this.rebuild('token changed');
       }),
     );
-    this._register(tokens.onDidChange(() => void this.rebuild('token changed')));
     this._register({ dispose: () => this.stopClient() });
+  }
+
+  /** The hub's origin (or its address as written, when unusable): what tells hubs apart. */
+  get id(): string {
+    return this.configValue.id;
+  }
+
+  get config(): HubConfig {
+    return this.configValue;
+  }
+
+  /** The hub in a log line: its origin only, since a full address may carry a path or query. */
+  private get logName(): string {
+    return this.store.origin ?? 'an unusable hub address';
+  }
+
+  /** How the hub is named on every surface. */
+  get label(): string {
+    return hubLabel(this.configValue);
+  }
+
+  /** The settings changed what names this hub (a label, its filter, its folders): rebuilt only if its client is made of what changed. */
+  update(config: HubConfig): void {
+    this.configValue = config;
+    this.rebuildIfChanged('settings changed');
+  }
+
+  private rebuildIfChanged(reason: string): void {
+    if (this.builtFrom === undefined || needsRebuild(this.builtFrom, connectionInputs(this.configValue, this.settings.value))) void this.rebuild(reason);
   }
 
   get state(): ConnectionState {
@@ -112,7 +146,7 @@ export class HubConnection extends Disposable {
     this.userDisconnected = true;
     this.stopClient();
     this.setState({ kind: 'disconnected' });
-    this.log.for('connection').info('disconnected by the user');
+    this.log.for('connection').info(`${this.logName}: disconnected by the user`);
   }
 
   retryNow(): void {
@@ -120,11 +154,11 @@ export class HubConnection extends Disposable {
     else void this.connect();
   }
 
-  respond(request: AttentionRequest, answer: Answer, choice: CaptureChoice = {}): Promise<SendOutcome> {
+  respond(request: AttentionRequest, answer: Answer, choice: CaptureChoice = {}, onBuilt?: (command: RespondCommand) => void): Promise<SendOutcome> {
     if (!this.client) {
       return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
     }
-    return this.client.respond(request, answer, choice).then((outcome) => this.logOutcome(request, outcome));
+    return this.client.respond(request, answer, choice, onBuilt).then((outcome) => this.logOutcome(request, outcome));
   }
 
   /** Sends a timed-out answer again under the same command id (AEP-0004 §2.3). */
@@ -158,14 +192,9 @@ export class HubConnection extends Disposable {
     const generation = ++this.generation;
     const log = this.log.for('connection');
     const settings = this.settings.value;
-    this.builtFrom = connectionInputs(settings);
-    if (!settings.hubUrl) {
-      this.stopClient();
-      this.store.release();
-      this.setState({ kind: 'unconfigured' });
-      return;
-    }
-    const endpoint = hubEndpoint(settings.hubUrl, settings.allowInsecureRemote);
+    const inputs = connectionInputs(this.configValue, settings);
+    this.builtFrom = inputs;
+    const endpoint = hubEndpoint(inputs.hubUrl, settings.allowInsecureRemote);
     const origin = endpoint.ok ? endpoint.value.origin : undefined;
     if (origin !== this.store.origin) {
       // The client feeds the inbox being replaced: it goes first.
@@ -182,11 +211,11 @@ export class HubConnection extends Disposable {
     if (generation !== this.generation || this.isDisposed) return; // a newer rebuild started meanwhile
     this.stopClient();
     // The origin only: a full URL may carry a path or query that should not reach a log.
-    log.info(`${reason}: ${origin ?? 'an unusable hub address'} (${settings.hubUrlSource})${token ? ', with a token' : ', without a token'}`);
-    this.startClient(settings, token);
+    log.info(`${reason}: ${origin ?? 'an unusable hub address'} (${this.configValue.source})${token ? ', with a token' : ', without a token'}`);
+    this.startClient(inputs, token);
   }
 
-  private startClient(settings: Settings, token: string | undefined): void {
+  private startClient(settings: ConnectionInputs, token: string | undefined): void {
     // Without an origin (an unusable URL) nothing is persisted; the client reports why it cannot connect.
     const persistence = this.store.persistence;
     const inbox = this.store.inbox;
@@ -242,7 +271,7 @@ export class HubConnection extends Disposable {
   private setState(state: ConnectionState): void {
     this.stateValue = state;
     this.stateChanges.fire(state);
-    this.log.for('connection').info(`state: ${describeState(state)}`);
+    this.log.for('connection').info(`${this.logName} state: ${describeState(state)}`);
   }
 }
 

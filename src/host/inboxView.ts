@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import type { Reachability } from '../aep/client/rosterSnapshot';
 import type { AttentionItem } from '../aep/inbox/inbox';
-import type { AttentionStore } from './attentionStore';
 import { agoRounded, leftRounded } from '../shared/timeText';
 import { agentName, kindLabel, promptLine, provenance, sessionName } from './describe';
 import { Disposable } from './disposable';
 import { shownStatus } from '../shared/shownStatus';
-import type { HubConnection } from './hubConnection';
+import type { Hub, Hubs } from './hubs';
 import { t } from './l10n';
 import { setBadge, treeItem } from './surfaces';
 
@@ -14,24 +13,22 @@ export const INBOX_VIEW_ID = 'aepAttention.inbox';
 export const OPEN_REQUEST_COMMAND = 'aepAttention.openRequest';
 
 type Node =
+  | { kind: 'hub'; hub: Hub; items: Array<Readonly<AttentionItem>> }
   | { kind: 'agent'; agent: string; items: Array<Readonly<AttentionItem>> }
   | { kind: 'session'; agent: string; session: string; source: string; items: Array<Readonly<AttentionItem>> }
   | { kind: 'request'; item: Readonly<AttentionItem> };
 
 /**
  * The inbox: open requests grouped by agent, then session, oldest first, with
- * a badge for the count. Rebuilt from the inbox on change (debounced), and
- * ages refresh while requests are waiting.
+ * a badge for the count; with several hubs, by hub first. Rebuilt from the
+ * inbox on change (debounced), and ages refresh while requests are waiting.
  */
 export class InboxView extends Disposable {
   private readonly changes = this._register(new vscode.EventEmitter<void>());
   private readonly view: vscode.TreeView<Node>;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly connection: HubConnection,
-    private readonly store: AttentionStore,
-  ) {
+  constructor(private readonly hubs: Hubs) {
     super();
     const provider: vscode.TreeDataProvider<Node> = {
       onDidChangeTreeData: this.changes.event,
@@ -39,11 +36,12 @@ export class InboxView extends Disposable {
       getTreeItem: (node) => this.treeItem(node),
     };
     this.view = this._register(vscode.window.createTreeView(INBOX_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true }));
-    this._register(store.onDidChangeInbox(() => this.scheduleRefresh()));
-    this._register(connection.onDidChangeRoster(() => this.scheduleRefresh()));
-    this._register(connection.onDidChangeState(() => this.scheduleRefresh()));
+    this._register(hubs.onDidChangeInbox(() => this.scheduleRefresh()));
+    this._register(hubs.onDidChangeRoster(() => this.scheduleRefresh()));
+    this._register(hubs.onDidChangeState(() => this.scheduleRefresh()));
+    this._register(hubs.onDidChangeHubs(() => this.scheduleRefresh()));
     const ticker = setInterval(() => {
-      if (this.view.visible && this.store.visibleCount > 0) this.changes.fire();
+      if (this.view.visible && this.hubs.visibleCount > 0) this.changes.fire();
     }, 15_000);
     this._register({ dispose: () => clearInterval(ticker) });
     this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
@@ -60,16 +58,20 @@ export class InboxView extends Disposable {
   }
 
   private updateBadge(): void {
-    const count = this.store.visibleCount;
+    const count = this.hubs.visibleCount;
     const tooltip = count === 1 ? vscode.l10n.t('1 request waits for an answer') : vscode.l10n.t('{0} requests wait for an answer', count);
     setBadge(this.view, count, tooltip);
-    void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.connection.state.kind !== 'unconfigured');
+    void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.hubs.size > 0);
     // Answer Inline shows in the palette only when there is something to answer.
     void vscode.commands.executeCommand('setContext', 'aepAttention.hasRequests', count > 0);
   }
 
   private children(node: Node | undefined): Node[] {
-    const items = node === undefined ? this.store.visibleItems() : node.kind === 'request' ? [] : node.items;
+    if (node === undefined && this.hubs.size > 1) {
+      // Every hub has its row, one with nothing waiting too: the tree says which hubs this window watches.
+      return this.hubs.list().map((hub) => ({ kind: 'hub', hub, items: hub.store.visibleItems() }));
+    }
+    const items = node === undefined ? this.hubs.visibleItems() : node.kind === 'request' ? [] : node.items;
     if (node?.kind === 'session') return node.items.map((item) => ({ kind: 'request', item }));
     if (node?.kind === 'agent') {
       const bySession = groupBy(items, (item) => `${item.source}\u0000${item.session}`);
@@ -77,13 +79,20 @@ export class InboxView extends Disposable {
         kind: 'session', agent: node.agent, session: list[0]?.session ?? '', source: list[0]?.source ?? '', items: list,
       }));
     }
-    if (node !== undefined) return [];
+    if (node !== undefined && node.kind !== 'hub') return [];
     return [...groupBy(items, (item) => item.agent).entries()].map(([agent, list]) => ({ kind: 'agent', agent, items: list }));
   }
 
   /** Every string here may hold agent text (agent and session names, source, prompt, kind): surfaces.treeItem makes it inert. */
   private treeItem(node: Node): vscode.TreeItem {
     const now = Date.now();
+    if (node.kind === 'hub') {
+      return treeItem({
+        label: node.hub.label, collapsible: 'expanded', icon: hubIcon(node.hub), contextValue: 'hub', id: `hub:${node.hub.id}`,
+        description: [vscode.l10n.t('{0} waiting', node.items.length), hubStateWord(node.hub)].join(' · '),
+        tooltip: [node.hub.origin ?? node.hub.config.hubUrl, ...node.hub.config.folders.map((folder) => vscode.l10n.t('named by the folder {0}', folder))],
+      });
+    }
     if (node.kind === 'agent') {
       return treeItem({
         label: agentName(node.agent), collapsible: 'expanded', icon: 'robot', contextValue: 'agent',
@@ -91,7 +100,8 @@ export class InboxView extends Disposable {
       });
     }
     if (node.kind === 'session') {
-      const reach = this.connection.reachability(node.session);
+      const [first] = node.items;
+      const reach = first ? this.hubs.reachability(first) : { state: 'unknown' as const };
       return treeItem({
         label: sessionName(node.session), collapsible: 'expanded', contextValue: 'session',
         icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : reach.state === 'not-accepting' ? 'circle-slash' : 'debug-disconnect',
@@ -121,6 +131,35 @@ export class InboxView extends Disposable {
       command: { command: OPEN_REQUEST_COMMAND, title: vscode.l10n.t('Open Request'), arguments: [request.key] },
       accessibilityLabel: `${kindLabel(request)}: ${label}. ${description}`,
     });
+  }
+}
+
+function hubIcon(hub: Hub): string {
+  switch (hub.state.kind) {
+    case 'connected':
+      return 'plug';
+    case 'connecting':
+      return 'sync~spin';
+    case 'failed':
+      return 'error';
+    default:
+      return 'debug-disconnect';
+  }
+}
+
+/** A hub row's word on its connection; the status bar's tooltip has the detail. */
+function hubStateWord(hub: Hub): string {
+  switch (hub.state.kind) {
+    case 'connected':
+      return vscode.l10n.t('connected');
+    case 'connecting':
+      return vscode.l10n.t('connecting');
+    case 'backing-off':
+      return vscode.l10n.t('lost, retrying');
+    case 'failed':
+      return vscode.l10n.t('cannot connect');
+    default:
+      return vscode.l10n.t('disconnected');
   }
 }
 

@@ -13,10 +13,9 @@ import { fieldNamedIn } from '../aep/nackField';
 import { shownStatus } from '../shared/shownStatus';
 import type { PageDraft } from '../shared/webviewMessages';
 import { sendingMessage } from './answerOutcomes';
-import type { AttentionStore } from './attentionStore';
 import { agentName } from './describe';
 import { Disposable } from './disposable';
-import type { HubConnection } from './hubConnection';
+import type { Hubs } from './hubs';
 import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, redactionIntro, replacementsLine, sensitivityText } from './inlineWords';
 import { describeOutcome } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
@@ -51,8 +50,7 @@ export class InlineAnswers extends Disposable {
   private active: InlineFlow | undefined;
 
   constructor(
-    private readonly connection: HubConnection,
-    private readonly store: AttentionStore,
+    private readonly hubs: Hubs,
     private readonly panels: RequestPanels,
     private readonly log: Logger,
   ) {
@@ -63,7 +61,7 @@ export class InlineAnswers extends Disposable {
   /** The plan when the request is answered inline now: pending, readable, it fits, and its agent takes answers from editors. */
   planFor(item: Readonly<AttentionItem>): InlinePlan | undefined {
     if (item.status !== 'pending' || !item.request) return undefined;
-    if (this.connection.reachability(item.session).state === 'not-accepting') return undefined;
+    if (this.hubs.reachability(item).state === 'not-accepting') return undefined;
     return inlinePlan(item.request);
   }
 
@@ -81,7 +79,7 @@ export class InlineAnswers extends Disposable {
     }
     // A flow already showing loses its quick input to this one; it keeps its draft as on Escape.
     this.active?.leave({ kind: 'escape' });
-    const flow = new InlineFlow(item, request, plan, this.panels.draftFor(item.key) ?? {}, this.store);
+    const flow = new InlineFlow(item, request, plan, this.panels.draftFor(item.key) ?? {}, this.hubs);
     this.active = flow;
     void vscode.commands.executeCommand('setContext', ANSWERING_INLINE_CONTEXT, true);
     let end: FlowEnd;
@@ -126,7 +124,8 @@ export class InlineAnswers extends Disposable {
    * as the person chose, never declared `redacted` (AEP-0004 §5).
    */
   private async send(item: Readonly<AttentionItem>, plan: InlinePlan, answer: Answer, verbatim: boolean): Promise<void> {
-    const request = (this.store.inbox.item(item.key) ?? item).request;
+    const current = this.hubs.item(item.key) ?? item;
+    const request = current.request;
     if (!request) return;
     const choice: CaptureChoice = { verbatim, redaction: { home: homedir() } };
     const decision = commandCapture(answer, request.fields, choice);
@@ -134,8 +133,8 @@ export class InlineAnswers extends Disposable {
       await this.offerOpen(item, 'warning', vscode.l10n.t('Not sent: the redaction pipeline would replace a part of your answer. Send it redacted, or choose to send it as typed (capture full).'));
       return;
     }
-    if (!this.connection.isConnected) void this.offerOpen(item, 'info', sendingMessage('', item.agent, false).message);
-    const outcome = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.connection.respond(request, answer, choice));
+    if (!this.hubs.isConnected(item)) void this.offerOpen(item, 'info', sendingMessage('', item.agent, false).message);
+    const outcome = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.respond(current, answer, choice));
     await this.settled(item, plan, request, outcome);
   }
 
@@ -160,20 +159,20 @@ export class InlineAnswers extends Disposable {
       : outcome.kind === 'timeout' ? [{ title: vscode.l10n.t('Send Again'), value: 'again' }, open] : [open];
     const waiting = outcome.kind === 'awaiting-ack';
     const choice = await notify(waiting ? 'info' : 'warning', described.message, actions);
-    const latest = this.store.inbox.item(item.key) ?? item;
+    const latest = this.hubs.item(item.key) ?? item;
     if (choice === 'open') this.panels.show(latest);
     else if (choice === 'fix') {
       const field = outcome.kind === 'rejected' ? fieldNamedIn(outcome.detail, request.fields.map((f) => f.id)) : undefined;
       await this.answer(latest, field);
     } else if (choice === 'again') {
-      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.connection.resend(request, outcome.commandId));
+      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(latest, outcome.commandId));
       await this.settled(item, plan, request, again);
     }
   }
 
   /** The request closed while the quick input showed (resolved elsewhere, timed out, session ended): nothing was sent. */
   private async closedMeanwhile(item: Readonly<AttentionItem>): Promise<void> {
-    const latest = this.store.inbox.item(item.key);
+    const latest = this.hubs.item(item.key);
     // Nothing was sent from this flow, so whoever ended it answered elsewhere.
     const shown = latest ? shownStatus(latest.status, { ours: 'none' }) : undefined;
     const why = shown === undefined ? vscode.l10n.t('no longer in the inbox')
@@ -186,7 +185,7 @@ export class InlineAnswers extends Disposable {
 
   private async offerOpen(item: Readonly<AttentionItem>, severity: 'info' | 'warning', message: string): Promise<void> {
     const choice = await notify(severity, message, [{ title: vscode.l10n.t('Open'), value: 'open' }]);
-    if (choice === 'open') this.panels.show(this.store.inbox.item(item.key) ?? item);
+    if (choice === 'open') this.panels.show(this.hubs.item(item.key) ?? item);
   }
 }
 
@@ -213,13 +212,13 @@ class InlineFlow {
     private readonly request: AttentionRequest,
     private readonly plan: InlinePlan,
     draft: PageDraft,
-    store: AttentionStore,
+    hubs: Hubs,
   ) {
     this.draft = draft;
     this.title = inlineTitle(item, plan);
     // Only the agent ends a request (AEP-0002 §7): when it does, the question in front of the person is withdrawn.
-    this.subscription = store.onDidChangeInbox(() => {
-      const latest = store.inbox.item(item.key);
+    this.subscription = hubs.onDidChangeInbox(() => {
+      const latest = hubs.item(item.key);
       if (!latest || latest.status !== 'pending') this.leave({ kind: 'closed' });
     });
   }

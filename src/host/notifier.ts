@@ -3,10 +3,9 @@ import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
 import { textHonesty } from '../aep/labels';
 import { severityRank } from '../aep/levels';
-import type { AttentionStore } from './attentionStore';
 import { agentName, promptLine } from './describe';
 import { Disposable } from './disposable';
-import type { HubConnection } from './hubConnection';
+import type { Hubs } from './hubs';
 import type { SettingsService } from './settings';
 import { notify, type Choice } from './surfaces';
 import { distinctButtons } from './untrustedText';
@@ -35,18 +34,17 @@ export class Notifier extends Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly connection: HubConnection,
-    private readonly store: AttentionStore,
+    private readonly hubs: Hubs,
     private readonly settings: SettingsService,
     private readonly actions: NotifierActions,
   ) {
     super();
-    for (const item of store.visibleItems()) this.notified.add(item.key);
+    for (const item of hubs.visibleItems()) this.notified.add(item.key);
     this._register(
-      store.onDidChangeInbox((change) => {
+      hubs.onDidChangeInbox(({ hub, change }) => {
         if (change === undefined) {
-          // A restored or switched inbox: what it holds was notified before, or belongs to another hub.
-          for (const item of store.visibleItems()) this.notified.add(item.key);
+          // A restored inbox (a hub added, or the window reloaded): what it holds was notified before.
+          for (const item of hub.store.visibleItems()) this.notified.add(item.key);
           return;
         }
         if (change.kind === 'added' && !this.notified.has(change.item.key)) {
@@ -73,20 +71,31 @@ export class Notifier extends Disposable {
 
   private flush(): void {
     this.timer = undefined;
-    const dismissed = this.store.dismissedKeys;
     // A request resolved within the burst (a replay catching up) is not worth a notification.
-    const still = this.queued.splice(0).filter((item) => isOpenStatus(item.status) && !dismissed.has(item.key));
+    const still = this.queued.splice(0).filter((item) => isOpenStatus(item.status) && !this.hubs.isDismissed(item));
     const byAgent = new Map<string, Array<Readonly<AttentionItem>>>();
-    for (const item of still) byAgent.set(item.agent, [...(byAgent.get(item.agent) ?? []), item]);
-    for (const [agent, items] of byAgent) {
+    for (const item of still) {
+      const key = `${item.hub}\u0000${item.agent}`;
+      byAgent.set(key, [...(byAgent.get(key) ?? []), item]);
+    }
+    for (const items of byAgent.values()) {
       const [first] = items;
       if (items.length === 1 && first) void this.showOne(first);
-      else void this.showMany(agent, items.length);
+      else if (first) void this.showMany(first, items.length);
     }
   }
 
-  private async showMany(agent: string, count: number): Promise<void> {
-    const choice = await notify('info', vscode.l10n.t('{0} requests from {1}', count, agentName(agent)), [{ title: vscode.l10n.t('Open Inbox'), value: 'inbox' }]);
+  /** With several hubs, a notification says which one the agent asked through. */
+  private hubName(item: Readonly<AttentionItem>): string | undefined {
+    return this.hubs.size > 1 ? this.hubs.of(item)?.label : undefined;
+  }
+
+  private async showMany(first: Readonly<AttentionItem>, count: number): Promise<void> {
+    const hub = this.hubName(first);
+    const message = hub === undefined
+      ? vscode.l10n.t('{0} requests from {1}', count, agentName(first.agent))
+      : vscode.l10n.t('{0} requests from {1} via {2}', count, agentName(first.agent), hub);
+    const choice = await notify('info', message, [{ title: vscode.l10n.t('Open Inbox'), value: 'inbox' }]);
     if (choice === 'inbox') this.actions.showInbox();
   }
 
@@ -101,11 +110,14 @@ export class Notifier extends Disposable {
     // label is a placeholder ("1"), not something to click blind.
     const options =
       request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
-      this.connection.reachability(item.session).state !== 'not-accepting'
+      this.hubs.reachability(item).state !== 'not-accepting'
         ? distinctButtons(request.options, ours.map((choice) => choice.title)).slice(0, MAX_OPTION_BUTTONS)
         : [];
-    // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape).
-    const message = vscode.l10n.t('{0}: {1}', agentName(item.agent), promptLine(item));
+    // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape); "agent via hub: prompt" with several hubs.
+    const hub = this.hubName(item);
+    const message = hub === undefined
+      ? vscode.l10n.t('{0}: {1}', agentName(item.agent), promptLine(item))
+      : vscode.l10n.t('{0} via {1}: {2}', agentName(item.agent), hub, promptLine(item));
     const choice = await notify<Action>('info', message, [
       ...ours,
       ...options.map((option) => ({ title: option.label, value: { kind: 'option' as const, id: option.id } })),

@@ -20,10 +20,11 @@ export function pageReachability(reach: Reachability): PageReachability {
   }
 }
 
-/** Everything the webview needs to render one request; agent text stays text, tagged with what it really is. */
-export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability): PageRequest {
+/** Everything the webview needs to render one request; agent text stays text, tagged with what it really is. `hub`: its hub's name, when there are several. */
+export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, hub?: string): PageRequest {
   const host = sourceHost(item.source);
   const base = {
+    ...(hub === undefined ? {} : { hub }),
     key: item.key,
     requestId: item.requestId,
     agent: item.agent,

@@ -63,7 +63,9 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
       this.schedule();
     }
     const dismissed = memento.get<unknown[]>(this.key(DISMISSED_KEY), []);
-    for (const key of Array.isArray(dismissed) ? dismissed : []) if (typeof key === 'string') this.dismissed.add(key);
+    // Keys saved before they named their hub lack the origin the inbox now puts first (InboxOptions.hub).
+    const scope = `${origin}\u0000`;
+    for (const key of Array.isArray(dismissed) ? dismissed : []) if (typeof key === 'string') this.dismissed.add(key.startsWith(scope) ? key : scope + key);
   }
 
   load(): readonly ResumePosition[] {

@@ -7,12 +7,11 @@ import { answerProblem } from '../aep/answerCheck';
 import { commandCapture, type CaptureChoice } from '../aep/capture';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { draftIsEmpty } from '../aep/inlineAnswer';
-import type { AttentionStore } from './attentionStore';
 import { hostToWebviewSchema, webviewStateSchema, webviewToHostSchema, type HostToWebview, type PageDraft } from '../shared/webviewMessages';
 import { keptAnswerMessages, outcomeMessage, sendingMessage } from './answerOutcomes';
 import { agentName, kindLabel } from './describe';
 import { Disposable } from './disposable';
-import type { HubConnection } from './hubConnection';
+import type { Hubs } from './hubs';
 import type { Logger } from '../aep/client/logger';
 import { pageReachability, pageRequest } from './pageRequest';
 import type { SettingsService } from './settings';
@@ -38,8 +37,7 @@ export class RequestPanels extends Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly connection: HubConnection,
-    private readonly store: AttentionStore,
+    private readonly hubs: Hubs,
     private readonly log: Logger,
     private readonly settings: SettingsService,
   ) {
@@ -65,7 +63,7 @@ export class RequestPanels extends Disposable {
 
   /** Keeps a partial answer for the request's page (an empty one forgets it). Drafts of requests gone from the inbox are dropped. */
   keepDraft(key: string, draft: PageDraft): void {
-    for (const kept of this.drafts.keys()) if (!this.store.inbox.item(kept)) this.drafts.delete(kept);
+    for (const kept of this.drafts.keys()) if (!this.hubs.item(kept)) this.drafts.delete(kept);
     if (draftIsEmpty(draft)) this.drafts.delete(key);
     else this.drafts.set(key, draft);
   }
@@ -101,7 +99,7 @@ export class RequestPanels extends Disposable {
    */
   restore(panel: vscode.WebviewPanel, state: unknown): void {
     const saved = webviewStateSchema.safeParse(state);
-    const item = saved.success ? this.store.inbox.item(saved.data.key) : undefined;
+    const item = saved.success ? this.findSaved(saved.data.key) : undefined;
     if (!item || this.panels.has(item.key)) {
       this.log.info(saved.success ? `closed a restored panel: its request ${saved.data.key} is no longer in the inbox` : 'closed a restored panel that saved no request');
       panel.dispose();
@@ -110,8 +108,13 @@ export class RequestPanels extends Disposable {
     this.adopt(item, panel);
   }
 
+  /** A key a page saved; one saved before keys named their hub is looked for under each hub (InboxOptions.hub). */
+  private findSaved(key: string): Readonly<AttentionItem> | undefined {
+    return this.hubs.item(key) ?? this.hubs.list().map((hub) => this.hubs.item(`${hub.id}\u0000${key}`)).find((item) => item !== undefined);
+  }
+
   private adopt(item: Readonly<AttentionItem>, webviewPanel: vscode.WebviewPanel): void {
-    const panel = new RequestPanel(this.extensionUri, this.connection, this.store, this.log, this.settings, item, webviewPanel, () => this.takeDraft(item.key));
+    const panel = new RequestPanel(this.extensionUri, this.hubs, this.log, this.settings, item, webviewPanel, () => this.takeDraft(item.key));
     this.panels.set(item.key, panel);
     panel.onDidDispose(() => this.panels.delete(item.key));
   }
@@ -159,8 +162,7 @@ class RequestPanel extends Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly connection: HubConnection,
-    private readonly store: AttentionStore,
+    private readonly hubs: Hubs,
     private readonly log: Logger,
     private readonly settings: SettingsService,
     private item: Readonly<AttentionItem>,
@@ -174,16 +176,20 @@ class RequestPanel extends Disposable {
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(this.panel.webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)));
     this._register(
-      store.onDidChangeInbox((change) => {
-        if (change === undefined || change.item.key === this.item.key) this.pushUpdate();
+      hubs.onDidChangeInbox(({ hub, change }) => {
+        if (change === undefined ? hub.id === this.item.hub : change.item.key === this.item.key) this.pushUpdate();
       }),
     );
-    this._register(connection.onDidChangeRoster(() => this.pushUpdate()));
+    this._register(
+      hubs.onDidChangeRoster((hub) => {
+        if (hub.id === this.item.hub) this.pushUpdate();
+      }),
+    );
     // An answer sent before a reload or rebuild, resent since: its outcome belongs on this page.
     this._register(
-      connection.onDidSettleRestored(({ outcome, requestId, source }) => {
+      hubs.onDidSettleRestored(({ hub, outcome, requestId, source }) => {
         const request = this.item.request;
-        if (request && requestId === this.item.requestId && source === this.item.source) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
+        if (request && hub.id === this.item.hub && requestId === this.item.requestId && source === this.item.source) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
       }),
     );
     this._register(this.disposeEmitter);
@@ -257,7 +263,7 @@ class RequestPanel extends Disposable {
    * (`verbatim`, capture `full`); `redacted` is never declared for it.
    */
   private async submit(submitId: string, answer: Answer, verbatim: boolean): Promise<void> {
-    const current = this.store.inbox.item(this.item.key) ?? this.item;
+    const current = this.hubs.item(this.item.key) ?? this.item;
     const request = current.request;
     const problem = answerProblem(request, answer);
     if (problem || !request) {
@@ -282,19 +288,20 @@ class RequestPanel extends Disposable {
       return;
     }
     this.postSending(submitId, current.agent);
-    this.postOutcome(submitId, request, await this.connection.respond(request, answer, choice), current.agent);
+    this.postOutcome(submitId, request, await this.hubs.respond(current, answer, choice), current.agent);
   }
 
   private async retry(submitId: string): Promise<void> {
     const commandId = this.timedOut.get(submitId);
-    const request = (this.store.inbox.item(this.item.key) ?? this.item).request;
+    const current = this.hubs.item(this.item.key) ?? this.item;
+    const request = current.request;
     if (!commandId || !request) {
       this.post({ type: 'outcome', submitId, phase: 'cancelled', message: vscode.l10n.t('That answer can no longer be sent again; send a new one.') });
       return;
     }
     this.timedOut.delete(submitId);
     this.postSending(submitId, this.item.agent);
-    this.postOutcome(submitId, request, await this.connection.resend(request, commandId), this.item.agent);
+    this.postOutcome(submitId, request, await this.hubs.resend(current, commandId), this.item.agent);
   }
 
   /** Renders the page: the request, the user's language, a draft from the quick input if one waits, then the answers already sent. */
@@ -302,7 +309,7 @@ class RequestPanel extends Disposable {
     const draft = this.takeDraft();
     this.post({
       type: 'init',
-      request: { ...pageRequest(this.item, this.connection.reachability(this.item.session)), home: homedir() },
+      request: { ...pageRequest(this.item, this.hubs.reachability(this.item), this.hubName()), home: homedir() },
       now: Date.now(),
       ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
       ...(draft ? { draft } : {}),
@@ -310,8 +317,13 @@ class RequestPanel extends Disposable {
     this.postKeptAnswers();
   }
 
+  /** The hub's name, when the window has several: the page then says which one the request came through. */
+  private hubName(): string | undefined {
+    return this.hubs.size > 1 ? this.hubs.of(this.item)?.label : undefined;
+  }
+
   private postSending(submitId: string, agent: string): void {
-    this.post(sendingMessage(submitId, agent, this.connection.isConnected));
+    this.post(sendingMessage(submitId, agent, this.hubs.isConnected(this.item)));
   }
 
   private postOutcome(submitId: string, request: AttentionRequest, outcome: SendOutcome, agent: string): void {
@@ -326,14 +338,14 @@ class RequestPanel extends Disposable {
    * sent them did, "Send again" of the same command included.
    */
   private postKeptAnswers(): void {
-    for (const message of keptAnswerMessages(this.connection.keptAnswers(), this.item, this.item.agent, this.connection.isConnected)) {
+    for (const message of keptAnswerMessages(this.hubs.keptAnswers(this.item), this.item, this.item.agent, this.hubs.isConnected(this.item))) {
       if (message.canRetry) this.timedOut.set(message.submitId, message.submitId);
       this.post(message);
     }
   }
 
   private pushUpdate(): void {
-    const latest = this.store.inbox.item(this.item.key);
+    const latest = this.hubs.item(this.item.key);
     if (latest) this.item = latest;
     if (this.item.status === 'resolved' && this.settings.value.closeFormWhenResolved && !this.closeTimer) {
       this.closeTimer = setTimeout(() => this.dispose(), CLOSE_AFTER_RESOLVED_MS);
@@ -342,7 +354,7 @@ class RequestPanel extends Disposable {
       type: 'update',
       status: this.item.status,
       ...(this.item.resolution ? { resolution: this.item.resolution } : {}),
-      reachability: pageReachability(this.connection.reachability(this.item.session)),
+      reachability: pageReachability(this.hubs.reachability(this.item)),
       now: Date.now(),
     });
   }

@@ -1,17 +1,19 @@
 import * as vscode from 'vscode';
 import { CAPTURE_LEVELS, SEVERITIES, type CaptureLevel, type Severity } from '../aep/levels';
 import { Disposable } from './disposable';
+import { hubList, type HubConfig, type NamedHub } from './hubList';
 
 export type NotificationMode = 'all' | 'forms' | 'off';
 
 /** Every setting of the extension, read in one place and typed. */
 export interface Settings {
-  /** Empty when no hub is configured: the extension stays idle. */
-  hubUrl: string;
-  /** Where the value came from, for messages ("set in this workspace"). */
-  hubUrlSource: 'workspace' | 'user' | 'environment' | 'none';
-  filter: Record<string, unknown> | undefined;
-  captureCeiling: CaptureLevel | undefined;
+  /**
+   * Every distinct hub this window connects to (hubList.ts): each workspace
+   * folder's `hubUrl` and the user's `hubs` list. Empty: the extension stays idle.
+   */
+  hubs: HubConfig[];
+  /** What was wrong with `aepAttention.hubs`, entry by entry. */
+  hubListProblems: string[];
   notifications: NotificationMode;
   notificationMinSeverity: Severity;
   senderName: string;
@@ -39,21 +41,52 @@ function trustedValue<T>(config: vscode.WorkspaceConfiguration, key: string): { 
   return { value: inspected?.globalValue, source: 'user' };
 }
 
+function filterValue(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function ceilingValue(value: unknown): CaptureLevel | undefined {
+  return (CAPTURE_LEVELS as readonly unknown[]).includes(value) ? (value as CaptureLevel) : undefined;
+}
+
+/** The hub one configuration scope names (a folder's, or the window's when it has none), if any. */
+function namedHub(config: vscode.WorkspaceConfiguration, folder: string | undefined): NamedHub | undefined {
+  const hub = trustedValue<string>(config, 'hubUrl');
+  const hubUrl = typeof hub.value === 'string' ? hub.value.trim() : '';
+  if (!hubUrl) return undefined;
+  return {
+    hubUrl,
+    source: folder !== undefined && hub.source === 'workspace' ? 'folder' : hub.source,
+    ...(folder === undefined ? {} : { folder }),
+    filter: filterValue(trustedValue<unknown>(config, 'filter').value),
+    captureCeiling: ceilingValue(trustedValue<unknown>(config, 'captureCeiling').value),
+  };
+}
+
 function readSettings(environmentHub: string | undefined): Settings {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const hub = trustedValue<string>(config, 'hubUrl');
-  const configuredHub = typeof hub.value === 'string' ? hub.value.trim() : '';
-  const filter = trustedValue<unknown>(config, 'filter').value;
-  const ceiling = trustedValue<string>(config, 'captureCeiling').value;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const named = (folders.length > 0
+    ? folders.map((folder) => namedHub(vscode.workspace.getConfiguration(SECTION, folder.uri), folder.name))
+    : [namedHub(config, undefined)]
+  ).filter((hub): hub is NamedHub => hub !== undefined);
+  // As before several hubs: the environment's hub stands in for a window that names none.
+  if (named.length === 0 && environmentHub) {
+    named.push({ hubUrl: environmentHub, source: 'environment', filter: filterValue(trustedValue<unknown>(config, 'filter').value), captureCeiling: ceilingValue(trustedValue<unknown>(config, 'captureCeiling').value) });
+  }
+  // The list is the user's own (scope "application"): a workspace can never add a hub to it.
+  const list = hubList({
+    named,
+    list: config.inspect<unknown>('hubs')?.globalValue,
+    defaults: { filter: filterValue(config.inspect<unknown>('filter')?.globalValue), captureCeiling: ceilingValue(config.inspect<unknown>('captureCeiling')?.globalValue) },
+  });
   const notifications = trustedValue<string>(config, 'notifications').value;
   const minSeverity = trustedValue<string>(config, 'notificationMinSeverity').value;
   const rawSenderName = trustedValue<string>(config, 'senderName').value;
   const senderName = typeof rawSenderName === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(rawSenderName.trim()) ? rawSenderName.trim() : undefined;
   return {
-    hubUrl: configuredHub || environmentHub || '',
-    hubUrlSource: configuredHub ? hub.source : environmentHub ? 'environment' : 'none',
-    filter: typeof filter === 'object' && filter !== null && !Array.isArray(filter) ? (filter as Record<string, unknown>) : undefined,
-    captureCeiling: (CAPTURE_LEVELS as readonly string[]).includes(ceiling ?? '') ? (ceiling as CaptureLevel) : undefined,
+    hubs: list.hubs,
+    hubListProblems: list.problems,
     notifications: notifications === 'forms' || notifications === 'off' ? notifications : 'all',
     notificationMinSeverity: (SEVERITIES as readonly string[]).includes(minSeverity ?? '') ? (minSeverity as Severity) : 'info',
     senderName: senderName || DEFAULT_SENDER_NAME,
@@ -77,6 +110,8 @@ export class SettingsService extends Disposable {
       }),
     );
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()));
+    // A folder added or removed may name a hub of its own.
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
   }
 
   get value(): Settings {

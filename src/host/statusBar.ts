@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import type { ResumeNotice } from '../aep/client/hubClient';
 import { sessionName } from './describe';
-import type { AttentionStore } from './attentionStore';
 import { Disposable } from './disposable';
-import type { HubConnection } from './hubConnection';
+import type { Hub, Hubs } from './hubs';
 import { StatusItem } from './surfaces';
 import { describeFailure, describeLost } from './failureMessages';
 
@@ -11,7 +10,8 @@ export const STATUS_COMMAND = 'aepAttention.statusBarClicked';
 
 /**
  * One status bar item: connection state and pending count, in codicons and
- * the theme's own colours. It only says "connected" while the client is.
+ * the theme's own colours; with several hubs, the total and a tooltip line
+ * per hub. It only says "connected" while the client is.
  * Hub-authored text (an error, a close reason) and session names reach the
  * tooltip; surfaces.StatusItem makes every string inert.
  */
@@ -22,14 +22,12 @@ export class StatusBar extends Disposable {
 
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly connection: HubConnection,
-    private readonly store: AttentionStore,
-  ) {
+  constructor(private readonly hubs: Hubs) {
     super();
-    this._register(connection.onDidChangeState(() => this.render()));
+    this._register(hubs.onDidChangeState(() => this.render()));
+    this._register(hubs.onDidChangeHubs(() => this.render()));
     // A flood changes the inbox thousands of times a second: count once per burst, as the inbox view does.
-    this._register(store.onDidChangeInbox(() => this.scheduleRender()));
+    this._register(hubs.onDidChangeInbox(() => this.scheduleRender()));
     this._register({ dispose: () => this.renderTimer && clearTimeout(this.renderTimer) });
     this.render();
   }
@@ -42,60 +40,76 @@ export class StatusBar extends Disposable {
   private render(): void {
     if (this.renderTimer) clearTimeout(this.renderTimer);
     this.renderTimer = undefined;
-    const state = this.connection.state;
-    if (state.kind === 'unconfigured') {
+    const hubs = this.hubs.list();
+    const [only] = hubs;
+    if (!only) {
       this.item.hide();
       return;
     }
-    const pending = this.store.visibleCount;
-    let icon: string;
-    let text: string | undefined;
-    let summary: string;
-    const hub = this.connection.origin ?? vscode.l10n.t('(invalid hub URL)');
-    switch (state.kind) {
-      case 'connecting':
-        icon = 'sync~spin';
-        text = vscode.l10n.t('AEP');
-        summary = vscode.l10n.t('Connecting to {0} (attempt {1})', hub, state.attempt);
-        break;
-      case 'connected':
-        icon = pending > 0 ? 'bell-dot' : 'bell';
-        text = pending > 0 ? `${pending}` : undefined;
-        summary =
-          pending === 1
-            ? vscode.l10n.t('Connected to {0}. 1 request waits for you.', hub)
-            : vscode.l10n.t('Connected to {0}. {1} requests wait for you.', hub, pending);
-        break;
-      case 'backing-off':
-        icon = 'debug-disconnect';
-        text = pending > 0 ? `${pending}` : vscode.l10n.t('AEP');
-        summary = vscode.l10n.t('Lost the hub at {0}: {1}. Retrying at {2}.', hub, describeLost(state.lost), new Date(state.retryAt).toLocaleTimeString());
-        break;
-      case 'failed':
-        icon = 'error';
-        text = vscode.l10n.t('AEP');
-        summary = vscode.l10n.t('Cannot connect to {0}: {1}', hub, describeFailure(state.failure));
-        break;
-      case 'disconnected':
-      case 'idle':
-        icon = 'debug-disconnect';
-        text = vscode.l10n.t('AEP off');
-        summary = vscode.l10n.t('Disconnected from {0}.', hub);
-        break;
+    if (hubs.length === 1) {
+      const shown = hubLine(only);
+      const tooltip = [shown.summary, ...hubNotes(only)];
+      tooltip.push(only.state.kind === 'failed' ? vscode.l10n.t('Click for the reason and a retry.') : vscode.l10n.t('Click to open the inbox.'));
+      // The tooltip's Markdown escapes spaces; screen readers get the plain sentence.
+      this.item.show({ icon: shown.icon, ...(shown.text === undefined ? {} : { text: shown.text }), tooltip, accessibilityLabel: `${vscode.l10n.t('AEP Attention')}: ${shown.summary}` });
+      return;
     }
+    // Several hubs: one item with the total, and a line per hub (its state, what waits, its last error).
+    const pending = this.hubs.visibleCount;
+    const overall = this.hubs.overallState;
+    const connected = hubs.filter((hub) => hub.state.kind === 'connected').length;
+    const icon = overall === 'failed' ? 'error' : overall === 'connected' ? (pending > 0 ? 'bell-dot' : 'bell') : overall === 'connecting' ? 'sync~spin' : 'debug-disconnect';
+    const summary = pending === 1
+      ? vscode.l10n.t('{0} of {1} hubs connected. 1 request waits for you.', connected, hubs.length)
+      : vscode.l10n.t('{0} of {1} hubs connected. {2} requests wait for you.', connected, hubs.length, pending);
     const tooltip = [summary];
-    const gaps = this.connection.gaps;
-    if (gaps.length > 0) {
-      tooltip.push(
-        vscode.l10n.t('Older requests may be missing: the hub no longer held {0} from where this window left off.', gaps.map((g) => sessionName(g.session)).join(', ')),
-      );
-    }
-    const resume = this.connection.resumeNotice;
-    if (resume) tooltip.push(resumeSentence(resume));
-    tooltip.push(state.kind === 'failed' ? vscode.l10n.t('Click for the reason and a retry.') : vscode.l10n.t('Click to open the inbox.'));
-    // The tooltip's Markdown escapes spaces; screen readers get the plain sentence.
-    this.item.show({ icon, ...(text === undefined ? {} : { text }), tooltip, accessibilityLabel: `${vscode.l10n.t('AEP Attention')}: ${summary}` });
+    for (const hub of hubs) tooltip.push(vscode.l10n.t('{0}: {1}', hub.label, hubLine(hub).summary), ...hubNotes(hub));
+    tooltip.push(overall === 'failed' ? vscode.l10n.t('Click for the reasons and a retry.') : vscode.l10n.t('Click to open the inbox.'));
+    this.item.show({ icon, text: pending > 0 ? `${pending}` : vscode.l10n.t('AEP'), tooltip, accessibilityLabel: `${vscode.l10n.t('AEP Attention')}: ${summary}` });
   }
+}
+
+/** One hub as the status item shows it alone: its icon, its count, and its sentence. */
+function hubLine(hub: Hub): { icon: string; text: string | undefined; summary: string } {
+  const state = hub.state;
+  const pending = hub.store.visibleCount;
+  const name = hub.origin ?? vscode.l10n.t('(invalid hub URL)');
+  switch (state.kind) {
+    case 'connecting':
+      return { icon: 'sync~spin', text: vscode.l10n.t('AEP'), summary: vscode.l10n.t('Connecting to {0} (attempt {1})', name, state.attempt) };
+    case 'connected':
+      return {
+        icon: pending > 0 ? 'bell-dot' : 'bell',
+        text: pending > 0 ? `${pending}` : undefined,
+        summary: pending === 1 ? vscode.l10n.t('Connected to {0}. 1 request waits for you.', name) : vscode.l10n.t('Connected to {0}. {1} requests wait for you.', name, pending),
+      };
+    case 'backing-off':
+      return {
+        icon: 'debug-disconnect',
+        text: pending > 0 ? `${pending}` : vscode.l10n.t('AEP'),
+        summary: vscode.l10n.t('Lost the hub at {0}: {1}. Retrying at {2}.', name, describeLost(state.lost), new Date(state.retryAt).toLocaleTimeString()),
+      };
+    case 'failed':
+      return { icon: 'error', text: vscode.l10n.t('AEP'), summary: vscode.l10n.t('Cannot connect to {0}: {1}', name, describeFailure(state.failure)) };
+    case 'disconnected':
+    case 'idle':
+    case 'unconfigured':
+      return { icon: 'debug-disconnect', text: vscode.l10n.t('AEP off'), summary: vscode.l10n.t('Disconnected from {0}.', name) };
+  }
+}
+
+/** What a hub may be missing: replay gaps, and how it resumed. */
+function hubNotes(hub: Hub): string[] {
+  const notes: string[] = [];
+  const gaps = hub.gaps;
+  if (gaps.length > 0) {
+    notes.push(
+      vscode.l10n.t('Older requests may be missing: the hub no longer held {0} from where this window left off.', gaps.map((g) => sessionName(g.session)).join(', ')),
+    );
+  }
+  const resume = hub.resumeNotice;
+  if (resume) notes.push(resumeSentence(resume));
+  return notes;
 }
 
 /** How this connection resumes, when it is less than everything missed, in the user's words. */

@@ -37,9 +37,10 @@ export class TokenStore {
     private readonly fromEnvironment: EnvironmentToken | undefined,
   ) {}
 
-  readonly onDidChange = (listener: () => void) =>
+  /** Fires with the origin whose token was set or cleared. */
+  readonly onDidChange = (listener: (origin: string) => void) =>
     this.secrets.onDidChange((event) => {
-      if (event.key.startsWith(KEY_PREFIX)) listener();
+      if (event.key.startsWith(KEY_PREFIX)) listener(event.key.slice(KEY_PREFIX.length));
     });
 
   async get(origin: string): Promise<string | undefined> {

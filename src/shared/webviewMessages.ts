@@ -48,6 +48,8 @@ export const pageRequestSchema = z.object({
   session: z.string(),
   source: z.string(),
   host: z.optional(z.string()),
+  /** The hub the request came through, named when the window has several (its answer goes back through it). */
+  hub: z.optional(z.string()),
   kind: z.string(),
   renderKind: z.enum(KNOWN_KINDS),
   severity: z.enum(SEVERITIES),

@@ -2,13 +2,25 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { connectionInputs, needsRebuild } from '../../src/host/connectionInputs';
+import type { HubConfig } from '../../src/host/hubList';
 import type { Settings } from '../../src/host/settings';
 
-const BASE: Settings = {
+const HUB: HubConfig = {
+  id: 'http://127.0.0.1:8787',
   hubUrl: 'http://127.0.0.1:8787',
-  hubUrlSource: 'user',
+  source: 'user',
+  label: undefined,
+  folders: [],
   filter: { agent: 'claude-code', session: ['s1', 's2'] },
   captureCeiling: 'redacted',
+};
+
+/** A hub's settings and the window's, side by side, as one change can touch either. */
+type Both = HubConfig & Settings;
+const BASE: Both = {
+  ...HUB,
+  hubs: [HUB],
+  hubListProblems: [],
   notifications: 'all',
   notificationMinSeverity: 'info',
   senderName: 'vscode-aep-attention',
@@ -16,11 +28,12 @@ const BASE: Settings = {
   closeFormWhenResolved: false,
 };
 
-const rebuilds = (change: Partial<Settings>) => needsRebuild(connectionInputs(BASE), connectionInputs({ ...BASE, ...change }));
+const inputs = (both: Both) => connectionInputs(both, both);
+const rebuilds = (change: Partial<Both>) => needsRebuild(inputs(BASE), inputs({ ...BASE, ...change }));
 
 describe('needsRebuild', () => {
   test('a change of what the connection is made of rebuilds', () => {
-    const changes: Array<Partial<Settings>> = [
+    const changes: Array<Partial<Both>> = [
       { hubUrl: 'http://127.0.0.1:8788' },
       { hubUrl: 'http://127.0.0.1:8787/other-path' },
       { hubUrl: '' },
@@ -37,13 +50,15 @@ describe('needsRebuild', () => {
   });
 
   test('settings read where they are used take effect without a rebuild', () => {
-    const changes: Array<Partial<Settings>> = [
+    const changes: Array<Partial<Both>> = [
       { closeFormWhenResolved: true },
       { notifications: 'off' },
       { notifications: 'forms' },
       { notificationMinSeverity: 'warning' },
-      // Where the same URL came from words a log line; the connection is the same.
-      { hubUrlSource: 'workspace' },
+      // Where the same URL came from, and what the hub is called, word what is shown; the connection is the same.
+      { source: 'folder' },
+      { label: 'laptop' },
+      { folders: ['api'] },
       {},
     ];
     for (const change of changes) assert.equal(rebuilds(change), false, JSON.stringify(change));
@@ -58,6 +73,6 @@ describe('needsRebuild', () => {
     assert.equal(rebuilds({ filter: { agent: 'claude-code' } }), true);
     assert.equal(rebuilds({ filter: { agent: 'claude-code', session: 's1' } }), true);
     assert.equal(rebuilds({ filter: { agent: 'claude-code', session: { 0: 's1', 1: 's2' } } }), true);
-    assert.equal(needsRebuild(connectionInputs({ ...BASE, filter: { epoch: 1 } }), connectionInputs({ ...BASE, filter: { epoch: '1' } })), true);
+    assert.equal(needsRebuild(inputs({ ...BASE, filter: { epoch: 1 } }), inputs({ ...BASE, filter: { epoch: '1' } })), true);
   });
 });

@@ -11,10 +11,12 @@ import { repoRoot } from '../support/fixtures';
 
 /** Settings that only change how this editor lays out what it already shows; a repository may set them. */
 const HARMLESS = new Set(['aepAttention.closeFormWhenResolved']);
+/** Settings a workspace cannot set at all (scope `application`), read from the user's value only. */
+const USER_ONLY = new Set(['aepAttention.hubs']);
 
 test('every setting but the harmless ones is restricted and read through the trust-aware accessor', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
-    contributes: { configuration: { properties: Record<string, unknown> } };
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
     capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
   };
   const declared = Object.keys(pkg.contributes.configuration.properties);
@@ -23,8 +25,13 @@ test('every setting but the harmless ones is restricted and read through the tru
   const trusted = new Set([...source.matchAll(/trustedValue<[^>]*>\(config, '([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
   const plain = [...source.matchAll(/config\.get<[^>]*>\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`);
   assert.ok(declared.length >= 8, `found ${declared.length} settings`);
+  const userOnly = new Set([...source.matchAll(/config\.inspect<[^>]*>\('([^']+)'\)\?\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
+  for (const key of USER_ONLY) {
+    assert.equal(pkg.contributes.configuration.properties[key]?.scope, 'application', `${key} can only be set in user settings`);
+    assert.ok(userOnly.has(key), `${key} is read from the user's value only`);
+  }
   for (const key of declared) {
-    if (HARMLESS.has(key)) continue;
+    if (HARMLESS.has(key) || USER_ONLY.has(key)) continue;
     assert.ok(restricted.has(key), `${key} is in restrictedConfigurations`);
     assert.ok(trusted.has(key), `${key} is read through trustedValue`);
   }

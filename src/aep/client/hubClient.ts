@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Answer, AttentionRequest } from '../attention';
 import type { AttrFilter } from '../attrMatch';
 import type { CaptureChoice } from '../capture';
-import { buildRespondCommand, type SenderIdentity } from '../control';
+import { buildRespondCommand, type RespondCommand, type SenderIdentity } from '../control';
 import { Emitter } from '../emitter';
 import type { Capabilities, HelloFrame } from '../frames';
 import { isOpenStatus, type Inbox } from '../inbox/inbox';
@@ -216,10 +216,17 @@ export class HubClient {
    * rejected, refused by the hub, or timed out. The request itself leaves
    * the inbox only when the agent resolves it.
    */
-  respond(request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'>, answer: Answer, choice: CaptureChoice = {}): Promise<SendOutcome> {
+  /** `onBuilt` sees the command before it is handed over (the answer history keeps what was sent). */
+  respond(
+    request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'>,
+    answer: Answer,
+    choice: CaptureChoice = {},
+    onBuilt?: (command: RespondCommand) => void,
+  ): Promise<SendOutcome> {
     const built = buildRespondCommand(request, answer, this.identity, Date.now(), choice);
     // Text the redaction pipeline would change goes only as the sender chose (AEP-0004 §5): never labelled `redacted`.
     if (!built.ok) return Promise.resolve({ kind: 'cancelled', commandId: '', reason: built.refusal.message });
+    onBuilt?.(built.command);
     return this.sender.send(built.command, this.roster.ackWindowFor(request.session), { session: request.session, source: request.source });
   }
 

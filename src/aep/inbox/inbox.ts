@@ -41,8 +41,10 @@ export function deadlinePassed(item: Readonly<Pick<AttentionItem, 'request'>>, n
 }
 
 export interface AttentionItem {
-  /** Stable across the item's life: `(source, session)` plus the request id. */
+  /** Stable across the item's life: the inbox's `hub`, `(source, session)` and the request id. */
   readonly key: string;
+  /** The hub the request came through (InboxOptions.hub); empty when the inbox names none. */
+  readonly hub: string;
   readonly requestId: string;
   readonly source: string;
   readonly session: string;
@@ -79,6 +81,11 @@ export type ApplyOutcome =
   | { applied: true; problem?: string; positionAdvanced: boolean };
 
 export interface InboxOptions {
+  /**
+   * The hub this inbox is fed by (its origin). It goes into every item's `hub`
+   * and `key`, so items of two hubs relaying the same session never share a key.
+   */
+  hub?: string;
   now?: () => number;
   /** `(source, id)` keys remembered for dedupe. */
   dedupeCapacity?: number;
@@ -140,6 +147,7 @@ const LIFECYCLE_TYPES = new Set(['attention.answered', 'attention.resolved', 'at
  */
 export class Inbox {
   private readonly now: () => number;
+  private readonly hub: string;
   private readonly seen: BoundedKeySet;
   private readonly timelineLimit: number;
   private readonly maxSessions: number;
@@ -188,7 +196,14 @@ export class Inbox {
   /** Fires for every incremental change to the set of open requests or an item's outcome. */
   readonly onDidChange;
 
+  /** An item's key: unique across hubs, since the hub is part of it (InboxOptions.hub). */
+  private itemKey(sessionStateKey: string, requestId: string): string {
+    const key = `${sessionStateKey}\u0000${requestId}`;
+    return this.hub ? `${this.hub}\u0000${key}` : key;
+  }
+
   constructor(options: InboxOptions = {}) {
+    this.hub = options.hub ?? '';
     this.now = options.now ?? Date.now;
     this.seen = new BoundedKeySet(options.dedupeCapacity ?? 50_000);
     this.timelineLimit = options.timelineLimit ?? 200;
@@ -390,7 +405,7 @@ export class Inbox {
       .filter((state): state is SessionState => state !== undefined && state.owned && state.source !== event.source);
     const refs = [event.subject, event.cause].filter((ref): ref is string => ref !== undefined);
     const referenced = owners.find((state) =>
-      refs.some((ref) => this.items.has(itemKey(state.key, ref)) || state.timeline.find(ref) !== undefined),
+      refs.some((ref) => this.items.has(this.itemKey(state.key, ref)) || state.timeline.find(ref) !== undefined),
     );
     const home = referenced ?? (owners.length === 1 ? owners[0] : undefined);
     if (home) {
@@ -433,7 +448,7 @@ export class Inbox {
       const parsed = parseAttentionRequest(event);
       return parsed.ok ? undefined : parsed.problem.message;
     }
-    const key = itemKey(sessionKey(event.source, event.session), event.id);
+    const key = this.itemKey(sessionKey(event.source, event.session), event.id);
     if (this.items.has(key)) return undefined; // redelivered after the dedupe window forgot it
     if (this.openTotal >= this.maxOpen) {
       return `${this.maxOpen} requests are already open; ${event.agent}'s request ${event.id} in session ${event.session} was not added. Answer or dismiss some, or narrow the filter`;
@@ -445,6 +460,7 @@ export class Inbox {
     const parsed = parseAttentionRequest(event);
     const item: AttentionItem = {
       key,
+      hub: this.hub,
       requestId: event.id,
       source: event.source,
       session: event.session,
@@ -555,9 +571,9 @@ export class Inbox {
   }
 
   private lookup(session: string, requestId: string, source?: string): AttentionItem | undefined {
-    if (source !== undefined) return this.items.get(itemKey(sessionKey(source, session), requestId));
+    if (source !== undefined) return this.items.get(this.itemKey(sessionKey(source, session), requestId));
     for (const key of this.sessionsByName.get(session) ?? []) {
-      const item = this.items.get(itemKey(key, requestId));
+      const item = this.items.get(this.itemKey(key, requestId));
       if (item) return item;
     }
     return undefined;
@@ -736,9 +752,6 @@ function spoofedLifecycle(event: AepEvent, item: Readonly<AttentionItem>): strin
   return `ignored ${event.type} ${event.id} from ${event.agent} (${event.source}) for ${item.agent}'s request ${item.requestId} in session ${item.session}: only the request's own emitter (${item.source}) can answer, resolve or time it out (AEP-0002 §7)`;
 }
 
-function itemKey(sessionStateKey: string, requestId: string): string {
-  return `${sessionStateKey}\u0000${requestId}`;
-}
 
 function parkKey(session: string, subject: string): string {
   return `${session}\u0000${subject}`;

@@ -1,0 +1,244 @@
+import * as vscode from 'vscode';
+import type { Answer } from '../aep/attention';
+import type { CaptureChoice } from '../aep/capture';
+import type { StoredCommand } from '../aep/client/commandStore';
+import type { SendOutcome } from '../aep/client/controlSender';
+import type { Reachability } from '../aep/client/rosterSnapshot';
+import type { RespondCommand } from '../aep/control';
+import type { AttentionItem, InboxChange } from '../aep/inbox/inbox';
+import { AttentionStore, type AttentionStoreOptions } from './attentionStore';
+import { Disposable } from './disposable';
+import { HubConnection, type ConnectionState, type RestoredOutcome } from './hubConnection';
+import type { HubConfig } from './hubList';
+import type { ExtensionLog } from './log';
+import type { SettingsService } from './settings';
+import type { TokenStore } from './tokens';
+import type { KeyValueStorage } from '../aep/client/commandStore';
+
+/** One hub of the window: its connection and the requests it brought (HubConnection.store). */
+export type Hub = HubConnection;
+
+export interface HubInboxChange {
+  hub: Hub;
+  /** As AttentionStore.onDidChangeInbox: `undefined` when the hub's whole inbox was replaced. */
+  change: InboxChange | undefined;
+}
+
+export interface SentAnswer {
+  hub: Hub;
+  item: Readonly<AttentionItem>;
+  command: RespondCommand;
+}
+
+/** The window's state across hubs, for the status bar and the inbox title. */
+export type OverallState = 'unconfigured' | ConnectionState['kind'];
+
+/**
+ * Every hub the window names (settings.ts `hubs`), each with its own
+ * connection, token, filter, ceiling, positions and inbox. Hubs added to or
+ * removed from the settings connect or disconnect at once; a hub kept keeps
+ * its connection. Requests are told apart by hub (an item's `hub`, and its
+ * key); an answer goes back through the hub its request came from, never another.
+ */
+export class Hubs extends Disposable {
+  private readonly byId = new Map<string, Hub>();
+  /** What each hub's own subscriptions and store are released by, in order. */
+  private readonly releases = new Map<Hub, () => void>();
+  private reportedProblems = '';
+  private readonly listProblems = this._register(new vscode.EventEmitter<string[]>());
+  /** `aepAttention.hubs` holds entries that could not be used (each problem in words to act on). */
+  readonly onDidFindListProblems = this.listProblems.event;
+  private readonly inboxChanges = this._register(new vscode.EventEmitter<HubInboxChange>());
+  private readonly stateChanges = this._register(new vscode.EventEmitter<Hub>());
+  private readonly rosterChanges = this._register(new vscode.EventEmitter<Hub>());
+  private readonly restored = this._register(new vscode.EventEmitter<RestoredOutcome & { hub: Hub }>());
+  private readonly listChanges = this._register(new vscode.EventEmitter<void>());
+  private readonly sent = this._register(new vscode.EventEmitter<SentAnswer>());
+  private readonly settled = this._register(new vscode.EventEmitter<{ hub: Hub; outcome: SendOutcome }>());
+  readonly onDidChangeInbox = this.inboxChanges.event;
+  readonly onDidChangeState = this.stateChanges.event;
+  readonly onDidChangeRoster = this.rosterChanges.event;
+  readonly onDidSettleRestored = this.restored.event;
+  /** A hub was added or removed. */
+  readonly onDidChangeHubs = this.listChanges.event;
+  /** An answer was handed to its hub (before its outcome is known). */
+  readonly onDidSendAnswer = this.sent.event;
+  /** What became of an answer sent from this window, restored ones included. */
+  readonly onDidSettleAnswer = this.settled.event;
+
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly tokens: TokenStore,
+    private readonly storage: KeyValueStorage,
+    private readonly log: ExtensionLog,
+    private readonly storeOptions: AttentionStoreOptions = {},
+  ) {
+    super();
+    this._register(settings.onDidChange(() => this.reconcile()));
+    this._register({ dispose: () => this.removeAll() });
+  }
+
+  /** Creates the hubs of the current settings and starts them. */
+  start(): void {
+    this.reconcile();
+  }
+
+  list(): readonly Hub[] {
+    return [...this.byId.values()];
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): Hub | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The hub an item came through. */
+  of(item: Pick<AttentionItem, 'hub'>): Hub | undefined {
+    return this.byId.get(item.hub);
+  }
+
+  /** A request of any hub by key (keys name their hub: InboxOptions.hub). */
+  item(key: string): Readonly<AttentionItem> | undefined {
+    for (const hub of this.byId.values()) {
+      const found = hub.store.inbox.item(key);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Open requests the user has not dismissed, hub by hub in settings order. */
+  visibleItems(): Array<Readonly<AttentionItem>> {
+    return this.list().flatMap((hub) => hub.store.visibleItems());
+  }
+
+  get visibleCount(): number {
+    let count = 0;
+    for (const hub of this.byId.values()) count += hub.store.visibleCount;
+    return count;
+  }
+
+  isDismissed(item: Readonly<AttentionItem>): boolean {
+    return this.of(item)?.store.dismissedKeys.has(item.key) ?? false;
+  }
+
+  dismiss(item: Readonly<AttentionItem>): void {
+    this.of(item)?.store.dismiss(item);
+  }
+
+  /** The state across hubs: the one hub's, or for several the worst first (failed, lost, connecting), else connected. */
+  get overallState(): OverallState {
+    const kinds = this.list().map((hub) => hub.state.kind);
+    if (kinds.length === 0) return 'unconfigured';
+    for (const kind of ['failed', 'backing-off', 'connecting', 'idle'] as const) if (kinds.includes(kind)) return kind;
+    return kinds.every((kind) => kind === 'disconnected') ? 'disconnected' : 'connected';
+  }
+
+  reachability(item: Readonly<AttentionItem>): Reachability {
+    return this.of(item)?.reachability(item.session) ?? { state: 'unknown' };
+  }
+
+  isConnected(item: Readonly<AttentionItem>): boolean {
+    return this.of(item)?.isConnected ?? false;
+  }
+
+  keptAnswers(item: Readonly<AttentionItem>): StoredCommand[] {
+    return this.of(item)?.keptAnswers() ?? [];
+  }
+
+  /** Answers through the hub the request came from; never another (issue 16). */
+  respond(item: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}): Promise<SendOutcome> {
+    const hub = this.of(item);
+    const request = item.request;
+    if (!hub || !request) return Promise.resolve(this.gone());
+    return hub.respond(request, answer, choice, (command) => this.sent.fire({ hub, item, command })).then((outcome) => this.settledFrom(hub, outcome));
+  }
+
+  resend(item: Readonly<AttentionItem>, commandId: string): Promise<SendOutcome> {
+    const hub = this.of(item);
+    const request = item.request;
+    if (!hub || !request) return Promise.resolve(this.gone(commandId));
+    return hub.resend(request, commandId).then((outcome) => this.settledFrom(hub, outcome));
+  }
+
+  private settledFrom(hub: Hub, outcome: SendOutcome): SendOutcome {
+    this.settled.fire({ hub, outcome });
+    return outcome;
+  }
+
+  private gone(commandId = ''): SendOutcome {
+    return { kind: 'cancelled', commandId, reason: vscode.l10n.t('The hub this request came through is no longer in the settings, so it cannot be answered from here.') };
+  }
+
+  /** Adds the hubs the settings now name, removes the ones they no longer do, and hands the rest their new settings. */
+  private reconcile(): void {
+    if (this.isDisposed) return;
+    const { hubs, hubListProblems } = this.settings.value;
+    this.reportProblems(hubListProblems);
+    const wanted = new Map(hubs.map((config) => [config.id, config]));
+    let changed = false;
+    for (const [id, hub] of this.byId) {
+      if (wanted.has(id)) continue;
+      this.byId.delete(id);
+      this.log.for('hubs').info(`${id} is no longer in the settings: disconnected`);
+      this.release(hub);
+      changed = true;
+    }
+    const ordered = new Map<string, Hub>();
+    for (const config of hubs) {
+      const known = this.byId.get(config.id);
+      if (known) {
+        known.update(config);
+        ordered.set(config.id, known);
+        continue;
+      }
+      ordered.set(config.id, this.add(config));
+      changed = true;
+    }
+    this.byId.clear();
+    for (const [id, hub] of ordered) this.byId.set(id, hub);
+    if (changed) this.listChanges.fire();
+  }
+
+  private add(config: HubConfig): Hub {
+    const store = new AttentionStore(this.storage, this.log, this.storeOptions);
+    const hub = new HubConnection(config, this.settings, this.tokens, store, this.log);
+    const subscriptions = [
+      store.onDidChangeInbox((change) => this.inboxChanges.fire({ hub, change })),
+      hub.onDidChangeState(() => this.stateChanges.fire(hub)),
+      hub.onDidChangeRoster(() => this.rosterChanges.fire(hub)),
+      hub.onDidSettleRestored((restored) => {
+        this.restored.fire({ ...restored, hub });
+        this.settled.fire({ hub, outcome: restored.outcome });
+      }),
+    ];
+    this.releases.set(hub, () => {
+      for (const subscription of subscriptions) subscription.dispose();
+      // The connection stops its client before the store saves what the inbox holds.
+      hub.dispose();
+      store.dispose();
+    });
+    hub.start().catch((error: unknown) => this.log.for('connection').error(`could not start ${config.id}: ${String(error)}`));
+    return hub;
+  }
+
+  private reportProblems(problems: string[]): void {
+    const text = problems.join(' ');
+    if (text === this.reportedProblems) return;
+    this.reportedProblems = text;
+    for (const problem of problems) this.log.for('settings').warn(problem);
+    if (problems.length > 0) this.listProblems.fire(problems);
+  }
+
+  private release(hub: Hub): void {
+    this.releases.get(hub)?.();
+    this.releases.delete(hub);
+  }
+
+  private removeAll(): void {
+    for (const hub of this.byId.values()) this.release(hub);
+    this.byId.clear();
+  }
+}
