@@ -1,0 +1,347 @@
+import type { SendOutcome } from '../client/controlSender';
+import type { KeyValueStorage } from '../client/commandStore';
+import type { Logger } from '../client/logger';
+import type { RespondCommand } from '../control';
+import { Emitter } from '../emitter';
+import { isOpenStatus, type AttentionItem } from '../inbox/inbox';
+import {
+  agentOutcomes,
+  endedWithoutAnswer,
+  historyEntryId,
+  historyOutcome,
+  newHistoryEntry,
+  newHistorySend,
+  readHistoryEntry,
+  type HistoryEntry,
+  type HistorySend,
+  type HubRef,
+} from './historyEntry';
+
+export interface HistoryLimits {
+  maxEntries: number;
+  maxAgeDays: number;
+}
+
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { maxEntries: 200, maxAgeDays: 30 };
+/** Characters of stored JSON: `workspaceState` is rewritten whole on every change. */
+export const DEFAULT_HISTORY_MAX_BYTES = 2 * 1024 * 1024;
+/** A request closed sooner than this after it arrived was replayed already closed, not seen open here. */
+export const DEFAULT_MIN_OPEN_MS = 1_000;
+export const HISTORY_STORAGE_KEY = 'answerHistory';
+const HISTORY_VERSION = 1;
+const SAVE_DELAY_MS = 500;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface AnswerHistoryOptions {
+  /** Read at construction and on each `applyLimits` (a setting changed). */
+  limits?: () => HistoryLimits;
+  now?: () => number;
+  /** Largest stored history, in characters of JSON; the oldest entries go first. */
+  maxBytes?: number;
+  /** See `noteItem`. */
+  minOpenMs?: number;
+}
+
+/**
+ * The answer history of one workspace, kept in `workspaceState` under one
+ * key: every request answered from this window, newest first, with what was
+ * sent and every outcome, and the requests that ended here without an answer
+ * from here. Bounded by count, age and size. Nothing stored holds a secret
+ * (see historyEntry.ts). Writes are debounced; `dispose` writes what is
+ * pending and `clear` writes at once. A storage that fails is logged, never thrown.
+ */
+export class AnswerHistory {
+  /** Newest first. */
+  private list: HistoryEntry[] = [];
+  private readonly byId = new Map<string, HistoryEntry>();
+  private readonly byCommand = new Map<string, { entry: HistoryEntry; send: HistorySend }>();
+  /** Characters of JSON each entry stores, measured once per change to it: a flood of closing requests must not re-serialize the whole history each time. */
+  private readonly sizes = new WeakMap<HistoryEntry, number>();
+  private readonly now: () => number;
+  private readonly limitsSource: (() => HistoryLimits) | undefined;
+  private limits: HistoryLimits;
+  private readonly maxBytes: number;
+  private readonly minOpenMs: number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  private readonly changes: Emitter<void>;
+  readonly onDidChange;
+
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly log: Logger,
+    options: AnswerHistoryOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.limitsSource = options.limits;
+    this.maxBytes = options.maxBytes ?? DEFAULT_HISTORY_MAX_BYTES;
+    this.minOpenMs = options.minOpenMs ?? DEFAULT_MIN_OPEN_MS;
+    this.changes = new Emitter<void>((error) => log.error(`an answer history listener failed: ${describeError(error)}`));
+    this.onDidChange = this.changes.event;
+    this.limits = this.readLimits();
+    const repaired = this.load();
+    if (this.prune() || repaired) this.schedule();
+  }
+
+  entries(): readonly HistoryEntry[] {
+    return [...this.list];
+  }
+
+  entry(id: string): HistoryEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** A command handed to the sender: a new send in the request's entry (the same command id sent again is the same send). */
+  recordSent(hub: HubRef, item: Readonly<AttentionItem>, command: RespondCommand): void {
+    if (this.byCommand.has(command.id)) return;
+    const now = this.now();
+    const entry = this.entryFor(hub, item, now);
+    const send = newHistorySend(command, item.request?.fields ?? [], now);
+    entry.sends.push(send);
+    delete entry.ended;
+    this.byCommand.set(send.commandId, { entry, send });
+    this.touch(entry, now);
+  }
+
+  /** How a recorded send ended; an id not recorded (or pruned since) is ignored. */
+  recordOutcome(commandId: string, outcome: SendOutcome): void {
+    const known = this.byCommand.get(commandId);
+    if (!known) return;
+    known.send.outcomes.push(historyOutcome(outcome, this.now()));
+    this.changed(known.entry);
+  }
+
+  /**
+   * An item changed in the inbox. What the agent's side said of it
+   * (answered, then resolved / timeout / session-ended) is added to its
+   * entry once each. An item that closed (or was answered elsewhere) with no
+   * send from here gets an entry of its own, saying how it ended, but only
+   * when it was open here at least `minOpenMs`: a replayed request that
+   * arrives already answered was never the person's to answer here.
+   */
+  noteItem(hub: HubRef, item: Readonly<AttentionItem>): void {
+    const now = this.now();
+    let entry = this.byId.get(historyEntryId(hub, item.key));
+    if (!entry) {
+      const ended = endedWithoutAnswer(item);
+      if (ended === undefined) return;
+      const endedAt = isOpenStatus(item.status) ? now : (item.closedAt ?? now);
+      if (endedAt - item.receivedAt < this.minOpenMs) return;
+      entry = this.entryFor(hub, item, endedAt);
+      entry.ended = ended;
+      this.addAgentOutcomes(entry, item, now);
+      this.touch(entry, endedAt);
+      return;
+    }
+    if (this.addAgentOutcomes(entry, item, now)) this.changed(entry);
+  }
+
+  /** The person dismissed the request here: listed as dismissed, unless it was answered from here. */
+  noteDismissed(hub: HubRef, item: Readonly<AttentionItem>): void {
+    const existing = this.byId.get(historyEntryId(hub, item.key));
+    if (existing && (existing.sends.length > 0 || existing.ended !== undefined)) return;
+    const now = this.now();
+    const entry = this.entryFor(hub, item, now);
+    entry.ended = 'dismissed';
+    this.addAgentOutcomes(entry, item, now);
+    this.touch(entry, now);
+  }
+
+  /** Reads the limits again (a setting changed) and drops what they no longer allow. */
+  applyLimits(): void {
+    this.limits = this.readLimits();
+    if (!this.prune()) return;
+    this.schedule();
+    this.changes.fire();
+  }
+
+  /** Empties the history, in storage at once. */
+  clear(): void {
+    this.cancelSave();
+    const had = this.list.length > 0;
+    this.list = [];
+    this.byId.clear();
+    this.byCommand.clear();
+    this.write(undefined);
+    if (had) this.changes.fire();
+  }
+
+  /** Writes pending changes. */
+  dispose(): void {
+    if (this.timer) this.flush();
+    this.disposed = true;
+    this.changes.dispose();
+  }
+
+  // ---- entries ------------------------------------------------------------------
+
+  private entryFor(hub: HubRef, item: Readonly<AttentionItem>, at: number): HistoryEntry {
+    const id = historyEntryId(hub, item.key);
+    const existing = this.byId.get(id);
+    if (existing) return existing;
+    const entry = newHistoryEntry(hub, item, at);
+    this.byId.set(id, entry);
+    this.list.unshift(entry);
+    return entry;
+  }
+
+  /** Adds the agent outcomes the entry does not have yet; true when it added one. */
+  private addAgentOutcomes(entry: HistoryEntry, item: Readonly<AttentionItem>, now: number): boolean {
+    let added = false;
+    for (const outcome of agentOutcomes(item, now)) {
+      if (entry.agentOutcomes.some((known) => known.kind === outcome.kind)) continue;
+      entry.agentOutcomes.push(outcome);
+      added = true;
+    }
+    return added;
+  }
+
+  /** The entry's last activity is now: it moves to the front. */
+  private touch(entry: HistoryEntry, at: number): void {
+    entry.at = Math.max(entry.at, at);
+    const index = this.list.indexOf(entry);
+    if (index > 0) {
+      this.list.splice(index, 1);
+      this.list.unshift(entry);
+    }
+    this.changed(entry);
+  }
+
+  private changed(entry: HistoryEntry): void {
+    this.sizes.delete(entry);
+    this.prune();
+    this.schedule();
+    this.changes.fire();
+  }
+
+  // ---- bounds -------------------------------------------------------------------
+
+  private readLimits(): HistoryLimits {
+    let limits = DEFAULT_HISTORY_LIMITS;
+    try {
+      if (this.limitsSource) limits = this.limitsSource();
+    } catch (error) {
+      this.log.warn(`could not read the answer history limits, using the defaults: ${describeError(error)}`);
+    }
+    const { maxEntries, maxAgeDays } = limits;
+    return {
+      maxEntries: Number.isFinite(maxEntries) && maxEntries >= 0 ? Math.floor(maxEntries) : DEFAULT_HISTORY_LIMITS.maxEntries,
+      maxAgeDays: Number.isFinite(maxAgeDays) && maxAgeDays > 0 ? maxAgeDays : DEFAULT_HISTORY_LIMITS.maxAgeDays,
+    };
+  }
+
+  /**
+   * Drops entries older than `maxAgeDays`, then all but the newest
+   * `maxEntries`, then the oldest until the stored JSON fits `maxBytes`.
+   * True when it dropped any.
+   */
+  private prune(): boolean {
+    const cutoff = this.now() - this.limits.maxAgeDays * DAY_MS;
+    // Stable: entries of the same time keep their order, the one touched last first.
+    const ordered = [...this.list].sort((a, b) => b.at - a.at);
+    const kept = ordered.filter((entry) => entry.at >= cutoff).slice(0, this.limits.maxEntries);
+    let bytes = JSON.stringify(storedJson([])).length;
+    let fits = 0;
+    for (const entry of kept) {
+      const size = this.sizeOf(entry);
+      if (size === undefined || bytes + size + (fits > 0 ? 1 : 0) > this.maxBytes) break;
+      bytes += size + (fits > 0 ? 1 : 0);
+      fits++;
+    }
+    kept.length = fits;
+    const dropped = ordered.length - kept.length;
+    this.list = kept;
+    if (dropped === 0) return false;
+    const keep = new Set(kept);
+    for (const entry of ordered) {
+      if (keep.has(entry)) continue;
+      this.byId.delete(entry.id);
+      for (const send of entry.sends) this.byCommand.delete(send.commandId);
+    }
+    return true;
+  }
+
+  private sizeOf(entry: HistoryEntry): number | undefined {
+    let size = this.sizes.get(entry);
+    if (size !== undefined) return size;
+    try {
+      size = JSON.stringify(entry).length;
+    } catch (error) {
+      this.log.warn(`an answer history entry cannot be stored as JSON, so it and older ones are dropped: ${describeError(error)}`);
+      return undefined;
+    }
+    this.sizes.set(entry, size);
+    return size;
+  }
+
+  // ---- storage ------------------------------------------------------------------
+
+  /** Reads the stored history; true when what was stored needs writing again (entries skipped). */
+  private load(): boolean {
+    let saved: unknown;
+    try {
+      saved = this.storage.get<unknown>(HISTORY_STORAGE_KEY, undefined);
+    } catch (error) {
+      this.log.error(`could not read the answer history: ${describeError(error)}`);
+      return false;
+    }
+    if (saved === undefined) return false;
+    const stored = typeof saved === 'object' && saved !== null ? (saved as Record<string, unknown>) : {};
+    if (stored['version'] !== HISTORY_VERSION || !Array.isArray(stored['entries'])) {
+      this.log.warn('the saved answer history is in a form this version does not read; it starts empty');
+      return false;
+    }
+    let skipped = 0;
+    for (const raw of stored['entries'] as unknown[]) {
+      const entry = readHistoryEntry(raw);
+      if (!entry || this.byId.has(entry.id) || entry.sends.some((send) => this.byCommand.has(send.commandId))) {
+        skipped++;
+        continue;
+      }
+      this.byId.set(entry.id, entry);
+      for (const send of entry.sends) this.byCommand.set(send.commandId, { entry, send });
+      this.list.push(entry);
+    }
+    if (skipped > 0) this.log.warn(`skipped ${skipped} saved answer history entr${skipped === 1 ? 'y' : 'ies'} that could not be read`);
+    return skipped > 0;
+  }
+
+  private schedule(): void {
+    if (this.disposed) {
+      this.write(storedJson(this.list));
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
+  }
+
+  private cancelSave(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private flush(): void {
+    this.cancelSave();
+    this.write(storedJson(this.list));
+  }
+
+  /** One write; a storage that throws or rejects is logged, and the history in memory stays. */
+  private write(value: unknown): void {
+    const failed = (error: unknown) => this.log.error(`could not save the answer history: ${describeError(error)}`);
+    try {
+      Promise.resolve(this.storage.update(HISTORY_STORAGE_KEY, value)).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+}
+
+function storedJson(entries: readonly HistoryEntry[]): { version: number; entries: readonly HistoryEntry[] } {
+  return { version: HISTORY_VERSION, entries };
+}
+
+/** An error in one line, bounded: the message of a failed write can quote the value. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

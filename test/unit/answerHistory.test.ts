@@ -1,0 +1,579 @@
+// The answer history (src/aep/history): what is kept of each request answered
+// or seen ending here, in what order, bounded how, and that no secret is
+// ever written to the storage. Items come from real events through the Inbox.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Answer } from '../../src/aep/attention';
+import type { SendOutcome } from '../../src/aep/client/controlSender';
+import { buildRespondCommand, type RespondCommand } from '../../src/aep/control';
+import type { AepEvent } from '../../src/aep/envelope';
+import { AnswerHistory, HISTORY_STORAGE_KEY, type HistoryLimits } from '../../src/aep/history/answerHistory';
+import { commandJson, historyEntryId, maskAnswer, SENT_AS_TYPED_MARK, type HistoryEntry, type HubRef } from '../../src/aep/history/historyEntry';
+import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
+import type { CaptureLevel } from '../../src/aep/levels';
+import { SECRET_MARK } from '../../src/aep/redaction';
+import { validEvent, type EventFields, type RequestData, type WireField } from '../support/events';
+import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+
+const HUB: HubRef = { id: 'http://127.0.0.1:8787', label: 'Local hub' };
+const SRC = 'aep://host-a/agent/claude-code/session/s1';
+const SENDER = { agent: 'aep-attention', source: 'aep://workstation/agent/aep-attention' };
+const START = Date.parse('2026-07-03T10:00:00Z');
+const DAY = 24 * 60 * 60 * 1000;
+
+const GITHUB_TOKEN = 'ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c';
+const CONTEXT_SECRET = 'ctx-Secret-Value-42';
+const PASSWORD = 'hunter2sequel';
+const LABELLED_SECRET = 'kite-runner-7';
+
+const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
+  validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
+
+const FORM_FIELDS: WireField[] = [
+  { id: 'name', type: 'string', label: 'Name' },
+  { id: 'password', type: 'string', label: 'Password' },
+  { id: 'deploy_code', type: 'string', label: 'API key for the deploy' },
+  { id: 'replicas', type: 'number', label: 'Replicas' },
+  { id: 'staged', type: 'boolean', label: 'Staged' },
+  { id: 'db', type: 'select', label: 'Database', other: true, choices: [{ id: 'pg', label: 'Postgres' }, { id: 'sqlite', label: 'SQLite' }] },
+  { id: 'regions', type: 'select', label: 'Regions', multi: true, other: true, choices: [{ id: 'eu', label: 'EU' }, { id: 'us', label: 'US' }] },
+];
+
+/** A test world: an inbox and a history on one clock, the history told of every inbox change as the host does. */
+function world(options: { limits?: () => HistoryLimits; maxBytes?: number; minOpenMs?: number; memento?: MemoryMemento } = {}) {
+  const clock = { now: START };
+  const now = () => clock.now;
+  const inbox = new Inbox({ now });
+  const { memento = new MemoryMemento(), ...historyOptions } = options;
+  const log = new RecordingLogger();
+  const history = new AnswerHistory(memento, log, { now, ...historyOptions });
+  let changes = 0;
+  history.onDidChange(() => changes++);
+  inbox.onDidChange((change) => history.noteItem(HUB, change.item));
+  let seq = 0;
+  const apply = (event: AepEvent) => {
+    const outcome = inbox.apply(event);
+    assert.ok(outcome.applied, `${event.type} ${event.id} was applied`);
+  };
+  const item = (id: string): Readonly<AttentionItem> => {
+    const found = inbox.findRequest('s1', id, SRC);
+    assert.ok(found, `request ${id} is in the inbox`);
+    return found;
+  };
+  const w = {
+    clock, inbox, memento, log, history,
+    get changes() {
+      return changes;
+    },
+    request(id: string, data: Partial<RequestData> = {}, capture: CaptureLevel = 'redacted') {
+      apply(ev({ id, type: 'attention.requested', seq: seq++, capture, data: { kind: 'input', prompt: `Question ${id}?`, ...data } }));
+      return item(id);
+    },
+    form(id: string, capture: CaptureLevel = 'redacted') {
+      return w.request(id, { kind: 'form', prompt: 'Configure the deploy', fields: FORM_FIELDS }, capture);
+    },
+    answered(id: string, by = 'human:alice', via = 'control') {
+      apply(ev({ id: `${id}-answered-${seq}`, type: 'attention.answered', subject: id, cause: id, seq: seq++, data: { answer: { option: 'allow' }, by, via } }));
+      return item(id);
+    },
+    resolved(id: string, resolution = 'answered') {
+      apply(ev({ id: `${id}-resolved-${seq}`, type: 'attention.resolved', subject: id, cause: id, seq: seq++, data: { resolution } }));
+      return item(id);
+    },
+    timeout(id: string) {
+      apply(ev({ id: `${id}-timeout-${seq}`, type: 'attention.timeout', subject: id, cause: id, seq: seq++ }));
+      return item(id);
+    },
+    sessionEnded() {
+      apply(ev({ id: `ended-${seq}`, type: 'session.ended', seq: seq++, data: { reason: 'normal' } }));
+    },
+    /** Builds the command as the page does, and records it as sent. */
+    send(id: string, answer: Answer, verbatim = false): RespondCommand {
+      const it = item(id);
+      assert.ok(it.request, `request ${id} could be read`);
+      const built = buildRespondCommand(it.request, answer, SENDER, clock.now, { verbatim });
+      assert.ok(built.ok, built.ok ? '' : built.refusal.message);
+      history.recordSent(HUB, it, built.command);
+      return built.command;
+    },
+    entry(id: string): HistoryEntry {
+      const entry = history.entry(historyEntryId(HUB, item(id).key));
+      assert.ok(entry, `an entry for ${id}`);
+      return entry;
+    },
+    /** Everything the storage holds, as the editor would write it. */
+    stored(): string {
+      history.dispose();
+      return JSON.stringify(memento.get<unknown>(HISTORY_STORAGE_KEY, undefined)) ?? '';
+    },
+  };
+  return w;
+}
+
+const requestIds = (history: AnswerHistory) => history.entries().map((entry) => entry.requestId);
+
+describe('AnswerHistory: entries and outcomes', () => {
+  test('entries are newest first, by their last activity', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    for (const id of ['R1', 'R2', 'R3']) w.request(id);
+    w.send('R1', { text: 'one' });
+    w.clock.now += 1_000;
+    w.send('R3', { text: 'three' });
+    w.clock.now += 1_000;
+    w.send('R2', { text: 'two' });
+    assert.deepEqual(requestIds(w.history), ['R2', 'R3', 'R1']);
+    const ats = w.history.entries().map((entry) => entry.at);
+    assert.deepEqual(ats, [START + 2_000, START + 1_000, START]);
+
+    w.clock.now += 1_000;
+    w.send('R1', { text: 'one, again' });
+    assert.deepEqual(requestIds(w.history), ['R1', 'R2', 'R3'], 'a new send moves its entry to the front');
+  });
+
+  test('a second send for the same request goes into the same entry; the same command recorded again adds nothing', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    const item = w.request('R1');
+    const first = w.send('R1', { text: 'first' });
+    w.clock.now += 5_000;
+    const second = w.send('R1', { text: 'second' });
+    w.history.recordSent(HUB, item, second);
+
+    assert.equal(w.history.entries().length, 1);
+    const entry = w.entry('R1');
+    assert.equal(entry.id, `${HUB.id} ${item.key}`);
+    assert.deepEqual(entry.hub, HUB);
+    assert.deepEqual([entry.requestId, entry.agent, entry.session, entry.source, entry.kind], ['R1', 'claude-code', 's1', SRC, 'input']);
+    assert.deepEqual(entry.sends.map((send) => [send.commandId, send.at, send.answer.text]), [
+      [first.id, START, 'first'],
+      [second.id, START + 5_000, 'second'],
+    ]);
+    assert.equal(entry.ended, undefined);
+    assert.equal(entry.at, START + 5_000);
+  });
+
+  test('each outcome is appended to the send of its command id; an unknown id is ignored', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('R1');
+    const first = w.send('R1', { text: 'first' });
+    const second = w.send('R1', { text: 'second' });
+    const outcomes: Array<[string, SendOutcome]> = [
+      [first.id, { kind: 'timeout', commandId: first.id, afterMs: 10_000 }],
+      [second.id, { kind: 'rejected', commandId: second.id, reason: 'invalid', detail: `not like ${GITHUB_TOKEN}` }],
+      [first.id, { kind: 'accepted', commandId: first.id }],
+      [second.id, { kind: 'refused-by-hub', commandId: second.id, code: 'no-route' }],
+      [second.id, { kind: 'cancelled', commandId: second.id, reason: 'the storage is full' }],
+      [first.id, { kind: 'awaiting-ack', commandId: first.id, sent: true }],
+      [first.id, { kind: 'request-closed', commandId: first.id, sent: false }],
+    ];
+    for (const [id, outcome] of outcomes) {
+      w.clock.now += 100;
+      w.history.recordOutcome(id, outcome);
+    }
+    const before = w.changes;
+    w.history.recordOutcome('01UNKNOWNCOMMAND0000000000', { kind: 'accepted', commandId: '01UNKNOWNCOMMAND0000000000' });
+    assert.equal(w.changes, before, 'an unknown command id changes nothing');
+
+    const [a, b] = w.entry('R1').sends;
+    assert.deepEqual(a?.outcomes, [
+      { kind: 'timed-out', at: START + 100, afterMs: 10_000 },
+      { kind: 'accepted', at: START + 300 },
+      { kind: 'awaiting-ack', at: START + 600, sent: true },
+      { kind: 'request-closed', at: START + 700, sent: false },
+    ]);
+    assert.deepEqual(b?.outcomes, [
+      { kind: 'rejected', at: START + 200, reason: 'invalid', detail: `not like ${SECRET_MARK}` },
+      { kind: 'refused-by-hub', at: START + 400, code: 'no-route' },
+      { kind: 'not-delivered', at: START + 500, reason: 'the storage is full' },
+    ]);
+  });
+
+  test("the agent's outcomes are appended once each, however often the item is noted", (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('R1');
+    w.send('R1', { text: 'go ahead' });
+    w.clock.now += 1_000;
+    const answered = w.answered('R1', 'human:alice', 'control');
+    w.history.noteItem(HUB, answered);
+    w.history.noteItem(HUB, answered);
+    w.clock.now += 1_000;
+    const resolved = w.resolved('R1', 'answered');
+    const changes = w.changes;
+    w.history.noteItem(HUB, resolved);
+    w.history.noteItem(HUB, resolved);
+    assert.equal(w.changes, changes, 'noting an unchanged item again changes nothing');
+
+    const entry = w.entry('R1');
+    assert.deepEqual(entry.agentOutcomes, [
+      { kind: 'answered', at: START + 1_000, by: 'human:alice', via: 'control' },
+      { kind: 'resolved', at: START + 2_000, resolution: 'answered' },
+    ]);
+    assert.equal(entry.ended, undefined, 'answered from here');
+    assert.equal(entry.at, START, "the agent's outcomes do not move the entry");
+  });
+});
+
+describe('AnswerHistory: requests that ended without an answer from here', () => {
+  test('each way a request ends is listed, marked as such, with the agent outcome', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    for (const id of ['A', 'R', 'T']) w.request(id);
+    w.clock.now += 5_000;
+    w.answered('A', 'human:bob', 'slack');
+    // Answered elsewhere, still open until the agent resolves it: already listed.
+    assert.equal(w.entry('A').ended, 'answered-elsewhere');
+    assert.deepEqual(w.entry('A').agentOutcomes, [{ kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack' }]);
+    w.clock.now += 500;
+    w.resolved('A', 'answered');
+    w.clock.now += 500;
+    w.resolved('R', 'cancelled');
+    w.clock.now += 1_000;
+    w.timeout('T');
+    w.request('S');
+    w.clock.now += 2_000;
+    w.sessionEnded();
+
+    assert.deepEqual(
+      w.history.entries().map((entry) => [entry.requestId, entry.ended, entry.sends.length, entry.at]),
+      [
+        ['S', 'session-ended', 0, START + 9_000],
+        ['T', 'timed-out', 0, START + 7_000],
+        ['R', 'resolved', 0, START + 6_000],
+        ['A', 'answered-elsewhere', 0, START + 5_000],
+      ],
+    );
+    assert.deepEqual(w.entry('A').agentOutcomes, [
+      { kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack' },
+      { kind: 'resolved', at: START + 5_500, resolution: 'answered' },
+    ]);
+    assert.deepEqual(w.entry('R').agentOutcomes, [{ kind: 'resolved', at: START + 6_000, resolution: 'cancelled' }]);
+    assert.deepEqual(w.entry('T').agentOutcomes, [{ kind: 'timeout', at: START + 7_000 }]);
+    assert.deepEqual(w.entry('S').agentOutcomes, [{ kind: 'session-ended', at: START + 9_000 }]);
+    assert.ok(w.history.entries().every((entry) => entry.sends.length === 0 && entry.kind === 'input'));
+  });
+
+  test('a replayed request that closes at once is not recorded; one that stayed open minOpenMs is', (t) => {
+    const w = world({ minOpenMs: 1_000 });
+    t.after(() => w.history.dispose());
+    // Replay: the request and its end arrive together.
+    w.request('FAST');
+    w.answered('FAST');
+    w.resolved('FAST');
+    w.request('EXPIRED');
+    w.timeout('EXPIRED');
+    w.request('ALMOST');
+    w.clock.now += 999;
+    w.resolved('ALMOST');
+    assert.deepEqual(requestIds(w.history), []);
+    assert.equal(w.changes, 0);
+
+    w.request('SLOW');
+    w.clock.now += 1_000;
+    w.resolved('SLOW');
+    assert.deepEqual(requestIds(w.history), ['SLOW']);
+    assert.equal(w.entry('SLOW').ended, 'resolved');
+  });
+
+  test('a dismissed request is listed as dismissed, and keeps that mark when it later closes; one answered here is not', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    const dismissed = w.request('D');
+    w.request('H');
+    w.clock.now += 2_000;
+    w.history.noteDismissed(HUB, dismissed);
+    const entry = w.entry('D');
+    assert.equal(entry.ended, 'dismissed');
+    assert.deepEqual([entry.sends.length, entry.at, entry.agentOutcomes.length], [0, START + 2_000, 0]);
+
+    w.clock.now += 2_000;
+    w.timeout('D');
+    assert.equal(w.entry('D').ended, 'dismissed');
+    assert.deepEqual(w.entry('D').agentOutcomes, [{ kind: 'timeout', at: START + 4_000 }]);
+
+    const command = w.send('H', { text: 'done' });
+    w.history.noteDismissed(HUB, w.inbox.findRequest('s1', 'H', SRC) ?? assert.fail('H is in the inbox'));
+    const answered = w.entry('H');
+    assert.equal(answered.ended, undefined);
+    assert.deepEqual(answered.sends.map((send) => send.commandId), [command.id]);
+  });
+});
+
+describe('AnswerHistory: no secret is stored', () => {
+  test('capture full: every free-text part is masked whole; choices, numbers and booleans stay', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.form('F', 'full');
+    const answer: Answer = {
+      text: `deploy with ${GITHUB_TOKEN}`,
+      values: { name: 'billing api', password: PASSWORD, replicas: 3, staged: true, db: 'pg', regions: ['eu', 'my own region'] },
+    };
+    const command = w.send('F', answer, true);
+    assert.equal(command.capture, 'full');
+    const [send] = w.entry('F').sends;
+    assert.ok(send);
+    assert.equal(send.capture, 'full');
+    assert.deepEqual(send.answer, {
+      text: SENT_AS_TYPED_MARK,
+      values: { name: SENT_AS_TYPED_MARK, password: SENT_AS_TYPED_MARK, replicas: 3, staged: true, db: 'pg', regions: ['eu', SENT_AS_TYPED_MARK] },
+    });
+    assert.equal(send.masked, 4);
+    assert.deepEqual(send.command.data.answer, send.answer, "the stored command carries the masked answer");
+    assert.deepEqual(command.data.answer, answer, 'the command that was sent is left as it was');
+    const stored = w.stored();
+    for (const secret of [GITHUB_TOKEN, PASSWORD, 'billing api', 'my own region']) assert.ok(!stored.includes(secret), secret);
+  });
+
+  test('below capture full: a token-looking string, a password field and a field labelled like a secret are masked', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    const item = w.form('F');
+    assert.ok(item.request);
+    const sent = buildRespondCommand(item.request, { values: { name: 'billing-api' } }, SENDER, w.clock.now);
+    assert.ok(sent.ok);
+    // As another path might have built it: capture `redacted` over text the pipeline changes.
+    const answer: Answer = {
+      text: `use ${GITHUB_TOKEN} please`,
+      values: { name: 'billing-api', password: PASSWORD, deploy_code: LABELLED_SECRET, replicas: 2, staged: false, db: 'sqlite', regions: ['us'] },
+    };
+    const command: RespondCommand = { ...sent.command, capture: 'redacted', data: { answer } };
+    w.history.recordSent(HUB, item, command);
+
+    const [send] = w.entry('F').sends;
+    assert.ok(send);
+    assert.deepEqual(send.answer, {
+      text: `use ${SECRET_MARK} please`,
+      values: { name: 'billing-api', password: SECRET_MARK, deploy_code: SECRET_MARK, replicas: 2, staged: false, db: 'sqlite', regions: ['us'] },
+    });
+    assert.equal(send.masked, 3);
+    const stored = w.stored();
+    for (const secret of [GITHUB_TOKEN, PASSWORD, LABELLED_SECRET]) assert.ok(!stored.includes(secret), secret);
+    assert.ok(stored.includes('billing-api'), 'text that passes the pipeline is kept');
+  });
+
+  test('maskAnswer leaves an answer with no free text as it is and counts nothing', () => {
+    const fields = [{ id: 'db', type: 'select' as const, label: 'Token store', required: false, multi: false, other: false, choices: [{ id: 'vault', label: 'Vault' }] }];
+    for (const capture of ['metadata', 'redacted', 'full'] as const) {
+      assert.deepEqual(maskAnswer({ option: 'allow', values: { db: 'vault' } }, fields, capture), { answer: { option: 'allow', values: { db: 'vault' } }, masked: 0 });
+    }
+    assert.deepEqual(maskAnswer({ text: '' }, [], 'full'), { answer: { text: '' }, masked: 0 }, 'an empty text hides nothing');
+  });
+
+  test('the stored request event and prompt are masked too', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('P', { prompt: `Push with ${GITHUB_TOKEN}?`, context: { api_token: CONTEXT_SECRET, branch: 'main' } }, 'full');
+    w.send('P', { text: 'yes' });
+    const entry = w.entry('P');
+    assert.deepEqual(entry.prompt, { text: `Push with ${SECRET_MARK}?`, honesty: 'verbatim' });
+    assert.equal(entry.requestEvent.data?.['prompt'], `Push with ${SECRET_MARK}?`);
+    assert.deepEqual(entry.requestEvent.data?.['context'], { api_token: SECRET_MARK, branch: 'main' });
+    assert.deepEqual([entry.requestEvent.id, entry.requestEvent.type, entry.requestEvent.session], ['P', 'attention.requested', 's1']);
+    const stored = w.stored();
+    assert.ok(!stored.includes(GITHUB_TOKEN) && !stored.includes(CONTEXT_SECRET));
+  });
+
+  test('a prompt at capture metadata is kept as the structural text it is', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('M', { kind: 'permission', prompt: 'permission: shell' }, 'metadata');
+    w.send('M', { option: 'allow' });
+    assert.deepEqual(w.entry('M').prompt, { text: 'permission: shell', honesty: 'structural' });
+    assert.equal(w.entry('M').sends[0]?.capture, 'metadata');
+  });
+
+  test('Copy as JSON: parseable, the masked command with the original envelope', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.form('F', 'full');
+    const command = w.send('F', { values: { password: PASSWORD, replicas: 1 } }, true);
+    const [send] = w.entry('F').sends;
+    assert.ok(send);
+    const text = commandJson(send);
+    const parsed: unknown = JSON.parse(text);
+    assert.deepEqual(parsed, send.command);
+    assert.ok(!text.includes(PASSWORD));
+    assert.equal(text, JSON.stringify(send.command, null, 2));
+    const { data: _sent, ...envelope } = command;
+    const { data, ...kept } = send.command;
+    assert.deepEqual(kept, envelope, 'id, type, session, subject, cause, capture, time, source, agent as sent');
+    assert.equal(kept.id, command.id);
+    assert.equal(kept.subject, 'F');
+    assert.deepEqual(data.answer, { values: { password: SENT_AS_TYPED_MARK, replicas: 1 } });
+  });
+});
+
+describe('AnswerHistory: bounds', () => {
+  test('by count: the newest maxEntries are kept, pruned ones are gone from lookups, and applyLimits prunes at once', (t) => {
+    let limits: HistoryLimits = { maxEntries: 3, maxAgeDays: 30 };
+    const w = world({ limits: () => limits });
+    t.after(() => w.history.dispose());
+    const commands: RespondCommand[] = [];
+    for (const id of ['R1', 'R2', 'R3', 'R4']) {
+      w.request(id);
+      w.clock.now += 1_000;
+      commands.push(w.send(id, { text: id }));
+    }
+    assert.deepEqual(requestIds(w.history), ['R4', 'R3', 'R2']);
+    const r1 = w.inbox.findRequest('s1', 'R1', SRC);
+    assert.ok(r1);
+    assert.equal(w.history.entry(historyEntryId(HUB, r1.key)), undefined);
+    const before = w.changes;
+    w.history.recordOutcome(commands[0]?.id ?? '', { kind: 'accepted', commandId: commands[0]?.id ?? '' });
+    assert.equal(w.changes, before, "a pruned entry's command is unknown");
+
+    limits = { maxEntries: 1, maxAgeDays: 30 };
+    w.history.applyLimits();
+    assert.deepEqual(requestIds(w.history), ['R4']);
+    assert.equal(w.changes, before + 1);
+    const stored = w.memento.get<{ entries: HistoryEntry[] }>(HISTORY_STORAGE_KEY, { entries: [] });
+    w.history.dispose();
+    assert.deepEqual(w.memento.get<{ entries: HistoryEntry[] }>(HISTORY_STORAGE_KEY, stored).entries.map((e) => e.requestId), ['R4']);
+  });
+
+  test('by age: entries older than maxAgeDays go, on a change and on load', (t) => {
+    const limits = () => ({ maxEntries: 200, maxAgeDays: 2 });
+    const w = world({ limits });
+    t.after(() => w.history.dispose());
+    w.request('OLD');
+    w.send('OLD', { text: 'old' });
+    w.clock.now += 1.5 * DAY;
+    w.request('MID');
+    w.send('MID', { text: 'mid' });
+    w.clock.now += 1 * DAY;
+    w.request('NEW');
+    w.send('NEW', { text: 'new' });
+    assert.deepEqual(requestIds(w.history), ['NEW', 'MID']);
+    w.history.dispose();
+
+    const later = new AnswerHistory(w.memento, new RecordingLogger(), { limits, now: () => w.clock.now + 1.25 * DAY });
+    t.after(() => later.dispose());
+    assert.deepEqual(requestIds(later), ['NEW']);
+  });
+
+  test('by bytes: the oldest go until the stored JSON fits', (t) => {
+    const maxBytes = 12_000;
+    const w = world({ maxBytes });
+    t.after(() => w.history.dispose());
+    const ids = Array.from({ length: 12 }, (_, i) => `R${i}`);
+    for (const id of ids) {
+      w.request(id, { prompt: `${id}: ${'a long question '.repeat(20)}` });
+      w.clock.now += 1_000;
+      w.send(id, { text: 'x'.repeat(200) });
+    }
+    const kept = requestIds(w.history);
+    assert.ok(kept.length > 1 && kept.length < ids.length, `kept ${kept.length}`);
+    assert.deepEqual(kept, ids.slice(ids.length - kept.length).reverse(), 'the newest, newest first');
+    w.history.dispose();
+    assert.ok(w.memento.storedChars <= maxBytes, `${w.memento.storedChars} characters stored`);
+    assert.ok(w.memento.storedChars > maxBytes / 2, 'not pruned further than needed');
+  });
+});
+
+describe('AnswerHistory: storage', () => {
+  test('writes are debounced, dispose writes them, and a fresh history on the same storage reads them back', async (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('R1');
+    w.request('R2');
+    const command = w.send('R1', { text: 'one' });
+    w.history.recordOutcome(command.id, { kind: 'accepted', commandId: command.id });
+    w.clock.now += 2_000;
+    w.resolved('R2');
+    assert.equal(w.memento.get<unknown>(HISTORY_STORAGE_KEY, undefined), undefined, 'not written yet');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.notEqual(w.memento.get<unknown>(HISTORY_STORAGE_KEY, undefined), undefined, 'written after the delay');
+    w.clock.now += 1_000;
+    w.history.recordOutcome(command.id, { kind: 'awaiting-ack', commandId: command.id, sent: true });
+    const entries = w.history.entries().map((entry) => structuredClone(entry));
+    w.history.dispose();
+
+    const again = new AnswerHistory(w.memento, w.log, { now: () => w.clock.now });
+    t.after(() => again.dispose());
+    assert.deepEqual(again.entries(), entries);
+    assert.deepEqual(requestIds(again), ['R2', 'R1']);
+    again.recordOutcome(command.id, { kind: 'refused-by-hub', commandId: command.id, code: 'no-route' });
+    assert.deepEqual(again.entry(entries[1]?.id ?? '')?.sends[0]?.outcomes.map((o) => o.kind), ['accepted', 'awaiting-ack', 'refused-by-hub']);
+    assert.deepEqual(w.log.lines, []);
+  });
+
+  test('corrupt stored entries are skipped with one log line, the rest kept', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('GOOD', { prompt: 'a prompt nobody logs' });
+    w.send('GOOD', { text: 'an answer nobody logs' });
+    w.clock.now += 1_000;
+    w.request('GOOD2');
+    w.send('GOOD2', { text: 'two' });
+    w.history.dispose();
+    const saved = w.memento.get<{ version: number; entries: Array<Record<string, unknown>> }>(HISTORY_STORAGE_KEY, { version: 0, entries: [] });
+    const [good2, good] = saved.entries;
+    assert.ok(good && good2);
+    const badOutcome = structuredClone(good2);
+    badOutcome['agentOutcomes'] = [{ kind: 'answered', at: 'yesterday' }];
+    const wrongId = { ...structuredClone(good2), id: 'someone else' };
+    void w.memento.update(HISTORY_STORAGE_KEY, { version: 1, entries: [42, good, { kind: 'input' }, badOutcome, null, wrongId, good2, good] });
+
+    const log = new RecordingLogger();
+    const again = new AnswerHistory(w.memento, log, { now: () => w.clock.now });
+    t.after(() => again.dispose());
+    assert.deepEqual(requestIds(again), ['GOOD2', 'GOOD']);
+    assert.equal(log.lines.length, 1, log.lines.join('\n'));
+    assert.match(log.lines[0] ?? '', /^warn skipped 6 saved answer history entries/);
+    assert.ok(!log.lines[0]?.includes('nobody logs'));
+
+    again.dispose();
+    const rewritten = w.memento.get<{ entries: unknown[] }>(HISTORY_STORAGE_KEY, { entries: [] });
+    assert.equal(rewritten.entries.length, 2, 'the unreadable entries are written away');
+  });
+
+  test('a stored value of another form is logged and read as empty', (t) => {
+    const memento = new MemoryMemento();
+    void memento.update(HISTORY_STORAGE_KEY, { version: 2, entries: 'later' });
+    const log = new RecordingLogger();
+    const history = new AnswerHistory(memento, log);
+    t.after(() => history.dispose());
+    assert.deepEqual(history.entries(), []);
+    assert.equal(log.lines.length, 1);
+  });
+
+  test('clear empties the history and the storage at once', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('R1');
+    w.send('R1', { text: 'one' });
+    w.history.dispose();
+    assert.notEqual(w.memento.get<unknown>(HISTORY_STORAGE_KEY, undefined), undefined);
+
+    const again = new AnswerHistory(w.memento, w.log, { now: () => w.clock.now });
+    t.after(() => again.dispose());
+    let changes = 0;
+    again.onDidChange(() => changes++);
+    assert.equal(again.entries().length, 1);
+    again.clear();
+    assert.deepEqual(again.entries(), []);
+    assert.equal(changes, 1);
+    assert.equal(w.memento.get<unknown>(HISTORY_STORAGE_KEY, undefined), undefined);
+    assert.deepEqual(w.memento.keys(), []);
+    again.dispose();
+    assert.deepEqual(new AnswerHistory(w.memento, w.log).entries(), []);
+  });
+
+  test('a storage that fails is logged, and the history in memory stays', async () => {
+    let thrown = 0;
+    const memento = new FailingMemento((key) => key === HISTORY_STORAGE_KEY && thrown++ === 0, (key) => key === HISTORY_STORAGE_KEY);
+    const w = world({ memento });
+    w.request('R1');
+    w.send('R1', { text: 'one' });
+    w.history.dispose();
+    w.history.clear();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(w.log.lines.filter((line) => line.startsWith('error')).map((line) => line.replace(/:.*/, '')), [
+      'error could not save the answer history',
+      'error could not save the answer history',
+    ]);
+  });
+});
