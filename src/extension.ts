@@ -26,7 +26,7 @@ export interface AepAttentionApi {
   /** Every hub the window connects to, in settings order. */
   hubs(): Array<{ id: string; label: string; state: string; pending: number }>;
   /** Open requests this window shows (dismissed ones excluded). */
-  pending(): Array<{ key: string; agent: string; session: string; kind: string; status: string }>;
+  pending(): Array<{ key: string; hub: string; agent: string; session: string; kind: string; status: string }>;
   /** The answer history, newest first: what each entry is, and the words of its outcomes. */
   history(): Array<{ id: string; hub: string; agent: string; requestId: string; outcomes: string[]; ended?: string }>;
   /** Open requests the inbox holds, dismissed ones included. */
@@ -76,7 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
     hubs: () => hubs.list().map((hub) => ({ id: hub.id, label: hub.label, state: hub.state.kind, pending: hub.store.visibleCount })),
     pending: () =>
       hubs.visibleItems().map((item) => ({
-        key: item.key, agent: item.agent, session: item.session, kind: item.request?.kind ?? 'unreadable', status: item.status,
+        key: item.key, hub: item.hub, agent: item.agent, session: item.session, kind: item.request?.kind ?? 'unreadable', status: item.status,
       })),
     history: () =>
       history.entries().map((entry) => ({
