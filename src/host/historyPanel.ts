@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { parseAttentionRequest } from '../aep/attention';
 import type { HistoryEntry } from '../aep/history/historyEntry';
-import type { AttentionItem, AttentionStatus } from '../aep/inbox/inbox';
+import { historyItem } from '../aep/history/historyItem';
+import type { AttentionItem } from '../aep/inbox/inbox';
 import type { Logger } from '../aep/client/logger';
 import { hostToWebviewSchema, webviewToHostSchema, type HostToWebview } from '../shared/webviewMessages';
 import { agentName, kindLabel } from './describe';
@@ -13,39 +13,6 @@ import { createWebviewPanel } from './surfaces';
 
 /** Not restored across a reload (no serializer): a history page is opened again from the History view. */
 export const HISTORY_PAGE_VIEW_TYPE = 'aepAttention.historyEntry';
-
-/**
- * The request, as the history keeps it, in the shape the page renders: its
- * stored (credential-masked) event read again, with how it ended.
- */
-export function historyItem(entry: Readonly<HistoryEntry>): Readonly<AttentionItem> {
-  const parsed = parseAttentionRequest(entry.requestEvent);
-  const resolved = entry.agentOutcomes.find((outcome) => outcome.kind === 'resolved');
-  const received = Date.parse(entry.requestEvent.time);
-  return {
-    key: entry.itemKey,
-    hub: entry.hub.id,
-    requestId: entry.requestId,
-    source: entry.source,
-    session: entry.session,
-    agent: entry.agent,
-    requestEvent: entry.requestEvent,
-    status: historyStatus(entry),
-    routedBy: [],
-    receivedAt: Number.isFinite(received) ? received : entry.at,
-    ...(resolved?.kind === 'resolved' ? { resolution: resolved.resolution } : {}),
-    ...(parsed.ok ? { request: parsed.value } : { problem: parsed.problem }),
-  };
-}
-
-function historyStatus(entry: Readonly<HistoryEntry>): AttentionStatus {
-  const kinds = entry.agentOutcomes.map((outcome) => outcome.kind);
-  if (kinds.includes('resolved')) return 'resolved';
-  if (kinds.includes('timeout')) return 'timed-out';
-  if (kinds.includes('session-ended')) return 'session-ended';
-  if (kinds.includes('answered')) return 'answered';
-  return 'pending';
-}
 
 /** One read-only page per history entry; opening it again brings it forward. */
 export class HistoryPanels extends Disposable {
