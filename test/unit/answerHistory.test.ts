@@ -474,18 +474,21 @@ describe('AnswerHistory: bounds', () => {
 });
 
 describe('AnswerHistory: storage', () => {
-  test('writes are debounced, dispose writes them, and a fresh history on the same storage reads them back', async (t) => {
+  test('sends and outcomes are written at once, other changes after a delay, dispose writes them, and a fresh history on the same storage reads them back', async (t) => {
     const w = world();
     t.after(() => w.history.dispose());
+    const stored = () => w.memento.get<{ entries?: Array<{ sends: Array<{ outcomes: Array<{ kind: string }> }> }> } | undefined>(HISTORY_STORAGE_KEY, undefined);
     w.request('R1');
     w.request('R2');
     const command = w.send('R1', { text: 'one' });
+    assert.equal(stored()?.entries?.length, 1, 'a send is written at once: a reload right after answering keeps it');
     w.history.recordOutcome(command.id, { kind: 'accepted', commandId: command.id });
+    assert.deepEqual(stored()?.entries?.[0]?.sends[0]?.outcomes.map((o) => o.kind), ['accepted'], 'and so is its outcome');
     w.clock.now += 2_000;
     w.resolved('R2');
-    assert.equal(w.memento.get<unknown>(HISTORY_STORAGE_KEY, undefined), undefined, 'not written yet');
+    assert.equal(stored()?.entries?.length, 1, 'a request that ended without an answer from here is not written yet');
     await new Promise((resolve) => setTimeout(resolve, 600));
-    assert.notEqual(w.memento.get<unknown>(HISTORY_STORAGE_KEY, undefined), undefined, 'written after the delay');
+    assert.equal(stored()?.entries?.length, 2, 'written after the delay');
     w.clock.now += 1_000;
     w.history.recordOutcome(command.id, { kind: 'awaiting-ack', commandId: command.id, sent: true });
     const entries = w.history.entries().map((entry) => structuredClone(entry));

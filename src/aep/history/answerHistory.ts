@@ -101,6 +101,9 @@ export class AnswerHistory {
     delete entry.ended;
     this.byCommand.set(send.commandId, { entry, send });
     this.touch(entry, now);
+    // Sends and their outcomes are written at once, not debounced: a reload right after
+    // answering (which a web workbench does not wait for) must not lose what was sent.
+    this.flush();
   }
 
   /** How a recorded send ended; an id not recorded (or pruned since) is ignored. */
@@ -109,6 +112,7 @@ export class AnswerHistory {
     if (!known) return;
     known.send.outcomes.push(historyOutcome(outcome, this.now()));
     this.changed(known.entry);
+    this.flush();
   }
 
   /**
