@@ -58,8 +58,7 @@ function peerEntries() {
     .readdirSync('test/peers', { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && fs.existsSync(`test/peers/${entry.name}/main.ts`))
     .map((entry) => ({ in: `test/peers/${entry.name}/main.ts`, out: `${entry.name}/main` }));
-  const vscode = ['suite', 'runElectron'].map((name) => ({ in: `test/vscode/${name}.ts`, out: `vscode/${name}` }));
-  return [...peers, ...vscode];
+  return [...peers, { in: 'test/vscode/runElectron.ts', out: 'vscode/runElectron' }];
 }
 
 /** @param {string} dir @returns {string[]} */
@@ -71,33 +70,34 @@ function findTests(dir) {
   });
 }
 
+/** What tests and peers are built with: plain Node, unminified, with their sources inline for stack traces. */
+const forNode = { ...common, minify: false, sourcemap: /** @type {const} */ ('inline'), platform: /** @type {const} */ ('node'), format: /** @type {const} */ ('cjs'), target: 'node20' };
+
 async function main() {
   if (tests) {
     fs.rmSync('out/test', { recursive: true, force: true });
     fs.rmSync('out/peers', { recursive: true, force: true });
     await esbuild.build({
-      ...common,
-      minify: false,
-      sourcemap: 'inline',
+      ...forNode,
       entryPoints: findTests('test'),
       outdir: 'out/test',
       outbase: 'test',
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
       packages: 'external',
     });
     // Peers go beside, not inside, out/test: `node --test out/test/` runs every file it finds there.
     await esbuild.build({
-      ...common,
-      minify: false,
-      sourcemap: 'inline',
+      ...forNode,
       entryPoints: peerEntries(),
       outdir: 'out/peers',
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
       packages: 'external',
+    });
+    // The extension-host suite runs inside an extension of its own, with no node_modules
+    // beside it: everything it uses (the peers it starts, `ws`) is bundled in, `vscode` aside.
+    await esbuild.build({
+      ...forNode,
+      entryPoints: [{ in: 'test/vscode/suite.ts', out: 'vscode/suite' }],
+      outdir: 'out/peers',
+      external: ['vscode'],
     });
     return;
   }

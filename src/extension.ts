@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
 import { Commands } from './host/commands';
+import { AnswerHistory } from './aep/history/answerHistory';
+import { recordAnswers } from './host/historyRecorder';
+import { HistoryPanels } from './host/historyPanel';
+import { HistoryView } from './host/historyView';
 import { Hubs } from './host/hubs';
 import { InboxView } from './host/inboxView';
 import { InlineAnswers } from './host/inlineAnswer';
@@ -22,7 +26,9 @@ export interface AepAttentionApi {
   /** Every hub the window connects to, in settings order. */
   hubs(): Array<{ id: string; label: string; state: string; pending: number }>;
   /** Open requests this window shows (dismissed ones excluded). */
-  pending(): Array<{ key: string; agent: string; session: string; kind: string; status: string }>;
+  pending(): Array<{ key: string; hub: string; agent: string; session: string; kind: string; status: string }>;
+  /** The answer history, newest first: what each entry is, and the words of its outcomes. */
+  history(): Array<{ id: string; hub: string; agent: string; requestId: string; outcomes: string[]; ended?: string }>;
   /** Open requests the inbox holds, dismissed ones included. */
   openCount(): number;
   openPanels(): number;
@@ -40,6 +46,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const panels = new RequestPanels(context.extensionUri, hubs, log.for('panel'), settings);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'));
   const commands = new Commands(hubs, tokens, log, panels, inline);
+  const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
+  const historyPanels = new HistoryPanels(context.extensionUri, log.for('history'));
+  const recording = recordAnswers(hubs, history, settings);
   const notifier = new Notifier(hubs, settings, {
     open: (item) => commands.open(item),
     fitsInline: (item) => inline.fits(item),
@@ -48,7 +57,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),
   });
   // Each hub stops its client before its store saves what the inbox holds (hubs.ts).
-  context.subscriptions.push(settings, hubs, panels, inline, commands, notifier, new StatusBar(hubs), new InboxView(hubs));
+  // The history is written last, after the hubs' final outcomes.
+  context.subscriptions.push(
+    { dispose: () => history.dispose() }, recording, settings, hubs, panels, historyPanels, inline, commands, notifier,
+    new StatusBar(hubs), new InboxView(hubs), new HistoryView(history, hubs, historyPanels, panels, log),
+  );
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(REQUEST_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => Promise.resolve(panels.restore(panel, state)),
@@ -63,7 +76,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
     hubs: () => hubs.list().map((hub) => ({ id: hub.id, label: hub.label, state: hub.state.kind, pending: hub.store.visibleCount })),
     pending: () =>
       hubs.visibleItems().map((item) => ({
-        key: item.key, agent: item.agent, session: item.session, kind: item.request?.kind ?? 'unreadable', status: item.status,
+        key: item.key, hub: item.hub, agent: item.agent, session: item.session, kind: item.request?.kind ?? 'unreadable', status: item.status,
+      })),
+    history: () =>
+      history.entries().map((entry) => ({
+        id: entry.id, hub: entry.hub.id, agent: entry.agent, requestId: entry.requestId,
+        outcomes: [...entry.sends.flatMap((send) => send.outcomes.map((o) => o.kind)), ...entry.agentOutcomes.map((o) => o.kind)],
+        ...(entry.ended ? { ended: entry.ended } : {}),
       })),
     openCount: () => hubs.list().reduce((count, hub) => count + hub.store.inbox.open().length, 0),
     openPanels: () => panels.openCount,

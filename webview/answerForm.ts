@@ -134,10 +134,16 @@ export class AnswerArea {
     this.retryButton.disabled = listener === undefined || this.closed || this.blocked;
   }
 
-  /** The answer was accepted: what was sent, read-only, once the request is over. */
-  showSummary(): void {
-    if (!this.lastSent || this.element.querySelector('.summary')) return;
-    const { answer: sent, verbatim, redacted } = this.lastSent;
+  /**
+   * The answer was accepted: what was sent, read-only, once the request is
+   * over. `kept` is an answer from the history (issue 16), with the host's note on it.
+   */
+  showSummary(kept?: { answer: Answer; note?: string | undefined }): void {
+    const last = kept ?? this.lastSent;
+    if (!last || this.element.querySelector('.summary')) return;
+    const sent = last.answer;
+    const verbatim = 'verbatim' in last && last.verbatim;
+    const redacted = 'redacted' in last && last.redacted;
     const list = el('dl', {});
     const row = (term: string, value: string) => list.append(el('dt', {}, term), el('dd', {}, value));
     if (sent.option !== undefined) {
@@ -158,7 +164,7 @@ export class AnswerArea {
       };
       row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));
     });
-    const how = verbatim
+    const how = kept ? kept.note : verbatim
       ? t('Sent as typed, at capture full: kept verbatim in the agent\'s session history.')
       : redacted ? t('Sent redacted: the redaction pipeline replaced parts of your answer, as listed before sending.') : undefined;
     this.element.append(el('section', { class: 'summary', 'aria-label': t('What you sent') }, el('h3', {}, t('What you sent')), list, how ? el('p', { class: 'note' }, how) : undefined));

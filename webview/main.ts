@@ -113,6 +113,21 @@ function applyStatus(status: RequestStatus, resolution?: string): void {
   }
 }
 
+/** An entry of the answer history (issue 16): read-only, with what was sent and everything that became of it. */
+function showHistory(history: NonNullable<Extract<HostToWebview, { type: 'init' }>['history']>): void {
+  if (!page) return;
+  page.answer.close();
+  // An accepted answer from here is what answered it: the status line says so, not "answered elsewhere".
+  if (history.accepted) {
+    page.ours = 'accepted';
+    applyStatus(page.request.status, page.request.resolution);
+  }
+  if (history.sent) page.answer.showSummary({ answer: history.sent, note: history.note });
+  const list = el('ol', {});
+  for (const line of history.lines) list.append(el('li', {}, line));
+  page.answer.element.append(el('section', { class: 'history', 'aria-label': t('From your answer history') }, el('h3', {}, t('From your answer history')), list));
+}
+
 function submit(answer: Answer, verbatim: boolean): void {
   if (!page) return;
   page.answer.setBusy(true);
@@ -125,6 +140,7 @@ function onMessage(message: HostToWebview): void {
     case 'init':
       configureStrings(message.l10n);
       render(message.request, message.now, message.draft);
+      if (message.history) showHistory(message.history);
       return;
     case 'update':
       if (!page) return;

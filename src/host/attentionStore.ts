@@ -37,8 +37,11 @@ export class AttentionStore extends Disposable {
   private deadlineTimer: ReturnType<typeof setInterval> | undefined;
   private readonly deadlineCheckMs: number;
   private readonly inboxChanges: Emitter<InboxChange | undefined>;
+  private readonly itemChanges: Emitter<Readonly<AttentionItem>>;
   /** An incremental change, or `undefined` when the whole inbox was replaced (hub changed, restored). */
   readonly onDidChangeInbox;
+  /** Every change of an item, dismissed ones included (onDidChangeInbox leaves those out): the answer history's feed. */
+  readonly onDidChangeItem;
 
   constructor(
     private readonly storage: KeyValueStorage,
@@ -49,6 +52,8 @@ export class AttentionStore extends Disposable {
     this.deadlineCheckMs = options.deadlineCheckMs ?? DEFAULT_DEADLINE_CHECK_MS;
     this.inboxChanges = this._register(new Emitter<InboxChange | undefined>((error) => log.for('inbox').error(`listener failed: ${String(error)}`)));
     this.onDidChangeInbox = this.inboxChanges.event;
+    this.itemChanges = this._register(new Emitter<Readonly<AttentionItem>>((error) => log.for('inbox').error(`listener failed: ${String(error)}`)));
+    this.onDidChangeItem = this.itemChanges.event;
     // Empty until a hub is known; it holds nothing until `switchTo`.
     this.inboxValue = new Inbox(options.inbox);
     this._register({
@@ -117,6 +122,7 @@ export class AttentionStore extends Disposable {
     if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`);
     inbox.onDidChange((change) => {
       this.persistenceValue?.inboxChanged();
+      this.itemChanges.fire(change.item);
       if (this.persistenceValue?.dismissedKeys.has(change.item.key) && change.kind !== 'removed') return;
       this.inboxChanges.fire(change);
     });

@@ -108,6 +108,8 @@ export class HubConnection extends Disposable {
   }
 
   private rebuildIfChanged(reason: string): void {
+    // A hub removed in the same settings change may still hear it.
+    if (this.isDisposed) return;
     if (this.builtFrom === undefined || needsRebuild(this.builtFrom, connectionInputs(this.configValue, this.settings.value))) void this.rebuild(reason);
   }
 

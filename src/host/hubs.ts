@@ -55,6 +55,12 @@ export class Hubs extends Disposable {
   private readonly listChanges = this._register(new vscode.EventEmitter<void>());
   private readonly sent = this._register(new vscode.EventEmitter<SentAnswer>());
   private readonly settled = this._register(new vscode.EventEmitter<{ hub: Hub; outcome: SendOutcome }>());
+  private readonly itemChanges = this._register(new vscode.EventEmitter<{ hub: Hub; item: Readonly<AttentionItem> }>());
+  private readonly dismissals = this._register(new vscode.EventEmitter<{ hub: Hub; item: Readonly<AttentionItem> }>());
+  /** Every change of an item, dismissed ones included. */
+  readonly onDidChangeItem = this.itemChanges.event;
+  /** The person dismissed a request in this window. */
+  readonly onDidDismiss = this.dismissals.event;
   readonly onDidChangeInbox = this.inboxChanges.event;
   readonly onDidChangeState = this.stateChanges.event;
   readonly onDidChangeRoster = this.rosterChanges.event;
@@ -125,7 +131,10 @@ export class Hubs extends Disposable {
   }
 
   dismiss(item: Readonly<AttentionItem>): void {
-    this.of(item)?.store.dismiss(item);
+    const hub = this.of(item);
+    if (!hub) return;
+    hub.store.dismiss(item);
+    this.dismissals.fire({ hub, item });
   }
 
   /** The state across hubs: the one hub's, or for several the worst first (failed, lost, connecting), else connected. */
@@ -207,6 +216,7 @@ export class Hubs extends Disposable {
     const hub = new HubConnection(config, this.settings, this.tokens, store, this.log);
     const subscriptions = [
       store.onDidChangeInbox((change) => this.inboxChanges.fire({ hub, change })),
+      store.onDidChangeItem((item) => this.itemChanges.fire({ hub, item })),
       hub.onDidChangeState(() => this.stateChanges.fire(hub)),
       hub.onDidChangeRoster(() => this.rosterChanges.fire(hub)),
       hub.onDidSettleRestored((restored) => {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
@@ -16,14 +15,9 @@ import type { Logger } from '../aep/client/logger';
 import { pageReachability, pageRequest } from './pageRequest';
 import type { SettingsService } from './settings';
 import { createWebviewPanel, setPanelTitle } from './surfaces';
-import { webviewHtml } from './webviewHtml';
+import { requestPageHtml, requestPageOptions } from './requestPage';
 
 export const REQUEST_VIEW_TYPE = 'aepAttention.request';
-
-/** A nonce per page load, from the platform CSPRNG. */
-function nonce(): string {
-  return randomBytes(18).toString('base64');
-}
 
 /** One webview panel per request, beside the editor; reopening a request focuses its panel. */
 export class RequestPanels extends Disposable {
@@ -120,25 +114,6 @@ export class RequestPanels extends Disposable {
   }
 }
 
-/**
- * The page loads its script from dist/webview/ and its stylesheet from
- * media/webview/; those two folders hold nothing else, and they are the only
- * parts of the extension the webview can reach.
- */
-function pageRoots(extensionUri: vscode.Uri): { script: vscode.Uri; style: vscode.Uri } {
-  return { script: vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), style: vscode.Uri.joinPath(extensionUri, 'media', 'webview') };
-}
-
-function pageResources(extensionUri: vscode.Uri): { script: vscode.Uri; style: vscode.Uri } {
-  const roots = pageRoots(extensionUri);
-  return { script: vscode.Uri.joinPath(roots.script, 'webview.js'), style: vscode.Uri.joinPath(roots.style, 'form.css') };
-}
-
-function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  const { script, style } = pageRoots(extensionUri);
-  return { enableScripts: true, localResourceRoots: [script, style] };
-}
-
 /** "permission from claude-code": the agent's words (kind, name) made inert by the panel-title surface. */
 function panelTitle(item: Readonly<AttentionItem>): string {
   return vscode.l10n.t('{0} from {1}', kindLabel(item), agentName(item.agent));
@@ -161,7 +136,7 @@ class RequestPanel extends Disposable {
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly hubs: Hubs,
     private readonly log: Logger,
     private readonly settings: SettingsService,
@@ -170,9 +145,9 @@ class RequestPanel extends Disposable {
     private readonly takeDraft: () => PageDraft | undefined,
   ) {
     super();
-    this.panel.webview.options = panelOptions(extensionUri);
+    this.panel.webview.options = requestPageOptions(extensionUri);
     setPanelTitle(this.panel, panelTitle(item));
-    this.panel.webview.html = this.html();
+    this.panel.webview.html = requestPageHtml(this.panel.webview, extensionUri);
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(this.panel.webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)));
     this._register(
@@ -356,19 +331,6 @@ class RequestPanel extends Disposable {
       ...(this.item.resolution ? { resolution: this.item.resolution } : {}),
       reachability: pageReachability(this.hubs.reachability(this.item)),
       now: Date.now(),
-    });
-  }
-
-  private html(): string {
-    const webview = this.panel.webview;
-    return webviewHtml({
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(pageResources(this.extensionUri).script).toString(),
-      styleUri: webview.asWebviewUri(pageResources(this.extensionUri).style).toString(),
-      nonce: nonce(),
-      lang: vscode.env.language,
-      title: vscode.l10n.t('AEP request'),
-      loading: vscode.l10n.t('Loading the request…'),
     });
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CAPTURE_LEVELS, SEVERITIES, type CaptureLevel, type Severity } from '../aep/levels';
+import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../aep/history/answerHistory';
 import { Disposable } from './disposable';
 import { hubList, type HubConfig, type NamedHub } from './hubList';
 
@@ -20,6 +21,8 @@ export interface Settings {
   allowInsecureRemote: boolean;
   /** Close a request's form shortly after the agent resolves it, instead of leaving the read-only summary open. */
   closeFormWhenResolved: boolean;
+  /** How much of the answer history is kept (answerHistory.ts). */
+  history: HistoryLimits;
 }
 
 const SECTION = 'aepAttention';
@@ -39,6 +42,10 @@ function trustedValue<T>(config: vscode.WorkspaceConfiguration, key: string): { 
     if (workspaceValue !== undefined) return { value: workspaceValue, source: 'workspace' };
   }
   return { value: inspected?.globalValue, source: 'user' };
+}
+
+function wholeNumber(value: unknown, fallback: number, min: number, max: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : fallback;
 }
 
 function filterValue(value: unknown): Record<string, unknown> | undefined {
@@ -92,6 +99,11 @@ function readSettings(environmentHub: string | undefined): Settings {
     senderName: senderName || DEFAULT_SENDER_NAME,
     allowInsecureRemote: trustedValue<boolean>(config, 'allowInsecureRemote').value === true,
     closeFormWhenResolved: config.get<boolean>('closeFormWhenResolved') === true,
+    // Local bookkeeping, not where traffic goes or what is sent: read as set (clamped), like closeFormWhenResolved.
+    history: {
+      maxEntries: wholeNumber(config.get<unknown>('history.maxEntries'), DEFAULT_HISTORY_LIMITS.maxEntries, 0, 5_000),
+      maxAgeDays: wholeNumber(config.get<unknown>('history.maxAgeDays'), DEFAULT_HISTORY_LIMITS.maxAgeDays, 1, 3_650),
+    },
   };
 }
 

@@ -22,6 +22,13 @@ export interface Choice<T> {
  * identity (two buttons may read alike); buttons whose title sanitises to
  * nothing are left out.
  */
+/** A modal question with one button that goes ahead (Cancel is VS Code's own): true when the person chose it. */
+export async function confirm(message: string, action: string): Promise<boolean> {
+  const button = forSurface('notificationButton', action);
+  const picked = await vscode.window.showWarningMessage(forSurface('notificationMessage', message), { modal: true }, button);
+  return picked === button;
+}
+
 export async function notify<T>(severity: NoticeSeverity, message: string, choices: ReadonlyArray<Choice<T>> = []): Promise<T | undefined> {
   const items = choices
     .map((choice) => ({ title: forSurface('notificationButton', choice.title), value: choice.value }))

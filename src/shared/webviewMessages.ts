@@ -133,6 +133,13 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
      * saved with `setState`, so the page puts it on top of its own draft.
      */
     draft: z.optional(pageDraftSchema),
+    /**
+     * Set when the page shows an entry of the answer history (issue 16): read-only,
+     * nothing can be sent from it. `sent` is the answer as the history keeps it
+     * (masked); `accepted`: the agent accepted it, so an answer is ours; `note` and
+     * `lines` (every outcome, with its time) are worded by the host.
+     */
+    history: z.optional(z.object({ sent: z.optional(answerSchema), accepted: z.boolean(), note: z.optional(z.string()), lines: z.array(z.string()) })),
   }),
   /** Lifecycle and reachability changes while the panel is open. */
   z.object({

@@ -50,6 +50,10 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
   const results = path.join(tmp, 'results.json');
   const token = randomBytes(12).toString('hex');
   let hub: RunningHub | undefined;
+  /** A second hub, tokenless, with an agent of its own: the suite adds it to aepAttention.hubs, and asks for it to stop. */
+  let second: RunningHub | undefined;
+  let secondAgent: RunningAgent | undefined;
+  const stopSecond = path.join(tmp, 'stop-second-hub');
   /** Four agents, so four requests wait at once (one agent raises one per `everyMs`). */
   const agents: RunningAgent[] = [];
   let server: CodeServer | undefined;
@@ -62,16 +66,23 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
     for (const scenario of ['form', 'permission', 'input', 'form'] as const) {
       agents.push(await startAgent({ hubUrl: hub.url, token, scenarios: [scenario], everyMs: 600_000, log: () => undefined }));
     }
+    second = await startHub({ port: 0 });
+    secondAgent = await startAgent({ hubUrl: second.url, scenarios: ['input'], everyMs: 600_000, log: () => undefined });
+    const suiteEnv = { AEP_HUB: hub.url, AEP_TOKEN: token, AEP_SUITE_RESULTS: results, AEP_SECOND_HUB: second.url, AEP_SECOND_HUB_STOP: stopSecond };
     const workspaceDir = path.join(tmp, 'workspace');
     const extensionsDir = path.join(tmp, 'extensions');
     // The extension first, so the runner's dependency is there when it installs.
-    server = await startCodeServer({ vsixPath: extensionVsix, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: { AEP_HUB: hub.url, AEP_TOKEN: token, AEP_SUITE_RESULTS: results } });
+    server = await startCodeServer({ vsixPath: extensionVsix, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: suiteEnv });
     await server.stop();
-    server = await startCodeServer({ vsixPath: runnerVsix, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: { AEP_HUB: hub.url, AEP_TOKEN: token, AEP_SUITE_RESULTS: results } });
+    server = await startCodeServer({ vsixPath: runnerVsix, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: suiteEnv });
     workbench = await openWorkbench(server.url, workspaceDir);
     const deadline = Date.now() + 240_000;
     while (!fs.existsSync(results)) {
       if (Date.now() > deadline) throw new Error('the suite never wrote its results');
+      if (second && fs.existsSync(stopSecond)) {
+        await second.close('the suite asked the second hub to stop');
+        second = undefined;
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const verdict = JSON.parse(fs.readFileSync(results, 'utf8')) as { ok: boolean; error?: string; lines: string[] };
@@ -85,6 +96,8 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
     await workbench?.close();
     await server?.stop();
     for (const agent of agents) await agent.close();
+    await secondAgent?.close();
+    await second?.close();
     await hub?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -26,6 +26,7 @@ const BASE: Both = {
   senderName: 'vscode-aep-attention',
   allowInsecureRemote: false,
   closeFormWhenResolved: false,
+  history: { maxEntries: 200, maxAgeDays: 30 },
 };
 
 const inputs = (both: Both) => connectionInputs(both, both);

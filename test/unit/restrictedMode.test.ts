@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { repoRoot } from '../support/fixtures';
 
 /** Settings that only change how this editor lays out what it already shows; a repository may set them. */
-const HARMLESS = new Set(['aepAttention.closeFormWhenResolved']);
+const HARMLESS = new Set(['aepAttention.closeFormWhenResolved', 'aepAttention.history.maxEntries', 'aepAttention.history.maxAgeDays']);
 /** Settings a workspace cannot set at all (scope `application`), read from the user's value only. */
 const USER_ONLY = new Set(['aepAttention.hubs']);
 

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AepAttentionApi } from '../../src/extension';
 import packageJson from '../../package.json';
+import * as fs from 'node:fs';
 
 const EXTENSION_ID = 'aepattention.aep-attention';
 
@@ -108,6 +109,37 @@ const cases: Case[] = [
     await vscode.commands.executeCommand('aepAttention.dismissRequest', item.key);
     assert.equal(api.pending().length, before - 1);
     assert.equal(api.openCount(), before, 'still open at the agent: nothing was answered');
+  }],
+  ['a hub added to aepAttention.hubs connects at once beside the first; its requests are its own; one going down leaves the other connected; removed, it goes', async (api) => {
+    // The second hub, with an agent of its own, is started by whoever runs this suite (AEP_SECOND_HUB),
+    // and stopped when this writes AEP_SECOND_HUB_STOP; without them (a desktop run) the case has nothing to add.
+    const secondUrl = process.env['AEP_SECOND_HUB'];
+    const stopFile = process.env['AEP_SECOND_HUB_STOP'];
+    if (!secondUrl || !stopFile) throw new Error('AEP_SECOND_HUB and AEP_SECOND_HUB_STOP are not set: start a second hub with an agent for this case');
+    const [first] = api.hubs();
+    assert.ok(first && api.hubs().length === 1, 'one hub to begin with');
+    const config = vscode.workspace.getConfiguration('aepAttention');
+    try {
+      await config.update('hubs', [{ url: secondUrl, label: 'second hub' }], vscode.ConfigurationTarget.Global);
+      await until('both hubs connected', () => api.hubs().length === 2 && api.hubs().every((hub) => hub.state === 'connected'));
+      const added = api.hubs().find((hub) => hub.id !== first.id);
+      assert.equal(added?.label, 'second hub');
+      const theirs = await until('the second hub\'s request', () => api.pending().find((item) => item.hub === added?.id));
+      assert.equal(theirs.kind, 'input');
+      assert.ok(api.pending().some((item) => item.hub === first.id), 'the first hub\'s requests are still there');
+      assert.ok(!api.pending().some((item) => item.hub === first.id && item.key === theirs.key), 'keys name their hub');
+      assert.equal(api.connectionState(), 'connected');
+      fs.writeFileSync(stopFile, 'stop');
+      await until('the second hub lost', () => api.hubs().find((hub) => hub.id === added?.id)?.state === 'backing-off', 60_000);
+      assert.equal(api.hubs().find((hub) => hub.id === first.id)?.state, 'connected', 'the first hub stays connected');
+      assert.equal(api.connectionState(), 'backing-off', 'the window says one hub is lost');
+      await config.update('hubs', undefined, vscode.ConfigurationTarget.Global);
+      await until('back to one hub', () => api.hubs().length === 1 && api.hubs()[0]?.id === first.id);
+      assert.ok(!api.pending().some((item) => item.hub === added?.id), 'the removed hub\'s requests went with it');
+      await until('connected', () => api.connectionState() === 'connected');
+    } finally {
+      await config.update('hubs', undefined, vscode.ConfigurationTarget.Global);
+    }
   }],
   ['a plain-http hub on another host is refused, with the reason', async (api) => {
     const config = vscode.workspace.getConfiguration('aepAttention');
