@@ -10,12 +10,17 @@
 //      line per hub; notifications name the hub ("agent via hub: prompt");
 //   3. hub B's request is answered by keyboard (Answer Inline, its pick of
 //      requests, Enter): hub B's agent gets exactly that answer, hub A's
-//      agent's request stays open and hub A never carries a command; after a
-//      window reload both hubs reconnect (hub B with its stored token);
+//      agent's request stays open and hub A never carries a command; the
+//      History view lists the answer (accepted, then resolved, via hub B);
+//      after a window reload both hubs reconnect (hub B with its stored
+//      token) and the entry is still there; it opens read-only, naming its
+//      hub, and Copy as JSON copies the command hub B carried;
 //   4. hub A going down leaves hub B connected;
-//   5. a third hub added to the user's aepAttention.hubs list, with a label,
-//      gets its row and connects at once; removed, its row goes.
-// Screenshots go to out/e2e/hubs-*.png.
+//   5. a third hub added to the user's aepAttention.hubs list (edited in the
+//      settings editor), with a label, gets its row and connects at once, and
+//      its agent's request shows under it; removed, its row goes.
+// Screenshots go to out/e2e/hubs-*.png; hubs-history.png is also the README's
+// docs/several-hubs-history.png.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -25,9 +30,9 @@ import type { Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
-import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
-import { runCommand, statusItem, statusLabel, waitForStatus } from './workbenchPage';
+import { runCommand, statusItem, statusLabel, waitForStatus, webviewFrame } from './workbenchPage';
 
 const TOKEN_A = 'e2e-token-hubs-a-41c7';
 const TOKEN_B = 'e2e-token-hubs-b-9e02';
@@ -53,7 +58,7 @@ async function viewRows(page: Page, title: string): Promise<TreeRow[]> {
     const named = panes.find((pane) => (pane.querySelector('.pane-header .title')?.textContent ?? '').trim().toLowerCase() === wanted.toLowerCase());
     const pane = named ?? (panes.length === 1 ? panes[0] : undefined);
     if (!pane) return [];
-    const text = (element: Element | null) => (element?.textContent ?? '').replace(/\u00a0/g, ' ').trim();
+    const text = (element: Element | null) => (element?.textContent ?? '').replace(/\u00a0/g, ' ').replace(/\u2060/g, '').trim();
     return [...pane.querySelectorAll('.monaco-list-row')]
       .map((row) => ({
         index: Number(row.getAttribute('data-index')),
@@ -80,15 +85,31 @@ function byHub(rows: TreeRow[]): Array<{ hub: TreeRow; under: TreeRow[] }> {
 
 const showRows = (rows: TreeRow[]) => rows.map((row) => `${'  '.repeat(Math.max(0, row.level - 1))}${row.label}${row.description ? ` — ${row.description}` : ''}`).join('\n');
 
-/** Polls the inbox until `holds` says yes; fails with the rows it last saw. */
-async function waitForInbox(page: Page, what: string, holds: (rows: TreeRow[]) => boolean, timeoutMs = 60_000): Promise<TreeRow[]> {
+/** Polls the view titled `title` until `holds` says yes; fails with the rows it last saw. */
+async function waitForView(page: Page, title: string, what: string, holds: (rows: TreeRow[]) => boolean, timeoutMs = 60_000): Promise<TreeRow[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await inboxRows(page).catch(() => [] as TreeRow[]);
+    const rows = await viewRows(page, title).catch(() => [] as TreeRow[]);
     if (holds(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`the inbox never showed ${what}; last rows:\n${showRows(rows)}`);
+    if (Date.now() > deadline) throw new Error(`the ${title} view never showed ${what}; last rows:\n${showRows(rows)}`);
     await sleep(250);
   }
+}
+
+/** The History view's row for `prompt`, to click. */
+const historyRow = (page: Page, prompt: string) =>
+  page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header .title', { hasText: /^History$/ }) }).locator('.monaco-list-row', { hasText: prompt }).first();
+
+/** Drags the sidebar's edge out to `width` pixels, so a screenshot shows its rows whole; best effort, for the picture only. */
+async function widenSidebar(page: Page, width: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox().catch(() => null);
+  if (!box || box.width >= width) return;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 8 });
+  await page.mouse.up();
+  await page.mouse.move(5, 5);
 }
 
 /** A hub's group in the inbox: its row says `state` and it holds one agent, one session and the request `prompt`. */
@@ -145,6 +166,23 @@ async function clearToasts(page: Page): Promise<void> {
   }
 }
 
+/** Runs an item of the context menu on screen by keyboard (a click right after the menu opens may be ignored). */
+async function pickMenuItem(page: Page, label: string): Promise<void> {
+  const menu = page.locator('.monaco-menu');
+  await menu.locator('.action-item', { hasText: label }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  const focused = menu.locator('.action-item.focused');
+  for (let step = 0; step < 10; step++) {
+    if (plain((await focused.first().innerText({ timeout: 1_000 }).catch(() => ''))).trim() === label) {
+      await page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'hidden', timeout: 15_000 });
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+    await sleep(150);
+  }
+  throw new Error(`the context menu has no "${label}": ${JSON.stringify(await menu.locator('.action-item').allInnerTexts())}`);
+}
+
 async function waitForQuickTitle(page: Page, pattern: RegExp): Promise<void> {
   await quickInput(page).waitFor({ state: 'visible', timeout: 30_000 });
   await page.waitForFunction(
@@ -165,6 +203,59 @@ async function focusQuickRow(page: Page, text: string): Promise<void> {
     await sleep(150);
   }
   throw new Error(`no row of the quick pick holds "${text}": ${JSON.stringify((await rows.allInnerTexts()).map(plain))}`);
+}
+
+// ---- what the workbench has stored -------------------------------------------
+
+/**
+ * The extension's workspaceState as the browser workbench has stored it (IndexedDB,
+ * a `vscode-web-state-db-<workspace>` database, under the extension's id); undefined
+ * before it stored any. The web workbench stores what an extension writes some seconds
+ * later, and loses it when the window reloads first.
+ */
+async function storedWorkspaceState(page: Page): Promise<Record<string, unknown> | undefined> {
+  const text = await page.evaluate(async () => {
+    for (const info of await indexedDB.databases()) {
+      const name = info.name ?? '';
+      if (!name.startsWith('vscode-web-state-db-') || name === 'vscode-web-state-db-global') continue;
+      const db = await new Promise<IDBDatabase | undefined>((resolve) => {
+        const request = indexedDB.open(name);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => resolve(undefined);
+      });
+      if (!db) continue;
+      try {
+        if (!db.objectStoreNames.contains('ItemTable')) continue;
+        const value = await new Promise<unknown>((resolve) => {
+          const request = db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('aepattention.aep-attention');
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => resolve(undefined);
+        });
+        if (typeof value === 'string') return value;
+      } finally {
+        db.close();
+      }
+    }
+    return undefined;
+  });
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Waits until the stored workspaceState satisfies `holds`; returns how long that took. */
+async function waitForStored(page: Page, what: string, holds: (state: Record<string, unknown>) => boolean, timeoutMs = 60_000): Promise<number> {
+  const started = Date.now();
+  let last: Record<string, unknown> | undefined;
+  for (;;) {
+    last = await storedWorkspaceState(page).catch(() => undefined);
+    if (last && holds(last)) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`the workbench never stored ${what}; stored keys: ${JSON.stringify(Object.keys(last ?? {}))}`);
+    await sleep(100);
+  }
 }
 
 // ---- the scenario ------------------------------------------------------------
@@ -283,7 +374,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     };
     const inbox = async (what: string, holds: (rows: TreeRow[]) => boolean, timeoutMs?: number) => {
       try {
-        lastRows = await waitForInbox(page, what, holds, timeoutMs);
+        lastRows = await waitForView(page, 'Inbox', what, holds, timeoutMs);
         return lastRows;
       } catch (error) {
         lastRows = await inboxRows(page).catch(() => []);
@@ -368,7 +459,33 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
       hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · connected$/) && byHub(rows)[1]?.under.length === 0);
     await shot('3-answered-through-hub-b');
 
+    // The History view: one entry, hub B's request, with the agent, what became of the answer
+    // (accepted), then the agent's word on it (answered / resolved), and which hub it went through.
+    const historyWords = new RegExp(`^demo-agent · accepted · (answered|resolved \\(answered\\)) · via ${escape(labelB)} · `);
+    const historyHolds = (rows: TreeRow[]) => rows.length === 1 && rows[0]?.level === 1 && rows[0].label === promptB && historyWords.test(rows[0].description);
+    const history = async (what: string) => {
+      try {
+        return await waitForView(page, 'History', what, historyHolds, 30_000);
+      } catch (error) {
+        lastRows = await viewRows(page, 'History').catch(() => []);
+        throw error;
+      }
+    };
+    const [entry] = await history('hub B\'s answered request, accepted then resolved');
+    t.diagnostic(`history entry: ${entry?.label} — ${entry?.description}`);
+
     // A window reload: both hubs come back, hub B with the token it was given, and nothing is notified again.
+    // It waits for the workbench to have stored the history entry and hub B's emptied inbox: the web
+    // workbench stores an extension's workspaceState seconds after it is written, and a reload before
+    // that loses it (in the final report; not this test's subject).
+    const storedAfter = await waitForStored(page, 'the history entry and hub B\'s inbox without its request', (state) => {
+      const history = state['answerHistory'] as { entries?: Array<{ sends?: Array<{ commandId?: string; outcomes?: Array<{ kind?: string }> }>; agentOutcomes?: Array<{ kind?: string }> }> } | undefined;
+      const entry = history?.entries?.find((candidate) => candidate.sends?.some((send) => send.commandId === answered.commandId));
+      const open = state[`aepAttention.open:${hubB?.url ?? ''}`];
+      return entry !== undefined && entry.sends?.at(-1)?.outcomes?.some((outcome) => outcome.kind === 'accepted') === true &&
+        entry.agentOutcomes?.some((outcome) => outcome.kind === 'resolved') === true && Array.isArray(open) && open.length === 0;
+    });
+    t.diagnostic(`the workbench stored the history entry ${storedAfter} ms after the History view showed it`);
     await page.reload();
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
     await waitForStatus(page, /^AEP Attention: 2 of 2 hubs connected\. 1 request waits for you\.$/, 90_000);
@@ -376,6 +493,37 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await inbox('both hubs after the reload', (rows) => hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · connected$/));
     await sleep(2_000);
     assert.equal(await toasts(page, promptA).count(), 0, 'no second notification for hub A\'s request after the reload');
+
+    // The history outlives the reload; its entry opens read-only, naming its hub, with what was sent and its outcomes.
+    await history('the same entry after the reload');
+    await historyRow(page, promptB).click();
+    const sessionOfB = agentB.sessions[0] ?? '';
+    const kept = await webviewFrame(page, 30_000, sessionOfB);
+    await kept.locator('.history li').first().waitFor({ timeout: 30_000 });
+    assert.match(plain(await kept.locator('.request-header').innerText()), new RegExp(`Hub\\s+${escape(labelB)}`), 'the page names the hub the request came through');
+    const outcomes = (await kept.locator('.history li').allInnerTexts()).map(plain);
+    assert.ok(outcomes.some((line) => /: answer sent$/.test(line)) && outcomes.some((line) => /: accepted$/.test(line)), JSON.stringify(outcomes));
+    assert.match(plain(await kept.locator('.summary').innerText()), /What you sent[\s\S]*Allow/);
+    assert.equal(await kept.locator('#send').evaluate((button) => (button as HTMLButtonElement & { disabled: boolean }).disabled), true, 'nothing can be sent from a history page');
+    await clearToasts(page);
+    await widenSidebar(page, 600);
+    await page.mouse.move(5, 5);
+    await sleep(500);
+    await shot('history');
+    // The README's picture of several hubs and the History view (README.md, "Several hubs").
+    fs.copyFileSync(path.join(out, 'hubs-history.png'), path.join(repoRoot(), 'docs', 'several-hubs-history.png'));
+    // Copy as JSON, from the entry's context menu: the command exactly as hub B carried it.
+    await workbench.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await historyRow(page, promptB).click({ button: 'right' });
+    await pickMenuItem(page, 'Copy as JSON');
+    await toasts(page, 'Copied the command sent to demo-agent as JSON').first().waitFor({ state: 'visible', timeout: 30_000 });
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as Record<string, unknown>;
+    assert.equal(copied['type'], 'control.attention.respond');
+    assert.equal(copied['id'], answered.commandId);
+    assert.equal(copied['session'], answered.session);
+    assert.equal(copied['subject'], answered.id);
+    assert.deepEqual(copied['data'], { answer: { option: 'allow' } });
+    await runCommand(page, 'View: Close All Editors');
 
     // 4. Hub A goes down; hub B stays connected.
     await hubA.close();
@@ -394,9 +542,12 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
 
     // 5. A third hub in the user's list, with a label: its row comes and connects without a reload; removed, it goes.
     hubC = await startHub({ port: 0, log: (line) => hubLog.c.push(line) }); // no token: watch-only, so the window needs none for it
+    await editUserSettings(page, userSettingsFile, { ...DEFAULT_USER_SETTINGS, 'aepAttention.hubs': [{ url: hubC.url, label: THIRD_LABEL }] });
+    await waitForStatus(page, /^AEP Attention: 2 of 3 hubs connected\. 1 request waits for you\.$/, 60_000);
+    await inbox('the third hub\'s row, connected', (rows) => byHub(rows).length === 3 && hubHolds(rows, THIRD_LABEL, /^0 waiting · connected$/));
+    // Its agent asks once the window is connected to it: the request arrives live, not only from a replay.
     const agentC = await startAgent({ hubUrl: hubC.url, scenarios: ['permission'], everyMs: 600_000, log: (line) => agentLog.push(`[C] ${line}`) });
     agents.push(agentC);
-    await editUserSettings(page, userSettingsFile, { ...DEFAULT_USER_SETTINGS, 'aepAttention.hubs': [{ url: hubC.url, label: THIRD_LABEL }] });
     await waitForStatus(page, /^AEP Attention: 2 of 3 hubs connected\. 2 requests wait for you\.$/, 60_000);
     const three = await inbox('the third hub\'s row, connected, with its request', (rows) =>
       byHub(rows).length === 3 && hubHolds(rows, THIRD_LABEL, /^1 waiting · connected$/, /^demo-agent wants to /) &&
@@ -417,7 +568,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     if (workbench) {
       await workbench.page.screenshot({ path: path.join(out, 'hubs-failure.png') }).catch(() => undefined);
       t.diagnostic(`status: ${await statusLabel(workbench.page).catch(() => '?')}`);
-      t.diagnostic(`inbox rows:\n${showRows(lastRows)}`);
+      t.diagnostic(`rows of the view last waited on:\n${showRows(lastRows)}`);
       t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
     }
     if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
