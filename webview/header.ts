@@ -43,6 +43,13 @@ export class Header {
     this.tick();
   }
 
+  /** A page of the answer history: whether an answer could reach the agent now is not its question. */
+  hideDelivery(): void {
+    const term = this.reachCell.previousElementSibling;
+    if (term?.tagName === 'DT') term.remove();
+    this.reachCell.remove();
+  }
+
   setReachability(state: string, detail: string | undefined): void {
     this.reachCell.textContent = reachabilityText(state, detail && state !== 'reachable' ? detail : undefined);
     this.reachCell.dataset['state'] = state;

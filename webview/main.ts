@@ -117,6 +117,7 @@ function applyStatus(status: RequestStatus, resolution?: string): void {
 function showHistory(history: NonNullable<Extract<HostToWebview, { type: 'init' }>['history']>): void {
   if (!page) return;
   page.answer.close();
+  page.header.hideDelivery();
   // An accepted answer from here is what answered it: the status line says so, not "answered elsewhere".
   if (history.accepted) {
     page.ours = 'accepted';

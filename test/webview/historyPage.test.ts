@@ -52,7 +52,9 @@ describe('a history entry on the request page', chromiumSuite(), () => {
     assert.ok(!shown.includes(TOKEN), 'the token sent at capture full is not on the page');
     assert.match(shown, /masked here/);
     assert.deepEqual(await p.locator('.history li').allInnerTexts(), ['10:00: answer sent', '10:00: accepted']);
-    assert.match(await p.locator('.request-header').innerText(), /Hub\s+laptop/);
+    const header = await p.locator('.request-header').innerText();
+    assert.match(header, /Hub\s+laptop/);
+    assert.doesNotMatch(header, /Delivery/, 'whether an answer could reach the agent now is not a history page\'s question');
     // Read-only: Send is disabled, and clicking it posts nothing.
     assert.equal(await p.locator('#send').evaluate((button) => (button as HTMLButtonElement & { disabled: boolean }).disabled), true);
     await p.locator('#send').click({ force: true });
