@@ -286,8 +286,16 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   }
 }
 
-/** Launches headless Chromium and opens the workbench on `folder`; resolves once it is visible. */
-export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000): Promise<Workbench> {
+/** What the workbench opens: a folder (the default), or a `.code-workspace` file (a multi-root workspace). */
+export interface OpenTarget {
+  kind: 'folder' | 'workspace';
+}
+
+/**
+ * Launches headless Chromium and opens the workbench on `folder` (with `{ kind: 'workspace' }`,
+ * `folder` is a `.code-workspace` file); resolves once it is visible.
+ */
+export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000, target: OpenTarget = { kind: 'folder' }): Promise<Workbench> {
   const executablePath = chromiumPath();
   if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
@@ -299,9 +307,9 @@ export async function openWorkbench(url: string, folder: string, timeoutMs = 90_
     page.on('pageerror', (error) => messages.push(`[pageerror] ${error.message}`));
     let loadedAt = 0;
     page.once('load', () => (loadedAt = Date.now()));
-    const target = new URL(url);
-    target.searchParams.set('folder', folder);
-    await page.goto(target.toString(), { waitUntil: 'load', timeout: timeoutMs });
+    const address = new URL(url);
+    address.searchParams.set(target.kind, folder);
+    await page.goto(address.toString(), { waitUntil: 'load', timeout: timeoutMs });
     if (loadedAt === 0) loadedAt = Date.now();
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
     const workbenchAt = Date.now();
