@@ -19,8 +19,9 @@
 //   5. a third hub added to the user's aepAttention.hubs list (edited in the
 //      settings editor), with a label, gets its row and connects at once, and
 //      its agent's request shows under it; removed, its row goes.
-// Screenshots go to out/e2e/hubs-*.png; hubs-history.png is also the README's
-// docs/several-hubs-history.png.
+// Screenshots go to out/e2e/hubs-*.png; hubs-history.png is the picture the
+// README shows (copied by hand to docs/several-hubs-history.png: a test run
+// never writes into the tree).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,7 +31,7 @@ import type { Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
-import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { runCommand, statusItem, statusLabel, waitForStatus, webviewFrame } from './workbenchPage';
 
@@ -510,8 +511,6 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await page.mouse.move(5, 5);
     await sleep(500);
     await shot('history');
-    // The README's picture of several hubs and the History view (README.md, "Several hubs").
-    fs.copyFileSync(path.join(out, 'hubs-history.png'), path.join(repoRoot(), 'docs', 'several-hubs-history.png'));
     // Copy as JSON, from the entry's context menu: the command exactly as hub B carried it.
     await workbench.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await historyRow(page, promptB).click({ button: 'right' });
