@@ -129,7 +129,7 @@ export class Commands extends Disposable {
     }
     if (hubs.length === 1) return hubs[0];
     const id = await pick(
-      hubs.map((hub) => ({ label: hub.label, description: hub.origin ?? hub.config.hubUrl, detail: hubStateLine(hub), value: hub.id })),
+      hubs.map((hub) => ({ label: hub.label, description: hub.origin ?? vscode.l10n.t('not a usable address'), detail: hubStateLine(hub), value: hub.id })),
       { title },
     );
     return id === undefined ? undefined : this.hubs.get(id);
@@ -184,7 +184,7 @@ export class Commands extends Disposable {
   private originOrExplain(hub: Hub): string | undefined {
     const origin = originOf(hub.config.hubUrl);
     if (!origin) {
-      void notify('error', vscode.l10n.t('{0} is not a usable hub address: fix it in the settings first; the token is stored for that hub only.', hub.config.hubUrl), [
+      void notify('error', vscode.l10n.t('That hub\'s address is not usable: fix it in the settings first; the token is stored for that hub only.'), [
         { title: vscode.l10n.t('Open Settings'), value: 'settings' },
       ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
     }

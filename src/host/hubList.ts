@@ -1,5 +1,6 @@
 // No `vscode` here: which hubs a window connects to is plain logic over what
 // the settings hold (settings.ts reads them), unit-tested in test/unit/hubList.test.ts.
+import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { hubEndpoint } from '../aep/client/hubEndpoint';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../aep/levels';
@@ -10,7 +11,7 @@ export type HubSource = 'folder' | 'workspace' | 'user' | 'environment' | 'list'
 
 /** One hub this window connects to, with what its connection is made of. */
 export interface HubConfig {
-  /** The hub's origin, or for an address that is not a usable URL, the text as written: one connection per id. */
+  /** The hub's origin, or for an address that is not a usable URL, a digest of it (hubId): one connection per id. */
   id: string;
   hubUrl: string;
   source: HubSource;
@@ -55,10 +56,22 @@ const listEntrySchema = z.object({
 
 const MAX_LABEL = 64;
 
-/** The id of a hub address: its origin, so two spellings of one hub share a connection (and its token). */
+const UNUSABLE_PREFIX = 'unusable-address:';
+
+/**
+ * The id of a hub address: its origin, so two spellings of one hub share a
+ * connection (and its token). An address that is not a usable URL gets a
+ * digest of its text instead: it may hold credentials (`https://user:pass@…`,
+ * which hubEndpoint refuses), and an id reaches logs and screens.
+ */
 export function hubId(hubUrl: string): string {
   const endpoint = hubEndpoint(hubUrl, true);
-  return endpoint.ok ? endpoint.value.origin : hubUrl;
+  return endpoint.ok ? endpoint.value.origin : UNUSABLE_PREFIX + createHash('sha256').update(hubUrl).digest('hex').slice(0, 12);
+}
+
+/** Whether the id is of an address that is not a usable URL (it then names no origin). */
+export function isUnusableHubId(id: string): boolean {
+  return id.startsWith(UNUSABLE_PREFIX);
 }
 
 /**
@@ -119,6 +132,7 @@ export function hubList(input: HubListInput): HubList {
 /** How a hub is named on every surface: the user's label, else its host and port. */
 export function hubLabel(config: Pick<HubConfig, 'id' | 'label'>): string {
   if (config.label) return config.label;
+  if (isUnusableHubId(config.id)) return '(invalid hub URL)';
   try {
     return new URL(config.id).host || config.id;
   } catch {

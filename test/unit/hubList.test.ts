@@ -1,7 +1,7 @@
 // Which hubs a window connects to, from what its folders, the user's list and the environment name.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hubLabel, hubList, type HubListInput, type NamedHub } from '../../src/host/hubList';
+import { hubLabel, hubList, isUnusableHubId, type HubListInput, type NamedHub } from '../../src/host/hubList';
 
 const NO_DEFAULTS: HubListInput['defaults'] = { filter: undefined, captureCeiling: undefined };
 
@@ -81,16 +81,24 @@ describe('hubList', () => {
     assert.match(problems[3] ?? '', /entry 5 was left out/);
   });
 
-  test('an address that is not a usable URL is still a hub (it reports why it cannot connect), told apart by its text', () => {
-    const { hubs } = hubList({ named: [folder('api', 'not a url'), folder('web', 'ftp://x')], list: undefined, defaults: NO_DEFAULTS });
-    assert.deepEqual(hubs.map((hub) => hub.id), ['not a url', 'ftp://x']);
+  test('an address that is not a usable URL is still a hub (it reports why it cannot connect), told apart by a digest of its text, never the text', () => {
+    const secret = 'https://me:hunter2-password@hub.example.com';
+    const { hubs } = hubList({ named: [folder('api', 'not a url'), folder('web', 'ftp://x'), folder('docs', secret), folder('more', 'not a url')], list: undefined, defaults: NO_DEFAULTS });
+    assert.equal(hubs.length, 3, 'the same unusable text twice is one hub');
+    for (const hub of hubs) {
+      assert.ok(isUnusableHubId(hub.id), hub.id);
+      assert.ok(!hub.id.includes('hunter2') && !hub.id.includes('not a url'), hub.id);
+      assert.equal(hubLabel(hub), '(invalid hub URL)');
+    }
+    assert.equal(new Set(hubs.map((hub) => hub.id)).size, 3);
+    assert.equal(hubs[2]?.hubUrl, secret, 'the address itself is kept, for the client to say why it cannot connect');
   });
 
   test('a hub is named by its label, else its host and port', () => {
     assert.equal(hubLabel({ id: 'http://127.0.0.1:8787', label: 'laptop' }), 'laptop');
     assert.equal(hubLabel({ id: 'http://127.0.0.1:8787', label: undefined }), '127.0.0.1:8787');
     assert.equal(hubLabel({ id: 'https://hub.example.com', label: undefined }), 'hub.example.com');
-    assert.equal(hubLabel({ id: 'not a url', label: undefined }), 'not a url');
+
   });
 
   test('a label is capped, so a long one cannot crowd a row or a notification', () => {
