@@ -215,7 +215,7 @@ class InlineFlow {
     hubs: Hubs,
   ) {
     this.draft = draft;
-    this.title = inlineTitle(item, plan);
+    this.title = inlineTitle(item, plan, hubs.size > 1 ? hubs.of(item)?.label : undefined);
     // Only the agent ends a request (AEP-0002 §7): when it does, the question in front of the person is withdrawn.
     this.subscription = hubs.onDidChangeInbox(() => {
       const latest = hubs.item(item.key);

@@ -24,8 +24,9 @@ const TITLE_PROMPT = 120;
  * At capture metadata the prompt was synthesized from structure, and the
  * title says so before the prompt, where a long prompt cannot push it out.
  */
-export function inlineTitle(item: Readonly<AttentionItem>, plan: InlinePlan): string {
-  const agent = agentName(item.agent);
+export function inlineTitle(item: Readonly<AttentionItem>, plan: InlinePlan, hub?: string): string {
+  // With several hubs the title says which one the request came through: "agent via hub".
+  const agent = hub === undefined ? agentName(item.agent) : t('{0} via {1}', agentName(item.agent), piece(hub, PIECES.agent));
   const kind = kindLabel(item);
   const prompt = piece(plan.prompt.text, TITLE_PROMPT);
   if (prompt === '') return t('{0} · {1}', agent, kind);

@@ -435,7 +435,8 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     assert.ok(requestPick.some((row) => row.includes(promptB) && row.includes(`via ${labelB}`)), JSON.stringify(requestPick));
     await focusQuickRow(page, `via ${labelB}`);
     await page.keyboard.press('Enter');
-    await waitForQuickTitle(page, new RegExp(`^demo-agent · permission: ${escape(promptB.slice(0, 20))}`));
+    // The title names the hub too, as the notification does.
+    await waitForQuickTitle(page, new RegExp(`^demo-agent via ${escape(labelB)} · permission: ${escape(promptB.slice(0, 20))}`));
     await page.keyboard.press('Enter');
     await toasts(page, /demo-agent accepted the answer/).first().waitFor({ state: 'visible', timeout: 30_000 });
 

@@ -215,6 +215,7 @@ describe('capture-aware names: a placeholder is never shown as the question', ()
     assert.equal(inlineTitle(itemOf(event), planOf(parsed(event))), 'claude-code · permission · synthesized at capture metadata: claude-code requests permission: Bash');
     const real = requestEvent({ kind: 'input', prompt: 'Which branch?' });
     assert.equal(inlineTitle(itemOf(real), planOf(parsed(real))), 'claude-code · question: Which branch?');
+    assert.equal(inlineTitle(itemOf(real), planOf(parsed(real)), 'laptop'), 'claude-code via laptop · question: Which branch?', 'with several hubs, the hub is named');
   });
 
   test('a field\'s prompt says whether it is required and its rule, whatever the label holds (hostile corpus)', () => {
