@@ -434,6 +434,24 @@ describe('AnswerHistory: bounds', () => {
     assert.deepEqual(w.memento.get<{ entries: HistoryEntry[] }>(HISTORY_STORAGE_KEY, stored).entries.map((e) => e.requestId), ['R4']);
   });
 
+  test('by count, requests that ended without an answer from here take at most half: a mass timeout cannot push the answers out', (t) => {
+    const w = world({ limits: () => ({ maxEntries: 4, maxAgeDays: 30 }) });
+    t.after(() => w.history.dispose());
+    for (const id of ['A1', 'A2']) {
+      w.request(id);
+      w.send(id, { text: id });
+      w.clock.now += 1_000;
+    }
+    // Ten requests open here for a while, then all timed out by their agent: newer than both answers.
+    for (let i = 0; i < 10; i++) w.request(`T${i}`);
+    w.clock.now += 5_000;
+    for (let i = 0; i < 10; i++) w.timeout(`T${i}`);
+    assert.deepEqual(requestIds(w.history), ['T9', 'T8', 'A2', 'A1'], 'the two newest timeouts, and both answers');
+    w.request('A3');
+    w.send('A3', { text: 'A3' });
+    assert.deepEqual(requestIds(w.history), ['A3', 'T9', 'T8', 'A2'], 'answers still take the room left: the oldest entry goes');
+  });
+
   test('by age: entries older than maxAgeDays go, on a change and on load', (t) => {
     const limits = () => ({ maxEntries: 200, maxAgeDays: 2 });
     const w = world({ limits });

@@ -243,7 +243,17 @@ export class AnswerHistory {
     const cutoff = this.now() - this.limits.maxAgeDays * DAY_MS;
     // Stable: entries of the same time keep their order, the one touched last first.
     const ordered = [...this.list].sort((a, b) => b.at - a.at);
-    const kept = ordered.filter((entry) => entry.at >= cutoff).slice(0, this.limits.maxEntries);
+    // Requests that ended without an answer from here take at most half: a fleet's mass
+    // timeout must not push what the person answered out of "what did I answer?".
+    const maxEnded = Math.floor(this.limits.maxEntries / 2);
+    let ended = 0;
+    const kept: HistoryEntry[] = [];
+    for (const entry of ordered) {
+      if (kept.length >= this.limits.maxEntries) break;
+      if (entry.at < cutoff) continue;
+      if (entry.sends.length === 0 && ended++ >= maxEnded) continue;
+      kept.push(entry);
+    }
     let bytes = JSON.stringify(storedJson([])).length;
     let fits = 0;
     for (const entry of kept) {
