@@ -4,8 +4,11 @@
 // events are parsed through the same envelope parser the client uses, then
 // applied, so the figures are the reducer's, not the socket's.
 import { parseEnvelope, type AepEvent } from '../src/aep/envelope';
+import { silentLogger } from '../src/aep/client/logger';
+import { AnswerHistory } from '../src/aep/history/answerHistory';
 import { Inbox, type AttentionItem } from '../src/aep/inbox/inbox';
 import { countVisible } from '../src/host/attentionStore';
+import { MemoryMemento } from '../test/support/memoryMemento';
 import { formRequest, ownerEvent, type EnvelopeBase } from './events';
 import { metric, type BenchmarkResult } from './report';
 import { gc, MB, median, now, percentile, settledHeap, type BenchContext } from './support';
@@ -27,6 +30,8 @@ export interface ScaleOptions {
   floodMaxSessions: number;
   /** Requests of the flood dismissed by the user when the status bar counts. */
   floodDismissed: number;
+  /** Open requests timed out at once, with the answer history recording. */
+  floodTimeouts: number;
 }
 
 const DEFAULT_DEDUPE_CAPACITY = 50_000;
@@ -36,10 +41,10 @@ const TIMELINE_LIMIT = 200;
 
 export function scaleOptions(quick: boolean): ScaleOptions {
   return quick
-    ? { pending: 1_000, sessions: 100, probes: 200, listings: 5, longRun: 60_000, dedupeCapacity: 5_000, floodSessions: 6_000, floodMaxSessions: 500, floodDismissed: 100 }
+    ? { pending: 1_000, sessions: 100, probes: 200, listings: 5, longRun: 60_000, dedupeCapacity: 5_000, floodSessions: 6_000, floodMaxSessions: 500, floodDismissed: 100, floodTimeouts: 1_000 }
     : {
         pending: 10_000, sessions: 1_000, probes: 2_000, listings: 30, longRun: 1_000_000, dedupeCapacity: DEFAULT_DEDUPE_CAPACITY,
-        floodSessions: 60_000, floodMaxSessions: DEFAULT_MAX_SESSIONS, floodDismissed: 1_000,
+        floodSessions: 60_000, floodMaxSessions: DEFAULT_MAX_SESSIONS, floodDismissed: 1_000, floodTimeouts: 10_000,
       };
 }
 
@@ -100,6 +105,43 @@ function sessionFlood(sessions: number, maxSessions: number, tick: () => number)
   const stats = flooded?.stats();
   if (!flooded || stats?.open !== sessions) throw new Error(`flood: expected ${sessions} open requests, the inbox holds ${stats?.open}`);
   return { bounded: Math.min(...bounded), unbounded: Math.min(...unbounded), tracked: stats.sessions, open: stats.open, flooded };
+}
+
+/**
+ * A mass timeout: `count` open requests, each open a while, all timed out by
+ * their agent; closed on an inbox the answer history watches (every change
+ * noted, as src/host/historyRecorder.ts does; each becomes a "timed out"
+ * entry until the bound drops it) and on one nobody watches. Fastest of 3.
+ */
+function massTimeout(count: number): { recorded: number; unwatched: number; entries: number } {
+  const requests = Array.from({ length: count }, (_, i) => parsed(formRequest(`timeout-${i}`, 0, `agent-${i % 10}`)));
+  const timeouts = requests.map((request) => parsed(ownerEvent('attention.timeout', request.session ?? '', 1, { subject: request.id, cause: request.id }, request.agent)));
+  let entries = 0;
+  const run = (watched: boolean) => {
+    gc();
+    let clock = 0;
+    const inbox = new Inbox({ hub: 'http://127.0.0.1:8787', now: () => clock, maxOpen: 2 * count, maxBytes: 2 ** 40, dedupeCapacity: 4 * count });
+    const history = new AnswerHistory(new MemoryMemento(), silentLogger, { now: () => clock });
+    const hub = { id: 'http://127.0.0.1:8787', label: 'bench' };
+    if (watched) inbox.onDidChange((change) => history.noteItem(hub, change.item));
+    for (const request of requests) inbox.apply(request);
+    clock += 60_000;
+    const t0 = now();
+    for (const timeout of timeouts) inbox.apply(timeout);
+    // Reading the history makes the entries it keeps (the History view reads it within 50 ms): timed too.
+    if (watched) entries = history.entries().length;
+    const ms = now() - t0;
+    history.dispose();
+    inbox.dispose();
+    return ms;
+  };
+  const recorded: number[] = [];
+  const unwatched: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    unwatched.push(run(false));
+    recorded.push(run(true));
+  }
+  return { recorded: Math.min(...recorded), unwatched: Math.min(...unwatched), entries };
 }
 
 /** Counting by listing, as `visibleItems().length` would: O(open). */
@@ -244,6 +286,13 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
     `status bar count: AttentionStore.visibleCount (countVisible, src/host/attentionStore.ts) on the flooded inbox with ${options.floodDismissed} ` +
       `of its requests dismissed, median of 1 000 calls; baseline: counting by listing (visibleItems().length), median of 20`,
   );
+  // -- a mass timeout, with the answer history recording each end --------------------
+  const timedOut = massTimeout(options.floodTimeouts);
+  ctx.log(`scale: ${options.floodTimeouts} requests timed out in ${timedOut.recorded.toFixed(0)} ms with the answer history (${timedOut.unwatched.toFixed(0)} ms without)`);
+  notes.push(
+    `mass timeout: ${options.floodTimeouts} open requests, each open a minute, all timed out by their agents; with the answer history noting every change ` +
+      `(each a "timed out" entry until its bound drops it); baseline: the same on an inbox nobody watches; fastest of 3 runs each`,
+  );
   return {
     id: 'scale',
     title: 'Scale',
@@ -275,6 +324,10 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
       metric(`apply ${options.floodSessions.toLocaleString('en-US')} one-request sessions, bound ${options.floodMaxSessions.toLocaleString('en-US')}`, 'ms', flood.bounded, {
         baseline: { label: 'no session bound reached', value: flood.unbounded },
         detail: { sessionsTracked: flood.tracked, open: flood.open },
+      }),
+      metric(`time out ${options.floodTimeouts.toLocaleString('en-US')} open requests, answer history recording`, 'ms', timedOut.recorded, {
+        baseline: { label: 'no answer history', value: timedOut.unwatched },
+        detail: { historyEntries: timedOut.entries },
       }),
       metric(
         `status bar count, ${flood.open.toLocaleString('en-US')} open, ${options.floodDismissed.toLocaleString('en-US')} dismissed (median)`, 'µs', median(counted.count),

@@ -55,6 +55,12 @@ export class AnswerHistory {
   private list: HistoryEntry[] = [];
   private readonly byId = new Map<string, HistoryEntry>();
   private readonly byCommand = new Map<string, { entry: HistoryEntry; send: HistorySend }>();
+  /**
+   * Requests that ended without an answer from here, not made into entries
+   * yet (see `noteItem`): making one masks its whole event, and a fleet's mass
+   * timeout ends thousands at once, of which the bound keeps a few.
+   */
+  private readonly endedQueue = new Map<string, { hub: HubRef; item: Readonly<AttentionItem>; endedAt: number }>();
   /** Characters of JSON each entry stores, measured once per change to it: a flood of closing requests must not re-serialize the whole history each time. */
   private readonly sizes = new WeakMap<HistoryEntry, number>();
   private readonly now: () => number;
@@ -84,15 +90,18 @@ export class AnswerHistory {
   }
 
   entries(): readonly HistoryEntry[] {
+    this.drainEnded();
     return [...this.list];
   }
 
   entry(id: string): HistoryEntry | undefined {
+    this.drainEnded();
     return this.byId.get(id);
   }
 
   /** A command handed to the sender: a new send in the request's entry (the same command id sent again is the same send). */
   recordSent(hub: HubRef, item: Readonly<AttentionItem>, command: RespondCommand): void {
+    this.drainEnded();
     if (this.byCommand.has(command.id)) return;
     const now = this.now();
     const entry = this.entryFor(hub, item, now);
@@ -125,23 +134,24 @@ export class AnswerHistory {
    */
   noteItem(hub: HubRef, item: Readonly<AttentionItem>): void {
     const now = this.now();
-    let entry = this.byId.get(historyEntryId(hub, item.key));
-    if (!entry) {
-      const ended = endedWithoutAnswer(item);
-      if (ended === undefined) return;
-      const endedAt = isOpenStatus(item.status) ? now : (item.closedAt ?? now);
-      if (endedAt - item.receivedAt < this.minOpenMs) return;
-      entry = this.entryFor(hub, item, endedAt);
-      entry.ended = ended;
-      this.addAgentOutcomes(entry, item, now);
-      this.touch(entry, endedAt);
+    const id = historyEntryId(hub, item.key);
+    const entry = this.byId.get(id);
+    if (entry) {
+      if (this.addAgentOutcomes(entry, item, now)) this.changed(entry);
       return;
     }
-    if (this.addAgentOutcomes(entry, item, now)) this.changed(entry);
+    // Already queued: the item is the same object, read again when its entry is made.
+    if (this.endedQueue.has(id) || endedWithoutAnswer(item) === undefined) return;
+    const endedAt = isOpenStatus(item.status) ? now : (item.closedAt ?? now);
+    if (endedAt - item.receivedAt < this.minOpenMs) return;
+    this.endedQueue.set(id, { hub, item, endedAt });
+    this.schedule();
+    this.changes.fire();
   }
 
   /** The person dismissed the request here: listed as dismissed, unless it was answered from here. */
   noteDismissed(hub: HubRef, item: Readonly<AttentionItem>): void {
+    this.drainEnded();
     const existing = this.byId.get(historyEntryId(hub, item.key));
     if (existing && (existing.sends.length > 0 || existing.ended !== undefined)) return;
     const now = this.now();
@@ -153,6 +163,7 @@ export class AnswerHistory {
 
   /** Reads the limits again (a setting changed) and drops what they no longer allow. */
   applyLimits(): void {
+    this.drainEnded();
     this.limits = this.readLimits();
     if (!this.prune()) return;
     this.schedule();
@@ -162,6 +173,7 @@ export class AnswerHistory {
   /** Empties the history, in storage at once. */
   clear(): void {
     this.cancelSave();
+    this.endedQueue.clear();
     const had = this.list.length > 0;
     this.list = [];
     this.byId.clear();
@@ -178,6 +190,28 @@ export class AnswerHistory {
   }
 
   // ---- entries ------------------------------------------------------------------
+
+  /**
+   * Makes entries of the queued ended requests, newest first, and only as
+   * many as the bound can keep (at most half of maxEntries are such entries,
+   * and the queue is newer than any of them): the rest would be dropped at once.
+   */
+  private drainEnded(): void {
+    if (this.endedQueue.size === 0) return;
+    // Newest first; of those that ended at once, the one noted last first (a stable sort of the reversed queue).
+    const queued = [...this.endedQueue.values()].reverse().sort((a, b) => b.endedAt - a.endedAt).slice(0, Math.floor(this.limits.maxEntries / 2));
+    this.endedQueue.clear();
+    const now = this.now();
+    // Oldest first, so the newest ends up first, as one by one would have left them.
+    for (const { hub, item, endedAt } of queued.reverse()) {
+      const ended = endedWithoutAnswer(item);
+      if (ended === undefined || this.byId.has(historyEntryId(hub, item.key))) continue;
+      const entry = this.entryFor(hub, item, endedAt);
+      entry.ended = ended;
+      this.addAgentOutcomes(entry, item, now);
+      this.touch(entry, endedAt);
+    }
+  }
 
   private entryFor(hub: HubRef, item: Readonly<AttentionItem>, at: number): HistoryEntry {
     const id = historyEntryId(hub, item.key);
@@ -335,6 +369,7 @@ export class AnswerHistory {
   }
 
   private flush(): void {
+    this.drainEnded();
     this.cancelSave();
     this.write(storedJson(this.list));
   }
