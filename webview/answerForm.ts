@@ -170,6 +170,12 @@ export class AnswerArea {
     this.element.append(el('section', { class: 'summary', 'aria-label': t('What you sent') }, el('h3', {}, t('What you sent')), list, how ? el('p', { class: 'note' }, how) : undefined));
   }
 
+  /** A page of the answer history (issue 16): nothing to answer with, only what was sent and what became of it. */
+  keepOnlySummary(): void {
+    // A class (form.css), not `hidden`: the stylesheet gives some of the controls a display of their own.
+    this.element.classList.add('summary-only');
+  }
+
   focusFirst(): void {
     const first = this.fields?.widgets[0];
     if (first) first.focus();

@@ -127,6 +127,7 @@ function showHistory(history: NonNullable<Extract<HostToWebview, { type: 'init' 
   const list = el('ol', {});
   for (const line of history.lines) list.append(el('li', {}, line));
   page.answer.element.append(el('section', { class: 'history', 'aria-label': t('From your answer history') }, el('h3', {}, t('From your answer history')), list));
+  page.answer.keepOnlySummary();
 }
 
 function submit(answer: Answer, verbatim: boolean): void {

@@ -55,9 +55,11 @@ describe('a history entry on the request page', chromiumSuite(), () => {
     const header = await p.locator('.request-header').innerText();
     assert.match(header, /Hub\s+laptop/);
     assert.doesNotMatch(header, /Delivery/, 'whether an answer could reach the agent now is not a history page\'s question');
-    // Read-only: Send is disabled, and clicking it posts nothing.
+    // Read-only: the answer's controls are gone (Send is disabled besides), and Enter in the page posts nothing.
+    assert.equal(await p.locator('#send').isVisible(), false, 'no Send button to press');
     assert.equal(await p.locator('#send').evaluate((button) => (button as HTMLButtonElement & { disabled: boolean }).disabled), true);
-    await p.locator('#send').click({ force: true });
+    assert.equal(await p.locator('.answer input, .answer textarea, .answer vscode-text-field, .answer vscode-checkbox').filter({ visible: true }).count(), 0, 'no field to type into');
+    await p.keyboard.press('Enter');
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.ok(!(await page.posted()).some((message) => message['type'] === 'submit'), 'nothing was submitted');
   });
