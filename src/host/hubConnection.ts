@@ -16,10 +16,9 @@ import type { SettingsService } from './settings';
 import type { TokenStore } from './tokens';
 import { failureLogLine, lostLogLine } from '../aep/client/connectionFailure';
 
-/** The connection as the UI shows it: the client's own states plus the two where there is no client. */
+/** The connection as the UI shows it: the client's own states plus the one where there is no client. */
 export type ConnectionState =
   | ClientState
-  | { kind: 'unconfigured' }
   /** The user disconnected; nothing reconnects until they connect again. */
   | { kind: 'disconnected' };
 

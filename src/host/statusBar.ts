@@ -93,7 +93,6 @@ function hubLine(hub: Hub): { icon: string; text: string | undefined; summary: s
       return { icon: 'error', text: vscode.l10n.t('AEP'), summary: vscode.l10n.t('Cannot connect to {0}: {1}', name, describeFailure(state.failure)) };
     case 'disconnected':
     case 'idle':
-    case 'unconfigured':
       return { icon: 'debug-disconnect', text: vscode.l10n.t('AEP off'), summary: vscode.l10n.t('Disconnected from {0}.', name) };
   }
 }
