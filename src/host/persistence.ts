@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { CommandStore, type KeyValueStorage } from '../aep/client/commandStore';
-import type { Logger } from '../aep/client/logger';
+import { describeError, type Logger } from '../aep/client/logger';
 import { RecentPositions, type PositionStore } from '../aep/client/positionStore';
 import { parseEnvelope, type AepEvent } from '../aep/envelope';
 import type { ResumePosition } from '../aep/frames';
@@ -197,10 +197,4 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
     if (this.timer) return;
     this.timer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
   }
-}
-
-/** An error in one line, bounded: the message of a failed write can quote the value. */
-function describeError(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -1,4 +1,4 @@
-import type { Logger } from './logger';
+import { describeError, type Logger } from './logger';
 
 /**
  * A command handed to the sender and not yet settled, as it is kept across a
@@ -261,9 +261,4 @@ function readStored(raw: unknown): StoredCommand | undefined {
     ...(timedOut === true ? { timedOut: true } : {}),
     ...(unsent === true && timedOut !== true ? { unsent: true } : {}),
   };
-}
-
-function describeError(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -17,3 +17,9 @@ export const silentLogger: Logger = {
   warn: () => undefined,
   error: () => undefined,
 };
+
+/** An error in one log line, bounded: the message of a failed write can quote the value. */
+export function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

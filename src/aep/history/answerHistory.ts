@@ -1,6 +1,6 @@
 import type { SendOutcome } from '../client/controlSender';
 import type { KeyValueStorage } from '../client/commandStore';
-import type { Logger } from '../client/logger';
+import { describeError, type Logger } from '../client/logger';
 import type { RespondCommand } from '../control';
 import { Emitter } from '../emitter';
 import { isOpenStatus, type AttentionItem } from '../inbox/inbox';
@@ -70,6 +70,8 @@ export class AnswerHistory {
   private readonly minOpenMs: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The stored history is read on first use, not at construction: the extension's activation does not wait for it. */
+  private loaded = false;
   private readonly changes: Emitter<void>;
   readonly onDidChange;
 
@@ -85,22 +87,31 @@ export class AnswerHistory {
     this.changes = new Emitter<void>((error) => log.error(`an answer history listener failed: ${describeError(error)}`));
     this.onDidChange = this.changes.event;
     this.limits = this.readLimits();
+  }
+
+  /** Reads what was stored, once, before anything else touches the entries. */
+  private ready(): void {
+    if (this.loaded) return;
+    this.loaded = true;
     const repaired = this.load();
     if (this.prune() || repaired) this.schedule();
   }
 
   entries(): readonly HistoryEntry[] {
+    this.ready();
     this.drainEnded();
     return [...this.list];
   }
 
   entry(id: string): HistoryEntry | undefined {
+    this.ready();
     this.drainEnded();
     return this.byId.get(id);
   }
 
   /** A command handed to the sender: a new send in the request's entry (the same command id sent again is the same send). */
   recordSent(hub: HubRef, item: Readonly<AttentionItem>, command: RespondCommand): void {
+    this.ready();
     this.drainEnded();
     if (this.byCommand.has(command.id)) return;
     const now = this.now();
@@ -117,6 +128,7 @@ export class AnswerHistory {
 
   /** How a recorded send ended; an id not recorded (or pruned since) is ignored. */
   recordOutcome(commandId: string, outcome: SendOutcome): void {
+    this.ready();
     const known = this.byCommand.get(commandId);
     if (!known) return;
     known.send.outcomes.push(historyOutcome(outcome, this.now()));
@@ -133,6 +145,7 @@ export class AnswerHistory {
    * arrives already answered was never the person's to answer here.
    */
   noteItem(hub: HubRef, item: Readonly<AttentionItem>): void {
+    this.ready();
     const now = this.now();
     const id = historyEntryId(hub, item.key);
     const entry = this.byId.get(id);
@@ -151,6 +164,7 @@ export class AnswerHistory {
 
   /** The person dismissed the request here: listed as dismissed, unless it was answered from here. */
   noteDismissed(hub: HubRef, item: Readonly<AttentionItem>): void {
+    this.ready();
     this.drainEnded();
     const existing = this.byId.get(historyEntryId(hub, item.key));
     if (existing && (existing.sends.length > 0 || existing.ended !== undefined)) return;
@@ -163,6 +177,7 @@ export class AnswerHistory {
 
   /** Reads the limits again (a setting changed) and drops what they no longer allow. */
   applyLimits(): void {
+    this.ready();
     this.drainEnded();
     this.limits = this.readLimits();
     if (!this.prune()) return;
@@ -172,6 +187,8 @@ export class AnswerHistory {
 
   /** Empties the history, in storage at once. */
   clear(): void {
+    // Nothing stored may come back after a clear.
+    this.loaded = true;
     this.cancelSave();
     this.endedQueue.clear();
     const had = this.list.length > 0;
@@ -387,10 +404,4 @@ export class AnswerHistory {
 
 function storedJson(entries: readonly HistoryEntry[]): { version: number; entries: readonly HistoryEntry[] } {
   return { version: HISTORY_VERSION, entries };
-}
-
-/** An error in one line, bounded: the message of a failed write can quote the value. */
-function describeError(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
