@@ -69,12 +69,6 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** Merged over DEFAULT_USER_SETTINGS into `${userDataDir}/User/settings.json`. */
   userSettings?: Record<string, unknown>;
-  /**
-   * Password authentication with this password (code-server's `--auth password`;
-   * it goes in code-server's config file, never in its environment, which the
-   * extension host and terminals inherit). Default: `--auth none`, for tests.
-   */
-  password?: string;
   /** Keep Workspace Trust on (default: off, so no trust prompt and no restricted mode). */
   workspaceTrust?: boolean;
   /** How long to wait for the server to answer; default 60 s. */
@@ -206,9 +200,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const stateDir = path.join(userDataDir, 'aep-e2e');
   const configFile = path.join(stateDir, 'config.yaml');
   fs.mkdirSync(stateDir, { recursive: true });
-  const auth = options.password === undefined ? 'none' : 'password';
-  const password = options.password === undefined ? '' : `password: ${JSON.stringify(options.password)}\n`;
-  fs.writeFileSync(configFile, `bind-addr: 127.0.0.1:0\nauth: ${auth}\n${password}cert: false\n`, { mode: 0o600 });
+  fs.writeFileSync(configFile, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
 
   const trust = options.workspaceTrust === true;
   writeJson(path.join(userDataDir, 'User', 'settings.json'), {
@@ -229,7 +221,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     install.codeServerEntry,
     ...common,
     '--bind-addr', '127.0.0.1:0',
-    '--auth', auth,
+    '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
@@ -303,7 +295,7 @@ export interface OpenTarget {
  * Launches headless Chromium and opens the workbench on `folder` (with `{ kind: 'workspace' }`,
  * `folder` is a `.code-workspace` file); resolves once it is visible.
  */
-export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000, target: OpenTarget = { kind: 'folder' }, password?: string): Promise<Workbench> {
+export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000, target: OpenTarget = { kind: 'folder' }): Promise<Workbench> {
   const executablePath = chromiumPath();
   if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
@@ -318,12 +310,6 @@ export async function openWorkbench(url: string, folder: string, timeoutMs = 90_
     const address = new URL(url);
     address.searchParams.set(target.kind, folder);
     await page.goto(address.toString(), { waitUntil: 'load', timeout: timeoutMs });
-    if (password !== undefined) {
-      // code-server's login page (`--auth password`) sends the browser on to the folder once the password is right.
-      if (!new URL(page.url()).pathname.endsWith('/login')) throw new Error(`expected code-server's login page, got ${page.url()}`);
-      await page.locator('input[name="password"]').fill(password);
-      await page.keyboard.press('Enter');
-    }
     if (loadedAt === 0) loadedAt = Date.now();
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
     const workbenchAt = Date.now();
