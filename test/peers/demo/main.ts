@@ -350,7 +350,6 @@ async function start(options: DemoOptions): Promise<void> {
   bail();
 
   let openUrl: string | undefined;
-  let editorPassword: string | undefined;
   const workspaceDir = path.join(options.dir, 'workspace');
   // The demo writes a README and settings there: only into a folder of its own.
   ownedOrExplain(() => claimOwnedDir(workspaceDir));
@@ -383,7 +382,6 @@ async function start(options: DemoOptions): Promise<void> {
   if (choice.mode === 'code-server') {
     // The editor's own state is the demo's, not the user's: fresh every run (no stale token, layout or extension).
     const editorDir = path.join(options.dir, 'editor');
-    editorPassword = randomBytes(18).toString('base64url');
     ownedOrExplain(() => resetOwnedDir(editorDir));
     const settings = prepareWorkspace(workspaceDir, facts);
     say('Editor: starting code-server with the extension installed ...');
@@ -397,8 +395,6 @@ async function start(options: DemoOptions): Promise<void> {
       env: { AEP_HUB: hub.url, AEP_TOKEN: token },
       settings,
       userSettings: { 'workbench.startupEditor': 'readme' },
-      // Loopback is reachable by every local user and program (and a web page's requests): a password for this run.
-      password: editorPassword,
       startTimeoutMs: 120_000,
     }).catch((error: unknown) => {
       throw new DemoError(`the editor (code-server) did not start: ${error instanceof Error ? error.message : String(error)}`);
@@ -450,7 +446,6 @@ async function start(options: DemoOptions): Promise<void> {
     say('  Below: what the agent does, with your answers. Ctrl+C stops the agent and the hub; the window stays.');
   } else if (openUrl !== undefined) {
     say(`Open ${openUrl}`);
-    if (editorPassword !== undefined) say(`Password: ${editorPassword} (code-server asks once; made for this run)`);
     say();
     say(`  Ready in ${seconds(Date.now() - startedAt)}. Requests show as notifications and in the AEP Attention inbox`);
     say('  (activity bar); click one to answer it. The README there says more.');
