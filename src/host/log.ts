@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../aep/client/logger';
+import { lineLogger, type Logger } from '../aep/client/logger';
 
 /**
  * One `LogOutputChannel` for the extension; each component logs through a
- * tagged view of it ("[client] connecting …"), so a log reads by component.
+ * tagged view of it ("[client] connecting …"), so a log reads by component;
+ * lineLogger keeps each message one line, whatever agent text it quotes.
  * Callers never pass tokens or the free text of answers.
  */
 export class ExtensionLog implements vscode.Disposable {
@@ -14,14 +15,7 @@ export class ExtensionLog implements vscode.Disposable {
   }
 
   for(component: string): Logger {
-    const tag = (message: string) => `[${component}] ${message}`;
-    return {
-      trace: (message) => this.channel.trace(tag(message)),
-      debug: (message) => this.channel.debug(tag(message)),
-      info: (message) => this.channel.info(tag(message)),
-      warn: (message) => this.channel.warn(tag(message)),
-      error: (message) => this.channel.error(tag(message)),
-    };
+    return lineLogger(component, this.channel);
   }
 
   show(): void {

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
+import { NotifiedRequests } from '../aep/inbox/notifiedRequests';
 import { textHonesty } from '../aep/labels';
 import { severityRank } from '../aep/levels';
 import { agentName, promptLine } from './describe';
 import { Disposable } from './disposable';
-import type { Hubs } from './hubs';
+import type { Hub, Hubs } from './hubs';
 import type { SettingsService } from './settings';
 import { notify, type Choice } from './surfaces';
 import { distinctButtons } from './untrustedText';
@@ -29,7 +30,7 @@ export interface NotifierActions {
  * messages, so VS Code's Do Not Disturb applies; never escalated.
  */
 export class Notifier extends Disposable {
-  private readonly notified = new Set<string>();
+  private readonly notified = new NotifiedRequests<Hub>();
   private readonly queued: Array<Readonly<AttentionItem>> = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -39,18 +40,16 @@ export class Notifier extends Disposable {
     private readonly actions: NotifierActions,
   ) {
     super();
-    for (const item of hubs.visibleItems()) this.notified.add(item.key);
+    for (const hub of hubs.list()) this.notified.restore(hub, hub.store.visibleItems().map((item) => item.key));
     this._register(
       hubs.onDidChangeInbox(({ hub, change }) => {
         if (change === undefined) {
           // A restored inbox (a hub added, or the window reloaded): what it holds was notified before.
-          for (const item of hub.store.visibleItems()) this.notified.add(item.key);
+          this.notified.restore(hub, hub.store.visibleItems().map((item) => item.key));
           return;
         }
-        if (change.kind === 'added' && !this.notified.has(change.item.key)) {
-          this.notified.add(change.item.key);
-          if (this.wants(change.item)) this.enqueue(change.item);
-        }
+        const fresh = this.notified.observe(hub, change);
+        if (fresh && this.wants(fresh)) this.enqueue(fresh);
       }),
     );
     this._register({ dispose: () => this.timer && clearTimeout(this.timer) });

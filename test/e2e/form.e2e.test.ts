@@ -500,7 +500,11 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
       await waitUntil('the draft after hide and show', async () => ((await valueOf(name())) === 'draft-api' ? true : undefined), 15_000);
 
       // The way a user reloads the window (the workbench saves its editors first).
+      // The old workbench is visible until the reload replaces it, with the draft in its page:
+      // wait for the new document's load first, or every wait below may read the old one.
+      const reloaded = page.waitForEvent('load', { timeout: 90_000 });
       await runCommand(page, 'Developer: Reload Window');
+      await reloaded;
       await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
       const restoredAt = Date.now();
       frame = await webviewFrame(page, 60_000, session);

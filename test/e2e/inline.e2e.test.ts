@@ -27,6 +27,9 @@ import { codeServerSuite } from '../support/harness';
 const TOKEN = 'e2e-token-inline-5b07';
 const AGENT = 'e2e-inline-agent';
 
+/** The replicas step's refusal of 9 (formValidation's words); the prompt it replaces never reads so. */
+const REFUSAL = /^Enter a number of at most 5\./;
+
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
 
 /** The quick input showing now, and its parts. */
@@ -139,13 +142,17 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       await page.keyboard.press('Enter');
       await waitForMessage(page, /^Replicas \(required\)/);
       await page.keyboard.type('9');
-      const refusal = await waitForMessage(page, /5/);
+      // Wait for the refusal's own words: the prompt ("… A number from 1 to 5.")
+      // shows until the check runs, so any pattern it also matches reads the prompt.
+      const refusal = await waitForMessage(page, REFUSAL);
       t.diagnostic(`the replicas step refuses 9: "${refusal}"`);
       assert.doesNotMatch(refusal, /^Replicas \(required\)/, 'the rule replaces the prompt while the entry breaks it');
       await shot('3-form-refusal-inline');
       // Enter with the refused entry goes nowhere: still on this step, nothing sent.
+      // (Nothing to wait for here; the proof is the second respond below, which
+      // carries the corrected 3 — had Enter sent the 9, that one would be it.)
       await page.keyboard.press('Enter');
-      await waitForMessage(page, /5/);
+      assert.match(await quickMessage(page).innerText(), REFUSAL);
       assert.equal(peer.received.filter(isRespond).length, 1);
       await page.keyboard.press('Backspace');
       await page.keyboard.type('3');
@@ -176,7 +183,16 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });
       // Answer Next Request again starts from what was typed.
       await runCommand(page, 'AEP Attention: Answer Next Request', { opensQuickInput: true });
-      await waitForMessage(page, /^Queue name \(required\)/);
+      // The hidden box kept its message ("Queue name (required)") from before Escape,
+      // so the message alone may already hold: wait for the form's box to replace the
+      // palette (whose value starts with ">") in the shown widget.
+      await page.waitForFunction(() => {
+        const widget = document.querySelector('.quick-input-widget');
+        const box = widget?.querySelector('input.input');
+        const message = widget?.querySelector('.quick-input-message')?.textContent ?? '';
+        const shown = widget !== null && widget !== undefined && widget.getClientRects().length > 0;
+        return shown && box instanceof HTMLInputElement && !box.value.startsWith('>') && /^Queue name \(required\)/.test(message);
+      }, undefined, { timeout: 15_000 });
       assert.equal(await quickBox(page).inputValue(), 'jobs-high');
       await shot('4-draft-kept');
       const openAt = Date.now();

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { demoProfile, desktopEnv, extensionId, launchDesktop, uninstallCommand } from '../peers/demo/desktop';
+import { OWNED_MARKER, claimOwnedDir } from '../peers/demo/ownedDir';
 import { findEditorClis } from '../peers/demo/editorCli';
 import { EditorChoiceError, chooseEditor, type EditorChoiceInput, type EditorCli } from '../peers/demo/editorChoice';
 
@@ -145,6 +146,8 @@ test('launchDesktop drives the CLI: --install-extension <vsix> --force, then --n
     const workspaceDir = path.join(dir, 'workspace');
     fs.mkdirSync(workspaceDir);
     const profile = demoProfile(dir);
+    // An earlier run made the profile (its marker) and left an extension in it.
+    claimOwnedDir(profile.root);
     fs.mkdirSync(profile.extensionsDir, { recursive: true });
     fs.writeFileSync(path.join(profile.extensionsDir, 'stale'), 'from an earlier run');
     const token = 'tok-' + 'x'.repeat(24);
@@ -155,7 +158,8 @@ test('launchDesktop drives the CLI: --install-extension <vsix> --force, then --n
       workspaceDir,
       workspaceSettings: { 'aepAttention.hubUrl': 'http://127.0.0.1:8787' },
       profile,
-      userSettings: { 'workbench.startupEditor': 'readme' },
+      // As the e2e defaults have it: trust off.
+      userSettings: { 'workbench.startupEditor': 'readme', 'security.workspace.trust.enabled': false, 'security.workspace.trust.startupPrompt': 'never' },
       hubUrl: 'http://127.0.0.1:8787',
       token,
       baseEnv: { ...process.env, VSCODE_IPC_HOOK_CLI: '/tmp/other-vscode.sock', ELECTRON_RUN_AS_NODE: '1' },
@@ -182,6 +186,10 @@ test('launchDesktop drives the CLI: --install-extension <vsix> --force, then --n
     assert.ok(!fs.existsSync(path.join(profile.extensionsDir, 'stale')));
     const written = [path.join(profile.userDataDir, 'User', 'settings.json'), path.join(workspaceDir, '.vscode', 'settings.json')].map((file) => fs.readFileSync(file, 'utf8'));
     assert.match(written[0] ?? '', /"workbench.startupEditor": "readme"/);
+    const userSettings = JSON.parse(written[0] ?? '{}') as Record<string, unknown>;
+    assert.equal(userSettings['security.workspace.trust.enabled'], true, "Workspace Trust stays on in the demo's profile");
+    assert.equal(userSettings['security.workspace.trust.startupPrompt'], 'once');
+    assert.ok(fs.existsSync(path.join(profile.root, OWNED_MARKER)), 'the reset profile is marked as the demo\'s again');
     assert.match(written[1] ?? '', /"aepAttention.hubUrl": "http:\/\/127.0.0.1:8787"/);
     assert.ok(written.every((text) => !text.includes(token)));
   } finally {
@@ -200,6 +208,7 @@ test('launchDesktop refuses while the demo profile is open in a VS Code (its cod
       cli: { name: 'code', path: cli.path }, vsixPath: path.join(dir, 'x.vsix'), workspaceDir: dir, workspaceSettings: {},
       profile, userSettings: {}, hubUrl: 'http://127.0.0.1:8787', token: 't', baseEnv: process.env,
     });
+    claimOwnedDir(profile.root);
     fs.mkdirSync(profile.userDataDir, { recursive: true });
     fs.writeFileSync(path.join(profile.userDataDir, 'code.lock'), String(editor.pid));
     await assert.rejects(
@@ -213,6 +222,29 @@ test('launchDesktop refuses while the demo profile is open in a VS Code (its cod
     await launch();
   } finally {
     editor.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("launchDesktop never resets a profile folder the demo did not make: --dir ~ on a case-insensitive disk makes <dir>/desktop the user's Desktop", { skip: process.platform === 'win32' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-demo-notours-'));
+  try {
+    const cli = fakeCli(dir, 'code');
+    const profile = demoProfile(dir);
+    // Stands in for ~/Desktop, reached as ~/desktop: the user's files, no marker.
+    fs.mkdirSync(profile.root);
+    fs.writeFileSync(path.join(profile.root, 'thesis.odt'), 'years of work');
+    await assert.rejects(
+      launchDesktop({
+        cli: { name: 'code', path: cli.path }, vsixPath: path.join(dir, 'x.vsix'), workspaceDir: dir, workspaceSettings: {},
+        profile, userSettings: {}, hubUrl: 'http://127.0.0.1:8787', token: 't', baseEnv: process.env,
+      }),
+      (error: Error) => error.name === 'DesktopError' && error.message.includes(`${profile.root} exists and was not made by the demo`),
+    );
+    assert.equal(fs.readFileSync(path.join(profile.root, 'thesis.odt'), 'utf8'), 'years of work');
+    assert.deepEqual(fs.readdirSync(profile.root), ['thesis.odt'], 'nothing written into it either');
+    assert.ok(!cli.calls().some((call) => call.argv.includes('--install-extension')), 'nothing installed');
+  } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -31,6 +31,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EditorCli } from './editorChoice';
+import { OwnedDirError, resetOwnedDir } from './ownedDir';
 import { StepError, runStep } from './processes';
 
 /**
@@ -113,6 +114,16 @@ export function uninstallCommand(cli: EditorCli, extensionsDir: string, id: stri
   return [cli.path, '--extensions-dir', extensionsDir, '--uninstall-extension', id].map(quoted).join(' ');
 }
 
+/**
+ * Workspace Trust stays on in the demo's profile, whatever the defaults it is given
+ * (the e2e defaults turn it off): VS Code asks once whether to trust the demo folder,
+ * and either answer works, since the hub and token come from the environment.
+ */
+export const KEEP_WORKSPACE_TRUST: Readonly<Record<string, unknown>> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'once',
+};
+
 export class DesktopError extends Error {
   override readonly name = 'DesktopError';
 }
@@ -125,7 +136,7 @@ export interface DesktopLaunch {
   workspaceSettings: Record<string, unknown>;
   /** The demo's profile (demoProfile): reset, then the extension installed into it. */
   profile: { root: string; userDataDir: string; extensionsDir: string };
-  /** Written to the profile's User/settings.json. */
+  /** Written to the profile's User/settings.json, with KEEP_WORKSPACE_TRUST over it. */
   userSettings: Record<string, unknown>;
   hubUrl: string;
   token: string;
@@ -214,8 +225,14 @@ export async function launchDesktop(launch: DesktopLaunch): Promise<DesktopEdito
   launch.onStep?.(`${cli.name} --version: ${version}`);
 
   // Fresh every run, as code-server's state is: no token stored in an earlier run's secret storage shadows this one.
-  fs.rmSync(profile.root, { recursive: true, force: true });
-  writeJson(path.join(profile.userDataDir, 'User', 'settings.json'), launch.userSettings);
+  // Only a profile the demo made is reset (`<dir>/desktop` may be the user's Desktop).
+  try {
+    resetOwnedDir(profile.root);
+  } catch (error) {
+    if (error instanceof OwnedDirError) throw new DesktopError(error.message);
+    throw error;
+  }
+  writeJson(path.join(profile.userDataDir, 'User', 'settings.json'), { ...launch.userSettings, ...KEEP_WORKSPACE_TRUST });
   writeJson(path.join(launch.workspaceDir, '.vscode', 'settings.json'), launch.workspaceSettings);
   const dirs = ['--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extensionsDir];
 

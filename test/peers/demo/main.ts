@@ -34,6 +34,7 @@ import { findEditorClis } from './editorCli';
 import { DEFAULT_EDITOR_CLIS, EditorChoiceError, chooseEditor, type EditorChoice } from './editorChoice';
 import { PortError, listenOnFreePort, startForwarder, type Forwarder } from './ports';
 import { StepError, runStep, stopSteps } from './processes';
+import { OwnedDirError, claimOwnedDir, resetOwnedDir } from './ownedDir';
 import { prepareWorkspace } from './workspace';
 
 const ROOT = repoRoot();
@@ -51,6 +52,16 @@ const shown = (file: string) => {
 /** A failure the demo explains in its own words (no stack trace). */
 class DemoError extends Error {
   override readonly name = 'DemoError';
+}
+
+/** A folder the demo did not make is never reset or written into: the demo stops and says so. */
+function ownedOrExplain(step: () => void): void {
+  try {
+    step();
+  } catch (error) {
+    if (error instanceof OwnedDirError) throw new DemoError(error.message);
+    throw error;
+  }
 }
 
 /** Thrown out of the start-up sequence once a stop was asked for. */
@@ -340,6 +351,8 @@ async function start(options: DemoOptions): Promise<void> {
 
   let openUrl: string | undefined;
   const workspaceDir = path.join(options.dir, 'workspace');
+  // The demo writes a README and settings there: only into a folder of its own.
+  ownedOrExplain(() => claimOwnedDir(workspaceDir));
   const facts = { hubUrl: hub.url, scenarios: options.scenarios, everyMs: options.everyMs, expireMs: EXPIRE_MS, oobMs: OOB_MS };
   if (choice.mode === 'desktop') {
     const { cli } = choice;
@@ -369,7 +382,7 @@ async function start(options: DemoOptions): Promise<void> {
   if (choice.mode === 'code-server') {
     // The editor's own state is the demo's, not the user's: fresh every run (no stale token, layout or extension).
     const editorDir = path.join(options.dir, 'editor');
-    fs.rmSync(editorDir, { recursive: true, force: true });
+    ownedOrExplain(() => resetOwnedDir(editorDir));
     const settings = prepareWorkspace(workspaceDir, facts);
     say('Editor: starting code-server with the extension installed ...');
     const editorStartedAt = Date.now();

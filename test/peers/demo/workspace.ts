@@ -54,6 +54,11 @@ ${scenarios.map((scenario) => `- ${scenarioText(scenario, facts)}`).join('\n')}
 
 ## How this editor is wired
 
+- Workspace Trust is on in the desktop demo's profile: everything in this folder was written by the demo
+  (this README, \`.vscode/settings.json\` and \`.aep-demo-owned\`, which marks the folder as the demo's).
+  Trusting it or not, the extension reaches the demo hub: the address and token
+  come from the editor's environment.
+
 - \`.vscode/settings.json\` sets \`aepAttention.hubUrl\` to ${hubUrl}.
 - The hub's token was generated for this run and handed to the editor through
   its environment (\`AEP_HUB\` + \`AEP_TOKEN\`); the extension sends it to that

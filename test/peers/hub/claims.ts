@@ -29,6 +29,20 @@ export class ClaimRegistry {
     sessions.add(session);
   }
 
+  /**
+   * The claimant ended `session` (`session.ended`): it is no longer a live
+   * route for it, so the roster stops listing it and a command nacks
+   * `no-route`. A later sequenced event claims it again.
+   */
+  releaseSession(claimant: Claimant, session: string): void {
+    const claimants = this.bySession.get(session);
+    claimants?.delete(claimant);
+    if (claimants?.size === 0) this.bySession.delete(session);
+    const sessions = this.byClaimant.get(claimant);
+    sessions?.delete(session);
+    if (sessions?.size === 0) this.byClaimant.delete(claimant);
+  }
+
   release(claimant: Claimant): void {
     for (const session of this.byClaimant.get(claimant) ?? []) {
       const claimants = this.bySession.get(session);

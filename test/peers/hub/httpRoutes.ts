@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/mini';
 import { validateFilter } from '../../../src/aep/attrMatch';
-import { AEP_VERSION } from '../../../src/aep/envelope';
+import { AEP_VERSION, severityOf } from '../../../src/aep/envelope';
 import { resumePositionSchema, type ResumePosition } from '../../../src/aep/frames';
 import { parseUntrustedJson } from '../../../src/aep/json';
-import { CAPTURE_LEVELS, type CaptureLevel } from '../../../src/aep/levels';
+import { CAPTURE_LEVELS, severityRank, type CaptureLevel } from '../../../src/aep/levels';
 import { admitValue, isCommandType, type Admitted } from './admission';
 import type { HubConfig } from './config';
 import { render, sinkWants, type Fanout, type Sink } from './fanout';
@@ -175,6 +175,8 @@ function readStreamRequest(req: IncomingMessage, url: URL): { ok: true; value: S
   };
 }
 
+const NOTICE = severityRank('notice');
+
 /** A session string an `id:` field can carry: a line break would end the field and start an emitter-authored line, and a NUL voids it (WHATWG SSE). */
 const SSE_ID_SAFE = /^[^\r\n\0]*$/;
 
@@ -193,10 +195,26 @@ function openStream(req: IncomingMessage, res: ServerResponse, url: URL, service
   }
   const request = read.value;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  let shed = 0;
   const sink: Sink = {
     filter: request.filter,
     ceiling: request.capture,
-    deliver: (entry, text) => res.write(sseMessage(entry, text)),
+    deliver: (entry, text) => {
+      if (res.destroyed) return;
+      // Backpressure (AEP-0003 §8.4), as on the socket: shed debug/info toward a slow
+      // consumer, never notice+; for those the choice is deliver or end the stream, so
+      // the consumer resumes exactly (from its Last-Event-ID).
+      if (res.writableLength > services.config.slowConsumerBytes) {
+        if (severityRank(severityOf(entry.event)) < NOTICE) {
+          if (shed++ === 0) services.config.log(`hub: shedding debug/info toward a slow SSE consumer (${res.writableLength} bytes queued)`);
+          return;
+        }
+        services.config.log(`hub: ending slow SSE consumer (${res.writableLength} bytes queued)`);
+        res.destroy();
+        return;
+      }
+      res.write(sseMessage(entry, text));
+    },
   };
   const replay = (entries: StoredEvent[]) => {
     for (const entry of entries) if (sinkWants(sink, entry)) sink.deliver(entry, render(entry, sink.ceiling));
@@ -215,13 +233,15 @@ function openStream(req: IncomingMessage, res: ServerResponse, url: URL, service
       }
     }
   }
+  // A replay the consumer could not keep up with ended the stream already.
+  if (res.destroyed) return;
   if (!request.live) {
     res.end();
     return;
   }
   const remove = services.fanout.add(sink);
   services.streams.add(res);
-  const ping = setInterval(() => res.write(': ping\n\n'), services.config.pingMs);
+  const ping = setInterval(() => res.destroyed || res.write(': ping\n\n'), services.config.pingMs);
   const close = () => {
     clearInterval(ping);
     remove();

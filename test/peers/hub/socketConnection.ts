@@ -187,6 +187,11 @@ export class SocketConnection implements Claimant {
       this.services.claims.claim(this, event.session);
     }
     this.services.ingest(admission.value);
+    // Ending the session ends this connection's claim on it; another connection's claim stands.
+    if (event.type === 'session.ended' && event.session !== undefined) {
+      this.claimedSources.delete(event.session);
+      this.services.claims.releaseSession(this, event.session);
+    }
   }
 
   private onCommand(admitted: Admitted): void {
