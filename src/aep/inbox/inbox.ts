@@ -531,10 +531,13 @@ export class Inbox {
         break;
       }
       case 'attention.resolved': {
+        // The emitter's terminal closes its request even when its payload cannot be read
+        // (AEP-0002 §7 rule 2: pending until resolved or timed out): left open, the request
+        // would wait for a second terminal that its emitter never sends.
         const data = readResolved(event);
-        if (!data.ok) return data.problem;
-        item.resolution = data.value.resolution;
-        return this.settle(item, 'resolved', wasOpen);
+        if (data.ok) item.resolution = data.value.resolution;
+        this.settle(item, 'resolved', wasOpen);
+        return data.ok ? undefined : `${data.problem}; ${item.agent}'s request ${item.requestId} in session ${item.session} is closed as resolved, with no outcome stated`;
       }
       case 'attention.timeout':
         return this.settle(item, 'timed-out', wasOpen);
@@ -722,7 +725,7 @@ export class Inbox {
     return dropped;
   }
 
-  /** Applies the lifecycle events that waited for this request; returns why any of them was refused. */
+  /** Applies the lifecycle events that waited for this request; returns why any of them was refused or could not be read. */
   private unpark(item: AttentionItem): string | undefined {
     const key = parkKey(item.session, item.requestId);
     const waiting = this.parked.get(key);
@@ -741,9 +744,14 @@ export class Inbox {
     else this.parked.delete(key);
     // Apply in session order so `answered` precedes `resolved` whatever the arrival order.
     mine.sort((a, b) => epochOf(a) - epochOf(b) || (a.seq ?? -1) - (b.seq ?? -1));
-    for (const event of mine) this.applyLifecycle(item, event);
+    const problems: string[] = [];
+    for (const event of mine) {
+      const problem = this.applyLifecycle(item, event);
+      if (problem !== undefined) problems.push(problem);
+    }
     const first = spoofed[0];
-    return first === undefined ? undefined : spoofedLifecycle(first, item) + (spoofed.length > 1 ? ` (and ${spoofed.length - 1} more such events)` : '');
+    if (first !== undefined) problems.push(spoofedLifecycle(first, item) + (spoofed.length > 1 ? ` (and ${spoofed.length - 1} more such events)` : ''));
+    return problems.length > 0 ? problems.join('; ') : undefined;
   }
 }
 
