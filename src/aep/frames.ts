@@ -48,6 +48,8 @@ const nonNegativeInt = z.number().check(z.int(), z.nonnegative());
 const positionSchema = z.object({ epoch: nonNegativeInt, seq: nonNegativeInt });
 export const resumePositionSchema = z.extend(positionSchema, { session: z.string().check(z.minLength(1)) });
 export type ResumePosition = z.infer<typeof resumePositionSchema>;
+/** A position as this client keeps it across a reload: per emitter, `source` absent on ones saved before it was kept. */
+export const keptPositionSchema = z.extend(resumePositionSchema, { source: z.optional(z.string().check(z.minLength(1))) });
 
 const rosterEntrySchema = z.object({
   session: z.string().check(z.minLength(1)),

@@ -1,10 +1,12 @@
 import { matchesFilter, type AttrFilter } from '../attrMatch';
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../control';
 import { AEP_VERSION, type AepEvent } from '../envelope';
-import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type ResumePosition, type RosterEntry, type SubscribeFrame } from '../frames';
+import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type RosterEntry, type SubscribeFrame } from '../frames';
 import type { CaptureLevel } from '../levels';
 import type { ConnectionFailure, LostReason } from './connectionFailure';
 import type { Logger } from './logger';
+import type { KeptPosition } from './positionStore';
+import { resumeEntries } from './resumePlan';
 import { describeFrom, type ResumeTracker } from './resumeTracker';
 import { ackSubscriptionFilter } from './userFilter';
 
@@ -40,8 +42,8 @@ export interface HubSessionHost {
   gap(gap: { session: string; earliest: { epoch: number; seq: number } }): void;
   /** The latest roster (AEP-0003 §4.1); null when the hub offers none. */
   roster(entries: readonly RosterEntry[] | null): void;
-  /** Saved positions, least recently advanced first. */
-  savedPositions(): readonly ResumePosition[];
+  /** Saved positions per `(source, session)`, least recently advanced first. */
+  savedPositions(): readonly KeptPosition[];
   /** There was an absence to resume from: an earlier connection of this client, or saved positions. */
   resuming(): boolean;
 }
@@ -178,7 +180,7 @@ export class HubSession {
     const resuming = this.host.resuming();
     // Every connection asks for everything the hub holds when it can, since saved positions name
     // no session begun while this client was away; else the most recent positions that fit (resumePlan.ts).
-    const from = this.resume.plan(this.host.savedPositions(), this.hubReplaysAll, resuming);
+    const from = this.resume.plan(resumeEntries(this.host.savedPositions()), this.hubReplaysAll, resuming);
     this.subscribeMain(from);
     this.options.log.info(`hello from the hub; subscribing${describeFrom(from)}`);
     this.after(this.options.subscribeTimeoutMs, () => {
@@ -259,7 +261,7 @@ export class HubSession {
   private onMainSubscriptionRefused(frame: ErrorFrame): void {
     const why = `the hub refused the subscription (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}`;
     const refused = this.subscription?.from;
-    const next = this.resume.replanAfterRefusal({ from: refused, hubCode: frame.code, why }, this.host.savedPositions(), this.hubReplaysAll, this.host.resuming());
+    const next = this.resume.replanAfterRefusal({ from: refused, hubCode: frame.code, why }, resumeEntries(this.host.savedPositions()), this.hubReplaysAll, this.host.resuming());
     if (!next) {
       this.host.report(why);
       this.host.drop({ code: 'subscription-refused', hubCode: frame.code, ...(frame.detail ? { detail: frame.detail } : {}) });

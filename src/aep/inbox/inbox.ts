@@ -143,7 +143,7 @@ const LIFECYCLE_TYPES = new Set(['attention.answered', 'attention.resolved', 'at
  * The consumer-side reducer: takes every event the hub delivers, once, and
  * derives the attention inbox from it (AEP-0001 §7, AEP-0002 §7, AEP-0004).
  * Pure protocol logic with no I/O; the client feeds it and records each
- * session's `positionFor`; the UI listens to `onDidChange`.
+ * emitter's session's `positionOf`; the UI listens to `onDidChange`.
  */
 export class Inbox {
   private readonly now: () => number;
@@ -186,11 +186,12 @@ export class Inbox {
   private touchCounter = 0;
 
   private readonly changes: Emitter<InboxChange>;
-  private readonly forgotten: Emitter<string>;
+  private readonly forgotten: Emitter<{ source: string; session: string }>;
   /**
-   * A session string the inbox no longer tracks under any emitter (evicted):
-   * its resume position is worth nothing more and can be dropped (the client's
-   * position store listens).
+   * An emitter's session the inbox no longer tracks (evicted): its resume
+   * position is worth nothing more and can be dropped (the client's position
+   * store listens). Per `(source, session)`: another emitter's session of the
+   * same name keeps its own.
    */
   readonly onDidForgetSession;
   /** Fires for every incremental change to the set of open requests or an item's outcome. */
@@ -214,7 +215,7 @@ export class Inbox {
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.changes = new Emitter<InboxChange>(options.onListenerError);
     this.onDidChange = this.changes.event;
-    this.forgotten = new Emitter<string>(options.onListenerError);
+    this.forgotten = new Emitter<{ source: string; session: string }>(options.onListenerError);
     this.onDidForgetSession = this.forgotten.event;
   }
 
@@ -309,6 +310,13 @@ export class Inbox {
       if (position !== undefined && (lowest === undefined || comparePositions(position, lowest) < 0)) lowest = position;
     }
     return lowest === undefined ? undefined : { session, ...lowest };
+  }
+
+  /** Where one emitter's session stands: the highest of its own sequenced events applied. */
+  positionOf(source: string, session: string): (ResumePosition & { source: string }) | undefined {
+    const state = this.sessions.get(sessionKey(source, session));
+    const position = state?.owned ? state.timeline.position : undefined;
+    return position === undefined ? undefined : { source, session, ...position };
   }
 
   /**
@@ -434,10 +442,8 @@ export class Inbox {
       this.sessions.delete(state.key);
       const names = this.sessionsByName.get(state.session);
       names?.delete(state.key);
-      if (names && names.size === 0) {
-        this.sessionsByName.delete(state.session);
-        this.forgotten.fire(state.session);
-      }
+      if (names && names.size === 0) this.sessionsByName.delete(state.session);
+      this.forgotten.fire({ source: state.source, session: state.session });
     }
   }
 
