@@ -278,3 +278,48 @@ describe('two emitters in one session string, across a window reload (AEP-0001 ย
     persistence.dispose();
   });
 });
+
+describe('a replay of everything from a hub that no longer holds what the window missed (AEP-0003 ยง5 rule 2)', () => {
+  let hub: RunningHub;
+  before(async () => {
+    hub = await startHub({ port: 0, token: TOKEN, buffer: 5 });
+  });
+  after(() => hub.close());
+
+  test('the session the hub dropped past where the window stood is reported as a gap; a held one is not; the status says the rest cannot be told', async () => {
+    const memento = new MemoryMemento();
+    const origin = new URL(hub.url).origin;
+    const dropped = freshSession('dropped');
+    const held = freshSession('held');
+    const firstPersistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const first = startClient(hub.url, firstPersistence);
+    await connected(first);
+    const before = [dropped, held].flatMap((session) => [makeEvent('session.started', session, 0), request(session, 1, 'Seen before the reload')]);
+    assert.equal((await postEvents(hub.url, TOKEN, before)).status, 202);
+    await waitUntil(() => firstPersistence.load().filter((p) => p.seq === 1).length === 2, 'both positions');
+    first.client.dispose();
+    firstPersistence.dispose();
+
+    // While the window is away: 8 more requests in one session, past the hub's buffer of 5; one in the other.
+    const missed = Array.from({ length: 8 }, (_, i) => request(dropped, i + 2, `Asked while away ${i}`));
+    assert.equal((await postEvents(hub.url, TOKEN, [...missed, request(held, 2, 'Asked while away')])).status, 202);
+
+    const persistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const inbox = new Inbox();
+    persistence.restoreInto(inbox);
+    const h = startClient(hub.url, persistence, inbox);
+    const gaps: Array<{ session: string; earliest: { epoch: number; seq: number } }> = [];
+    const notices: string[] = [];
+    h.client.onDidReplayGap((gap) => gaps.push(gap));
+    h.client.onDidNoteResume((notice) => notices.push(notice.code));
+    await connected(h);
+    const last = missed.at(-1)!;
+    await waitUntil(() => openRequest(h, last.id) !== undefined, 'the newest request the hub still holds', 5_000, () => JSON.stringify(h.client.stats));
+    await waitUntil(() => gaps.length > 0, 'the gap in the session the hub dropped', 5_000, () => h.log.lines.slice(-4).join(' | '));
+    assert.deepEqual(gaps, [{ session: dropped, earliest: { epoch: 0, seq: 5 } }], 'the held session is no gap');
+    assert.equal(missed.filter((event) => openRequest(h, event.id) !== undefined).length, 5, 'the 3 oldest are gone from the hub: that is the gap');
+    assert.deepEqual(notices, ['replay-all-unverifiable']);
+    assert.ok(h.log.lines.some((line) => /begins session .*dropped.* after where this client left off; older requests may be missing/.test(line)), h.log.lines.join('\n'));
+    persistence.dispose();
+  });
+});

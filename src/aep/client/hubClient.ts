@@ -157,8 +157,9 @@ export class HubClient {
       this.sender.restore(isOpen, (outcome, command) => options.onRestoredOutcome?.(outcome, command));
     }
     this.roster = new RosterSnapshot(options.log);
-    this.resume = new ResumeTracker(options.stableMs ?? 10_000, (notice, message) => {
-      this.report(message);
+    this.resume = new ResumeTracker(options.stableMs ?? 10_000, (notice, message, problem) => {
+      if (problem) this.report(message);
+      else options.log.info(message);
       this.resumeNotices.fire(notice);
     });
     this.intake = new EventIntake(options.inbox, options.positions, this.sender, (message) => this.report(message));

@@ -6,6 +6,7 @@ import type { CaptureLevel } from '../levels';
 import type { ConnectionFailure, LostReason } from './connectionFailure';
 import type { Logger } from './logger';
 import type { KeptPosition } from './positionStore';
+import { ReplayAllGaps } from './replayAllGaps';
 import { resumeEntries } from './resumePlan';
 import { describeFrom, type ResumeTracker } from './resumeTracker';
 import { ackSubscriptionFilter } from './userFilter';
@@ -70,6 +71,7 @@ export class HubSession {
   private rosterRequest = 0;
   private rosterTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly replayAllGaps = new ReplayAllGaps();
   private disposed = false;
 
   constructor(
@@ -96,7 +98,15 @@ export class HubSession {
     switch (message.kind) {
       case 'event':
         if (!this.hubHello) this.host.report(`the hub sent an event (${message.event.type}) before its hello; it was ignored`);
-        else this.host.event(message.event, this.arrivedForAcksOnly(message.event));
+        else {
+          const acksOnly = this.arrivedForAcksOnly(message.event);
+          const gap = acksOnly ? undefined : this.replayAllGaps.check(message.event);
+          if (gap) {
+            this.options.log.warn(`the hub's replay of everything it holds begins session ${gap.session} after where this client left off; older requests may be missing`);
+            this.host.gap(gap);
+          }
+          this.host.event(message.event, acksOnly);
+        }
         return;
       case 'frame':
         this.onFrame(message.frame);
@@ -198,6 +208,8 @@ export class HubSession {
     const subscribe: SubscribeFrame = { type: 'subscribe', id: this.subscriptionId, filter: { ...this.options.filter } };
     if (this.options.captureCeiling) subscribe.capture = this.options.captureCeiling;
     if (from !== undefined) subscribe.from = from;
+    if (from === 'all') this.replayAllGaps.watch(this.host.savedPositions());
+    else this.replayAllGaps.stop();
     this.subscription = subscribe;
     this.host.send(subscribe);
   }
