@@ -110,7 +110,9 @@ export type OutboundFrame =
   | { type: 'unsubscribe'; id: string }
   | { type: 'ping'; t: number }
   | { type: 'pong'; t: unknown }
-  | { type: 'roster'; id: string };
+  | { type: 'roster'; id: string }
+  /** Sent before closing on purpose (AEP-0003 §3.5.4); never relied on by either side. */
+  | { type: 'closing'; reason: string; delivered: Array<ResumePosition & { sub: string }> };
 
 // ---- classifying one text frame ----------------------------------------------
 

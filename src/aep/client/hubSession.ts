@@ -1,7 +1,8 @@
 import { matchesFilter, type AttrFilter } from '../attrMatch';
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../control';
-import { AEP_VERSION, type AepEvent } from '../envelope';
+import { AEP_VERSION, epochOf, type AepEvent } from '../envelope';
 import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type RosterEntry, type SubscribeFrame } from '../frames';
+import { comparePositions, type Position } from '../inbox/position';
 import type { CaptureLevel } from '../levels';
 import type { ConnectionFailure, LostReason } from './connectionFailure';
 import type { Logger } from './logger';
@@ -72,6 +73,13 @@ export class HubSession {
   private rosterTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly replayAllGaps = new ReplayAllGaps();
+  /**
+   * The last position the main subscription delivered per session string on
+   * this connection, for `closing` (AEP-0003 §3.5.4), most recently advanced
+   * last and bounded: it tells the hub where this client stood, and nothing
+   * depends on it (the client's own positions are what it resumes from).
+   */
+  private readonly delivered = new Map<string, Position>();
   private disposed = false;
 
   constructor(
@@ -105,6 +113,7 @@ export class HubSession {
             this.options.log.warn(`the hub's replay of everything it holds begins session ${gap.session} after where this client left off; older requests may be missing`);
             this.host.gap(gap);
           }
+          if (!acksOnly) this.noteDelivered(message.event);
           this.host.event(message.event, acksOnly);
         }
         return;
@@ -127,6 +136,20 @@ export class HubSession {
       this.rosterTimer = undefined;
       this.requestRoster();
     }, 250);
+  }
+
+  /**
+   * The client closes this connection on purpose: say so first (AEP-0003
+   * §3.5.4: a party closing deliberately SHOULD send `closing`, carrying the
+   * last delivered positions per subscription). Only once the hub has said
+   * hello: before that there is no conversation to close. The ack
+   * subscription is live only, so it has no position worth naming.
+   */
+  closing(reason: string): void {
+    if (this.disposed || !this.hubHello) return;
+    const sub = this.subscriptionId;
+    const delivered = sub === undefined ? [] : [...this.delivered].map(([session, position]) => ({ sub, session, ...position }));
+    this.host.send({ type: 'closing', reason, delivered });
   }
 
   dispose(): void {
@@ -311,6 +334,19 @@ export class HubSession {
     return !matchesFilter(this.subscription.filter, event);
   }
 
+  private noteDelivered(event: AepEvent): void {
+    if (event.session === undefined || event.seq === undefined) return;
+    const position = { epoch: epochOf(event), seq: event.seq };
+    const known = this.delivered.get(event.session);
+    if (known !== undefined && comparePositions(position, known) <= 0) return;
+    this.delivered.delete(event.session);
+    this.delivered.set(event.session, position);
+    if (this.delivered.size > MAX_CLOSING_POSITIONS) {
+      const oldest = this.delivered.keys().next().value;
+      if (oldest !== undefined) this.delivered.delete(oldest);
+    }
+  }
+
   private requestRoster(): void {
     this.host.send({ type: 'roster', id: rosterId(++this.rosterRequest) });
   }
@@ -323,6 +359,9 @@ export class HubSession {
     this.timers.add(timer);
   }
 }
+
+/** Positions named in `closing`: the most recently advanced, so one frame stays small whatever the fleet. */
+const MAX_CLOSING_POSITIONS = 256;
 
 function rosterId(request: number): string {
   return `roster-${request}`;
