@@ -48,6 +48,8 @@ const nonNegativeInt = z.number().check(z.int(), z.nonnegative());
 const positionSchema = z.object({ epoch: nonNegativeInt, seq: nonNegativeInt });
 export const resumePositionSchema = z.extend(positionSchema, { session: z.string().check(z.minLength(1)) });
 export type ResumePosition = z.infer<typeof resumePositionSchema>;
+/** A position as this client keeps it across a reload: per emitter, `source` absent on ones saved before it was kept. */
+export const keptPositionSchema = z.extend(resumePositionSchema, { source: z.optional(z.string().check(z.minLength(1))) });
 
 const rosterEntrySchema = z.object({
   session: z.string().check(z.minLength(1)),
@@ -108,7 +110,9 @@ export type OutboundFrame =
   | { type: 'unsubscribe'; id: string }
   | { type: 'ping'; t: number }
   | { type: 'pong'; t: unknown }
-  | { type: 'roster'; id: string };
+  | { type: 'roster'; id: string }
+  /** Sent before closing on purpose (AEP-0003 §3.5.4); never relied on by either side. */
+  | { type: 'closing'; reason: string; delivered: Array<ResumePosition & { sub: string }> };
 
 // ---- classifying one text frame ----------------------------------------------
 

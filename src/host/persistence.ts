@@ -1,10 +1,9 @@
 import type * as vscode from 'vscode';
 import { CommandStore, type KeyValueStorage } from '../aep/client/commandStore';
 import { describeError, type Logger } from '../aep/client/logger';
-import { RecentPositions, type PositionStore } from '../aep/client/positionStore';
+import { RecentPositions, type KeptPosition, type PositionStore } from '../aep/client/positionStore';
 import { parseEnvelope, type AepEvent } from '../aep/envelope';
-import type { ResumePosition } from '../aep/frames';
-import { resumePositionSchema } from '../aep/frames';
+import { keptPositionSchema } from '../aep/frames';
 import type { AttentionItem, Inbox } from '../aep/inbox/inbox';
 
 const SAVE_DELAY_MS = 1_000;
@@ -51,9 +50,10 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
     this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
     this.commands = new CommandStore(memento, this.key('commands'), log);
     const saved = memento.get<unknown[]>(this.key('positions'), []);
-    const valid: ResumePosition[] = [];
+    const valid: KeptPosition[] = [];
+    // Positions saved before they named their emitter are `{session, epoch, seq}`: read as kept without a source.
     for (const raw of Array.isArray(saved) ? saved : []) {
-      const position = resumePositionSchema.safeParse(raw);
+      const position = keptPositionSchema.safeParse(raw);
       if (position.success) valid.push(position.data);
     }
     // A list saved before positions were bounded may hold every session ever seen: its newest end is kept.
@@ -68,18 +68,18 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
     for (const key of Array.isArray(dismissed) ? dismissed : []) if (typeof key === 'string') this.dismissed.add(key.startsWith(scope) ? key : scope + key);
   }
 
-  load(): readonly ResumePosition[] {
+  load(): readonly KeptPosition[] {
     return this.positions.list();
   }
 
-  record(position: ResumePosition): void {
+  record(position: KeptPosition): void {
     this.positions.record(position);
     this.schedule();
   }
 
-  forget(session: string): void {
+  forget(source: string, session: string): void {
     const before = this.positions.size;
-    this.positions.forget(session);
+    this.positions.forget(source, session);
     if (this.positions.size !== before) this.schedule();
   }
 

@@ -122,5 +122,7 @@ function resumeSentence(notice: ResumeNotice): string {
       return vscode.l10n.t('The hub dropped the last {0} connections while replaying everything it holds, so this window resumes from where it left off; a request raised meanwhile by an agent it had not seen may be missing.', notice.connections);
     case 'subscription-refused':
       return vscode.l10n.t('The hub refused to resume from every saved position ({0}); this window asked again for less, so older requests may be missing.', notice.hubCode);
+    case 'replay-all-unverifiable':
+      return vscode.l10n.t('The hub replays only what it still holds and cannot tell whether it dropped requests raised while this window was away. A session it is seen to have dropped is named above.');
   }
 }

@@ -197,3 +197,129 @@ describe('a hub without replay-all that takes 8 positions', () => {
     ]);
   });
 });
+
+describe('two emitters in one session string, across a window reload (AEP-0001 §5.2)', () => {
+  let hub: RunningHub;
+  before(async () => {
+    hub = await startHub({ port: 0, token: TOKEN });
+  });
+  after(() => hub.close());
+
+  /** Persists positions as the extension does, then builds a fresh client from them, as a reload does. */
+  async function reloadAfterFirstEmitter(memento: MemoryMemento, origin: string, session: string): Promise<{ h: Harness; persistence: WorkspacePersistence }> {
+    const persistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const inbox = new Inbox();
+    persistence.restoreInto(inbox);
+    const h = startClient(hub.url, persistence, inbox);
+    await connected(h);
+    // The replay of what the earlier window applied arrives first (one stream, in order); its last event is the close.
+    await waitUntil(() => h.client.stats.duplicatesDropped + h.client.stats.eventsApplied >= 3, `the replay of ${session}`, 5_000, () => JSON.stringify(h.client.stats));
+    return { h, persistence };
+  }
+
+  /** The first emitter's session: started, a request, its close. */
+  const firstEmitter = (session: string) => {
+    const asked = request(session, 1, 'The first emitter asks');
+    return [
+      makeEvent('session.started', session, 0),
+      asked,
+      makeEvent('attention.resolved', session, 2, { subject: asked.id, cause: asked.id, data: { resolution: 'answered' } }),
+    ];
+  };
+
+  test('a second source raises two requests in a session name the reloaded window holds a position for: both reach the inbox', async () => {
+    const session = freshSession('main');
+    const memento = new MemoryMemento();
+    const origin = new URL(hub.url).origin;
+    const events = firstEmitter(session);
+
+    const firstPersistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const first = startClient(hub.url, firstPersistence);
+    await connected(first);
+    assert.equal((await postEvents(hub.url, TOKEN, events)).status, 202);
+    await waitUntil(() => firstPersistence.load().some((p) => p.session === session && p.seq === 2), 'the first emitter\'s position');
+    first.client.dispose();
+    firstPersistence.dispose();
+    const saved = memento.get<Array<Record<string, unknown>>>(`aepAttention.positions:${origin}`, []);
+    assert.deepEqual(saved.filter((p) => p['session'] === session), [{ source: events[0]!.source, session, epoch: 0, seq: 2 }], 'saved with its emitter');
+
+    const { h, persistence } = await reloadAfterFirstEmitter(memento, origin, session);
+    const dropped = h.client.stats.duplicatesDropped;
+    assert.equal(h.inbox.open().filter((item) => item.session === session).length, 0, 'the request the earlier window saw closed does not reopen');
+    const second = [
+      makeRequest(session, 0, { kind: 'input', prompt: 'Another emitter asks' }, {}, 'second-agent'),
+      makeRequest(session, 1, { kind: 'input', prompt: 'Another emitter asks again' }, {}, 'second-agent'),
+    ];
+    assert.notEqual(second[0]!.source, events[0]!.source);
+    assert.equal((await postEvents(hub.url, TOKEN, second)).status, 202);
+    for (const event of second) {
+      await waitUntil(() => openRequest(h, event.id) !== undefined, `the second emitter's request ${event.id}`, 5_000, () => JSON.stringify(h.client.stats));
+    }
+    assert.equal(h.client.stats.duplicatesDropped, dropped, 'none of them counted as seen');
+    // Both emitters' positions are kept; the next `from` names the session once, at the earliest.
+    await waitUntil(() => persistence.load().filter((p) => p.session === session).length === 2, 'a position per emitter');
+    persistence.dispose();
+  });
+
+  test('positions saved in today\'s format (bare session strings) still resume after the upgrade, and hold back no emitter', async () => {
+    const session = freshSession('default');
+    const memento = new MemoryMemento();
+    const origin = new URL(hub.url).origin;
+    const events = firstEmitter(session);
+    assert.equal((await postEvents(hub.url, TOKEN, events)).status, 202);
+    void memento.update(`aepAttention.positions:${origin}`, [{ session, epoch: 0, seq: 2 }]);
+
+    const { h, persistence } = await reloadAfterFirstEmitter(memento, origin, session);
+    await waitUntil(() => h.inbox.findRequest(session, events[1]!.id, events[1]!.source)?.status === 'resolved', 'the replayed close');
+    assert.equal(h.inbox.open().filter((item) => item.session === session).length, 0, 'the closed request stays closed: its close was replayed with it');
+    const second = makeRequest(session, 0, { kind: 'input', prompt: 'Another emitter asks' }, {}, 'second-agent');
+    assert.equal((await postEvents(hub.url, TOKEN, [second])).status, 202);
+    await waitUntil(() => openRequest(h, second.id) !== undefined, 'the second emitter\'s request', 5_000, () => JSON.stringify(h.client.stats));
+    persistence.dispose();
+  });
+});
+
+describe('a replay of everything from a hub that no longer holds what the window missed (AEP-0003 §5 rule 2)', () => {
+  let hub: RunningHub;
+  before(async () => {
+    hub = await startHub({ port: 0, token: TOKEN, buffer: 5 });
+  });
+  after(() => hub.close());
+
+  test('the session the hub dropped past where the window stood is reported as a gap; a held one is not; the status says the rest cannot be told', async () => {
+    const memento = new MemoryMemento();
+    const origin = new URL(hub.url).origin;
+    const dropped = freshSession('dropped');
+    const held = freshSession('held');
+    const firstPersistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const first = startClient(hub.url, firstPersistence);
+    await connected(first);
+    const before = [dropped, held].flatMap((session) => [makeEvent('session.started', session, 0), request(session, 1, 'Seen before the reload')]);
+    assert.equal((await postEvents(hub.url, TOKEN, before)).status, 202);
+    await waitUntil(() => firstPersistence.load().filter((p) => p.seq === 1).length === 2, 'both positions');
+    first.client.dispose();
+    firstPersistence.dispose();
+
+    // While the window is away: 8 more requests in one session, past the hub's buffer of 5; one in the other.
+    const missed = Array.from({ length: 8 }, (_, i) => request(dropped, i + 2, `Asked while away ${i}`));
+    assert.equal((await postEvents(hub.url, TOKEN, [...missed, request(held, 2, 'Asked while away')])).status, 202);
+
+    const persistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const inbox = new Inbox();
+    persistence.restoreInto(inbox);
+    const h = startClient(hub.url, persistence, inbox);
+    const gaps: Array<{ session: string; earliest: { epoch: number; seq: number } }> = [];
+    const notices: string[] = [];
+    h.client.onDidReplayGap((gap) => gaps.push(gap));
+    h.client.onDidNoteResume((notice) => notices.push(notice.code));
+    await connected(h);
+    const last = missed.at(-1)!;
+    await waitUntil(() => openRequest(h, last.id) !== undefined, 'the newest request the hub still holds', 5_000, () => JSON.stringify(h.client.stats));
+    await waitUntil(() => gaps.length > 0, 'the gap in the session the hub dropped', 5_000, () => h.log.lines.slice(-4).join(' | '));
+    assert.deepEqual(gaps, [{ session: dropped, earliest: { epoch: 0, seq: 5 } }], 'the held session is no gap');
+    assert.equal(missed.filter((event) => openRequest(h, event.id) !== undefined).length, 5, 'the 3 oldest are gone from the hub: that is the gap');
+    assert.deepEqual(notices, ['replay-all-unverifiable']);
+    assert.ok(h.log.lines.some((line) => /begins session .*dropped.* after where this client left off; older requests may be missing/.test(line)), h.log.lines.join('\n'));
+    persistence.dispose();
+  });
+});

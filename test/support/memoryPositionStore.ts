@@ -1,23 +1,22 @@
-import { RecentPositions, type PositionStore } from '../../src/aep/client/positionStore';
-import type { ResumePosition } from '../../src/aep/frames';
+import { RecentPositions, type KeptPosition, type PositionStore } from '../../src/aep/client/positionStore';
 
 /** Resume positions kept in memory, bounded as the product's store bounds them (the extension persists them per workspace). */
 export class MemoryPositionStore implements PositionStore {
   private readonly positions: RecentPositions;
 
-  constructor(initial: readonly ResumePosition[] = []) {
+  constructor(initial: readonly KeptPosition[] = []) {
     this.positions = new RecentPositions(initial);
   }
 
-  load(): readonly ResumePosition[] {
+  load(): readonly KeptPosition[] {
     return this.positions.list();
   }
 
-  record(position: ResumePosition): void {
+  record(position: KeptPosition): void {
     this.positions.record(position);
   }
 
-  forget(session: string): void {
-    this.positions.forget(session);
+  forget(source: string, session: string): void {
+    this.positions.forget(source, session);
   }
 }

@@ -5,6 +5,9 @@ import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSen
 import { addressProblemText, hubEndpoint, isLoopbackHost } from '../../src/aep/client/hubEndpoint';
 import { silentLogger } from '../../src/aep/client/logger';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
+import { EventIntake } from '../../src/aep/client/eventIntake';
+import { Inbox } from '../../src/aep/inbox/inbox';
+import { makeEvent, makeRequest } from '../support/events';
 import { RosterSnapshot } from '../../src/aep/client/rosterSnapshot';
 import { filterProblemText, SUBSCRIBED_TYPES, subscriptionFilter } from '../../src/aep/client/userFilter';
 import { buildRespondCommand } from '../../src/aep/control';
@@ -168,6 +171,32 @@ describe('MemoryPositionStore', () => {
     store.record({ session: 'a', epoch: 0, seq: 5 });
     store.record({ session: 'b', epoch: 2, seq: 0 });
     assert.deepEqual(store.load(), [{ session: 'a', epoch: 0, seq: 5 }, { session: 'b', epoch: 2, seq: 0 }]);
+  });
+});
+
+describe('EventIntake: per-session state is per (source, session) (AEP-0001 §5.2)', () => {
+  test('built from saved positions, it drops what their emitter applied, not another emitter\'s events in the same session string', () => {
+    const first = makeRequest('main', 1, {}, {}, 'first');
+    const store = new MemoryPositionStore([{ source: first.source, session: 'main', epoch: 0, seq: 3 }, { session: 'default', epoch: 0, seq: 3 }]);
+    const inbox = new Inbox();
+    const intake = new EventIntake(inbox, store, new ControlSender(silentLogger), () => undefined);
+    intake.take(first, false);
+    intake.take(makeRequest('main', 1, {}, {}, 'second'), false);
+    intake.take(makeRequest('default', 1, {}, {}, 'first'), false);
+    assert.deepEqual(inbox.open().map((item) => `${item.agent}/${item.session}`), ['second/main', 'first/default'], 'a position saved without its source holds nothing back');
+    assert.deepEqual(intake.counts, { eventsApplied: 2, duplicatesDropped: 1, commandsSettled: 0 });
+    intake.dispose();
+  });
+
+  test('an emitter\'s session.ended forgets its position only', () => {
+    const store = new MemoryPositionStore();
+    const intake = new EventIntake(new Inbox(), store, new ControlSender(silentLogger), () => undefined);
+    for (const agent of ['first', 'second']) intake.take(makeEvent('session.started', 'main', 0, {}, agent), false);
+    assert.equal(store.load().length, 2);
+    const ended = makeEvent('session.ended', 'main', 1, {}, 'first');
+    intake.take(ended, false);
+    assert.deepEqual(store.load().map((p) => p.source), [makeEvent('session.started', 'main', 0, {}, 'second').source]);
+    intake.dispose();
   });
 });
 

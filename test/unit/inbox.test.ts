@@ -127,6 +127,24 @@ describe('Inbox lifecycle', () => {
     assert.deepEqual(inbox.open().map((i) => i.agent), ['codex']);
   });
 
+  test('a resolved without a resolution closes its request and says so, arriving after the request or before it', () => {
+    const malformed = (id: string, subject: string, seq: number) => ev({ id, type: 'attention.resolved', subject, cause: subject, seq, data: { latency_ms: 5 } });
+    const inbox = new Inbox();
+    const changes = recording(inbox);
+    inbox.apply(request('R1', 0));
+    const outcome = inbox.apply(malformed('S1', 'R1', 1));
+    assert.ok(outcome.applied);
+    assert.match(outcome.problem ?? '', /attention\.resolved from claude-code is malformed: .*resolution.*; claude-code's request R1 in session s1 is closed as resolved, with no outcome stated/);
+    assert.deepEqual(changes, ['added:R1:pending', 'removed:R1:resolved']);
+    assert.equal(inbox.findRequest('s1', 'R1', SRC)?.resolution, undefined, 'no outcome is made up');
+
+    const parked = new Inbox();
+    assert.equal(parked.apply(malformed('S2', 'R2', 3)).applied, true);
+    const late = parked.apply(request('R2', 2));
+    assert.match(late.applied ? (late.problem ?? '') : '', /request R2 in session s1 is closed as resolved/);
+    assert.equal(parked.open().length, 0);
+  });
+
   test('lifecycle events without a subject are reported, not dropped silently', () => {
     const inbox = new Inbox();
     const outcome = inbox.apply(ev({ id: 'S1', type: 'attention.resolved', seq: 1, data: { resolution: 'answered' } }));

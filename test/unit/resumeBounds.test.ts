@@ -3,9 +3,9 @@
 // than the hub has shown it takes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_KEPT_POSITION_CHARS, MAX_KEPT_POSITIONS, RecentPositions } from '../../src/aep/client/positionStore';
+import { MAX_KEPT_POSITION_CHARS, MAX_KEPT_POSITIONS, RecentPositions, type KeptPosition } from '../../src/aep/client/positionStore';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume } from '../../src/aep/client/resumePlan';
+import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume, resumeEntries } from '../../src/aep/client/resumePlan';
 import { parseEnvelope } from '../../src/aep/envelope';
 import type { ResumePosition } from '../../src/aep/frames';
 import { Inbox } from '../../src/aep/inbox/inbox';
@@ -16,6 +16,9 @@ import { RecordingLogger } from '../support/recordingLogger';
 const ORIGIN = 'http://127.0.0.1:8787';
 const POSITIONS_KEY = `aepAttention.positions:${ORIGIN}`;
 const at = (session: string, seq = 1, epoch = 0): ResumePosition => ({ session, epoch, seq });
+const SRC_A = 'aep://h/agent/a';
+const SRC_B = 'aep://h/agent/b';
+const of = (source: string, session: string, seq = 1, epoch = 0): KeptPosition => ({ source, session, epoch, seq });
 
 describe('RecentPositions', () => {
   test('recording moves a session to the newest end; past the count the least recently advanced go', () => {
@@ -30,8 +33,8 @@ describe('RecentPositions', () => {
     const positions = new RecentPositions([], 2);
     positions.record(at('a'));
     positions.record(at('b'));
-    positions.forget('a');
-    positions.forget('never-seen');
+    positions.forget(SRC_A, 'a');
+    positions.forget(SRC_A, 'never-seen');
     positions.record(at('c'));
     assert.deepEqual(positions.list().map((p) => p.session), ['b', 'c']);
   });
@@ -82,23 +85,44 @@ describe('WorkspacePersistence positions', () => {
   test('forget removes a session from what is persisted', () => {
     const memento = new MemoryMemento();
     const persistence = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
-    persistence.record(at('ended'));
-    persistence.record(at('live'));
-    persistence.forget('ended');
+    persistence.record(of(SRC_A, 'ended'));
+    persistence.record(of(SRC_A, 'live'));
+    persistence.forget(SRC_A, 'ended');
     persistence.flush();
-    assert.deepEqual(memento.get<ResumePosition[]>(POSITIONS_KEY, []), [at('live')]);
+    assert.deepEqual(memento.get<ResumePosition[]>(POSITIONS_KEY, []), [of(SRC_A, 'live')]);
+    persistence.dispose();
+  });
+
+  test('positions saved in the format before they named their emitter still load, and the emitter\'s end forgets them', () => {
+    const memento = new MemoryMemento();
+    void memento.update(POSITIONS_KEY, [at('main', 4), at('default', 9), { session: '', epoch: 0, seq: 1 }, of(SRC_B, 'main', 2)]);
+    const persistence = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
+    assert.deepEqual(persistence.load(), [at('main', 4), at('default', 9), of(SRC_B, 'main', 2)], 'the malformed one is skipped');
+    assert.deepEqual(resumeEntries(persistence.load()), [at('default', 9), at('main', 2)], 'one `from` entry per session string, the earliest');
+    persistence.forget(SRC_A, 'default');
+    persistence.record(of(SRC_A, 'main', 6));
+    persistence.flush();
+    assert.deepEqual(memento.get<unknown[]>(POSITIONS_KEY, []), [at('main', 4), of(SRC_B, 'main', 2), of(SRC_A, 'main', 6)]);
     persistence.dispose();
   });
 });
 
+describe('resumeEntries', () => {
+  test('one entry per session string: the earliest of its emitters, as recent as the newest of them', () => {
+    const kept = [of(SRC_A, 'main', 7), of(SRC_A, 'other', 3), of(SRC_B, 'main', 2, 1), of(SRC_B, 'main2', 0), of(SRC_B, 'other', 1)];
+    assert.deepEqual(resumeEntries(kept), [at('main', 7), at('main2', 0), at('other', 1)], 'epoch 1 sorts after epoch 0');
+    assert.deepEqual(resumeEntries([]), []);
+  });
+});
+
 describe('Inbox.onDidForgetSession', () => {
-  test('fires once per session string the inbox evicts, and the store drops its position', () => {
+  test('fires once per session the inbox evicts, and the store drops its position', () => {
     const inbox = new Inbox({ maxSessions: 10 });
     const store = new MemoryPositionStore();
     const forgotten: string[] = [];
-    inbox.onDidForgetSession((session) => {
+    inbox.onDidForgetSession(({ source, session }) => {
       forgotten.push(session);
-      store.forget(session);
+      store.forget(source, session);
     });
     for (let i = 0; i < 30; i++) {
       const event = parseEnvelope({
@@ -107,7 +131,7 @@ describe('Inbox.onDidForgetSession', () => {
       });
       assert.ok(event.ok);
       assert.equal(inbox.apply(event.value).applied, true);
-      const position = inbox.positionFor(`s${i}`);
+      const position = inbox.positionOf(event.value.source, `s${i}`);
       if (position) store.record(position);
     }
     assert.ok(forgotten.length >= 20, `${forgotten.length} forgotten`);

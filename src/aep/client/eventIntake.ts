@@ -1,11 +1,10 @@
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../control';
 import type { Subscription } from '../emitter';
-import { epochOf, type AepEvent } from '../envelope';
-import type { ResumePosition } from '../frames';
+import { epochOf, sessionKey, type AepEvent } from '../envelope';
 import type { Inbox } from '../inbox/inbox';
 import { comparePositions } from '../inbox/position';
 import type { ControlSender } from './controlSender';
-import type { PositionStore } from './positionStore';
+import type { KeptPosition, PositionStore } from './positionStore';
 
 /** Counts since the client started, for diagnostics and benchmarks. */
 export interface IntakeCounts {
@@ -27,8 +26,11 @@ export class EventIntake {
    * saved inbox holds what of it is still open. A replay of everything brings
    * those events again; a request among them that the earlier window saw
    * closed must not reopen here because the replay was cut before its close.
+   * Keyed by `(source, session)` (AEP-0001 §5.2): another emitter's events in
+   * a session of the same name were not applied by it. A position saved
+   * without its source names no emitter and holds nothing back.
    */
-  private readonly appliedBefore = new Map<string, ResumePosition>();
+  private readonly appliedBefore = new Map<string, KeptPosition>();
   /** Drops the positions of sessions the inbox forgets. */
   private readonly forgetting: Subscription;
 
@@ -38,8 +40,8 @@ export class EventIntake {
     private readonly sender: ControlSender,
     private readonly report: (message: string) => void,
   ) {
-    this.forgetting = inbox.onDidForgetSession((session) => positions.forget?.(session));
-    for (const position of positions.load()) this.appliedBefore.set(position.session, position);
+    this.forgetting = inbox.onDidForgetSession(({ source, session }) => positions.forget?.(source, session));
+    for (const position of positions.load()) if (position.source !== undefined) this.appliedBefore.set(sessionKey(position.source, position.session), position);
   }
 
   /**
@@ -67,12 +69,12 @@ export class EventIntake {
     const isAck = event.type === ACCEPTED_TYPE || event.type === REJECTED_TYPE;
     if (event.session !== undefined && event.type === 'session.ended' && event.seq !== undefined) {
       // An ended session has nothing left to resume: its position would only take a `from` slot.
-      this.positions.forget?.(event.session);
+      this.positions.forget?.(event.source, event.session);
     } else if (outcome.positionAdvanced && event.session !== undefined && !isAck) {
       // Acks may arrive on the ack subscription ahead of the main subscription's replay of
       // their session: saving a position from one could skip the events still being replayed.
       // The session's next event on the main subscription saves it instead.
-      const position = this.inbox.positionFor(event.session);
+      const position = this.inbox.positionOf(event.source, event.session);
       if (position) this.positions.record(position);
     }
     if (isAck) this.settle(event);
@@ -99,7 +101,7 @@ export class EventIntake {
    */
   private seenByEarlierWindow(event: AepEvent): boolean {
     if (event.seq === undefined || event.session === undefined || event.type === ACCEPTED_TYPE || event.type === REJECTED_TYPE) return false;
-    const before = this.appliedBefore.get(event.session);
+    const before = this.appliedBefore.get(sessionKey(event.source, event.session));
     return before !== undefined && comparePositions({ epoch: epochOf(event), seq: event.seq }, before) <= 0;
   }
 }

@@ -157,8 +157,9 @@ export class HubClient {
       this.sender.restore(isOpen, (outcome, command) => options.onRestoredOutcome?.(outcome, command));
     }
     this.roster = new RosterSnapshot(options.log);
-    this.resume = new ResumeTracker(options.stableMs ?? 10_000, (notice, message) => {
-      this.report(message);
+    this.resume = new ResumeTracker(options.stableMs ?? 10_000, (notice, message, problem) => {
+      if (problem) this.report(message);
+      else options.log.info(message);
       this.resumeNotices.fire(notice);
     });
     this.intake = new EventIntake(options.inbox, options.positions, this.sender, (message) => this.report(message));
@@ -246,7 +247,7 @@ export class HubClient {
     this.intake.dispose();
     this.sender.dispose();
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.endConnection()?.socket.close(1000, 'client disposed');
+    this.closeOnPurpose('client disposed');
     this.setState({ kind: 'idle' });
     for (const emitter of [this.stateChanges, this.gaps, this.problems, this.rosterChanges, this.resumeNotices]) emitter.dispose();
   }
@@ -262,7 +263,7 @@ export class HubClient {
       this.fail(this.configProblem ?? { code: 'bad-address' });
       return;
     }
-    this.endConnection()?.socket.close(1000, 'reconnecting');
+    this.closeOnPurpose('reconnecting');
     this.setState({ kind: 'connecting', attempt: this.backoff.attempts + 1 });
     const helloTimeoutMs = this.options.helloTimeoutMs ?? 10_000;
     // Each callback first checks that its connection is still the current one.
@@ -377,7 +378,13 @@ export class HubClient {
   private fail(failure: ConnectionFailure): void {
     this.options.log.error(failureLogLine(failure));
     this.setState({ kind: 'failed', failure });
-    this.endConnection()?.socket.close(1000, 'giving up until something changes');
+    this.closeOnPurpose('giving up until something changes');
+  }
+
+  /** Ends the current connection on purpose: `closing` first (AEP-0003 §3.5.4), then the close handshake. */
+  private closeOnPurpose(reason: string): void {
+    this.connection?.session.closing(reason);
+    this.endConnection()?.socket.close(1000, reason);
   }
 
   private report(message: string): void {

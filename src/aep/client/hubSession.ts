@@ -1,10 +1,14 @@
 import { matchesFilter, type AttrFilter } from '../attrMatch';
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../control';
-import { AEP_VERSION, type AepEvent } from '../envelope';
-import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type ResumePosition, type RosterEntry, type SubscribeFrame } from '../frames';
+import { AEP_VERSION, epochOf, type AepEvent } from '../envelope';
+import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type RosterEntry, type SubscribeFrame } from '../frames';
+import { comparePositions, type Position } from '../inbox/position';
 import type { CaptureLevel } from '../levels';
 import type { ConnectionFailure, LostReason } from './connectionFailure';
 import type { Logger } from './logger';
+import type { KeptPosition } from './positionStore';
+import { ReplayAllGaps } from './replayAllGaps';
+import { resumeEntries } from './resumePlan';
 import { describeFrom, type ResumeTracker } from './resumeTracker';
 import { ackSubscriptionFilter } from './userFilter';
 
@@ -40,8 +44,8 @@ export interface HubSessionHost {
   gap(gap: { session: string; earliest: { epoch: number; seq: number } }): void;
   /** The latest roster (AEP-0003 §4.1); null when the hub offers none. */
   roster(entries: readonly RosterEntry[] | null): void;
-  /** Saved positions, least recently advanced first. */
-  savedPositions(): readonly ResumePosition[];
+  /** Saved positions per `(source, session)`, least recently advanced first. */
+  savedPositions(): readonly KeptPosition[];
   /** There was an absence to resume from: an earlier connection of this client, or saved positions. */
   resuming(): boolean;
 }
@@ -68,6 +72,14 @@ export class HubSession {
   private rosterRequest = 0;
   private rosterTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly replayAllGaps = new ReplayAllGaps();
+  /**
+   * The last position the main subscription delivered per session string on
+   * this connection, for `closing` (AEP-0003 §3.5.4), most recently advanced
+   * last and bounded: it tells the hub where this client stood, and nothing
+   * depends on it (the client's own positions are what it resumes from).
+   */
+  private readonly delivered = new Map<string, Position>();
   private disposed = false;
 
   constructor(
@@ -94,7 +106,16 @@ export class HubSession {
     switch (message.kind) {
       case 'event':
         if (!this.hubHello) this.host.report(`the hub sent an event (${message.event.type}) before its hello; it was ignored`);
-        else this.host.event(message.event, this.arrivedForAcksOnly(message.event));
+        else {
+          const acksOnly = this.arrivedForAcksOnly(message.event);
+          const gap = acksOnly ? undefined : this.replayAllGaps.check(message.event);
+          if (gap) {
+            this.options.log.warn(`the hub's replay of everything it holds begins session ${gap.session} after where this client left off; older requests may be missing`);
+            this.host.gap(gap);
+          }
+          if (!acksOnly) this.noteDelivered(message.event);
+          this.host.event(message.event, acksOnly);
+        }
         return;
       case 'frame':
         this.onFrame(message.frame);
@@ -115,6 +136,20 @@ export class HubSession {
       this.rosterTimer = undefined;
       this.requestRoster();
     }, 250);
+  }
+
+  /**
+   * The client closes this connection on purpose: say so first (AEP-0003
+   * §3.5.4: a party closing deliberately SHOULD send `closing`, carrying the
+   * last delivered positions per subscription). Only once the hub has said
+   * hello: before that there is no conversation to close. The ack
+   * subscription is live only, so it has no position worth naming.
+   */
+  closing(reason: string): void {
+    if (this.disposed || !this.hubHello) return;
+    const sub = this.subscriptionId;
+    const delivered = sub === undefined ? [] : [...this.delivered].map(([session, position]) => ({ sub, session, ...position }));
+    this.host.send({ type: 'closing', reason, delivered });
   }
 
   dispose(): void {
@@ -178,7 +213,7 @@ export class HubSession {
     const resuming = this.host.resuming();
     // Every connection asks for everything the hub holds when it can, since saved positions name
     // no session begun while this client was away; else the most recent positions that fit (resumePlan.ts).
-    const from = this.resume.plan(this.host.savedPositions(), this.hubReplaysAll, resuming);
+    const from = this.resume.plan(resumeEntries(this.host.savedPositions()), this.hubReplaysAll, resuming);
     this.subscribeMain(from);
     this.options.log.info(`hello from the hub; subscribing${describeFrom(from)}`);
     this.after(this.options.subscribeTimeoutMs, () => {
@@ -196,6 +231,8 @@ export class HubSession {
     const subscribe: SubscribeFrame = { type: 'subscribe', id: this.subscriptionId, filter: { ...this.options.filter } };
     if (this.options.captureCeiling) subscribe.capture = this.options.captureCeiling;
     if (from !== undefined) subscribe.from = from;
+    if (from === 'all') this.replayAllGaps.watch(this.host.savedPositions());
+    else this.replayAllGaps.stop();
     this.subscription = subscribe;
     this.host.send(subscribe);
   }
@@ -259,7 +296,7 @@ export class HubSession {
   private onMainSubscriptionRefused(frame: ErrorFrame): void {
     const why = `the hub refused the subscription (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}`;
     const refused = this.subscription?.from;
-    const next = this.resume.replanAfterRefusal({ from: refused, hubCode: frame.code, why }, this.host.savedPositions(), this.hubReplaysAll, this.host.resuming());
+    const next = this.resume.replanAfterRefusal({ from: refused, hubCode: frame.code, why }, resumeEntries(this.host.savedPositions()), this.hubReplaysAll, this.host.resuming());
     if (!next) {
       this.host.report(why);
       this.host.drop({ code: 'subscription-refused', hubCode: frame.code, ...(frame.detail ? { detail: frame.detail } : {}) });
@@ -297,6 +334,19 @@ export class HubSession {
     return !matchesFilter(this.subscription.filter, event);
   }
 
+  private noteDelivered(event: AepEvent): void {
+    if (event.session === undefined || event.seq === undefined) return;
+    const position = { epoch: epochOf(event), seq: event.seq };
+    const known = this.delivered.get(event.session);
+    if (known !== undefined && comparePositions(position, known) <= 0) return;
+    this.delivered.delete(event.session);
+    this.delivered.set(event.session, position);
+    if (this.delivered.size > MAX_CLOSING_POSITIONS) {
+      const oldest = this.delivered.keys().next().value;
+      if (oldest !== undefined) this.delivered.delete(oldest);
+    }
+  }
+
   private requestRoster(): void {
     this.host.send({ type: 'roster', id: rosterId(++this.rosterRequest) });
   }
@@ -309,6 +359,9 @@ export class HubSession {
     this.timers.add(timer);
   }
 }
+
+/** Positions named in `closing`: the most recently advanced, so one frame stays small whatever the fleet. */
+const MAX_CLOSING_POSITIONS = 256;
 
 function rosterId(request: number): string {
   return `roster-${request}`;

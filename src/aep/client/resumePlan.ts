@@ -1,4 +1,6 @@
 import type { ResumePosition, SubscribeFrame } from '../frames';
+import { comparePositions } from '../inbox/position';
+import type { KeptPosition } from './positionStore';
 
 /**
  * Resume positions named in one `from` until the hub says it takes fewer.
@@ -9,6 +11,26 @@ import type { ResumePosition, SubscribeFrame } from '../frames';
  * first try stays well under the known ones and a refusal halves it.
  */
 export const DEFAULT_FROM_LIMIT = 64;
+
+/**
+ * The `from` entries for kept positions (least recently advanced first): one
+ * per session string, as the wire names no emitter (AEP-0003 §7: `(session,
+ * epoch, seq)`). Where several emitters share a session string the earliest
+ * of their positions is sent, so none of them misses an event; what arrives
+ * again for the others is dropped by the `(source, id)` dedupe (AEP-0001 §7.4).
+ * An entry stands as recent as its most recently advanced emitter.
+ */
+export function resumeEntries(kept: readonly KeptPosition[]): ResumePosition[] {
+  const bySession = new Map<string, ResumePosition>();
+  for (const { session, epoch, seq } of kept) {
+    const known = bySession.get(session);
+    const earliest = known === undefined || comparePositions({ epoch, seq }, known) < 0 ? { session, epoch, seq } : known;
+    // Deleted first so the entry moves to the recent end, as its newest emitter stands.
+    bySession.delete(session);
+    bySession.set(session, earliest);
+  }
+  return [...bySession.values()];
+}
 
 export interface ResumeInput {
   /** Saved positions, least recently advanced first. */

@@ -14,7 +14,14 @@ export type ResumeNotice =
   /** The hub dropped this many replays of everything in a row: resuming from positions for now. */
   | { code: 'replay-all-cut-short'; connections: number }
   /** The hub refused the subscription (`hubCode`); the client asked again for less. */
-  | { code: 'subscription-refused'; hubCode: string };
+  | { code: 'subscription-refused'; hubCode: string }
+  /**
+   * Resuming with a replay of everything the hub holds: it never says what it
+   * dropped (AEP-0003 §5 rule 2). A session it dropped after where this client
+   * stood is seen and reported as a gap (replayAllGaps.ts); one it dropped
+   * whole, or one begun and dropped while this client was away, is not.
+   */
+  | { code: 'replay-all-unverifiable' };
 
 /** Replays of everything cut short in a row before resuming from positions instead. */
 export const REPLAY_ALL_TRIES = 3;
@@ -46,7 +53,8 @@ export class ResumeTracker {
 
   constructor(
     private readonly stableMs: number,
-    private readonly notify: (notice: ResumeNotice, message: string) => void,
+    /** `problem`: worth reporting as one; otherwise the state of a normal resume, for the log and the status. */
+    private readonly notify: (notice: ResumeNotice, message: string, problem: boolean) => void,
   ) {}
 
   /**
@@ -82,6 +90,7 @@ export class ResumeTracker {
     this.notify(
       { code: 'subscription-refused', hubCode: refusal.hubCode },
       `${refusal.why}; subscribing again${describeFrom(plan.from) || ' without replay (live events only)'}`,
+      true,
     );
     this.announce(plan, saved.length, hubReplaysAll, resuming);
     return { from: plan.from };
@@ -116,10 +125,18 @@ export class ResumeTracker {
         `the hub dropped the last ${this.replayAllCutShort} connections while replaying everything it holds (it may drop consumers that fall behind); ` +
           'resuming from where this client left off instead, so a request raised meanwhile in a session it had not seen may be missed. ' +
           'Replay of everything is tried again once a connection lasts',
+        true,
       );
     }
     this.reportLeftOut(plan, saved);
     if (!(hubReplaysAll && !this.replayAllRefused) && resuming) this.warnNoReplayAll();
+    if (plan.from === 'all' && resuming) {
+      this.notify(
+        { code: 'replay-all-unverifiable' },
+        'resuming with a replay of everything the hub holds, which never says what it no longer holds (AEP-0003 §5): a session it dropped after where this client left off is reported when its replay shows it; one it dropped whole cannot be seen',
+        false,
+      );
+    }
   }
 
   private reportLeftOut(plan: ResumePlan, saved: number): void {
@@ -127,6 +144,7 @@ export class ResumeTracker {
     this.notify(
       { code: 'left-out', resumed: saved - plan.leftOut, saved },
       `resuming ${saved - plan.leftOut} of ${saved} sessions from where this client left off (the hub takes no more, and offers no replay of everything it holds); the other ${plan.leftOut} show only what they send from now on`,
+      true,
     );
   }
 
@@ -142,6 +160,7 @@ export class ResumeTracker {
     this.notify(
       { code: 'no-replay-all' },
       'this hub offers no replay of everything it holds (AEP-0003 §5 replay-all): a request raised while this client was disconnected, in a session it had not seen before, is missed; such a session shows only what it sends from now on',
+      true,
     );
   }
 }

@@ -143,7 +143,7 @@ const LIFECYCLE_TYPES = new Set(['attention.answered', 'attention.resolved', 'at
  * The consumer-side reducer: takes every event the hub delivers, once, and
  * derives the attention inbox from it (AEP-0001 §7, AEP-0002 §7, AEP-0004).
  * Pure protocol logic with no I/O; the client feeds it and records each
- * session's `positionFor`; the UI listens to `onDidChange`.
+ * emitter's session's `positionOf`; the UI listens to `onDidChange`.
  */
 export class Inbox {
   private readonly now: () => number;
@@ -186,11 +186,12 @@ export class Inbox {
   private touchCounter = 0;
 
   private readonly changes: Emitter<InboxChange>;
-  private readonly forgotten: Emitter<string>;
+  private readonly forgotten: Emitter<{ source: string; session: string }>;
   /**
-   * A session string the inbox no longer tracks under any emitter (evicted):
-   * its resume position is worth nothing more and can be dropped (the client's
-   * position store listens).
+   * An emitter's session the inbox no longer tracks (evicted): its resume
+   * position is worth nothing more and can be dropped (the client's position
+   * store listens). Per `(source, session)`: another emitter's session of the
+   * same name keeps its own.
    */
   readonly onDidForgetSession;
   /** Fires for every incremental change to the set of open requests or an item's outcome. */
@@ -214,7 +215,7 @@ export class Inbox {
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.changes = new Emitter<InboxChange>(options.onListenerError);
     this.onDidChange = this.changes.event;
-    this.forgotten = new Emitter<string>(options.onListenerError);
+    this.forgotten = new Emitter<{ source: string; session: string }>(options.onListenerError);
     this.onDidForgetSession = this.forgotten.event;
   }
 
@@ -309,6 +310,13 @@ export class Inbox {
       if (position !== undefined && (lowest === undefined || comparePositions(position, lowest) < 0)) lowest = position;
     }
     return lowest === undefined ? undefined : { session, ...lowest };
+  }
+
+  /** Where one emitter's session stands: the highest of its own sequenced events applied. */
+  positionOf(source: string, session: string): (ResumePosition & { source: string }) | undefined {
+    const state = this.sessions.get(sessionKey(source, session));
+    const position = state?.owned ? state.timeline.position : undefined;
+    return position === undefined ? undefined : { source, session, ...position };
   }
 
   /**
@@ -434,10 +442,8 @@ export class Inbox {
       this.sessions.delete(state.key);
       const names = this.sessionsByName.get(state.session);
       names?.delete(state.key);
-      if (names && names.size === 0) {
-        this.sessionsByName.delete(state.session);
-        this.forgotten.fire(state.session);
-      }
+      if (names && names.size === 0) this.sessionsByName.delete(state.session);
+      this.forgotten.fire({ source: state.source, session: state.session });
     }
   }
 
@@ -531,10 +537,13 @@ export class Inbox {
         break;
       }
       case 'attention.resolved': {
+        // The emitter's terminal closes its request even when its payload cannot be read
+        // (AEP-0002 §7 rule 2: pending until resolved or timed out): left open, the request
+        // would wait for a second terminal that its emitter never sends.
         const data = readResolved(event);
-        if (!data.ok) return data.problem;
-        item.resolution = data.value.resolution;
-        return this.settle(item, 'resolved', wasOpen);
+        if (data.ok) item.resolution = data.value.resolution;
+        this.settle(item, 'resolved', wasOpen);
+        return data.ok ? undefined : `${data.problem}; ${item.agent}'s request ${item.requestId} in session ${item.session} is closed as resolved, with no outcome stated`;
       }
       case 'attention.timeout':
         return this.settle(item, 'timed-out', wasOpen);
@@ -722,7 +731,7 @@ export class Inbox {
     return dropped;
   }
 
-  /** Applies the lifecycle events that waited for this request; returns why any of them was refused. */
+  /** Applies the lifecycle events that waited for this request; returns why any of them was refused or could not be read. */
   private unpark(item: AttentionItem): string | undefined {
     const key = parkKey(item.session, item.requestId);
     const waiting = this.parked.get(key);
@@ -741,9 +750,14 @@ export class Inbox {
     else this.parked.delete(key);
     // Apply in session order so `answered` precedes `resolved` whatever the arrival order.
     mine.sort((a, b) => epochOf(a) - epochOf(b) || (a.seq ?? -1) - (b.seq ?? -1));
-    for (const event of mine) this.applyLifecycle(item, event);
+    const problems: string[] = [];
+    for (const event of mine) {
+      const problem = this.applyLifecycle(item, event);
+      if (problem !== undefined) problems.push(problem);
+    }
     const first = spoofed[0];
-    return first === undefined ? undefined : spoofedLifecycle(first, item) + (spoofed.length > 1 ? ` (and ${spoofed.length - 1} more such events)` : '');
+    if (first !== undefined) problems.push(spoofedLifecycle(first, item) + (spoofed.length > 1 ? ` (and ${spoofed.length - 1} more such events)` : ''));
+    return problems.length > 0 ? problems.join('; ') : undefined;
   }
 }
 
