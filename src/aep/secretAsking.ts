@@ -8,6 +8,7 @@ import { freeTextParts, type AnswerPart } from './capture';
 import { SECRET_FIELD_NAME } from './credentials';
 import { honestRequestText, type HonestText } from './labels';
 import type { CaptureLevel } from './levels';
+import { redactText, type RedactionOptions } from './redaction';
 
 /**
  * One-time codes are secrets for as long as they matter, and short enough
@@ -60,4 +61,15 @@ export function answerHoldsSecret(request: SecretAskingRequest, fields: readonly
   const parts = freeTextParts(answer, fields).filter((free) => free.text !== '');
   if (parts.length === 0) return false;
   return capture === 'full' || parts.some(({ part }) => partAsksForSecret(request, part));
+}
+
+/**
+ * Secret masking for what is kept on disk (the answer history, a page's
+ * draft): the §9.4 secret rules, credential-named keys whole; PII is left (it
+ * is not a credential, and the result must not depend on a setting).
+ */
+export const STORED_MASKING: RedactionOptions = { pii: false };
+
+export function maskStoredText(text: string): string {
+  return redactText(text, STORED_MASKING).text;
 }

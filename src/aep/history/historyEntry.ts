@@ -12,8 +12,8 @@ import { captureOf, envelopeSchema, parseEnvelope, type AepEvent } from '../enve
 import type { AttentionItem } from '../inbox/inbox';
 import { honestRequestText, type TextHonesty } from '../labels';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../levels';
-import { redactText, redactValue, SECRET_MARK, type RedactionOptions } from '../redaction';
-import { partAsksForSecret, secretAskingOf, type SecretAskingRequest } from '../secretAsking';
+import { redactValue, SECRET_MARK } from '../redaction';
+import { maskStoredText, partAsksForSecret, secretAskingOf, STORED_MASKING, type SecretAskingRequest } from '../secretAsking';
 
 /** A hub the history was written for. */
 export interface HubRef {
@@ -84,16 +84,7 @@ export interface HistoryEntry {
 /** What a free-text part sent at capture `full` is stored as: the person chose to send it as typed, so it is not kept. */
 export const SENT_AS_TYPED_MARK = '[masked: sent as typed]';
 
-/**
- * Secret masking for what is stored: the §9.4 secret rules (and home paths),
- * credential-named keys whole; PII is left (it is not a credential, and the
- * result must not depend on a setting).
- */
-const STORED_MASKING: RedactionOptions = { pii: false };
-
-export function maskText(text: string): string {
-  return redactText(text, STORED_MASKING).text;
-}
+const maskText = maskStoredText;
 
 export function historyEntryId(hub: Pick<HubRef, 'id'>, itemKey: string): string {
   return `${hub.id} ${itemKey}`;
