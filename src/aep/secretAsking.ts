@@ -3,11 +3,11 @@
 // password box and never keeps its draft, both confirm before it leaves, and
 // what is stored (the answer history, the unsettled commands) never holds it
 // readable.
-import type { Answer, AttentionRequest, FieldSpec } from './attention';
+import { answerSchema, type Answer, type AttentionRequest, type FieldSpec } from './attention';
 import { freeTextParts, type AnswerPart } from './capture';
 import { SECRET_FIELD_NAME } from './credentials';
-import { honestRequestText, type HonestText } from './labels';
-import type { CaptureLevel } from './levels';
+import { textHonesty, type HonestText } from './labels';
+import { CAPTURE_LEVELS, type CaptureLevel } from './levels';
 import { redactText, type RedactionOptions } from './redaction';
 
 /**
@@ -38,9 +38,10 @@ export interface SecretAskingRequest {
   fields: ReadonlyArray<{ id: string; label: HonestText | undefined }>;
 }
 
-/** An attention request as this rule reads it, its labels tagged with what they are at its capture. */
-export function secretAskingOf(request: AttentionRequest): SecretAskingRequest {
-  const fields = honestRequestText(request).fields.map((field) => ({ id: field.id, label: field.label }));
+/** An attention request as this rule reads it, its labels tagged with what they are at its capture (as `honestRequestText` tags them). */
+export function secretAskingOf(request: Pick<AttentionRequest, 'kind' | 'renderKind' | 'capture' | 'fields'>): SecretAskingRequest {
+  const honesty = textHonesty(request.capture);
+  const fields = request.fields.map((field) => ({ id: field.id, label: { text: field.label, honesty } }));
   return { kind: request.kind, renderKind: request.renderKind, fields };
 }
 
@@ -61,6 +62,34 @@ export function answerHoldsSecret(request: SecretAskingRequest, fields: readonly
   const parts = freeTextParts(answer, fields).filter((free) => free.text !== '');
   if (parts.length === 0) return false;
   return capture === 'full' || parts.some(({ part }) => partAsksForSecret(request, part));
+}
+
+/** What of a serialized command this rule reads; undefined when it is not one (another version's data). */
+function commandParts(text: string): { capture: CaptureLevel; answer: Answer } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { capture, data } = parsed as Record<string, unknown>;
+  const level = CAPTURE_LEVELS.find((known) => known === (capture ?? 'metadata'));
+  const answer = answerSchema.safeParse(typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['answer'] : undefined);
+  return level && answer.success ? { capture: level, answer: answer.data } : undefined;
+}
+
+/**
+ * Whether a serialized command (as the unsettled commands keep it) holds text
+ * never stored readable: sent at capture `full`, or, when its request is
+ * known, a secret asked for. Text that is not a command this version reads
+ * is left as it is: there is nothing in it this rule can name.
+ */
+export function commandHoldsSecret(text: string, request: Pick<AttentionRequest, 'kind' | 'renderKind' | 'capture' | 'fields'> | undefined): boolean {
+  const parts = commandParts(text);
+  if (!parts) return false;
+  if (parts.capture === 'full') return true;
+  return request !== undefined && answerHoldsSecret(secretAskingOf(request), request.fields, parts.answer, parts.capture);
 }
 
 /**

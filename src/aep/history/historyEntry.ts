@@ -32,6 +32,8 @@ export type HistoryOutcome =
   | { kind: 'timed-out'; at: number; afterMs: number }
   | { kind: 'awaiting-ack'; at: number; sent: boolean }
   | { kind: 'request-closed'; at: number; sent: boolean }
+  /** Not sent again after a reload: it held text that is not kept across one (SendOutcome `not-kept`). */
+  | { kind: 'not-kept'; at: number; sent: boolean }
   // What the agent's side then said (from the item's status):
   | { kind: 'answered'; at: number; by?: string; via?: string }
   | { kind: 'resolved'; at: number; resolution: string }
@@ -230,6 +232,8 @@ export function historyOutcome(outcome: SendOutcome, at: number): HistoryOutcome
       return { kind: 'awaiting-ack', at, sent: outcome.sent };
     case 'request-closed':
       return { kind: 'request-closed', at, sent: outcome.sent };
+    case 'not-kept':
+      return { kind: 'not-kept', at, sent: outcome.sent };
   }
 }
 
@@ -306,6 +310,7 @@ const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('timed-out'), at, afterMs: z.number() }),
   z.object({ kind: z.literal('awaiting-ack'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('request-closed'), at, sent: z.boolean() }),
+  z.object({ kind: z.literal('not-kept'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('answered'), at, by: z.optional(text), via: z.optional(text) }),
   z.object({ kind: z.literal('resolved'), at, resolution: text }),
   z.object({ kind: z.literal('timeout'), at }),
