@@ -198,6 +198,16 @@ describe('AnswerHistory: entries and outcomes', () => {
     ]);
   });
 
+  test('an answer not sent again after a reload (not kept) is recorded once, however many reloads say so', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('N', { kind: 'auth', prompt: 'SSO password' });
+    const command = w.send('N', { text: 'hunter2' });
+    w.history.recordOutcome(command.id, { kind: 'awaiting-ack', commandId: command.id, sent: true });
+    for (let reload = 0; reload < 3; reload++) w.history.recordOutcome(command.id, { kind: 'not-kept', commandId: command.id, sent: true });
+    assert.deepEqual(w.entry('N').sends[0]?.outcomes.map((o) => o.kind), ['awaiting-ack', 'not-kept']);
+  });
+
   test("the agent's outcomes are appended once each, however often the item is noted", (t) => {
     const w = world();
     t.after(() => w.history.dispose());

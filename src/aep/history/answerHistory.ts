@@ -138,6 +138,8 @@ export class AnswerHistory {
     this.ready();
     const known = this.byCommand.get(commandId);
     if (!known) return;
+    // Said again after each reload while its request stays open: once is the fact.
+    if (outcome.kind === 'not-kept' && known.send.outcomes.some((o) => o.kind === 'not-kept')) return;
     known.send.outcomes.push(historyOutcome(outcome, this.now()));
     this.changed(known.entry);
     this.flush();
