@@ -251,6 +251,7 @@ export class AnswerArea {
 
   /** The request is over (resolved, timed out, expired, session ended): nothing more can be sent. */
   close(): void {
+    if (!this.closed && this.lastSent) this.showSent(this.lastSent.answer);
     this.closed = true;
     this.removeBlockedNote();
     this.setBusy(true);
@@ -389,15 +390,15 @@ export class AnswerArea {
     if (this.closed || this.blocked) return;
     this.lastSent = { answer, ...how };
     this.offerRetry(undefined);
-    // What went out is what the page shows (and keeps): not the text as typed that the pipeline replaced.
-    if (how.redacted) {
-      this.showSent(answer);
-      this.changed();
-    }
     this.send(answer, how.verbatim);
   }
 
-  /** The controls show the answer that went out, part by part. */
+  /**
+   * The controls show the answer that went out, part by part: once the
+   * request is over, its disabled boxes must not read as if the text as typed
+   * had been sent when the redacted text was. While it is open (a refusal,
+   * say) they keep what was typed, to edit or to send as typed.
+   */
   private showSent(answer: Answer): void {
     if (answer.text !== undefined) this.reply?.set(answer.text);
     for (const widget of this.fields?.all() ?? []) widget.showSent(answer.values?.[widget.field.spec.id]);

@@ -107,14 +107,22 @@ describe('request page: what asks for a secret', chromiumSuite(), () => {
     assert.deepEqual((await reloaded.states()).at(-1), { key: view.key, fields: { user: { value: 'alice' } } });
   });
 
-  test('after an answer went out redacted, the page shows what was sent, not the text as typed, and keeps no copy of it', async () => {
+  test('once the request is over, a page whose answer went out redacted shows what was sent, not the text as typed, and kept no copy of it', async () => {
     const view: PageRequest = viewOf(requestEvent({ kind: 'input', prompt: 'Which token should the deploy use?' }));
     const page = await open(view);
     const p = page.page;
     await typeInto(page, 'reply', `deploy with ${GITHUB}`);
     await p.locator('#send').click();
     await p.locator('#confirm-redacted').click();
-    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    const first = await page.waitForPosted((m) => m['type'] === 'submit');
+    assert.deepEqual(first['answer'], { text: 'deploy with [REDACTED:secret]' });
+    // Refused while the request stays open: the box keeps what was typed, to edit or to send as typed.
+    await page.post({ type: 'outcome', submitId: String(first['submitId']), phase: 'rejected', message: 'claude-code refused the answer (busy).' });
+    await p.locator('#outcome', { hasText: 'refused' }).waitFor();
+    assert.equal(await p.evaluate(() => (document.getElementById('reply') as HTMLElement & { value: string }).value), `deploy with ${GITHUB}`);
+    await p.locator('#send').click();
+    await p.locator('#confirm-redacted').click();
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit' && m['submitId'] !== first['submitId']);
     assert.deepEqual(submit['answer'], { text: 'deploy with [REDACTED:secret]' });
     await page.post({ type: 'outcome', submitId: String(submit['submitId']), phase: 'accepted', message: 'claude-code accepted the answer.' });
     await page.post({ type: 'update', status: 'resolved', resolution: 'answered', reachability: { state: 'reachable' }, now: Date.now() });
