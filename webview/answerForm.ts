@@ -1,8 +1,9 @@
 import type { Answer, FieldSpec } from '../src/aep/attention';
 import { freeTextParts, redactAnswer, type AnswerPart, type AnswerRedaction } from '../src/aep/capture';
-import { credentialKinds, SECRET_FIELD_NAME, type CredentialKind } from '../src/aep/credentials';
+import { credentialKinds, type CredentialKind } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
-import type { PageRequest, WebviewState } from '../src/shared/webviewMessages';
+import { fieldAsksForSecret, maskStoredText, requestAsksForSecret } from '../src/aep/secretAsking';
+import type { FieldDraft, PageRequest, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { FieldList } from './fieldList';
 import { createFieldWidget, type FieldWidget } from './fields';
@@ -42,6 +43,12 @@ function credentialName(kind: CredentialKind): string {
     case 'field named like a credential': return t('field named like a credential');
     case 'configured secret': return t('configured secret');
   }
+}
+
+/** A field's draft with its text through the stored masking; choice ids and booleans pass as they are. */
+function maskedDraft(draft: FieldDraft): FieldDraft {
+  const value = typeof draft.value === 'string' ? maskStoredText(draft.value) : draft.value;
+  return { ...(value !== undefined ? { value } : {}), ...(draft.other !== undefined ? { other: maskStoredText(draft.other) } : {}) };
 }
 
 /** Longest original shown whole in the list of replacements; longer ones show their start and end. */
@@ -116,10 +123,20 @@ export class AnswerArea {
     this.changeListeners.push(listener);
   }
 
-  draft(): Draft {
-    const fields = this.fields && this.request.fields.length > 0 ? this.fields.draft() : undefined;
-    const reply = this.reply?.get();
-    return { ...(fields ? { fields } : {}), ...(reply ? { reply } : {}) };
+  /**
+   * The unsent input that may be kept with `setState`, which outlives a reload
+   * on disk: never what is typed for a field that asks for a secret, nor the
+   * reply to an authentication request (secretAsking.ts); other text with
+   * what looks like a credential masked, as the answer history masks it.
+   * Hiding the page loses those; a secret is not worth a copy on disk.
+   */
+  keptDraft(): Draft {
+    const all = this.fields && this.request.fields.length > 0 ? this.fields.draft() : undefined;
+    const fields = all
+      ? Object.fromEntries(Object.entries(all).filter(([fieldId]) => !this.asksForSecret(fieldId)).map(([fieldId, draft]) => [fieldId, maskedDraft(draft)]))
+      : undefined;
+    const reply = requestAsksForSecret(this.request) ? undefined : this.reply?.get();
+    return { ...(fields ? { fields } : {}), ...(reply ? { reply: maskStoredText(reply) } : {}) };
   }
 
   restoreDraft(draft: Draft): void {
@@ -234,6 +251,7 @@ export class AnswerArea {
 
   /** The request is over (resolved, timed out, expired, session ended): nothing more can be sent. */
   close(): void {
+    if (!this.closed && this.lastSent) this.showSent(this.lastSent.answer);
     this.closed = true;
     this.removeBlockedNote();
     this.setBusy(true);
@@ -255,7 +273,7 @@ export class AnswerArea {
   private renderForm(): void {
     const singleString = this.request.fields.filter((f) => f.spec.type === 'string').length === 1;
     const fields = new FieldList(this.request.fields, (field, index) => {
-      const widget = createFieldWidget(field, index, this.request.capture, singleString && this.request.fields.length <= 2);
+      const widget = createFieldWidget(field, index, this.request.capture, singleString && this.request.fields.length <= 2, this.asksForSecret(field.spec.id));
       widget.onInput(() => {
         this.touched.add(field.spec.id);
         this.checkOne(widget);
@@ -291,7 +309,8 @@ export class AnswerArea {
       this.element.append(row);
     }
     const replyLabel = el('label', { id: 'reply-label', class: 'field-label' }, hasOptions ? t('Reason or reply (optional, sent as text)') : t('Your reply'));
-    this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, placeholder: hasOptions ? t('Optional') : t('Type your answer') });
+    // An authentication request's reply may be a credential: drawn as dots, as a secret-asking field is.
+    this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, secret: requestAsksForSecret(request), placeholder: hasOptions ? t('Optional') : t('Type your answer') });
     this.element.append(el('div', { class: 'field' }, replyLabel, this.reply.element));
     const sendText = button(hasOptions ? t('Send reply only') : t('Send reply'), hasOptions ? 'secondary' : 'primary', () => this.sendText());
     sendText.id = 'send';
@@ -374,18 +393,29 @@ export class AnswerArea {
     this.send(answer, how.verbatim);
   }
 
+  /**
+   * The controls show the answer that went out, part by part: once the
+   * request is over, its disabled boxes must not read as if the text as typed
+   * had been sent when the redacted text was. While it is open (a refusal,
+   * say) they keep what was typed, to edit or to send as typed.
+   */
+  private showSent(answer: Answer): void {
+    if (answer.text !== undefined) this.reply?.set(answer.text);
+    for (const widget of this.fields?.all() ?? []) widget.showSent(answer.values?.[widget.field.spec.id]);
+  }
+
   /** Why this answer is confirmed even if the pipeline changes nothing: an `auth` request, or a field that asks for a secret. */
   private sensitivity(answer: Answer, fields: readonly FieldSpec[]): string | undefined {
     const parts = freeTextParts(answer, fields).filter((free) => free.text !== '');
     if (parts.length === 0) return undefined;
-    if (this.request.kind === 'auth' || this.request.renderKind === 'auth') return t('This is an authentication request: what you type may be a credential.');
+    if (requestAsksForSecret(this.request)) return t('This is an authentication request: what you type may be a credential.');
     const secretField = parts.map(({ part }) => part).find((part) => part.kind === 'value' && this.asksForSecret(part.fieldId));
     return secretField?.kind === 'value' ? t('The field "{0}" asks for a secret.', this.fieldName(secretField.fieldId)) : undefined;
   }
 
+  /** The protocol core's rule, as the quick input asks it (src/aep/secretAsking.ts). */
   private asksForSecret(fieldId: string): boolean {
-    const field = this.request.fields.find((f) => f.spec.id === fieldId);
-    return SECRET_FIELD_NAME.test(fieldId) || (field !== undefined && field.label.honesty !== 'structural' && SECRET_FIELD_NAME.test(field.label.text));
+    return fieldAsksForSecret(fieldId, this.request.fields.find((f) => f.spec.id === fieldId)?.label);
   }
 
   private fieldName(fieldId: string): string {

@@ -18,12 +18,15 @@ export interface FieldWidget {
   setError(message: string | undefined): void;
   setDisabled(disabled: boolean): void;
   onInput(listener: () => void): void;
-  /** The raw input, unsent, for `setState` (so hiding the panel loses nothing). */
+  /** The raw input, unsent, for `setState` (so hiding the panel loses nothing); never kept for a secret-asking field. */
   draft(): FieldDraft;
   restore(draft: FieldDraft): void;
+  /** The field's part of an answer that went out (its text redacted, say): what its controls show from then on. */
+  showSent(value: unknown): void;
 }
 
-export function createFieldWidget(field: PageField, index: number, capture: string, longText: boolean): FieldWidget {
+/** `secret`: the field asks for a secret (src/aep/secretAsking.ts): what is typed is drawn as dots. */
+export function createFieldWidget(field: PageField, index: number, capture: string, longText: boolean, secret: boolean): FieldWidget {
   const spec = field.spec;
   const base = `field-${index}`;
   const labelId = `${base}-label`;
@@ -46,7 +49,7 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
   const choices = field.choices.map<ChoiceItem>((choice, i) => ({ value: choice.id, label: choiceLabel(choice.label, i, choice.id) }));
   switch (spec.type) {
     case 'string': {
-      const text = textControl({ id: base, labelId, describedBy, multiline: longText, required: spec.required });
+      const text = textControl({ id: base, labelId, describedBy, multiline: longText, required: spec.required, secret });
       control = text;
       break;
     }
@@ -73,7 +76,7 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
         control = single;
       }
       if (spec.other) {
-        extra = textControl({ id: `${base}-other`, placeholder: t('Your own answer'), describedBy });
+        extra = textControl({ id: `${base}-other`, placeholder: t('Your own answer'), describedBy, secret });
         extra.element.setAttribute('aria-label', t('Your own answer'));
         extra.element.hidden = true;
         extra.onInput(fire);
@@ -131,6 +134,14 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
     },
     onInput: (listener) => listeners.push(listener),
     draft,
+    showSent: (value) => {
+      // Only free text is ever changed on its way out: a string field's text, a select's own answer.
+      if (spec.type === 'string' && control) (control as Control<string>).set(typeof value === 'string' ? value : '');
+      if (spec.type === 'select' && extra) {
+        const own = (Array.isArray(value) ? (value as unknown[]) : [value]).find((one) => typeof one === 'string' && !spec.choices.some((c) => c.id === one));
+        extra.set(typeof own === 'string' ? own : '');
+      }
+    },
     restore: (draft) => {
       if (control && draft.value !== undefined) restoreInto(control, draft.value);
       if (extra && draft.other !== undefined) extra.set(draft.other);

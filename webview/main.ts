@@ -77,7 +77,8 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
 /**
  * Unsent input survives the panel being hidden (the page is rebuilt on
  * show) and a window reload (the serializer restores the panel with this
- * state): what the user typed is put back, and saved again on every change.
+ * state): what the user typed is put back, and saved again on every change,
+ * but for what asks for a secret (`keptDraft`), since this state is kept on disk.
  * A draft the host hands over (typed in the quick input, then left with
  * Escape or "Open as page") is newer than anything saved here: it goes on
  * top, field by field.
@@ -86,8 +87,8 @@ function keepDrafts(key: string, answer: AnswerArea, handed: PageDraft | undefin
   const saved = webviewStateSchema.safeParse(vscode.getState());
   if (saved.success && saved.data.key === key) answer.restoreDraft(saved.data);
   if (handed) answer.restoreDraft(handed);
-  vscode.setState({ key, ...answer.draft() });
-  answer.onDidChangeDraft(() => vscode.setState({ key, ...answer.draft() }));
+  vscode.setState({ key, ...answer.keptDraft() });
+  answer.onDidChangeDraft(() => vscode.setState({ key, ...answer.keptDraft() }));
 }
 
 function applyStatus(status: RequestStatus, resolution?: string): void {

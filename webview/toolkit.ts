@@ -103,13 +103,16 @@ export interface TextOptions {
   multiline?: boolean;
   numeric?: boolean;
   required?: boolean;
+  /** What is typed is a secret: drawn as dots, single-line (a text area cannot hide its text). */
+  secret?: boolean;
 }
 
 export function textControl(options: TextOptions): Control<string> {
-  const element = document.createElement(options.multiline ? 'vscode-text-area' : 'vscode-text-field') as ValueElement;
+  const element = document.createElement(options.multiline && !options.secret ? 'vscode-text-area' : 'vscode-text-field') as ValueElement;
+  if (options.secret) element.setAttribute('type', 'password');
   labelled(element, options.id, options.labelId, options.describedBy);
   if (options.placeholder) element.setAttribute('placeholder', options.placeholder);
-  if (options.multiline) element.setAttribute('rows', '3');
+  if (options.multiline && !options.secret) element.setAttribute('rows', '3');
   if (options.numeric) element.setAttribute('inputmode', 'decimal');
   if (options.required) element.setAttribute('aria-required', 'true');
   return {

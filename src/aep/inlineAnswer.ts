@@ -8,11 +8,11 @@ import type { Answer, AttentionRequest, FieldSpec, SelectField } from './attenti
 import { answerProblem, type AnswerProblem } from './answerCheck';
 import { fieldValue, type SimpleField } from './fieldDraft';
 import { freeTextParts, redactAnswer, type AnswerRedaction, type FormValues } from './capture';
-import { SECRET_FIELD_NAME } from './credentials';
 import { validateFormValues } from './formValidation';
 import { honestRequestText, type HonestText } from './labels';
 import type { CaptureLevel } from './levels';
 import type { RedactionOptions } from './redaction';
+import { fieldAsksForSecret, requestAsksForSecret } from './secretAsking';
 import { OTHER_CHOICE_DRAFT, type FieldDraft, type PageDraft } from '../shared/webviewMessages';
 
 /**
@@ -59,9 +59,9 @@ function isSimple(field: FieldSpec): field is SimpleField {
   return field.type !== 'unsupported';
 }
 
-/** Whether a field asks for a secret by its id or its real label (a placeholder label says nothing). */
+/** Whether a field asks for a secret (secretAsking.ts); a withheld name is a placeholder and says nothing. */
 function asksForSecret(field: FieldSpec, name: Naming): boolean {
-  return SECRET_FIELD_NAME.test(field.id) || (!name.withheld && SECRET_FIELD_NAME.test(name.text));
+  return fieldAsksForSecret(field.id, name.withheld ? undefined : { text: name.text, honesty: name.honesty });
 }
 
 /**
@@ -78,7 +78,7 @@ function asksForSecret(field: FieldSpec, name: Naming): boolean {
  */
 export function inlinePlan(request: AttentionRequest): InlinePlan | undefined {
   if (!request.answerableHere) return undefined;
-  if (request.kind === 'auth' || request.renderKind === 'auth') return undefined;
+  if (requestAsksForSecret(request)) return undefined;
   const honest = honestRequestText(request);
   const capture = request.capture;
   const prompt = { text: request.prompt, synthesized: honest.prompt.honesty === 'structural', capture };
@@ -240,7 +240,7 @@ export function sendCheck(request: AttentionRequest, plan: InlinePlan, answer: A
 function sensitivity(request: AttentionRequest, plan: InlinePlan, answer: Answer): Sensitivity | undefined {
   const parts = freeTextParts(answer, request.fields).filter((free) => free.text !== '');
   if (parts.length === 0) return undefined;
-  if (request.kind === 'auth' || request.renderKind === 'auth') return { kind: 'auth' };
+  if (requestAsksForSecret(request)) return { kind: 'auth' };
   for (const { part } of parts) {
     if (part.kind !== 'value') continue;
     const step = plan.steps.find((s) => s.kind === 'field' && s.field.id === part.fieldId);

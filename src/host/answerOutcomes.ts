@@ -22,7 +22,7 @@ export function sendingMessage(submitId: string, agentText: string, connected: b
  */
 export function outcomeMessage(submitId: string, outcome: SendOutcome, agentText: string, fieldIds: readonly string[]): OutcomeMessage {
   // A request closed first ends the answer on the page as a cancelled one does; the message says whether it was sent.
-  const phase = outcome.kind === 'refused-by-hub' ? 'refused' : outcome.kind === 'request-closed' ? 'cancelled' : outcome.kind;
+  const phase = outcome.kind === 'refused-by-hub' ? 'refused' : outcome.kind === 'request-closed' || outcome.kind === 'not-kept' ? 'cancelled' : outcome.kind;
   const invalidField = outcome.kind === 'rejected' && outcome.reason === 'invalid' ? fieldNamedIn(outcome.detail, fieldIds) : undefined;
   return {
     type: 'outcome', submitId, phase, message: describeOutcome(outcome, agentText).message,
@@ -58,10 +58,13 @@ export function keptAnswerMessages(
   const mine = kept.filter(
     (command) => command.subject === request.requestId && command.target.session === request.session && command.target.source === request.source,
   );
-  const timedOut = mine.filter((command) => command.timedOut === true);
-  const inFlight = mine.filter((command) => command.timedOut !== true);
+  // Kept without its text (a reload): not sent again, and said so, so the page is open to a new answer.
+  const withheld = mine.filter((command) => command.withheld === true);
+  const timedOut = mine.filter((command) => command.timedOut === true && command.withheld !== true);
+  const inFlight = mine.filter((command) => command.timedOut !== true && command.withheld !== true);
   const agent = agentName(agentText);
   return [
+    ...withheld.map((command) => outcomeMessage(command.id, { kind: 'not-kept', commandId: command.id, sent: command.unsent !== true }, agentText, [])),
     ...timedOut.map((command) => outcomeMessage(command.id, { kind: 'timeout', commandId: command.id, afterMs: command.ackWindowMs }, agentText, [])),
     ...inFlight.map((command): OutcomeMessage => {
       if (command.unsent) return sendingMessage(command.id, agentText, connected);

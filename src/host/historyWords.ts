@@ -32,6 +32,8 @@ export function outcomeWord(outcome: Readonly<HistoryOutcome>): string {
       return outcome.sent ? t('sent, awaiting acknowledgement') : t('waiting for the connection');
     case 'request-closed':
       return t('request closed before the acknowledgement');
+    case 'not-kept':
+      return t('not sent again after a reload: it held text that is not kept');
     case 'answered':
       return t('answered');
     case 'resolved':

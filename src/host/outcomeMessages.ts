@@ -52,6 +52,14 @@ export function describeOutcome(outcome: SendOutcome, agentText: string): { ok: 
           ? t('The request closed before {0} acknowledged the answer. The answer went out earlier, so {0} may have received it; nothing more is sent.', agent)
           : t('The answer was not sent: the request closed before the connection came back.'),
       };
+    case 'not-kept':
+      // Honest about what may have happened: written before, the agent may have it; its ack can no longer be matched here.
+      return {
+        ok: false,
+        message: outcome.sent
+          ? t('Your answer from before the reload was not sent again: it held text that is not kept across a reload (sent as typed, or a secret). It went out earlier, so {0} may have it; if the request stays open, answer again.', agent)
+          : t('Your answer from before the reload was not sent: it held text that is not kept across a reload (sent as typed, or a secret). Answer again.'),
+      };
     case 'awaiting-ack':
       // Not "not sent": the command is kept and goes out again under the same id, so sending a new answer is not needed.
       return {

@@ -19,6 +19,8 @@ export interface OpenOptions {
    */
   theme?: VsCodeTheme;
   viewport?: { width: number; height: number };
+  /** What `getState` returns: the state a page saved before a window reload. */
+  state?: unknown;
 }
 
 /**
@@ -68,18 +70,24 @@ export class WebviewHarness {
       if (message.type() === 'error') errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.addInitScript(() => {
-      const w = window as unknown as { __posted: unknown[]; __violations: string[]; acquireVsCodeApi: () => unknown };
+    await page.addInitScript((saved: { state: unknown }) => {
+      const w = window as unknown as { __posted: unknown[]; __states: unknown[]; __violations: string[]; acquireVsCodeApi: () => unknown };
       w.__posted = [];
+      w.__states = [];
       w.__violations = [];
       document.addEventListener('securitypolicyviolation', (event) => w.__violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`));
       let acquired = false;
       w.acquireVsCodeApi = () => {
         if (acquired) throw new Error('acquireVsCodeApi called twice');
         acquired = true;
-        return { postMessage: (message: unknown) => w.__posted.push(message), getState: () => undefined, setState: () => undefined };
+        return {
+          postMessage: (message: unknown) => w.__posted.push(message),
+          getState: () => saved.state,
+          // A copy, as VS Code serializes it: what the page saved then, not what the object holds later.
+          setState: (state: unknown) => w.__states.push(JSON.parse(JSON.stringify(state)) as unknown),
+        };
       };
-    });
+    }, { state: options.state });
     if (options.theme) await page.addInitScript(applyPageTheme, pageTheme(options.theme));
     await page.goto(`${this.origin}/`);
     const webview = new WebviewPage(page, violations, errors);
@@ -102,6 +110,11 @@ export class WebviewPage {
 
   async posted(): Promise<Array<Record<string, unknown>>> {
     return this.page.evaluate(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted);
+  }
+
+  /** Every state the page saved with `setState`, oldest first (VS Code keeps the last, on disk across a reload). */
+  async states(): Promise<unknown[]> {
+    return this.page.evaluate(() => (window as unknown as { __states: unknown[] }).__states);
   }
 
   async waitForPosted(match: (message: Record<string, unknown>) => boolean, timeoutMs = 5_000): Promise<Record<string, unknown>> {

@@ -8,7 +8,7 @@ import type { SendOutcome } from '../../src/aep/client/controlSender';
 import { buildRespondCommand, type RespondCommand } from '../../src/aep/control';
 import type { AepEvent } from '../../src/aep/envelope';
 import { AnswerHistory, HISTORY_STORAGE_KEY, type HistoryLimits } from '../../src/aep/history/answerHistory';
-import { commandJson, historyEntryId, maskAnswer, SENT_AS_TYPED_MARK, type HistoryEntry, type HubRef } from '../../src/aep/history/historyEntry';
+import { answeredFor, commandJson, historyEntryId, maskAnswer, SENT_AS_TYPED_MARK, type HistoryEntry, type HubRef } from '../../src/aep/history/historyEntry';
 import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
 import type { CaptureLevel } from '../../src/aep/levels';
 import { SECRET_MARK } from '../../src/aep/redaction';
@@ -26,6 +26,13 @@ const GITHUB_TOKEN = 'ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c';
 const CONTEXT_SECRET = 'ctx-Secret-Value-42';
 const PASSWORD = 'hunter2sequel';
 const LABELLED_SECRET = 'kite-runner-7';
+const SSO_PASSWORD = 'Correct-Horse-9';
+const ONE_TIME_CODE = '829144';
+const OTP_FIELDS: WireField[] = [
+  { id: 'user', type: 'string', label: 'User name' },
+  { id: 'code', type: 'string', label: 'One-time code', required: true },
+  { id: 'remember', type: 'boolean', label: 'Remember this device' },
+];
 
 const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
   validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
@@ -189,6 +196,16 @@ describe('AnswerHistory: entries and outcomes', () => {
       { kind: 'refused-by-hub', at: START + 400, code: 'no-route' },
       { kind: 'not-delivered', at: START + 500, reason: 'the storage is full' },
     ]);
+  });
+
+  test('an answer not sent again after a reload (not kept) is recorded once, however many reloads say so', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('N', { kind: 'auth', prompt: 'SSO password' });
+    const command = w.send('N', { text: 'hunter2' });
+    w.history.recordOutcome(command.id, { kind: 'awaiting-ack', commandId: command.id, sent: true });
+    for (let reload = 0; reload < 3; reload++) w.history.recordOutcome(command.id, { kind: 'not-kept', commandId: command.id, sent: true });
+    assert.deepEqual(w.entry('N').sends[0]?.outcomes.map((o) => o.kind), ['awaiting-ack', 'not-kept']);
   });
 
   test("the agent's outcomes are appended once each, however often the item is noted", (t) => {
@@ -357,9 +374,10 @@ describe('AnswerHistory: no secret is stored', () => {
   test('maskAnswer leaves an answer with no free text as it is and counts nothing', () => {
     const fields = [{ id: 'db', type: 'select' as const, label: 'Token store', required: false, multi: false, other: false, choices: [{ id: 'vault', label: 'Vault' }] }];
     for (const capture of ['metadata', 'redacted', 'full'] as const) {
-      assert.deepEqual(maskAnswer({ option: 'allow', values: { db: 'vault' } }, fields, capture), { answer: { option: 'allow', values: { db: 'vault' } }, masked: 0 });
+      const request = { rule: { kind: 'form', renderKind: 'form', fields: [{ id: 'db', label: { text: 'Token store', honesty: 'redacted' as const } }] }, fields };
+      assert.deepEqual(maskAnswer({ option: 'allow', values: { db: 'vault' } }, request, capture), { answer: { option: 'allow', values: { db: 'vault' } }, masked: 0 });
     }
-    assert.deepEqual(maskAnswer({ text: '' }, [], 'full'), { answer: { text: '' }, masked: 0 }, 'an empty text hides nothing');
+    assert.deepEqual(maskAnswer({ text: '' }, answeredFor(undefined, 'auth'), 'full'), { answer: { text: '' }, masked: 0 }, 'an empty text hides nothing');
   });
 
   test('the stored request event and prompt are masked too', (t) => {
@@ -403,6 +421,113 @@ describe('AnswerHistory: no secret is stored', () => {
     assert.equal(kept.id, command.id);
     assert.equal(kept.subject, 'F');
     assert.deepEqual(data.answer, { values: { password: SENT_AS_TYPED_MARK, replicas: 1 } });
+  });
+
+  test("an auth request's reply and a one-time code are masked whole, though the pipeline finds nothing in them", (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('A', { kind: 'auth', prompt: 'SSO password for deploy@corp' });
+    const reply = w.send('A', { text: SSO_PASSWORD });
+    assert.equal(reply.capture, 'redacted', 'the pipeline passes it: it went at redacted');
+    w.request('O', { kind: 'form', prompt: 'Sign in', fields: OTP_FIELDS });
+    w.send('O', { values: { code: ONE_TIME_CODE, user: 'alice', remember: true } });
+
+    assert.deepEqual(w.entry('A').sends[0]?.answer, { text: SECRET_MARK });
+    assert.equal(w.entry('A').sends[0]?.masked, 1);
+    const [otp] = w.entry('O').sends;
+    assert.ok(otp);
+    assert.deepEqual(otp.answer, { values: { code: SECRET_MARK, user: 'alice', remember: true } });
+    assert.equal(otp.masked, 1);
+    const copied = [...w.entry('A').sends, otp].map(commandJson).join('\n');
+    const stored = w.stored();
+    for (const secret of [SSO_PASSWORD, ONE_TIME_CODE]) {
+      assert.ok(!stored.includes(secret), `${secret} is not stored`);
+      assert.ok(!copied.includes(secret), `${secret} is not copied as JSON`);
+    }
+    assert.ok(stored.includes('alice'), 'what does not ask for a secret is kept');
+  });
+});
+
+describe('AnswerHistory: a history stored before masking knew auth answers and one-time codes', () => {
+  /**
+   * The history as the previous version stored it (version 1): the same
+   * entries, but the answers to an `auth` request and to a "One-time code"
+   * field kept as typed, in the answer and in the command Copy as JSON copies.
+   */
+  function storedByTheLastVersion() {
+    const w = world();
+    w.request('A', { kind: 'auth', prompt: 'SSO password for deploy@corp' });
+    const auth = w.send('A', { text: SSO_PASSWORD });
+    w.history.recordOutcome(auth.id, { kind: 'accepted', commandId: auth.id });
+    w.clock.now += 1_000;
+    w.request('O', { kind: 'form', prompt: 'Sign in', fields: OTP_FIELDS });
+    const otp = w.send('O', { values: { code: ONE_TIME_CODE, user: 'alice', remember: true } });
+    w.clock.now += 1_000;
+    w.request('Q');
+    w.send('Q', { text: 'ship it on friday' });
+    w.clock.now += 2_000;
+    w.request('E');
+    w.clock.now += 2_000;
+    w.timeout('E');
+    w.history.dispose();
+    const today = structuredClone(w.memento.get<{ version: number; entries: HistoryEntry[] }>(HISTORY_STORAGE_KEY, { version: 0, entries: [] }));
+    const unmask = (id: string, answer: Answer) => {
+      const entry = today.entries.find((e) => e.requestId === id);
+      const send = entry?.sends[0];
+      assert.ok(send, `a send for ${id}`);
+      send.answer = structuredClone(answer);
+      send.masked = 0;
+      send.command.data.answer = structuredClone(answer);
+    };
+    unmask('A', auth.data.answer);
+    unmask('O', otp.data.answer);
+    const v1 = { ...today, version: 1 };
+    const memento = new MemoryMemento();
+    void memento.update(HISTORY_STORAGE_KEY, v1);
+    return { v1, memento, clock: w.clock };
+  }
+
+  test('loading it masks what it held readable, writes it back at once, and loses nothing else', (t) => {
+    const { v1, memento, clock } = storedByTheLastVersion();
+    const raw = JSON.stringify(v1);
+    assert.ok(raw.includes(SSO_PASSWORD) && raw.includes(ONE_TIME_CODE), 'the old format does hold them');
+
+    const log = new RecordingLogger();
+    const history = new AnswerHistory(memento, log, { now: () => clock.now });
+    t.after(() => history.dispose());
+    const entries = history.entries();
+    // Nothing else lost: every entry, in order, every outcome, every other value.
+    assert.deepEqual(entries.map((e) => e.requestId), v1.entries.map((e) => e.requestId));
+    assert.deepEqual(entries.map((e) => e.requestId), ['E', 'Q', 'O', 'A']);
+    const auth = entries.find((e) => e.requestId === 'A');
+    const otp = entries.find((e) => e.requestId === 'O');
+    assert.deepEqual(auth?.sends[0]?.answer, { text: SECRET_MARK });
+    assert.deepEqual(auth?.sends[0]?.outcomes.map((o) => o.kind), ['accepted']);
+    assert.deepEqual(otp?.sends[0]?.answer, { values: { code: SECRET_MARK, user: 'alice', remember: true } });
+    assert.equal(otp?.sends[0]?.masked, 1);
+    for (const entry of entries) {
+      const before = v1.entries.find((e) => e.id === entry.id);
+      assert.ok(before);
+      // Only the masked answers differ.
+      const strip = (e: HistoryEntry) => ({ ...e, sends: e.sends.map(({ answer: _a, masked: _m, command: { data: _d, ...envelope }, ...rest }) => ({ ...rest, envelope })) });
+      assert.deepEqual(strip(entry), strip(before), entry.requestId);
+    }
+    assert.deepEqual(entries.find((e) => e.requestId === 'Q')?.sends[0]?.answer, { text: 'ship it on friday' });
+    assert.equal(entries.find((e) => e.requestId === 'E')?.ended, 'timed-out');
+
+    // Written back at once, not after the debounce: the readable copy does not wait on disk.
+    const rewritten = JSON.stringify(memento.get<unknown>(HISTORY_STORAGE_KEY, undefined));
+    assert.ok(!rewritten.includes(SSO_PASSWORD) && !rewritten.includes(ONE_TIME_CODE), 'nothing readable survives in storage');
+    assert.ok(rewritten.includes('ship it on friday'));
+    const copied = entries.flatMap((e) => e.sends).map(commandJson).join('\n');
+    assert.ok(!copied.includes(SSO_PASSWORD) && !copied.includes(ONE_TIME_CODE), 'nor in what Copy as JSON copies');
+    assert.deepEqual(log.lines, ['info masked 2 saved answer history entries that held text this version does not keep']);
+
+    // Read again, the rewritten history is what it was.
+    history.dispose();
+    const again = new AnswerHistory(memento, new RecordingLogger(), { now: () => clock.now });
+    t.after(() => again.dispose());
+    assert.deepEqual(again.entries(), entries);
   });
 });
 

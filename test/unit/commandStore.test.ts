@@ -3,12 +3,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CommandStore, MAX_STORED_COMMANDS, type StoredCommand } from '../../src/aep/client/commandStore';
-import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
-import { buildRespondCommand } from '../../src/aep/control';
+import { ControlSender, type RequestLookup, type SendOutcome } from '../../src/aep/client/controlSender';
+import { parseAttentionRequest, type AttentionRequest } from '../../src/aep/attention';
+import { buildRespondCommand, type RespondCommand } from '../../src/aep/control';
+import { commandHoldsSecret } from '../../src/aep/secretAsking';
+import { validEvent } from '../support/events';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 
+const OPEN: RequestLookup = { state: 'open' };
+const CLOSED: RequestLookup = { state: 'closed' };
 const KEY = 'aepAttention.commands:http://127.0.0.1:1';
 const target = { session: 's1', source: 'aep://h/agent/a/session/s1' };
 const identity = { agent: 'tester', source: 'aep://host/agent/tester' };
@@ -165,7 +170,7 @@ describe('ControlSender with a store', () => {
     const store = new CommandStore(memento, KEY, new RecordingLogger());
     const second = new ControlSender(new RecordingLogger(), store);
     const restored: SendOutcome[] = [];
-    assert.equal(second.restore(() => true, (outcome) => restored.push(outcome)), 1);
+    assert.equal(second.restore(() => OPEN, (outcome) => restored.push(outcome)), 1);
     second.connected((text) => (written.push(text), true));
     assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd)]);
     // "Send again" while it is in flight joins it: no second command.
@@ -194,7 +199,7 @@ describe('ControlSender with a store', () => {
     assert.deepEqual(await outcome, { kind: 'awaiting-ack', commandId: cmd.id, sent: false });
     const next = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
     const restored: SendOutcome[] = [];
-    next.restore(() => true, (o) => restored.push(o));
+    next.restore(() => OPEN, (o) => restored.push(o));
     next.dispose();
     await Promise.resolve();
     assert.deepEqual(restored, [{ kind: 'awaiting-ack', commandId: cmd.id, sent: false }]);
@@ -206,7 +211,7 @@ describe('ControlSender with a store', () => {
     await memento.update(KEY, [{ id: cmd.id, type: cmd.type, subject: 'R1', text: JSON.stringify(cmd), target, ackWindowMs: 5_000 }]);
     const control = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
     const restored: SendOutcome[] = [];
-    control.restore(() => true, (o) => restored.push(o));
+    control.restore(() => OPEN, (o) => restored.push(o));
     control.dispose();
     await Promise.resolve();
     assert.deepEqual(restored, [{ kind: 'awaiting-ack', commandId: cmd.id, sent: true }]);
@@ -237,7 +242,7 @@ describe('ControlSender with a store', () => {
     const store = new CommandStore(memento, KEY, new RecordingLogger());
     const log = new RecordingLogger();
     const second = new ControlSender(log, store);
-    assert.equal(second.restore(() => false, () => assert.fail('nothing settles')), 0);
+    assert.equal(second.restore(() => CLOSED, () => assert.fail('nothing settles')), 0);
     const written: string[] = [];
     second.connected((text) => (written.push(text), true));
     assert.deepEqual(written, []);
@@ -256,7 +261,7 @@ describe('ControlSender with a store', () => {
       let open = true;
       const outcomes: SendOutcome[] = [];
       const second = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
-      assert.equal(second.restore(() => open, (outcome) => outcomes.push(outcome)), 1);
+      assert.equal(second.restore(() => (open ? OPEN : CLOSED), (outcome) => outcomes.push(outcome)), 1);
       open = false;
       const written: string[] = [];
       second.connected((text) => (written.push(text), true));
@@ -281,7 +286,7 @@ describe('ControlSender with a store', () => {
     const store = new CommandStore(memento, KEY, new RecordingLogger());
     const second = new ControlSender(new RecordingLogger(), store);
     const restored: SendOutcome[] = [];
-    second.restore(() => true, (outcome) => restored.push(outcome));
+    second.restore(() => OPEN, (outcome) => restored.push(outcome));
     second.connected((text) => (written.push(text), true));
     t.mock.timers.tick(1_000);
     await Promise.resolve();
@@ -309,7 +314,7 @@ describe('ControlSender with a store', () => {
     first.dispose();
 
     const second = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
-    second.restore(() => true, () => assert.fail('a timed-out command is not resent on its own'));
+    second.restore(() => OPEN, () => assert.fail('a timed-out command is not resent on its own'));
     second.connected((text) => (written.push(text), true));
     assert.equal(written.length, 1, 'not resent until the user asks');
     const again = second.resend(cmd.id);
@@ -317,5 +322,135 @@ describe('ControlSender with a store', () => {
     assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd)]);
     second.onAck(ack('control.accepted', cmd.id));
     assert.equal((await again).kind, 'accepted');
+  });
+});
+
+describe('unsettled commands: nothing sent as typed, nor a secret, is kept readable on disk', () => {
+  const GITHUB = 'ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c';
+  const SSO = 'Correct-Horse-9';
+
+  function requestOf(kind: string, id: string): AttentionRequest {
+    const parsed = parseAttentionRequest(validEvent({
+      id, type: 'attention.requested', source: target.source, agent: 'a', session: 's1', seq: 1, capture: 'redacted',
+      data: { kind, prompt: kind === 'auth' ? 'SSO password for deploy@corp' : 'Which branch?' },
+    }));
+    assert.ok(parsed.ok);
+    return parsed.value;
+  }
+  const fullCommand = (requestId = 'R-full') => {
+    const built = buildRespondCommand({ id: requestId, session: 's1', fields: [] }, { text: `use ${GITHUB}` }, identity, Date.now(), { verbatim: true });
+    assert.ok(built.ok);
+    assert.equal(built.command.capture, 'full');
+    return built.command;
+  };
+  const textCommand = (requestId: string, text: string) => {
+    const built = buildRespondCommand({ id: requestId, session: 's1', fields: [] }, { text }, identity);
+    assert.ok(built.ok);
+    assert.equal(built.command.capture, 'redacted', 'the pipeline passes it');
+    return built.command;
+  };
+  const onDisk = (memento: MemoryMemento) => JSON.stringify(memento.get<unknown>(KEY, []));
+
+  test('the rule: text at capture full always, a secret when the request asks for one', () => {
+    assert.equal(commandHoldsSecret(JSON.stringify(fullCommand()), undefined), true);
+    const auth = textCommand('R-auth', SSO);
+    assert.equal(commandHoldsSecret(JSON.stringify(auth), requestOf('auth', 'R-auth')), true);
+    assert.equal(commandHoldsSecret(JSON.stringify(auth), requestOf('input', 'R-auth')), false);
+    assert.equal(commandHoldsSecret(JSON.stringify(command()), requestOf('auth', 'R1')), false, 'an option is no secret');
+  });
+
+  test('kept in memory only: a rebuild resends the same bytes; after a reload it is not sent, and is said to be not kept', async () => {
+    const memento = new MemoryMemento();
+    const store = new CommandStore(memento, KEY, new RecordingLogger());
+    const written: string[] = [];
+    const first = new ControlSender(new RecordingLogger(), store);
+    first.connected((text) => (written.push(text), true));
+    const cmd = fullCommand();
+    const before = first.send(cmd, 5_000, { ...target }, true);
+    assert.ok(!onDisk(memento).includes(GITHUB), 'its text is not on disk');
+    assert.ok(onDisk(memento).includes(cmd.id), 'its id is, to say what became of it after a reload');
+    first.dispose();
+    assert.deepEqual(await before, { kind: 'awaiting-ack', commandId: cmd.id, sent: true });
+
+    // A rebuild (same window, same store): the same envelope again, from memory.
+    const rebuilt = new ControlSender(new RecordingLogger(), store);
+    assert.equal(rebuilt.restore(() => OPEN, () => undefined), 1);
+    rebuilt.connected((text) => (written.push(text), true));
+    assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd)]);
+    rebuilt.dispose();
+
+    // A reload: its text is gone, so it is not sent, and the outcome says so.
+    const reloaded = new CommandStore(memento, KEY, new RecordingLogger());
+    const log = new RecordingLogger();
+    const next = new ControlSender(log, reloaded);
+    const outcomes: SendOutcome[] = [];
+    assert.equal(next.restore(() => OPEN, (outcome) => outcomes.push(outcome)), 1);
+    next.connected((text) => (written.push(text), true));
+    await Promise.resolve();
+    assert.equal(written.length, 2, 'nothing is sent after the reload, least of all another envelope under its id');
+    assert.deepEqual(outcomes, [{ kind: 'not-kept', commandId: cmd.id, sent: true }]);
+    assert.deepEqual(reloaded.list().map((c) => [c.id, c.withheld, c.text]), [[cmd.id, true, '']], 'kept without text, for the page to say it');
+    assert.equal(next.resend(cmd.id), undefined, 'no "Send again" of what is not kept');
+    // A new answer to the request supersedes it.
+    const answerAgain = fullCommand();
+    void next.send(answerAgain, 5_000, target, true);
+    assert.deepEqual(reloaded.list().map((c) => c.id), [answerAgain.id]);
+    next.dispose();
+  });
+
+  test('today\'s format: text at full is taken off the disk on load, a secret once its request is known; both still resent unchanged; nothing else is lost', async () => {
+    const memento = new MemoryMemento();
+    const full = fullCommand('R-full');
+    const auth = textCommand('R-auth', SSO);
+    const plain = textCommand('R-plain', 'ship it on friday');
+    const entry = (cmd: RespondCommand, extra: Record<string, unknown> = {}) => ({ id: cmd.id, type: cmd.type, subject: cmd.subject, text: JSON.stringify(cmd), target, ackWindowMs: 5_000, ...extra });
+    await memento.update(KEY, [entry(full), entry(auth), entry(plain, { timedOut: true })]);
+    assert.ok(onDisk(memento).includes(GITHUB) && onDisk(memento).includes(SSO), 'the old format holds both');
+
+    const log = new RecordingLogger();
+    const store = new CommandStore(memento, KEY, log);
+    assert.ok(!onDisk(memento).includes(GITHUB), 'the text sent as typed is off the disk at once');
+    assert.deepEqual(log.lines, ['info no longer keeping the text of 1 saved unsettled answer on disk: sent as typed (capture full), it is kept in memory only']);
+    const requests: Record<string, AttentionRequest> = { 'R-auth': requestOf('auth', 'R-auth'), 'R-full': requestOf('input', 'R-full'), 'R-plain': requestOf('input', 'R-plain') };
+    const sender = new ControlSender(new RecordingLogger(), store);
+    assert.equal(sender.restore((c) => ({ state: 'open', request: requests[c.subject] }), () => undefined), 3);
+    const disk = onDisk(memento);
+    assert.ok(!disk.includes(GITHUB) && !disk.includes(SSO), 'nothing readable survives on disk');
+    assert.ok(disk.includes('ship it on friday'), 'what holds no secret keeps its text, for a resend after a reload');
+    const written: string[] = [];
+    sender.connected((text) => (written.push(text), true));
+    assert.deepEqual(written, [JSON.stringify(full), JSON.stringify(auth)], 'both resent, byte for byte, from memory');
+    assert.deepEqual(store.list().map((c) => [c.id, c.timedOut === true]), [[full.id, false], [auth.id, false], [plain.id, true]], 'nothing lost');
+    const again = sender.resend(plain.id);
+    assert.ok(again, 'the timed-out one is still open to Send again');
+    assert.equal(written.at(-1), JSON.stringify(plain));
+    sender.dispose();
+  });
+
+  test('a timed-out command whose request the inbox no longer knows is dropped, not kept as open; one awaiting its ack is still resent', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const memento = new MemoryMemento();
+    const first = new ControlSender(new RecordingLogger(), new CommandStore(memento, KEY, new RecordingLogger()));
+    first.connected(() => true);
+    const timedOut = command('R-gone');
+    const outcome = first.send(timedOut, 1_000, target);
+    t.mock.timers.tick(1_000);
+    assert.equal((await outcome).kind, 'timeout');
+    const awaiting = command('R-unknown');
+    void first.send(awaiting, 5_000, target);
+    first.dispose();
+
+    const store = new CommandStore(memento, KEY, new RecordingLogger());
+    const log = new RecordingLogger();
+    const second = new ControlSender(log, store);
+    assert.equal(second.restore(() => ({ state: 'unknown' }), () => undefined), 1);
+    assert.deepEqual(store.list().map((c) => c.id), [awaiting.id], 'only the one awaiting its ack is kept');
+    assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), [awaiting.id], 'and so on disk');
+    assert.equal(second.resend(timedOut.id), undefined);
+    assert.ok(log.lines.some((line) => line === `info dropped unsettled answer ${timedOut.id}: request R-gone is no longer known here, so it cannot be sent again from here`));
+    const written: string[] = [];
+    second.connected((text) => (written.push(text), true));
+    assert.deepEqual(written, [JSON.stringify(awaiting)], "an unknown request is the agent's to nack");
+    second.dispose();
   });
 });

@@ -122,4 +122,20 @@ describe('an answer kept from before a reload whose request closed first', () =>
     const unsent = outcomeMessage('c2', { kind: 'request-closed', commandId: 'c2', sent: false }, 'claude-code', []);
     assert.match(unsent.message, /not sent/);
   });
+
+  test('kept without its text (a secret, or sent as typed): "not sent again, answer again", no Send again, and the page can answer', async () => {
+    const memento = new MemoryMemento();
+    const earlier = earlierWindow(memento);
+    earlier.connected(() => true);
+    const cmd = command();
+    const before = earlier.send(cmd, 5_000, target, true);
+    earlier.dispose();
+    assert.equal((await before).kind, 'awaiting-ack');
+    const messages = keptAnswerMessages(kept(memento), request, 'claude-code', true);
+    assert.deepEqual(messages, [{
+      type: 'outcome', submitId: cmd.id, phase: 'cancelled',
+      message: 'Your answer from before the reload was not sent again: it held text that is not kept across a reload (sent as typed, or a secret). It went out earlier, so claude-code may have it; if the request stays open, answer again.',
+    }]);
+    assert.equal(messages[0]?.canRetry, undefined, 'no "Send again": its envelope is gone');
+  });
 });

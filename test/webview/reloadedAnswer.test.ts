@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CommandStore } from '../../src/aep/client/commandStore';
-import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import { ControlSender, type RequestLookup, type SendOutcome } from '../../src/aep/client/controlSender';
 import type { Answer } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
 import { Inbox } from '../../src/aep/inbox/inbox';
@@ -19,6 +19,7 @@ import { goldenForm } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 import { chromiumSuite } from '../support/harness';
 
+const OPEN: RequestLookup = { state: 'open' };
 const KEY = 'aepAttention.commands:http://127.0.0.1:1';
 const identity = { agent: 'vscode-aep-attention', source: 'aep://host/agent/vscode-aep-attention' };
 
@@ -92,7 +93,7 @@ describe('request page after a window reload: an answer sent before it', chromiu
     earlier.sender.dispose(); // the window reloads
 
     const later = windowSender(memento);
-    later.sender.restore(() => true, () => assert.fail('a timed-out answer is not resent on its own'));
+    later.sender.restore(() => OPEN, () => assert.fail('a timed-out answer is not resent on its own'));
     later.connect();
     const reloaded = await open(view);
     const told = await tellKept(reloaded, memento, true);
@@ -140,7 +141,7 @@ describe('request page after a window reload: an answer sent before it', chromiu
     // Connected, the new window resends it unchanged; no ack comes, and it times out there.
     const later = windowSender(memento);
     const settled: SendOutcome[] = [];
-    const restoredOutcome = new Promise<SendOutcome>((resolve) => later.sender.restore(() => true, (outcome) => (settled.push(outcome), resolve(outcome))));
+    const restoredOutcome = new Promise<SendOutcome>((resolve) => later.sender.restore(() => OPEN, (outcome) => (settled.push(outcome), resolve(outcome))));
     later.connect();
     assert.deepEqual(later.written, earlier.written);
     // As RequestPanel does on onDidSettleRestored: the outcome under the command id.

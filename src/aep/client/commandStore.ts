@@ -1,3 +1,4 @@
+import { commandHoldsSecret } from '../secretAsking';
 import { describeError, type Logger } from './logger';
 
 /**
@@ -10,7 +11,7 @@ export interface StoredCommand {
   /** The command's `type` and `subject` (the request id), for log lines and the open-request check. */
   type: string;
   subject: string;
-  /** The envelope exactly as first written. */
+  /** The envelope exactly as first written; empty when `withheld`. */
   text: string;
   target: { session: string; source: string };
   ackWindowMs: number;
@@ -22,6 +23,16 @@ export interface StoredCommand {
    * flag existed means: an unknown outcome is "sent, awaiting its ack", never "not sent".
    */
   unsent?: boolean;
+  /**
+   * Its answer holds text that is never stored readable (sent at capture
+   * `full`, or a secret asked for: src/aep/secretAsking.ts): the envelope is
+   * kept in memory only. Masking it on disk would make a resend a different
+   * envelope under the same id (AEP-0004 §2.3 forbids it), so on disk it is
+   * kept without its text, to say after a reload that it was not sent again.
+   */
+  memoryOnly?: boolean;
+  /** Read back after a reload without its text (it was `memoryOnly`): it cannot be sent again, and `text` is empty. */
+  withheld?: boolean;
 }
 
 /** Whether the store took a command; when not, why, in words for the person who answered. */
@@ -35,6 +46,8 @@ export interface UnsettledCommands {
   /** It was written at least once: from now on its outcome is unknown until it settles. */
   markWritten(id: string): void;
   markTimedOut(id: string): void;
+  /** Its text is no longer written to disk (found to hold a secret after it was stored); it stays in memory. */
+  keepInMemoryOnly(id: string): void;
   remove(id: string): void;
 }
 
@@ -90,16 +103,23 @@ export class CommandStore implements UnsettledCommands {
       log.error(`could not read the unsettled answers: ${describeError(error)}`);
     }
     let skipped = 0;
+    let unmasked = 0;
     for (const raw of Array.isArray(saved) ? saved : []) {
       const command = readStored(raw);
       if (!command) skipped++;
       else {
+        // Stored by an older version with text sent at capture `full`: from now on in memory only.
+        if (!command.withheld && commandHoldsSecret(command.text, undefined)) {
+          command.memoryOnly = true;
+          unmasked++;
+        }
         this.delete(command.id);
         this.set(command);
       }
     }
     if (skipped > 0) log.warn(`skipped ${skipped} saved unsettled answers that could not be read`);
-    if (this.trimSaved()) this.save();
+    if (unmasked > 0) log.info(`no longer keeping the text of ${unmasked} saved unsettled answer${unmasked === 1 ? '' : 's'} on disk: sent as typed (capture full), it is kept in memory only`);
+    if (this.trimSaved() || unmasked > 0) this.save();
   }
 
   get size(): number {
@@ -115,6 +135,8 @@ export class CommandStore implements UnsettledCommands {
     // The same id is the same bytes (AEP-0004 §2.3): once written, it stays "may have been sent".
     const next: StoredCommand = { ...command, target: { ...command.target } };
     if (existing && !existing.unsent) delete next.unsent;
+    // Once its text is kept off disk, it stays off.
+    if (existing?.memoryOnly) next.memoryOnly = true;
     const size = sizeOf(next);
     const count = this.commands.size - (existing ? 1 : 0) + 1;
     const bytes = this.bytes - (existing ? sizeOf(existing) : 0) + size;
@@ -151,6 +173,15 @@ export class CommandStore implements UnsettledCommands {
     this.bytes -= sizeOf(command);
     command.timedOut = true;
     delete command.unsent;
+    this.bytes += sizeOf(command);
+    this.save();
+  }
+
+  keepInMemoryOnly(id: string): void {
+    const command = this.commands.get(id);
+    if (!command || command.memoryOnly || command.withheld) return;
+    this.bytes -= sizeOf(command);
+    command.memoryOnly = true;
     this.bytes += sizeOf(command);
     this.save();
   }
@@ -225,7 +256,7 @@ export class CommandStore implements UnsettledCommands {
   private save(): void {
     const failed = (error: unknown) => this.log.error(`could not save the unsettled answers: ${describeError(error)}`);
     try {
-      Promise.resolve(this.storage.update(this.key, [...this.commands.values()])).catch(failed);
+      Promise.resolve(this.storage.update(this.key, [...this.commands.values()].map(storedForm))).catch(failed);
     } catch (error) {
       failed(error);
     }
@@ -241,8 +272,16 @@ function tooLarge(maxBytes: number): { ok: false; problem: string; why: string }
   };
 }
 
+/** What goes to disk: a `memoryOnly` command without its text, marked `withheld`. */
+function storedForm(command: StoredCommand): StoredCommand | Omit<StoredCommand, 'text'> {
+  if (!command.memoryOnly && !command.withheld) return command;
+  const { text: _text, memoryOnly: _memoryOnly, ...rest } = command;
+  return { ...rest, withheld: true };
+}
+
+/** Characters of JSON it takes on disk. */
 function sizeOf(command: StoredCommand): number {
-  return JSON.stringify(command).length;
+  return JSON.stringify(storedForm(command)).length;
 }
 
 /** A saved value is data from an older run (or another version): checked field by field. */
@@ -252,13 +291,16 @@ function readStored(raw: unknown): StoredCommand | undefined {
   const target = value['target'];
   if (typeof target !== 'object' || target === null) return undefined;
   const { session, source } = target as Record<string, unknown>;
-  const { id, type, subject, text, ackWindowMs, timedOut, unsent } = value;
-  if (typeof id !== 'string' || typeof type !== 'string' || typeof subject !== 'string' || typeof text !== 'string') return undefined;
+  const { id, type, subject, text, ackWindowMs, timedOut, unsent, withheld } = value;
+  if (typeof id !== 'string' || typeof type !== 'string' || typeof subject !== 'string') return undefined;
+  // A withheld command's text was never stored; one stored with text anyway is read without it.
+  if (withheld !== true && typeof text !== 'string') return undefined;
   if (typeof session !== 'string' || typeof source !== 'string') return undefined;
   if (typeof ackWindowMs !== 'number' || !Number.isFinite(ackWindowMs) || ackWindowMs <= 0) return undefined;
   return {
-    id, type, subject, text, target: { session, source }, ackWindowMs,
+    id, type, subject, text: withheld === true ? '' : (text as string), target: { session, source }, ackWindowMs,
     ...(timedOut === true ? { timedOut: true } : {}),
     ...(unsent === true && timedOut !== true ? { unsent: true } : {}),
+    ...(withheld === true ? { withheld: true } : {}),
   };
 }

@@ -1,6 +1,8 @@
+import type { AttentionRequest } from '../attention';
 import { ACCEPTED_TYPE, readRejected, REJECTED_TYPE, type RespondCommand } from '../control';
 import type { AepEvent } from '../envelope';
 import type { ErrorFrame } from '../frames';
+import { commandHoldsSecret } from '../secretAsking';
 import type { StoredCommand, UnsettledCommands } from './commandStore';
 import type { Logger } from './logger';
 
@@ -25,7 +27,14 @@ export type SendOutcome =
    * before its ack came: it is not sent again. `sent`: it was written before,
    * so the agent may have it; never reported as "not sent" then.
    */
-  | { kind: 'request-closed'; commandId: string; sent: boolean };
+  | { kind: 'request-closed'; commandId: string; sent: boolean }
+  /**
+   * An answer from before a reload that held text never stored readable
+   * (sent at capture `full`, or a secret asked for): its envelope was kept in
+   * memory only, so it cannot be sent again under its id, and is not. `sent`:
+   * it was written before, so the agent may have it. The person answers again.
+   */
+  | { kind: 'not-kept'; commandId: string; sent: boolean };
 
 const MAX_TIMED_OUT = 64;
 
@@ -54,8 +63,13 @@ interface Pending extends Sendable {
   settle: (outcome: SendOutcome, how?: { keep: boolean }) => void;
 }
 
-/** Whether the request a command answers is still open; a command for a closed one is dropped, not resent. */
-export type OpenCheck = (command: Readonly<Sendable>) => boolean;
+/**
+ * What the inbox knows of the request a command answers: open (with the
+ * request, when it could be read), closed, or unknown (never seen here, or
+ * no longer kept).
+ */
+export type RequestLookup = { state: 'open'; request?: AttentionRequest | undefined } | { state: 'closed' } | { state: 'unknown' };
+export type OpenCheck = (command: Readonly<Sendable>) => RequestLookup;
 
 /**
  * The control sender of AEP-0004 §7: sends each command, settles it exactly
@@ -81,22 +95,45 @@ export class ControlSender {
     return this.pending.size;
   }
 
-  send(command: RespondCommand, ackWindowMs: number, target: CommandTarget): Promise<SendOutcome> {
-    return this.enqueue({ id: command.id, type: command.type, subject: command.subject, text: JSON.stringify(command), target, ackWindowMs });
+  /** `memoryOnly`: the answer holds text never stored readable (secretAsking.ts); its envelope is not written to disk. */
+  send(command: RespondCommand, ackWindowMs: number, target: CommandTarget, memoryOnly = false): Promise<SendOutcome> {
+    const text = JSON.stringify(command);
+    return this.enqueue({ id: command.id, type: command.type, subject: command.subject, text, target, ackWindowMs, ...(memoryOnly ? { memoryOnly: true } : {}) });
   }
 
   /**
    * Takes over the commands an earlier sender left unsettled (a window reload,
    * a client rebuild): those still awaiting an ack are resent unchanged once
    * connected, timed-out ones wait for "Send again"; those whose request is no
-   * longer open are dropped. `onOutcome` hears how each resent one settles.
+   * longer open are dropped, and so are timed-out ones whose request the inbox
+   * no longer knows (no page can offer "Send again" of them). One kept without
+   * its text (`withheld`) is not sent: `onOutcome` hears it as `not-kept`, and
+   * how each resent one settles.
    */
   restore(isOpen: OpenCheck, onOutcome: (outcome: SendOutcome, command: Readonly<StoredCommand>) => void): number {
     this.isOpen = isOpen;
     let restored = 0;
     for (const stored of this.store?.list() ?? []) {
       if (this.pending.has(stored.id) || this.timedOut.has(stored.id)) continue;
-      if (!this.stillOpen(stored)) continue;
+      const lookup = this.lookup(stored);
+      if (lookup.state === 'closed') continue;
+      if (lookup.state === 'unknown' && (stored.timedOut || stored.withheld)) {
+        this.store?.remove(stored.id);
+        this.log.info(`dropped unsettled answer ${stored.id}: request ${stored.subject} is no longer known here, so it cannot be sent again from here`);
+        continue;
+      }
+      if (stored.withheld) {
+        const outcome: SendOutcome = { kind: 'not-kept', commandId: stored.id, sent: stored.unsent !== true };
+        this.log.info(`not sending answer ${stored.id} for request ${stored.subject} again: it held text that is not kept across a reload`);
+        void Promise.resolve().then(() => onOutcome(outcome, stored));
+        restored++;
+        continue;
+      }
+      // Stored by an older version with a secret in it: off the disk now, resent from memory.
+      if (!stored.memoryOnly && lookup.state === 'open' && commandHoldsSecret(stored.text, lookup.request)) {
+        this.store?.keepInMemoryOnly(stored.id);
+        stored.memoryOnly = true;
+      }
       const { timedOut, unsent, ...command } = stored;
       if (timedOut) {
         this.timedOut.set(command.id, command);
@@ -113,7 +150,7 @@ export class ControlSender {
   connected(writer: CommandWriter): void {
     this.writer = writer;
     for (const entry of [...this.pending.values()]) {
-      if (entry.restored && !this.stillOpen(entry)) entry.settle({ kind: 'request-closed', commandId: entry.id, sent: entry.writtenBefore || entry.attempts > 0 });
+      if (entry.restored && this.lookup(entry).state === 'closed') entry.settle({ kind: 'request-closed', commandId: entry.id, sent: entry.writtenBefore || entry.attempts > 0 });
       else this.write(entry);
     }
   }
@@ -213,6 +250,10 @@ export class ControlSender {
   /** `restored`: taken over from the store, so already in it; otherwise it is stored first, and not sent if it cannot be. */
   private enqueue(command: Sendable, restored?: { writtenBefore: boolean }): Promise<SendOutcome> {
     if (!restored && this.store) {
+      // A new answer to the request supersedes what a reload left of an earlier one without its text.
+      for (const old of this.store.list()) {
+        if (old.withheld && old.subject === command.subject && old.target.session === command.target.session && old.target.source === command.target.source) this.store.remove(old.id);
+      }
       const kept = this.store.put({ ...command, unsent: true });
       // Sent but not kept, its ack could not be matched after a reload and the person would never learn how it ended.
       if (!kept.ok) return Promise.resolve({ kind: 'cancelled', commandId: command.id, reason: kept.problem });
@@ -236,11 +277,13 @@ export class ControlSender {
     });
   }
 
-  private stillOpen(command: Readonly<Sendable>): boolean {
-    if (!this.isOpen || this.isOpen(command)) return true;
+  /** What the inbox knows of the command's request; a closed one's command is dropped, not resent. Unknown is the agent's to nack. */
+  private lookup(command: Readonly<Sendable>): RequestLookup {
+    const lookup: RequestLookup = this.isOpen ? this.isOpen(command) : { state: 'unknown' };
+    if (lookup.state !== 'closed') return lookup;
     this.store?.remove(command.id);
     this.log.info(`dropped unsettled answer ${command.id}: request ${command.subject} is no longer open, so it is not sent again`);
-    return false;
+    return lookup;
   }
 
   private write(entry: Pending): void {
@@ -257,8 +300,8 @@ export class ControlSender {
   }
 
   private rememberTimedOut(entry: Pending): void {
-    const { id, type, subject, text, target, ackWindowMs } = entry;
-    this.timedOut.set(id, { id, type, subject, text, target, ackWindowMs });
+    const { id, type, subject, text, target, ackWindowMs, memoryOnly } = entry;
+    this.timedOut.set(id, { id, type, subject, text, target, ackWindowMs, ...(memoryOnly ? { memoryOnly } : {}) });
     // Oldest first out: a person retries within minutes, not hundreds of answers later.
     while (this.timedOut.size > MAX_TIMED_OUT) {
       const oldest = this.timedOut.keys().next().value;

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Answer, AttentionRequest } from '../attention';
+import { commandHoldsSecret } from '../secretAsking';
 import type { AttrFilter } from '../attrMatch';
 import type { CaptureChoice } from '../capture';
 import { buildRespondCommand, type RespondCommand, type SenderIdentity } from '../control';
@@ -10,7 +11,7 @@ import type { CaptureLevel } from '../levels';
 import { Backoff } from './backoff';
 import type { StoredCommand, UnsettledCommands } from './commandStore';
 import { failureLogLine, lostLogLine, type ConnectionFailure, type LostReason } from './connectionFailure';
-import { ControlSender, type SendOutcome } from './controlSender';
+import { ControlSender, type RequestLookup, type SendOutcome } from './controlSender';
 import { EventIntake } from './eventIntake';
 import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
 import { HubSession } from './hubSession';
@@ -150,9 +151,10 @@ export class HubClient {
     this.sender = new ControlSender(options.log, options.commands);
     if (options.commands) {
       // Closed only when the inbox knows it closed: an unknown request is the agent's to nack.
-      const isOpen = (command: { subject: string; target: { session: string; source: string } }) => {
+      const isOpen = (command: { subject: string; target: { session: string; source: string } }): RequestLookup => {
         const item = options.inbox.findRequest(command.target.session, command.subject, command.target.source);
-        return item === undefined || isOpenStatus(item.status);
+        if (item === undefined) return { state: 'unknown' };
+        return isOpenStatus(item.status) ? { state: 'open', request: item.request } : { state: 'closed' };
       };
       this.sender.restore(isOpen, (outcome, command) => options.onRestoredOutcome?.(outcome, command));
     }
@@ -219,7 +221,7 @@ export class HubClient {
    */
   /** `onBuilt` sees the command before it is handed over (the answer history keeps what was sent). */
   respond(
-    request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'>,
+    request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'> & Partial<Pick<AttentionRequest, 'kind' | 'renderKind' | 'capture'>>,
     answer: Answer,
     choice: CaptureChoice = {},
     onBuilt?: (command: RespondCommand) => void,
@@ -228,7 +230,11 @@ export class HubClient {
     // Text the redaction pipeline would change goes only as the sender chose (AEP-0004 §5): never labelled `redacted`.
     if (!built.ok) return Promise.resolve({ kind: 'cancelled', commandId: '', reason: built.refusal.message });
     onBuilt?.(built.command);
-    return this.sender.send(built.command, this.roster.ackWindowFor(request.session), { session: request.session, source: request.source });
+    // A secret or text sent as typed is not kept on disk (secretAsking.ts): its envelope lives in memory only.
+    const { kind, renderKind, capture } = request;
+    const asked = kind !== undefined && renderKind !== undefined && capture !== undefined ? { kind, renderKind, capture, fields: request.fields } : undefined;
+    const memoryOnly = commandHoldsSecret(JSON.stringify(built.command), asked);
+    return this.sender.send(built.command, this.roster.ackWindowFor(request.session), { session: request.session, source: request.source }, memoryOnly);
   }
 
   /** Sends a timed-out answer again under the same command id; undefined when there is none to resend. */

@@ -6,12 +6,14 @@ import { Emitter } from '../emitter';
 import { isOpenStatus, type AttentionItem } from '../inbox/inbox';
 import {
   agentOutcomes,
+  answeredFor,
   endedWithoutAnswer,
   historyEntryId,
   historyOutcome,
   newHistoryEntry,
   newHistorySend,
   readHistoryEntry,
+  remaskEntry,
   type HistoryEntry,
   type HistorySend,
   type HubRef,
@@ -28,7 +30,9 @@ export const DEFAULT_HISTORY_MAX_BYTES = 2 * 1024 * 1024;
 /** A request closed sooner than this after it arrived was replayed already closed, not seen open here. */
 export const DEFAULT_MIN_OPEN_MS = 1_000;
 export const HISTORY_STORAGE_KEY = 'answerHistory';
-const HISTORY_VERSION = 1;
+/** 2: answers to `auth` requests and every secret-asking field masked whole; version 1 is read and masked so. */
+const HISTORY_VERSION = 2;
+const UNMASKED_HISTORY_VERSION = 1;
 const SAVE_DELAY_MS = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -94,7 +98,10 @@ export class AnswerHistory {
     if (this.loaded) return;
     this.loaded = true;
     const repaired = this.load();
-    if (this.prune() || repaired) this.schedule();
+    const pruned = this.prune();
+    // Text an older version kept readable is not left on disk for the debounce.
+    if (repaired === 'now') this.flush();
+    else if (pruned || repaired === 'later') this.schedule();
   }
 
   entries(): readonly HistoryEntry[] {
@@ -116,7 +123,7 @@ export class AnswerHistory {
     if (this.byCommand.has(command.id)) return;
     const now = this.now();
     const entry = this.entryFor(hub, item, now);
-    const send = newHistorySend(command, item.request?.fields ?? [], now);
+    const send = newHistorySend(command, answeredFor(item.request, entry.kind), now);
     entry.sends.push(send);
     delete entry.ended;
     this.byCommand.set(send.commandId, { entry, send });
@@ -131,6 +138,8 @@ export class AnswerHistory {
     this.ready();
     const known = this.byCommand.get(commandId);
     if (!known) return;
+    // Said again after each reload while its request stays open: once is the fact.
+    if (outcome.kind === 'not-kept' && known.send.outcomes.some((o) => o.kind === 'not-kept')) return;
     known.send.outcomes.push(historyOutcome(outcome, this.now()));
     this.changed(known.entry);
     this.flush();
@@ -341,34 +350,41 @@ export class AnswerHistory {
 
   // ---- storage ------------------------------------------------------------------
 
-  /** Reads the stored history; true when what was stored needs writing again (entries skipped). */
-  private load(): boolean {
+  /** Reads the stored history; whether what was stored needs writing again: entries skipped (`later`), or masked again (`now`). */
+  private load(): 'no' | 'later' | 'now' {
     let saved: unknown;
     try {
       saved = this.storage.get<unknown>(HISTORY_STORAGE_KEY, undefined);
     } catch (error) {
       this.log.error(`could not read the answer history: ${describeError(error)}`);
-      return false;
+      return 'no';
     }
-    if (saved === undefined) return false;
+    if (saved === undefined) return 'no';
     const stored = typeof saved === 'object' && saved !== null ? (saved as Record<string, unknown>) : {};
-    if (stored['version'] !== HISTORY_VERSION || !Array.isArray(stored['entries'])) {
+    const version = stored['version'];
+    if ((version !== HISTORY_VERSION && version !== UNMASKED_HISTORY_VERSION) || !Array.isArray(stored['entries'])) {
       this.log.warn('the saved answer history is in a form this version does not read; it starts empty');
-      return false;
+      return 'no';
     }
+    // What an older version stored may hold what this one masks: masked now, and written back at once.
+    const unmasked = version === UNMASKED_HISTORY_VERSION;
     let skipped = 0;
+    let remasked = 0;
     for (const raw of stored['entries'] as unknown[]) {
       const entry = readHistoryEntry(raw);
       if (!entry || this.byId.has(entry.id) || entry.sends.some((send) => this.byCommand.has(send.commandId))) {
         skipped++;
         continue;
       }
+      if (unmasked && remaskEntry(entry)) remasked++;
       this.byId.set(entry.id, entry);
       for (const send of entry.sends) this.byCommand.set(send.commandId, { entry, send });
       this.list.push(entry);
     }
     if (skipped > 0) this.log.warn(`skipped ${skipped} saved answer history entr${skipped === 1 ? 'y' : 'ies'} that could not be read`);
-    return skipped > 0;
+    if (remasked > 0) this.log.info(`masked ${remasked} saved answer history entr${remasked === 1 ? 'y' : 'ies'} that held text this version does not keep`);
+    if (unmasked) return 'now';
+    return skipped > 0 ? 'later' : 'no';
   }
 
   private schedule(): void {

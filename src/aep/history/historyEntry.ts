@@ -4,16 +4,16 @@
 // and nothing that looks like a credential is kept as it was: answers, the
 // prompt and the request event are masked before they are stored.
 import * as z from 'zod/mini';
-import { answerSchema, readAnswered, type Answer, type FieldSpec } from '../attention';
+import { answerSchema, parseAttentionRequest, readAnswered, type Answer, type AttentionRequest, type FieldSpec } from '../attention';
 import type { SendOutcome } from '../client/controlSender';
 import { freeTextParts, redactAnswer, type AnswerPart, type FreeTextPart } from '../capture';
 import { RESPOND_TYPE, type RespondCommand } from '../control';
-import { SECRET_FIELD_NAME } from '../credentials';
 import { captureOf, envelopeSchema, parseEnvelope, type AepEvent } from '../envelope';
 import type { AttentionItem } from '../inbox/inbox';
 import { honestRequestText, type TextHonesty } from '../labels';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../levels';
-import { redactText, redactValue, SECRET_MARK, type RedactionOptions } from '../redaction';
+import { redactValue, SECRET_MARK } from '../redaction';
+import { maskStoredText, partAsksForSecret, secretAskingOf, STORED_MASKING, type SecretAskingRequest } from '../secretAsking';
 
 /** A hub the history was written for. */
 export interface HubRef {
@@ -32,6 +32,8 @@ export type HistoryOutcome =
   | { kind: 'timed-out'; at: number; afterMs: number }
   | { kind: 'awaiting-ack'; at: number; sent: boolean }
   | { kind: 'request-closed'; at: number; sent: boolean }
+  /** Not sent again after a reload: it held text that is not kept across one (SendOutcome `not-kept`). */
+  | { kind: 'not-kept'; at: number; sent: boolean }
   // What the agent's side then said (from the item's status):
   | { kind: 'answered'; at: number; by?: string; via?: string }
   | { kind: 'resolved'; at: number; resolution: string }
@@ -84,25 +86,10 @@ export interface HistoryEntry {
 /** What a free-text part sent at capture `full` is stored as: the person chose to send it as typed, so it is not kept. */
 export const SENT_AS_TYPED_MARK = '[masked: sent as typed]';
 
-/**
- * Secret masking for what is stored: the §9.4 secret rules (and home paths),
- * credential-named keys whole; PII is left (it is not a credential, and the
- * result must not depend on a setting).
- */
-const STORED_MASKING: RedactionOptions = { pii: false };
-
-export function maskText(text: string): string {
-  return redactText(text, STORED_MASKING).text;
-}
+const maskText = maskStoredText;
 
 export function historyEntryId(hub: Pick<HubRef, 'id'>, itemKey: string): string {
   return `${hub.id} ${itemKey}`;
-}
-
-/** Whether a field asks for a secret by its id or its label: its free text is never kept. */
-function asksForSecret(fieldId: string, fields: ReadonlyMap<string, FieldSpec>): boolean {
-  const label = fields.get(fieldId)?.label;
-  return SECRET_FIELD_NAME.test(fieldId) || (label !== undefined && SECRET_FIELD_NAME.test(label));
 }
 
 /** The string at one free-text part of an answer, if it is still one. */
@@ -145,23 +132,36 @@ function mapFreeText(answer: Answer, fields: readonly FieldSpec[], replace: (fre
   return out;
 }
 
+/** The request an answer was for, as the masking reads it: its kind and fields, labels tagged by its capture. */
+export interface AnsweredFor {
+  rule: SecretAskingRequest;
+  fields: readonly FieldSpec[];
+}
+
+export function answeredFor(request: AttentionRequest | undefined, kind: string): AnsweredFor {
+  if (request) return { rule: secretAskingOf(request), fields: request.fields };
+  // Unreadable: no field is known by its label, and the kind is all there is.
+  return { rule: { kind, renderKind: kind, fields: [] }, fields: [] };
+}
+
 /**
  * The answer as it may be stored. At capture `full` every free-text part is
- * replaced whole with `SENT_AS_TYPED_MARK`; otherwise the redaction pipeline
- * runs over it (`redactAnswer`: secrets, credential-named field ids whole),
- * and the text of any field whose id or label asks for a secret goes whole.
- * Choice ids, numbers and booleans are structural and stay. `masked` counts
- * the free-text parts that changed.
+ * replaced whole with `SENT_AS_TYPED_MARK`. Any text of an `auth` request's
+ * answer, and of a field that asks for a secret (secretAsking.ts), goes whole
+ * as `SECRET_MARK`. Otherwise the redaction pipeline runs over it
+ * (`redactAnswer`: secrets, credential-named field ids whole). Choice ids,
+ * numbers and booleans are structural and stay. `masked` counts the
+ * free-text parts that changed. Masking what is already masked changes nothing.
  */
-export function maskAnswer(answer: Answer, fields: readonly FieldSpec[], capture: CaptureLevel): { answer: Answer; masked: number } {
-  const byId = new Map(fields.map((field) => [field.id, field]));
+export function maskAnswer(answer: Answer, request: AnsweredFor, capture: CaptureLevel): { answer: Answer; masked: number } {
+  const { fields } = request;
   const redacted = capture === 'full' ? undefined : redactAnswer(answer, fields).answer;
   let masked = 0;
   const out = mapFreeText(answer, fields, ({ part, text }) => {
     let kept: string;
     if (text === '') kept = text;
     else if (!redacted) kept = SENT_AS_TYPED_MARK;
-    else if (part.kind === 'value' && asksForSecret(part.fieldId, byId)) kept = SECRET_MARK;
+    else if (partAsksForSecret(request.rule, part)) kept = SECRET_MARK;
     else kept = textAt(redacted, part) ?? SECRET_MARK;
     if (kept !== text) masked++;
     return kept;
@@ -199,10 +199,10 @@ export function newHistoryEntry(hub: HubRef, item: Readonly<AttentionItem>, at: 
   };
 }
 
-/** A send of `command` for a request with these fields, masked. */
-export function newHistorySend(command: RespondCommand, fields: readonly FieldSpec[], at: number): HistorySend {
+/** A send of `command` for this request, masked. */
+export function newHistorySend(command: RespondCommand, request: AnsweredFor, at: number): HistorySend {
   const capture = captureOf(command);
-  const { answer, masked } = maskAnswer(command.data.answer, fields, capture);
+  const { answer, masked } = maskAnswer(command.data.answer, request, capture);
   return {
     commandId: command.id,
     at,
@@ -232,6 +232,8 @@ export function historyOutcome(outcome: SendOutcome, at: number): HistoryOutcome
       return { kind: 'awaiting-ack', at, sent: outcome.sent };
     case 'request-closed':
       return { kind: 'request-closed', at, sent: outcome.sent };
+    case 'not-kept':
+      return { kind: 'not-kept', at, sent: outcome.sent };
   }
 }
 
@@ -308,6 +310,7 @@ const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('timed-out'), at, afterMs: z.number() }),
   z.object({ kind: z.literal('awaiting-ack'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('request-closed'), at, sent: z.boolean() }),
+  z.object({ kind: z.literal('not-kept'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('answered'), at, by: z.optional(text), via: z.optional(text) }),
   z.object({ kind: z.literal('resolved'), at, resolution: text }),
   z.object({ kind: z.literal('timeout'), at }),
@@ -349,6 +352,29 @@ const entrySchema = z.object({
   at,
   requestEvent: envelopeSchema,
 });
+
+/**
+ * An entry stored before the masking knew what it knows now (`auth` answers,
+ * one-time codes, every secret-asking field): each send masked again, as a
+ * new send is. True when that changed any.
+ */
+export function remaskEntry(entry: HistoryEntry): boolean {
+  if (entry.sends.length === 0) return false;
+  const parsed = parseAttentionRequest(entry.requestEvent);
+  const request = answeredFor(parsed.ok ? parsed.value : undefined, entry.kind);
+  let changed = false;
+  for (const send of entry.sends) {
+    const again = maskAnswer(send.answer, request, send.capture);
+    // The command too: what Copy as JSON copies must not differ from what is shown.
+    const command = maskAnswer(send.command.data.answer, request, send.capture);
+    if (again.masked === 0 && command.masked === 0) continue;
+    send.answer = again.answer;
+    send.masked += again.masked;
+    send.command = { ...send.command, data: { answer: command.answer } };
+    changed = true;
+  }
+  return changed;
+}
 
 /**
  * A stored entry, checked: stored data is untrusted (another version, a

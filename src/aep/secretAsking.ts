@@ -1,0 +1,104 @@
+// Which answers ask for a secret: the one rule every surface asks. The quick
+// input hides what is typed for such a field, the request page draws it as a
+// password box and never keeps its draft, both confirm before it leaves, and
+// what is stored (the answer history, the unsettled commands) never holds it
+// readable.
+import { answerSchema, type Answer, type AttentionRequest, type FieldSpec } from './attention';
+import { freeTextParts, type AnswerPart } from './capture';
+import { SECRET_FIELD_NAME } from './credentials';
+import { textHonesty, type HonestText } from './labels';
+import { CAPTURE_LEVELS, type CaptureLevel } from './levels';
+import { redactText, type RedactionOptions } from './redaction';
+
+/**
+ * One-time codes are secrets for as long as they matter, and short enough
+ * that no credential detector names them: they are asked for by name.
+ * Short words stand alone (`pin`, not "spinning").
+ */
+const ONE_TIME_CODE_NAME = /one[\s_-]?time|passcode|verification[\s_-]?code|security[\s_-]?code|(?:^|[^a-z])(?:otp|totp|pin|2fa|mfa)(?:[^a-z]|$)/i;
+
+/**
+ * Whether a field asks for a secret, by its id or its real label (at capture
+ * `metadata`/`none` the label is a placeholder and says nothing).
+ */
+export function fieldAsksForSecret(fieldId: string, label: HonestText | undefined): boolean {
+  const named = (text: string) => SECRET_FIELD_NAME.test(text) || ONE_TIME_CODE_NAME.test(text);
+  return named(fieldId) || (label !== undefined && label.honesty !== 'structural' && named(label.text));
+}
+
+/** Whether every free-text part of an answer to this request may be a credential: an authentication request. */
+export function requestAsksForSecret(request: { kind: string; renderKind: string }): boolean {
+  return request.kind === 'auth' || request.renderKind === 'auth';
+}
+
+/** The request as this rule reads it: its kind, and each field with its label as the page shows it. */
+export interface SecretAskingRequest {
+  kind: string;
+  renderKind: string;
+  fields: ReadonlyArray<{ id: string; label: HonestText | undefined }>;
+}
+
+/** An attention request as this rule reads it, its labels tagged with what they are at its capture (as `honestRequestText` tags them). */
+export function secretAskingOf(request: Pick<AttentionRequest, 'kind' | 'renderKind' | 'capture' | 'fields'>): SecretAskingRequest {
+  const honesty = textHonesty(request.capture);
+  const fields = request.fields.map((field) => ({ id: field.id, label: { text: field.label, honesty } }));
+  return { kind: request.kind, renderKind: request.renderKind, fields };
+}
+
+/** Whether one free-text part of an answer is a secret asked for: any part of an `auth` answer, or a secret-asking field's. */
+export function partAsksForSecret(request: SecretAskingRequest, part: AnswerPart): boolean {
+  if (requestAsksForSecret(request)) return true;
+  if (part.kind !== 'value') return false;
+  const field = request.fields.find((f) => f.id === part.fieldId);
+  return fieldAsksForSecret(part.fieldId, field?.label);
+}
+
+/**
+ * Whether an answer holds text that must not be stored readable: a non-empty
+ * free-text part asked for as a secret, or any free text sent at capture
+ * `full` (the person chose to send it as typed; that is no reason to keep it).
+ */
+export function answerHoldsSecret(request: SecretAskingRequest, fields: readonly FieldSpec[], answer: Answer, capture: CaptureLevel): boolean {
+  const parts = freeTextParts(answer, fields).filter((free) => free.text !== '');
+  if (parts.length === 0) return false;
+  return capture === 'full' || parts.some(({ part }) => partAsksForSecret(request, part));
+}
+
+/** What of a serialized command this rule reads; undefined when it is not one (another version's data). */
+function commandParts(text: string): { capture: CaptureLevel; answer: Answer } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { capture, data } = parsed as Record<string, unknown>;
+  const level = CAPTURE_LEVELS.find((known) => known === (capture ?? 'metadata'));
+  const answer = answerSchema.safeParse(typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['answer'] : undefined);
+  return level && answer.success ? { capture: level, answer: answer.data } : undefined;
+}
+
+/**
+ * Whether a serialized command (as the unsettled commands keep it) holds text
+ * never stored readable: sent at capture `full`, or, when its request is
+ * known, a secret asked for. Text that is not a command this version reads
+ * is left as it is: there is nothing in it this rule can name.
+ */
+export function commandHoldsSecret(text: string, request: Pick<AttentionRequest, 'kind' | 'renderKind' | 'capture' | 'fields'> | undefined): boolean {
+  const parts = commandParts(text);
+  if (!parts) return false;
+  if (parts.capture === 'full') return true;
+  return request !== undefined && answerHoldsSecret(secretAskingOf(request), request.fields, parts.answer, parts.capture);
+}
+
+/**
+ * Secret masking for what is kept on disk (the answer history, a page's
+ * draft): the §9.4 secret rules, credential-named keys whole; PII is left (it
+ * is not a credential, and the result must not depend on a setting).
+ */
+export const STORED_MASKING: RedactionOptions = { pii: false };
+
+export function maskStoredText(text: string): string {
+  return redactText(text, STORED_MASKING).text;
+}
