@@ -3,6 +3,7 @@ import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
 import { textHonesty } from '../aep/labels';
 import { severityRank } from '../aep/levels';
+import { hubSettings } from './connectionInputs';
 import { agentName, promptLine } from './describe';
 import { Disposable } from './disposable';
 import type { Hubs } from './hubs';
@@ -57,7 +58,11 @@ export class Notifier extends Disposable {
   }
 
   private wants(item: Readonly<AttentionItem>): boolean {
-    const { notifications, notificationMinSeverity } = this.settings.value;
+    const settings = this.settings.value;
+    const { notificationMinSeverity } = settings;
+    // A hub of the user's own list notifies as the user said, whatever the workspace says.
+    const hub = this.hubs.of(item);
+    const notifications = hub ? hubSettings(hub.config, settings).notifications : settings.notifications;
     if (notifications === 'off') return false;
     if (notifications === 'forms' && item.request?.kind !== 'form') return false;
     const severity = item.request?.severity ?? 'notice';
