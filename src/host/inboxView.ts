@@ -90,7 +90,7 @@ export class InboxView extends Disposable {
       return treeItem({
         label: node.hub.label, collapsible: 'expanded', icon: hubIcon(node.hub), contextValue: 'hub', id: `hub:${node.hub.id}`,
         description: [vscode.l10n.t('{0} waiting', node.items.length), hubStateWord(node.hub)].join(' · '),
-        tooltip: [node.hub.origin ?? vscode.l10n.t('not a usable address: see the status bar for why'), ...node.hub.config.folders.map((folder) => vscode.l10n.t('named by the folder {0}', folder))],
+        tooltip: [node.hub.base ?? vscode.l10n.t('not a usable address: see the status bar for why'), ...node.hub.config.folders.map((folder) => vscode.l10n.t('named by the folder {0}', folder))],
       });
     }
     if (node.kind === 'agent') {
