@@ -16,12 +16,13 @@ import { notify, pick } from './surfaces';
 import { tokenKeyOf, type TokenKey, type TokenStore } from './tokens';
 import { tokenCanFix } from '../aep/client/connectionFailure';
 import { describeFailure } from './failureMessages';
+import { SET_TOKEN_COMMAND } from './setHubToken';
 
 export const COMMANDS = {
   connect: 'aepAttention.connect',
   disconnect: 'aepAttention.disconnect',
   reconnect: 'aepAttention.reconnect',
-  setToken: 'aepAttention.setToken',
+  setToken: SET_TOKEN_COMMAND,
   clearToken: 'aepAttention.clearToken',
   showInbox: 'aepAttention.showInbox',
   answerNext: 'aepAttention.answerNext',
@@ -156,6 +157,10 @@ export class Commands extends Disposable {
     const described = describeOutcome(outcome, item.agent);
     if (described.ok) {
       void notify('info', described.message);
+    } else if (outcome.kind === 'cancelled' && outcome.code === 'watch-only') {
+      const choice = await notify('warning', described.message, [{ title: vscode.l10n.t('Set Hub Token'), value: 'token' }]);
+      const hub = this.hubs.of(item);
+      if (choice === 'token' && hub) await this.setToken(hub);
     } else {
       const choice = await notify('warning', described.message, [{ title: vscode.l10n.t('Open'), value: 'open' }]);
       if (choice === 'open') this.open(item);

@@ -123,12 +123,9 @@ export class HubConnection extends Disposable {
     return this.store.base;
   }
 
-  /**
-   * Connected to a hub that declares no control routing (AEP-0003 §3.4): it is
-   * watch-only and will refuse every answer sent through it.
-   */
+  /** The hub refuses every answer from here (src/aep/client/watchOnly.ts): nothing is sent to it. */
   get watchOnly(): boolean {
-    return this.stateValue.kind === 'connected' && this.client?.hubCapabilities !== undefined && this.client.hubCapabilities.control === undefined;
+    return this.client?.watchOnly ?? false;
   }
 
   reachability(session: string): Reachability {
@@ -184,7 +181,7 @@ export class HubConnection extends Disposable {
   private logOutcome(request: AttentionRequest, outcome: SendOutcome): SendOutcome {
     // The outcome, never the answer's text.
     const log = this.log.for('answers');
-    const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' ? ` (${outcome.code})` : '';
+    const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' || (outcome.kind === 'cancelled' && outcome.code) ? ` (${outcome.code})` : '';
     const line = `answer ${outcome.commandId} to ${request.agent}'s request ${request.id}: ${outcome.kind}${detail}`;
     if (outcome.kind === 'accepted' || outcome.kind === 'awaiting-ack') log.info(line);
     else log.warn(line);

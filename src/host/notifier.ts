@@ -3,6 +3,7 @@ import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
 import { textHonesty } from '../aep/labels';
 import { severityRank } from '../aep/levels';
+import { refusesAnswers } from '../aep/client/rosterSnapshot';
 import { hubSettings } from './connectionInputs';
 import { agentName, promptLine } from './describe';
 import { Disposable } from './disposable';
@@ -115,7 +116,7 @@ export class Notifier extends Disposable {
     // label is a placeholder ("1"), not something to click blind.
     const options =
       request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
-      this.hubs.reachability(item).state !== 'not-accepting'
+      !refusesAnswers(this.hubs.reachability(item))
         ? distinctButtons(request.options, ours.map((choice) => choice.title)).slice(0, MAX_OPTION_BUTTONS)
         : [];
     // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape); "agent via hub: prompt" with several hubs.
