@@ -3,7 +3,7 @@ import { freeTextParts, redactAnswer, type AnswerPart, type AnswerRedaction } fr
 import { credentialKinds, type CredentialKind } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret } from '../src/aep/secretAsking';
-import type { FieldDraft, PageRequest, WebviewState } from '../src/shared/webviewMessages';
+import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { FieldList } from './fieldList';
 import { createFieldWidget, type FieldWidget } from './fields';
@@ -211,11 +211,17 @@ export class AnswerArea {
    * refused: sending is disabled and the page says why; the request stays
    * readable. Lifted when the roster changes.
    */
-  setBlocked(blocked: boolean): void {
+  /** `setToken`: what "Set Hub Token" does on a watch-only hub's note. */
+  setBlocked(why: SendingBlock | undefined, setToken?: () => void): void {
+    const blocked = why !== undefined;
     this.blocked = blocked;
+    if (this.blockedNote && this.blockedNote.dataset['why'] !== why) this.removeBlockedNote();
     if (blocked && !this.closed && !this.blockedNote) {
       // First in the answer area, so it is read before the controls it disables.
-      this.blockedNote = el('p', { class: 'informational blocked', id: 'blocked', role: 'status' }, t('This agent does not take answers from editors, so nothing can be sent from here.'));
+      this.blockedNote = why === 'watch-only'
+        ? el('p', { class: 'informational blocked', id: 'blocked', role: 'status' }, t('This hub is watch-only: set a token to answer.'), ' ', button(t('Set Hub Token'), 'secondary', () => setToken?.()))
+        : el('p', { class: 'informational blocked', id: 'blocked', role: 'status' }, t('This agent does not take answers from editors, so nothing can be sent from here.'));
+      this.blockedNote.dataset['why'] = why;
       this.element.prepend(this.blockedNote);
     } else if (!blocked) {
       this.removeBlockedNote();

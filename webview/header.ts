@@ -90,6 +90,8 @@ function reachabilityText(state: string, detail: string | undefined): string {
       return detail ? t('this agent does not take answers from editors ({0})', detail) : t('this agent does not take answers from editors');
     case 'unknown':
       return detail ? t('unknown until an answer is sent ({0})', detail) : t('unknown until an answer is sent');
+    case 'watch-only':
+      return t('This hub is watch-only: set a token to answer.');
     default:
       return detail ? `${state} (${detail})` : state;
   }

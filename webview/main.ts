@@ -1,6 +1,6 @@
 import type { Answer } from '../src/aep/attention';
 import { shownStatus, statusKey, type OurAnswer, type RequestStatus, type ShownStatus } from '../src/shared/shownStatus';
-import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type PageRequest, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRequest, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
@@ -61,7 +61,7 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   app.replaceChildren(header.element, agentRegion, status, answer.element);
   page = { header, answer, status, request, ours: 'none', deadlinePassed: header.tick() };
   keepDrafts(request.key, answer, handed);
-  answer.setBlocked(request.reachability.state === 'not-accepting');
+  answer.setBlocked(sendingBlockedBy(request.reachability.state), setToken);
   applyStatus(request.status, request.resolution);
   answer.focusFirst();
   if (timer) clearInterval(timer);
@@ -148,7 +148,7 @@ function onMessage(message: HostToWebview): void {
     case 'update':
       if (!page) return;
       page.header.setReachability(message.reachability.state, message.reachability.detail);
-      page.answer.setBlocked(message.reachability.state === 'not-accepting');
+      page.answer.setBlocked(sendingBlockedBy(message.reachability.state), setToken);
       applyStatus(message.status, message.resolution);
       return;
     case 'outcome': {
@@ -196,3 +196,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 vscode.postMessage({ type: 'ready' });
+
+/** A watch-only hub's "Set Hub Token": the host asks for the token; nothing is sent to the hub. */
+function setToken(): void {
+  vscode.postMessage({ type: 'setToken' });
+}

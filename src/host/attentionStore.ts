@@ -22,9 +22,9 @@ const DEFAULT_DEADLINE_CHECK_MS = 1_000;
 const NOTHING_DISMISSED: ReadonlySet<string> = new Set();
 
 /**
- * The window's attention state for one hub origin: the inbox, the requests
+ * The window's attention state for one hub (its base URL): the inbox, the requests
  * the user dismissed here, and what of them survives a reload (persistence.ts).
- * A different origin gets a different inbox: requests and dismissals never
+ * A different hub gets a different inbox: requests and dismissals never
  * cross hubs. The hub connection feeds the inbox; the views read it here.
  *
  * Free of `vscode` at runtime (only types come from it), so it is tested in
@@ -33,7 +33,7 @@ const NOTHING_DISMISSED: ReadonlySet<string> = new Set();
 export class AttentionStore extends Disposable {
   private inboxValue: Inbox;
   private persistenceValue: WorkspacePersistence | undefined;
-  private originValue: string | undefined;
+  private baseValue: string | undefined;
   private deadlineTimer: ReturnType<typeof setInterval> | undefined;
   private readonly deadlineCheckMs: number;
   private readonly inboxChanges: Emitter<InboxChange | undefined>;
@@ -68,12 +68,12 @@ export class AttentionStore extends Disposable {
     return this.inboxValue;
   }
 
-  /** The hub origin whose requests the store holds; undefined when none (no hub, or an unusable address). */
-  get origin(): string | undefined {
-    return this.originValue;
+  /** The hub base URL whose requests the store holds; undefined when none (no hub, or an unusable address). */
+  get base(): string | undefined {
+    return this.baseValue;
   }
 
-  /** What the hub client resumes from and keeps its unacknowledged answers in, for this origin. */
+  /** What the hub client resumes from and keeps its unacknowledged answers in, for this hub. */
   get persistence(): WorkspacePersistence | undefined {
     return this.persistenceValue;
   }
@@ -105,18 +105,18 @@ export class AttentionStore extends Disposable {
   }
 
   /**
-   * Replaces the inbox with the one for `origin`, restored from what the last
+   * Replaces the inbox with the one for `base`, restored from what the last
    * window saved for it, and fires `undefined`. Whatever fed the old inbox
    * (the hub client) must be stopped first.
    */
-  switchTo(origin: string | undefined): void {
+  switchTo(base: string | undefined): void {
     this.release();
     this.inboxValue.dispose();
-    const inbox = new Inbox({ ...this.options.inbox, ...(origin ? { hub: origin } : {}), onListenerError: (error) => this.log.for('inbox').error(String(error)) });
+    const inbox = new Inbox({ ...this.options.inbox, ...(base ? { hub: base } : {}), onListenerError: (error) => this.log.for('inbox').error(String(error)) });
     this.inboxValue = inbox;
-    this.originValue = origin;
-    // Without an origin (an unusable URL) nothing is persisted.
-    const persistence = origin ? new WorkspacePersistence(this.storage, origin, this.log.for('persistence'), this.options.persistence) : undefined;
+    this.baseValue = base;
+    // Without a base (an unusable URL) nothing is persisted.
+    const persistence = base ? new WorkspacePersistence(this.storage, base, this.log.for('persistence'), this.options.persistence) : undefined;
     this.persistenceValue = persistence;
     const restored = persistence?.restoreInto(inbox) ?? 0;
     if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`);
@@ -126,19 +126,19 @@ export class AttentionStore extends Disposable {
       if (this.persistenceValue?.dismissedKeys.has(change.item.key) && change.kind !== 'removed') return;
       this.inboxChanges.fire(change);
     });
-    if (origin) this.startDeadlineChecks(inbox);
+    if (base) this.startDeadlineChecks(inbox);
     this.inboxChanges.fire(undefined);
   }
 
   /**
-   * Saves and lets go of the origin's storage (no hub is configured any more,
+   * Saves and lets go of the hub's storage (no hub is configured any more,
    * or the window closes). The inbox stays as it is until the next `switchTo`.
    */
   release(): void {
     this.stopDeadlineChecks();
     this.persistenceValue?.dispose();
     this.persistenceValue = undefined;
-    this.originValue = undefined;
+    this.baseValue = undefined;
   }
 
   /**

@@ -13,15 +13,16 @@ import { describeOutcome } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
 import { STATUS_COMMAND } from './statusBar';
 import { notify, pick } from './surfaces';
-import { originOf, type TokenStore } from './tokens';
+import { tokenKeyOf, type TokenKey, type TokenStore } from './tokens';
 import { tokenCanFix } from '../aep/client/connectionFailure';
 import { describeFailure } from './failureMessages';
+import { SET_TOKEN_COMMAND } from './setHubToken';
 
 export const COMMANDS = {
   connect: 'aepAttention.connect',
   disconnect: 'aepAttention.disconnect',
   reconnect: 'aepAttention.reconnect',
-  setToken: 'aepAttention.setToken',
+  setToken: SET_TOKEN_COMMAND,
   clearToken: 'aepAttention.clearToken',
   showInbox: 'aepAttention.showInbox',
   answerNext: 'aepAttention.answerNext',
@@ -93,7 +94,7 @@ export class Commands extends Disposable {
   private explainState(hub: Hub, state: ConnectionState): void {
     let key: string | undefined;
     if (state.kind === 'failed') key = `failed:${JSON.stringify(state.failure)}`;
-    else if (hub.watchOnly) key = `watch-only:${hub.origin}`;
+    else if (hub.watchOnly) key = `watch-only:${hub.base}`;
     if (key === undefined || key === this.lastExplained.get(hub.id)) return;
     this.lastExplained.set(hub.id, key);
     if (state.kind === 'failed') {
@@ -102,7 +103,7 @@ export class Commands extends Disposable {
     }
     void notify(
       'warning',
-      vscode.l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', hub.origin ?? 'The hub'),
+      vscode.l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', hub.base ?? 'The hub'),
       [{ title: vscode.l10n.t('Set Hub Token'), value: 'token' }, { title: vscode.l10n.t('Show Log'), value: 'log' }],
     ).then((choice) => {
       if (choice === 'log') this.log.show();
@@ -129,7 +130,7 @@ export class Commands extends Disposable {
     }
     if (hubs.length === 1) return hubs[0];
     const id = await pick(
-      hubs.map((hub) => ({ label: hub.label, description: hub.origin ?? vscode.l10n.t('not a usable address'), detail: hubStateLine(hub), value: hub.id })),
+      hubs.map((hub) => ({ label: hub.label, description: hub.base ?? vscode.l10n.t('not a usable address'), detail: hubStateLine(hub), value: hub.id })),
       { title },
     );
     return id === undefined ? undefined : this.hubs.get(id);
@@ -156,6 +157,10 @@ export class Commands extends Disposable {
     const described = describeOutcome(outcome, item.agent);
     if (described.ok) {
       void notify('info', described.message);
+    } else if (outcome.kind === 'cancelled' && outcome.code === 'watch-only') {
+      const choice = await notify('warning', described.message, [{ title: vscode.l10n.t('Set Hub Token'), value: 'token' }]);
+      const hub = this.hubs.of(item);
+      if (choice === 'token' && hub) await this.setToken(hub);
     } else {
       const choice = await notify('warning', described.message, [{ title: vscode.l10n.t('Open'), value: 'open' }]);
       if (choice === 'open') this.open(item);
@@ -169,7 +174,7 @@ export class Commands extends Disposable {
         prompt: vscode.l10n.t('The hub address for this workspace, e.g. http://127.0.0.1:8787. Saved as aepAttention.hubUrl in the workspace settings.'),
         placeHolder: 'http://127.0.0.1:8787',
         ignoreFocusOut: true,
-        validateInput: (value) => (originOf(value) ? undefined : vscode.l10n.t('Enter an http://, https://, ws:// or wss:// address')),
+        validateInput: (value) => (tokenKeyOf(value) ? undefined : vscode.l10n.t('Enter an http://, https://, ws:// or wss:// address')),
       });
       if (!url) return;
       const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
@@ -180,39 +185,44 @@ export class Commands extends Disposable {
     await this.withHub(argument, vscode.l10n.t('Connect to which hub?'), (hub) => hub.connect());
   }
 
-  /** The hub's origin, which its token is stored under; none for an address that is not a usable URL. */
-  private originOrExplain(hub: Hub): string | undefined {
-    const origin = originOf(hub.config.hubUrl);
-    if (!origin) {
+  /** Where the hub's token is filed (its base URL); none for an address that is not a usable URL. */
+  private tokenKeyOrExplain(hub: Hub): TokenKey | undefined {
+    const key = tokenKeyOf(hub.config.hubUrl);
+    if (!key) {
       void notify('error', vscode.l10n.t('That hub\'s address is not usable: fix it in the settings first; the token is stored for that hub only.'), [
         { title: vscode.l10n.t('Open Settings'), value: 'settings' },
       ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
     }
-    return origin;
+    return key;
   }
 
   private async setToken(hub: Hub): Promise<void> {
-    const origin = this.originOrExplain(hub);
-    if (!origin) return;
+    const key = this.tokenKeyOrExplain(hub);
+    if (!key) return;
     const token = await vscode.window.showInputBox({
-      title: vscode.l10n.t('AEP hub token for {0}', origin),
-      prompt: vscode.l10n.t('Stored in VS Code\'s secret storage and only ever sent to {0}.', origin),
+      title: vscode.l10n.t('AEP hub token for {0}', key.base),
+      prompt: vscode.l10n.t('Stored in VS Code\'s secret storage and only ever sent to {0}.', key.base),
       password: true,
       ignoreFocusOut: true,
       validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('The token cannot be empty')),
     });
     if (!token) return;
-    await this.tokens.set(origin, token.trim());
-    this.log.for('token').info(`stored a token for ${origin}`);
-    void notify('info', vscode.l10n.t('Token saved for {0}.', origin));
+    await this.tokens.set(key, token.trim());
+    this.log.for('token').info(`stored a token for ${key.base}`);
+    void notify('info', vscode.l10n.t('Token saved for {0}.', key.base));
   }
 
   private async clearToken(hub: Hub): Promise<void> {
-    const origin = this.originOrExplain(hub);
-    if (!origin) return;
-    await this.tokens.clear(origin);
-    this.log.for('token').info(`cleared the token for ${origin}`);
-    void notify('info', vscode.l10n.t('Token cleared for {0}.', origin));
+    const key = this.tokenKeyOrExplain(hub);
+    if (!key) return;
+    const alsoOrigin = await this.tokens.clear(key);
+    this.log.for('token').info(`cleared the token for ${key.base}${alsoOrigin ? ` and the one filed for ${key.origin} by an earlier version` : ''}`);
+    void notify(
+      'info',
+      alsoOrigin
+        ? vscode.l10n.t('Token cleared for {0}, and the one an earlier version filed for {1}, which it used.', key.base, key.origin)
+        : vscode.l10n.t('Token cleared for {0}.', key.base),
+    );
   }
 
   private answerNext(): void {

@@ -1,6 +1,6 @@
 // No `vscode` here: the decision is unit-tested as plain logic (test/unit/connectionInputs.test.ts).
 import type { HubConfig } from './hubList';
-import type { Settings } from './settings';
+import type { HubScopedSettings, Settings } from './settings';
 
 /**
  * The settings a hub client is made of (see HubConnection.startClient). The
@@ -11,14 +11,27 @@ import type { Settings } from './settings';
  */
 export type ConnectionInputs = Pick<HubConfig, 'hubUrl' | 'filter' | 'captureCeiling'> & Pick<Settings, 'senderName' | 'allowInsecureRemote'>;
 
-/** What one hub's client is made of: its own address, filter and ceiling, and the window's sender name and TLS rule. */
+/**
+ * The window-wide settings one hub is reached and notified with. A hub from
+ * the user's own `aepAttention.hubs` takes the user's values only: in a
+ * trusted workspace the window's values may be the repository's, and a
+ * repository must not be able to make the user's own hub take its token over
+ * plain http, rename the sender of its answers, or silence it.
+ */
+export function hubSettings(hub: Pick<HubConfig, 'source'>, settings: Pick<Settings, 'user'> & HubScopedSettings): HubScopedSettings {
+  if (hub.source === 'list') return settings.user;
+  return { notifications: settings.notifications, senderName: settings.senderName, allowInsecureRemote: settings.allowInsecureRemote };
+}
+
+/** What one hub's client is made of: its own address, filter and ceiling, and the sender name and TLS rule it is reached with (hubSettings). */
 export function connectionInputs(hub: HubConfig, settings: Settings): ConnectionInputs {
+  const scoped = hubSettings(hub, settings);
   return {
     hubUrl: hub.hubUrl,
     filter: hub.filter,
     captureCeiling: hub.captureCeiling,
-    senderName: settings.senderName,
-    allowInsecureRemote: settings.allowInsecureRemote,
+    senderName: scoped.senderName,
+    allowInsecureRemote: scoped.allowInsecureRemote,
   };
 }
 

@@ -13,7 +13,7 @@ import { Disposable } from './disposable';
 import type { ExtensionLog } from './log';
 import { hubLabel, type HubConfig } from './hubList';
 import type { SettingsService } from './settings';
-import type { TokenStore } from './tokens';
+import { tokenKeyOf, type TokenStore } from './tokens';
 import { failureLogLine, lostLogLine } from '../aep/client/connectionFailure';
 
 /** The connection as the UI shows it: the client's own states plus the one where there is no client. */
@@ -74,14 +74,16 @@ export class HubConnection extends Disposable {
     this._register(settings.onDidChange(() => this.rebuildIfChanged('settings changed')));
     // Only this hub's token: setting another hub's must not drop this connection.
     this._register(
-      tokens.onDidChange((origin) => {
-        if (origin === this.id) void this.rebuild('token changed');
+      tokens.onDidChange((key) => {
+        // Its own, or its origin's, which a hub with a path falls back to (tokens.ts).
+        const own = tokenKeyOf(this.configValue.hubUrl);
+        if (own && (key === own.base || key === own.origin)) void this.rebuild('token changed');
       }),
     );
     this._register({ dispose: () => this.stopClient() });
   }
 
-  /** The hub's origin (or its address as written, when unusable): what tells hubs apart. */
+  /** The hub's base URL (or a digest of its address, when unusable): what tells hubs apart (hubList.ts hubId). */
   get id(): string {
     return this.configValue.id;
   }
@@ -90,9 +92,9 @@ export class HubConnection extends Disposable {
     return this.configValue;
   }
 
-  /** The hub in a log line: its origin only, since a full address may carry a path or query. */
+  /** The hub in a log line: its base URL, never the address as written, which may carry a query. */
   private get logName(): string {
-    return this.store.origin ?? 'an unusable hub address';
+    return this.store.base ?? 'an unusable hub address';
   }
 
   /** How the hub is named on every surface. */
@@ -116,17 +118,14 @@ export class HubConnection extends Disposable {
     return this.stateValue;
   }
 
-  /** The hub origin of the current settings (the store holds its requests); undefined when none or unusable. */
-  get origin(): string | undefined {
-    return this.store.origin;
+  /** The hub's base URL in the current settings (the store holds its requests); undefined when unusable. */
+  get base(): string | undefined {
+    return this.store.base;
   }
 
-  /**
-   * Connected to a hub that declares no control routing (AEP-0003 §3.4): it is
-   * watch-only and will refuse every answer sent through it.
-   */
+  /** The hub refuses every answer from here (src/aep/client/watchOnly.ts): nothing is sent to it. */
   get watchOnly(): boolean {
-    return this.stateValue.kind === 'connected' && this.client?.hubCapabilities !== undefined && this.client.hubCapabilities.control === undefined;
+    return this.client?.watchOnly ?? false;
   }
 
   reachability(session: string): Reachability {
@@ -182,7 +181,7 @@ export class HubConnection extends Disposable {
   private logOutcome(request: AttentionRequest, outcome: SendOutcome): SendOutcome {
     // The outcome, never the answer's text.
     const log = this.log.for('answers');
-    const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' ? ` (${outcome.code})` : '';
+    const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' || (outcome.kind === 'cancelled' && outcome.code) ? ` (${outcome.code})` : '';
     const line = `answer ${outcome.commandId} to ${request.agent}'s request ${request.id}: ${outcome.kind}${detail}`;
     if (outcome.kind === 'accepted' || outcome.kind === 'awaiting-ack') log.info(line);
     else log.warn(line);
@@ -195,24 +194,25 @@ export class HubConnection extends Disposable {
     const settings = this.settings.value;
     const inputs = connectionInputs(this.configValue, settings);
     this.builtFrom = inputs;
-    const endpoint = hubEndpoint(inputs.hubUrl, settings.allowInsecureRemote);
-    const origin = endpoint.ok ? endpoint.value.origin : undefined;
-    if (origin !== this.store.origin) {
+    const endpoint = hubEndpoint(inputs.hubUrl, inputs.allowInsecureRemote);
+    const base = endpoint.ok ? endpoint.value.base : undefined;
+    if (base !== this.store.base) {
       // The client feeds the inbox being replaced: it goes first.
       this.stopClient();
       this.gaps.length = 0;
-      this.store.switchTo(origin);
+      this.store.switchTo(base);
     }
     if (this.userDisconnected) {
       this.stopClient();
       this.setState({ kind: 'disconnected' });
       return;
     }
-    const token = origin ? await this.tokens.get(origin) : undefined;
+    const found = endpoint.ok ? await this.tokens.get({ base: endpoint.value.base, origin: endpoint.value.origin }) : undefined;
+    const token = found?.token;
     if (generation !== this.generation || this.isDisposed) return; // a newer rebuild started meanwhile
     this.stopClient();
-    // The origin only: a full URL may carry a path or query that should not reach a log.
-    log.info(`${reason}: ${origin ?? 'an unusable hub address'} (${this.configValue.source})${token ? ', with a token' : ', without a token'}`);
+    const tokenWords = !found ? ', without a token' : found.from === 'origin' ? `, with the token filed for ${endpoint.ok ? endpoint.value.origin : 'its origin'} (it has none of its own)` : ', with a token';
+    log.info(`${reason}: ${base ?? 'an unusable hub address'} (${this.configValue.source})${tokenWords}`);
     this.startClient(inputs, token);
   }
 

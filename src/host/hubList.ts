@@ -11,7 +11,7 @@ export type HubSource = 'folder' | 'workspace' | 'user' | 'environment' | 'list'
 
 /** One hub this window connects to, with what its connection is made of. */
 export interface HubConfig {
-  /** The hub's origin, or for an address that is not a usable URL, a digest of it (hubId): one connection per id. */
+  /** The hub's base URL, or for an address that is not a usable URL, a digest of it (hubId): one connection, one store, one token per id. */
   id: string;
   hubUrl: string;
   source: HubSource;
@@ -59,17 +59,21 @@ const MAX_LABEL = 64;
 const UNUSABLE_PREFIX = 'unusable-address:';
 
 /**
- * The id of a hub address: its origin, so two spellings of one hub share a
- * connection (and its token). An address that is not a usable URL gets a
+ * The id of a hub address: its base URL (hubEndpoint's `base`: scheme and host
+ * lowercase, default port dropped, ws/wss as http/https, no trailing slash or
+ * endpoint name), so two spellings of one hub share a connection, its saved
+ * state and its token, and two hubs on one origin with different paths do
+ * not. A hub with no path has its origin as id, the key its state was saved
+ * under before paths told hubs apart. An address that is not a usable URL gets a
  * digest of its text instead: it may hold credentials (`https://user:pass@…`,
  * which hubEndpoint refuses), and an id reaches logs and screens.
  */
 export function hubId(hubUrl: string): string {
   const endpoint = hubEndpoint(hubUrl, true);
-  return endpoint.ok ? endpoint.value.origin : UNUSABLE_PREFIX + createHash('sha256').update(hubUrl).digest('hex').slice(0, 12);
+  return endpoint.ok ? endpoint.value.base : UNUSABLE_PREFIX + createHash('sha256').update(hubUrl).digest('hex').slice(0, 12);
 }
 
-/** Whether the id is of an address that is not a usable URL (it then names no origin). */
+/** Whether the id is of an address that is not a usable URL (it then names no hub). */
 export function isUnusableHubId(id: string): boolean {
   return id.startsWith(UNUSABLE_PREFIX);
 }
@@ -77,8 +81,8 @@ export function isUnusableHubId(id: string): boolean {
 /**
  * Every distinct hub the window names. The user's list comes first: its
  * entries carry a label, a filter and a ceiling chosen for that hub, which
- * win over a folder naming the same one. Hubs are told apart by origin;
- * folders naming the same hub share its connection.
+ * win over a folder naming the same one. Hubs are told apart by base URL
+ * (hubId); folders naming the same hub share its connection.
  */
 export function hubList(input: HubListInput): HubList {
   const hubs = new Map<string, HubConfig>();
@@ -129,12 +133,13 @@ export function hubList(input: HubListInput): HubList {
   return { hubs: [...hubs.values()], problems };
 }
 
-/** How a hub is named on every surface: the user's label, else its host and port. */
+/** How a hub is named on every surface: the user's label, else its host and port, and its path when it has one. */
 export function hubLabel(config: Pick<HubConfig, 'id' | 'label'>): string {
   if (config.label) return config.label;
   if (isUnusableHubId(config.id)) return '(invalid hub URL)';
   try {
-    return new URL(config.id).host || config.id;
+    const url = new URL(config.id);
+    return url.host ? url.host + url.pathname.replace(/\/$/, '') : config.id;
   } catch {
     return config.id;
   }

@@ -8,6 +8,7 @@ import { shownStatus } from '../shared/shownStatus';
 import type { Hub, Hubs } from './hubs';
 import { t } from './l10n';
 import { setBadge, treeItem } from './surfaces';
+import { watchOnlySentence } from './watchOnlyWords';
 
 export const INBOX_VIEW_ID = 'aepAttention.inbox';
 export const OPEN_REQUEST_COMMAND = 'aepAttention.openRequest';
@@ -90,7 +91,7 @@ export class InboxView extends Disposable {
       return treeItem({
         label: node.hub.label, collapsible: 'expanded', icon: hubIcon(node.hub), contextValue: 'hub', id: `hub:${node.hub.id}`,
         description: [vscode.l10n.t('{0} waiting', node.items.length), hubStateWord(node.hub)].join(' · '),
-        tooltip: [node.hub.origin ?? vscode.l10n.t('not a usable address: see the status bar for why'), ...node.hub.config.folders.map((folder) => vscode.l10n.t('named by the folder {0}', folder))],
+        tooltip: [node.hub.base ?? vscode.l10n.t('not a usable address: see the status bar for why'), ...node.hub.config.folders.map((folder) => vscode.l10n.t('named by the folder {0}', folder))],
       });
     }
     if (node.kind === 'agent') {
@@ -104,7 +105,7 @@ export class InboxView extends Disposable {
       const reach = first ? this.hubs.reachability(first) : { state: 'unknown' as const };
       return treeItem({
         label: sessionName(node.session), collapsible: 'expanded', contextValue: 'session',
-        icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : reach.state === 'not-accepting' ? 'circle-slash' : 'debug-disconnect',
+        icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : reach.state === 'not-accepting' || reach.state === 'watch-only' ? 'circle-slash' : 'debug-disconnect',
         description: reachabilityDescription(reach),
         tooltip: [node.source],
       });
@@ -174,6 +175,8 @@ function reachabilityDescription(reach: Reachability): string {
       return vscode.l10n.t('not reachable right now');
     case 'not-accepting':
       return vscode.l10n.t('this agent does not take answers from editors');
+    case 'watch-only':
+      return watchOnlySentence();
     case 'unknown':
       return '';
   }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import { commandCapture, type CaptureChoice } from '../aep/capture';
 import type { SendOutcome } from '../aep/client/controlSender';
+import { refusesAnswers } from '../aep/client/rosterSnapshot';
 import type { Logger } from '../aep/client/logger';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import {
@@ -19,6 +20,8 @@ import type { Hubs } from './hubs';
 import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, redactionIntro, replacementsLine, sensitivityText } from './inlineWords';
 import { describeOutcome } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
+import { setHubToken } from './setHubToken';
+import { watchOnlySentence } from './watchOnlyWords';
 import {
   createStepInput, createStepPick, notify, setInputProblem, showInputStep, showPickStep, withStatusProgress,
   type Choice, type QuickStep, type ShownPickItem, type StepPickItem,
@@ -61,7 +64,7 @@ export class InlineAnswers extends Disposable {
   /** The plan when the request is answered inline now: pending, readable, it fits, and its agent takes answers from editors. */
   planFor(item: Readonly<AttentionItem>): InlinePlan | undefined {
     if (item.status !== 'pending' || !item.request) return undefined;
-    if (this.hubs.reachability(item).state === 'not-accepting') return undefined;
+    if (refusesAnswers(this.hubs.reachability(item))) return undefined;
     return inlinePlan(item.request);
   }
 
@@ -71,6 +74,10 @@ export class InlineAnswers extends Disposable {
 
   /** Answers in the quick input when the request fits, on its page otherwise; `fieldId` starts at that field (a refusal to fix). */
   async answer(item: Readonly<AttentionItem>, fieldId?: string): Promise<void> {
+    if (this.hubs.reachability(item).state === 'watch-only') {
+      await this.sayWatchOnly(item);
+      return;
+    }
     const plan = this.planFor(item);
     const request = item.request;
     if (!plan || !request) {
@@ -111,6 +118,17 @@ export class InlineAnswers extends Disposable {
         await this.send(item, plan, end.answer, end.verbatim);
         return;
     }
+  }
+
+  /** Nothing is asked, and nothing is sent: the hub would refuse it. The token is what would let the answer through. */
+  private async sayWatchOnly(item: Readonly<AttentionItem>): Promise<void> {
+    this.log.info(`inline answer to ${item.requestId} from ${item.agent}: not offered, its hub is watch-only`);
+    const choice = await notify('warning', watchOnlySentence(), [
+      { title: vscode.l10n.t('Set Hub Token'), value: 'token' },
+      { title: vscode.l10n.t('Open'), value: 'open' },
+    ]);
+    if (choice === 'token') await setHubToken(item.hub);
+    else if (choice === 'open') this.panels.show(this.hubs.item(item.key) ?? item);
   }
 
   /** The keybinding's "Open as page": the flow showing now leaves for the page with what was typed. */

@@ -4,6 +4,8 @@ import { isOpenStatus } from '../aep/inbox/inbox';
 import { NotifiedRequests } from '../aep/inbox/notifiedRequests';
 import { textHonesty } from '../aep/labels';
 import { severityRank } from '../aep/levels';
+import { refusesAnswers } from '../aep/client/rosterSnapshot';
+import { hubSettings } from './connectionInputs';
 import { agentName, promptLine } from './describe';
 import { Disposable } from './disposable';
 import type { Hub, Hubs } from './hubs';
@@ -56,7 +58,11 @@ export class Notifier extends Disposable {
   }
 
   private wants(item: Readonly<AttentionItem>): boolean {
-    const { notifications, notificationMinSeverity } = this.settings.value;
+    const settings = this.settings.value;
+    const { notificationMinSeverity } = settings;
+    // A hub of the user's own list notifies as the user said, whatever the workspace says.
+    const hub = this.hubs.of(item);
+    const notifications = hub ? hubSettings(hub.config, settings).notifications : settings.notifications;
     if (notifications === 'off') return false;
     if (notifications === 'forms' && item.request?.kind !== 'form') return false;
     const severity = item.request?.severity ?? 'notice';
@@ -109,7 +115,7 @@ export class Notifier extends Disposable {
     // label is a placeholder ("1"), not something to click blind.
     const options =
       request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
-      this.hubs.reachability(item).state !== 'not-accepting'
+      !refusesAnswers(this.hubs.reachability(item))
         ? distinctButtons(request.options, ours.map((choice) => choice.title)).slice(0, MAX_OPTION_BUTTONS)
         : [];
     // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape); "agent via hub: prompt" with several hubs.

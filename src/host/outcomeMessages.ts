@@ -2,6 +2,7 @@ import type { SendOutcome } from '../aep/client/controlSender';
 import { agentName } from './describe';
 import { t } from './l10n';
 import { piece, PIECES } from './untrustedText';
+import { watchOnlySentence } from './watchOnlyWords';
 
 const HUB_CODES: Record<string, string> = {
   'no-route': 'no agent connected to the hub owns that session right now',
@@ -44,6 +45,7 @@ export function describeOutcome(outcome: SendOutcome, agentText: string): { ok: 
         message: t('{0} did not acknowledge the answer within {1} s. It may still arrive; the request stays open until the agent resolves it.', agent, Math.round(outcome.afterMs / 1000)),
       };
     case 'cancelled':
+      if (outcome.code === 'watch-only') return { ok: false, message: t('Not sent. {0}', watchOnlySentence()) };
       return { ok: false, message: t('The answer was not sent: {0}', piece(outcome.reason, PIECES.detail)) };
     case 'request-closed':
       return {

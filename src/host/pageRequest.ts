@@ -17,6 +17,9 @@ export function pageReachability(reach: Reachability): PageReachability {
       return { state: 'not-accepting', detail: reach.accepts.length === 0 ? 'it accepts no commands' : 'its control.accepts does not list control.attention.respond' };
     case 'unknown':
       return { state: 'unknown' };
+    case 'watch-only':
+      // The page says the sentence, disables sending and offers to set the token.
+      return { state: 'watch-only' };
   }
 }
 

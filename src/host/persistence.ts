@@ -22,7 +22,9 @@ export interface PersistenceOptions {
 }
 
 /**
- * What survives a window reload, per hub origin, in `workspaceState`: the
+ * What survives a window reload, per hub (its base URL, hubList.ts hubId:
+ * for a hub with no path its origin, the key of versions before paths told
+ * hubs apart), in `workspaceState`: the
  * resume positions and the open requests (their own events), so a reload
  * shows pending requests at once and resumes without a gap or a second
  * notification. Writes are debounced; `flush` runs on dispose.
@@ -43,7 +45,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
 
   constructor(
     private readonly memento: KeyValueStorage,
-    private readonly origin: string,
+    private readonly hub: string,
     private readonly log: Logger,
     options: PersistenceOptions = {},
   ) {
@@ -63,8 +65,8 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
       this.schedule();
     }
     const dismissed = memento.get<unknown[]>(this.key(DISMISSED_KEY), []);
-    // Keys saved before they named their hub lack the origin the inbox now puts first (InboxOptions.hub).
-    const scope = `${origin}\u0000`;
+    // Keys saved before they named their hub lack the hub the inbox now puts first (InboxOptions.hub).
+    const scope = `${hub}\u0000`;
     for (const key of Array.isArray(dismissed) ? dismissed : []) if (typeof key === 'string') this.dismissed.add(key.startsWith(scope) ? key : scope + key);
   }
 
@@ -181,7 +183,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
 
   /** Writes one key; a value that cannot be stored, or a storage that fails, is logged and the other keys still go out. */
   private write(name: string, value: () => unknown): void {
-    const failed = (error: unknown) => this.log.error(`could not save ${name} for ${this.origin}: ${describeError(error)}`);
+    const failed = (error: unknown) => this.log.error(`could not save ${name} for ${this.hub}: ${describeError(error)}`);
     try {
       Promise.resolve(this.memento.update(this.key(name), value())).catch(failed);
     } catch (error) {
@@ -190,7 +192,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   }
 
   private key(name: string): string {
-    return `aepAttention.${name}:${this.origin}`;
+    return `aepAttention.${name}:${this.hub}`;
   }
 
   private schedule(): void {

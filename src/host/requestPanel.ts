@@ -16,6 +16,7 @@ import { pageReachability, pageRequest } from './pageRequest';
 import type { SettingsService } from './settings';
 import { createWebviewPanel, setPanelTitle } from './surfaces';
 import { requestPageHtml, requestPageOptions } from './requestPage';
+import { setHubToken } from './setHubToken';
 
 export const REQUEST_VIEW_TYPE = 'aepAttention.request';
 
@@ -160,6 +161,12 @@ class RequestPanel extends Disposable {
         if (hub.id === this.item.hub) this.pushUpdate();
       }),
     );
+    // Its hub's hello says whether it is watch-only (src/aep/client/watchOnly.ts); a token set rebuilds the connection.
+    this._register(
+      hubs.onDidChangeState((hub) => {
+        if (hub.id === this.item.hub) this.pushUpdate();
+      }),
+    );
     // An answer sent before a reload or rebuild, resent since: its outcome belongs on this page.
     this._register(
       hubs.onDidSettleRestored(({ hub, outcome, requestId, source }) => {
@@ -221,6 +228,9 @@ class RequestPanel extends Disposable {
         return;
       case 'showLog':
         void vscode.commands.executeCommand('aepAttention.showLog');
+        return;
+      case 'setToken':
+        void setHubToken(this.item.hub);
         return;
       case 'submit':
         void this.submit(message.submitId, message.answer, message.verbatim === true);

@@ -23,7 +23,17 @@ export interface Settings {
   closeFormWhenResolved: boolean;
   /** How much of the answer history is kept (answerHistory.ts). */
   history: HistoryLimits;
+  /**
+   * `notifications`, `senderName` and `allowInsecureRemote` as the user set
+   * them, whatever the workspace says: what the hubs of the user's own list
+   * are read with (connectionInputs.ts `hubSettings`). A repository may
+   * loosen its own hubs once trusted, never a hub the user listed.
+   */
+  user: HubScopedSettings;
 }
+
+/** The window-wide settings a hub is reached and notified with (connectionInputs.ts `hubSettings` picks whose). */
+export type HubScopedSettings = Pick<Settings, 'notifications' | 'senderName' | 'allowInsecureRemote'>;
 
 const SECTION = 'aepAttention';
 export const DEFAULT_SENDER_NAME = 'vscode-aep-attention';
@@ -54,6 +64,14 @@ function filterValue(value: unknown): Record<string, unknown> | undefined {
 
 function ceilingValue(value: unknown): CaptureLevel | undefined {
   return (CAPTURE_LEVELS as readonly unknown[]).includes(value) ? (value as CaptureLevel) : undefined;
+}
+
+function notificationMode(value: unknown): NotificationMode {
+  return value === 'forms' || value === 'off' ? value : 'all';
+}
+
+function senderNameValue(value: unknown): string {
+  return typeof value === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(value.trim()) ? value.trim() : DEFAULT_SENDER_NAME;
 }
 
 /** The hub one configuration scope names (a folder's, or the window's when it has none), if any. */
@@ -87,17 +105,19 @@ function readSettings(environmentHub: string | undefined): Settings {
     list: config.inspect<unknown>('hubs')?.globalValue,
     defaults: { filter: filterValue(config.inspect<unknown>('filter')?.globalValue), captureCeiling: ceilingValue(config.inspect<unknown>('captureCeiling')?.globalValue) },
   });
-  const notifications = trustedValue<string>(config, 'notifications').value;
   const minSeverity = trustedValue<string>(config, 'notificationMinSeverity').value;
-  const rawSenderName = trustedValue<string>(config, 'senderName').value;
-  const senderName = typeof rawSenderName === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(rawSenderName.trim()) ? rawSenderName.trim() : undefined;
   return {
     hubs: list.hubs,
     hubListProblems: list.problems,
-    notifications: notifications === 'forms' || notifications === 'off' ? notifications : 'all',
+    notifications: notificationMode(trustedValue<string>(config, 'notifications').value),
     notificationMinSeverity: (SEVERITIES as readonly string[]).includes(minSeverity ?? '') ? (minSeverity as Severity) : 'info',
-    senderName: senderName || DEFAULT_SENDER_NAME,
+    senderName: senderNameValue(trustedValue<string>(config, 'senderName').value),
     allowInsecureRemote: trustedValue<boolean>(config, 'allowInsecureRemote').value === true,
+    user: {
+      notifications: notificationMode(config.inspect<string>('notifications')?.globalValue),
+      senderName: senderNameValue(config.inspect<string>('senderName')?.globalValue),
+      allowInsecureRemote: config.inspect<boolean>('allowInsecureRemote')?.globalValue === true,
+    },
     closeFormWhenResolved: config.get<boolean>('closeFormWhenResolved') === true,
     // Local bookkeeping, not where traffic goes or what is sent: read as set (clamped), like closeFormWhenResolved.
     history: {

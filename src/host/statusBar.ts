@@ -73,7 +73,7 @@ export class StatusBar extends Disposable {
 function hubLine(hub: Hub): { icon: string; text: string | undefined; summary: string } {
   const state = hub.state;
   const pending = hub.store.visibleCount;
-  const name = hub.origin ?? vscode.l10n.t('(invalid hub URL)');
+  const name = hub.base ?? vscode.l10n.t('(invalid hub URL)');
   switch (state.kind) {
     case 'connecting':
       return { icon: 'sync~spin', text: vscode.l10n.t('AEP'), summary: vscode.l10n.t('Connecting to {0} (attempt {1})', name, state.attempt) };

@@ -32,8 +32,17 @@ export type PageField = z.infer<typeof pageFieldSchema>;
  */
 export const STATUSES = ['pending', 'answered', 'resolved', 'timed-out', 'session-ended'] as const;
 
-/** `not-accepting`: the session's one claimant does not declare `control.attention.respond` (AEP-0004 §4.2); sending is disabled. */
-export const REACHABILITY_STATES = ['unknown', 'unreachable', 'ambiguous', 'not-accepting', 'reachable'] as const;
+/**
+ * `not-accepting`: the session's one claimant does not declare `control.attention.respond` (AEP-0004 §4.2);
+ * `watch-only`: the hub refuses every command from here (src/aep/client/watchOnly.ts). Either way sending is disabled.
+ */
+export const REACHABILITY_STATES = ['unknown', 'unreachable', 'ambiguous', 'not-accepting', 'reachable', 'watch-only'] as const;
+
+/** Why the page cannot send at all, as its reachability says (the host's Reachability, rosterSnapshot.ts `refusesAnswers`); undefined when it can. */
+export type SendingBlock = 'not-accepting' | 'watch-only';
+export function sendingBlockedBy(state: (typeof REACHABILITY_STATES)[number]): SendingBlock | undefined {
+  return state === 'not-accepting' || state === 'watch-only' ? state : undefined;
+}
 
 const pageReachability = z.object({
   state: z.enum(REACHABILITY_STATES),
@@ -83,6 +92,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('submit'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), answer: answerSchema, verbatim: z.optional(z.boolean()) }),
   z.object({ type: z.literal('showLog') }),
+  /** The hub is watch-only: the person asked to set its token (nothing else is sent). */
+  z.object({ type: z.literal('setToken') }),
   /** Send the timed-out answer `submitId` again, as the same command (AEP-0004 §2.3: same id, so the agent dedupes). */
   z.object({ type: z.literal('retry'), submitId: z.string().check(z.minLength(1), z.maxLength(64)) }),
 ]);

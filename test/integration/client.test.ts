@@ -9,7 +9,7 @@ import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterSnapshot';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { startAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
-import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';
+import { freshSession, makeCommand, makeEvent, makeRequest, postEvents } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
@@ -363,13 +363,46 @@ describe('client configuration failures and hub restarts', () => {
     assert.match(state.kind === 'failed' ? describeFailure(state.failure) : '', /TLS/);
   });
 
-  test('a tokenless hub refuses commands as watch-only', async () => {
-    const hub = await startHub({ port: 0 });
+  test('a watch-only hub (no control declared, no token) gets no answer: each is refused here with the watch-only code, and nothing reaches the hub', async () => {
+    const hubLog: string[] = [];
+    const hub = await startHub({ port: 0, log: (line) => hubLog.push(line) });
+    const marker = await WsPeer.connect(hub.url, { role: 'both' });
     try {
       const h = startClient(hub.url, { token: undefined });
+      const request = { id: 'R', session: 's', source: 'aep://test-host/agent/unknown', fields: [] };
+      // Before the hello nothing is known: this answer waits for the connection, and must not go out once the hello says watch-only.
+      assert.equal(h.client.watchOnly, false);
+      const queued = h.client.respond(request, { option: 'deny' });
       await connected(h);
+      assert.equal(h.client.watchOnly, true);
+      assert.deepEqual(h.client.reachability('s'), { state: 'watch-only' }, 'every surface reads it before sending');
+      const outcome = await h.client.respond(request, { option: 'allow' });
+      assert.equal(outcome.kind === 'cancelled' && outcome.code, 'watch-only', JSON.stringify(outcome));
+      const early = await queued;
+      assert.equal(early.kind === 'cancelled' && early.code, 'watch-only', JSON.stringify(early));
+      // A command sent after ours, on another connection, is logged by the hub: had ours gone out, it would be logged before it.
+      const after = makeCommand('control.attention.respond', freshSession('after'), { subject: 'R2', data: { answer: { option: 'allow' } } });
+      marker.send(after);
+      await marker.waitFor((received) => received.value['cause'] === after['id']);
+      await waitUntil(() => hubLog.some((line) => line.includes(String(after['id']))), 'the hub to log the later command');
+      assert.deepEqual(hubLog.filter((line) => line.includes('control.attention.respond') && !line.includes(String(after['id']))), [], hubLog.join('\n'));
+      assert.ok(!h.log.lines.some((line) => /sent control\.attention\.respond/.test(line)), h.log.lines.join('\n'));
+    } finally {
+      await marker.close();
+      await hub.close();
+    }
+  });
+
+  test('with a token the same hub is not watch-only for this client: the answer goes to the hub, which has the last word', async () => {
+    const hubLog: string[] = [];
+    const hub = await startHub({ port: 0, log: (line) => hubLog.push(line) });
+    try {
+      const h = startClient(hub.url, { token: 'a-token-the-hub-does-not-ask-for' });
+      await connected(h);
+      assert.equal(h.client.watchOnly, false);
       const outcome = await h.client.respond({ id: 'R', session: 's', source: 'aep://test-host/agent/unknown', fields: [] }, { option: 'allow' });
-      assert.equal(outcome.kind === 'refused-by-hub' && outcome.code, 'unauthorized');
+      assert.equal(outcome.kind === 'refused-by-hub' && outcome.code, 'unauthorized', JSON.stringify(outcome));
+      assert.ok(hubLog.some((line) => /refused control\.attention\.respond .*unauthorized/.test(line)), hubLog.join('\n'));
     } finally {
       await hub.close();
     }

@@ -4,6 +4,7 @@ import type { Logger } from '../../src/aep/client/logger';
 import type { AepEvent } from '../../src/aep/envelope';
 import type { InboxChange } from '../../src/aep/inbox/inbox';
 import { AttentionStore, type AttentionStoreOptions } from '../../src/host/attentionStore';
+import { hubId } from '../../src/host/hubList';
 import { MemoryMemento } from '../support/memoryMemento';
 import { validEvent, type EventFields, type RequestData } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -70,7 +71,7 @@ describe('AttentionStore', () => {
     const { store, changes } = makeStore();
     t.after(() => store.dispose());
     store.switchTo(HUB_A);
-    assert.equal(store.origin, HUB_A);
+    assert.equal(store.base, HUB_A);
     const first = store.inbox;
     first.apply(request('R1', 0));
     const r1 = first.findRequest('s1', 'R1', SRC);
@@ -79,7 +80,7 @@ describe('AttentionStore', () => {
     changes.length = 0;
 
     store.switchTo(HUB_B);
-    assert.equal(store.origin, HUB_B);
+    assert.equal(store.base, HUB_B);
     assert.notEqual(store.inbox, first);
     assert.deepEqual(changes, ['replaced']);
     assert.equal(store.inbox.openCount, 0);
@@ -92,7 +93,7 @@ describe('AttentionStore', () => {
     assert.deepEqual(visibleIds(store), ['R1'], 'the same request id on another hub is not dismissed');
 
     store.switchTo(undefined);
-    assert.equal(store.origin, undefined);
+    assert.equal(store.base, undefined);
     assert.equal(store.persistence, undefined, 'an unusable hub address persists nothing');
     assert.equal(store.visibleCount, 0);
   });
@@ -154,6 +155,34 @@ describe('AttentionStore', () => {
     assert.equal(other.store.inbox.openCount, 0, "another origin's saved requests stay with it");
   });
 
+  test("what a version before paths told hubs apart saved under the hub's origin is found for the same hub, and not for a path on it", (t) => {
+    // The keys and values exactly as that version wrote them: `aepAttention.<name>:<origin>`.
+    const memento = new MemoryMemento();
+    const command = {
+      id: 'C1', type: 'control.attention.respond', subject: 'R1', text: '{"id":"C1"}', target: { session: 's1', source: SRC }, ackWindowMs: 30_000,
+    };
+    void memento.update(`aepAttention.open:${HUB_A}`, [request('R1', 0)]);
+    void memento.update(`aepAttention.positions:${HUB_A}`, [{ session: 's1', epoch: 1, seq: 0 }]);
+    void memento.update(`aepAttention.commands:${HUB_A}`, [command]);
+
+    const same = makeStore(memento);
+    t.after(() => same.store.dispose());
+    same.store.switchTo(hubId(`${HUB_A}/`));
+    assert.equal(same.store.base, HUB_A);
+    assert.deepEqual(same.store.inbox.open().map((item) => item.requestId), ['R1']);
+    assert.deepEqual(same.store.persistence?.load().map((position) => position.session), ['s1']);
+    assert.deepEqual(same.store.persistence?.commands.list().map((kept) => kept.id), ['C1']);
+
+    // The folder now names a path on that origin: another hub, which inherits none of it (its answers are not resent there).
+    const moved = makeStore(memento);
+    t.after(() => moved.store.dispose());
+    moved.store.switchTo(hubId(`${HUB_A}/teamA`));
+    assert.equal(moved.store.base, `${HUB_A}/teamA`);
+    assert.equal(moved.store.inbox.openCount, 0);
+    assert.deepEqual(moved.store.persistence?.load(), []);
+    assert.deepEqual(moved.store.persistence?.commands.list(), []);
+  });
+
   test('release saves and forgets the origin but keeps the inbox until the next switch', (t) => {
     const memento = new MemoryMemento();
     const { store } = makeStore(memento);
@@ -162,7 +191,7 @@ describe('AttentionStore', () => {
     store.inbox.apply(request('R1', 0));
     const inbox = store.inbox;
     store.release();
-    assert.equal(store.origin, undefined);
+    assert.equal(store.base, undefined);
     assert.equal(store.persistence, undefined);
     assert.equal(store.inbox, inbox);
     assert.equal(memento.get<unknown[]>(`aepAttention.open:${HUB_A}`, []).length, 1, 'saved on release');

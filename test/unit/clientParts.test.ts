@@ -18,7 +18,7 @@ import { describeFailure } from '../../src/host/failureMessages';
 describe('hubEndpoint', () => {
   test('derives the socket URL and the origin tokens are keyed by', () => {
     assert.deepEqual(hubEndpoint('http://127.0.0.1:8787'), {
-      ok: true, value: { origin: 'http://127.0.0.1:8787', socketUrl: 'ws://127.0.0.1:8787/socket', loopback: true },
+      ok: true, value: { origin: 'http://127.0.0.1:8787', base: 'http://127.0.0.1:8787', socketUrl: 'ws://127.0.0.1:8787/socket', loopback: true },
     });
     const remote = hubEndpoint('https://hub.example.com/aep/');
     assert.ok(remote.ok);

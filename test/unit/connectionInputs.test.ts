@@ -1,7 +1,7 @@
 // Which settings changes rebuild the hub client: only those the connection is made of.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { connectionInputs, needsRebuild } from '../../src/host/connectionInputs';
+import { connectionInputs, hubSettings, needsRebuild } from '../../src/host/connectionInputs';
 import type { HubConfig } from '../../src/host/hubList';
 import type { Settings } from '../../src/host/settings';
 
@@ -27,6 +27,7 @@ const BASE: Both = {
   allowInsecureRemote: false,
   closeFormWhenResolved: false,
   history: { maxEntries: 200, maxAgeDays: 30 },
+  user: { notifications: 'all', senderName: 'vscode-aep-attention', allowInsecureRemote: false },
 };
 
 const inputs = (both: Both) => connectionInputs(both, both);
@@ -75,5 +76,35 @@ describe('needsRebuild', () => {
     assert.equal(rebuilds({ filter: { agent: 'claude-code', session: 's1' } }), true);
     assert.equal(rebuilds({ filter: { agent: 'claude-code', session: { 0: 's1', 1: 's2' } } }), true);
     assert.equal(needsRebuild(inputs({ ...BASE, filter: { epoch: 1 } }), inputs({ ...BASE, filter: { epoch: '1' } })), true);
+  });
+});
+
+describe('hubSettings: a workspace never loosens a hub the user listed', () => {
+  // A trusted repository's .vscode/settings.json allows plain http, renames the sender and silences
+  // notifications; the user's own settings do none of it.
+  const loosened: Both = { ...BASE, notifications: 'off', senderName: 'repo-bot', allowInsecureRemote: true };
+  const lanHub: HubConfig = { ...HUB, id: 'http://192.168.1.20:8787', hubUrl: 'http://192.168.1.20:8787', source: 'list', label: 'my LAN hub' };
+
+  test("a hub from the user's aepAttention.hubs is reached and notified with the user's values only", () => {
+    assert.deepEqual(hubSettings(lanHub, loosened), { notifications: 'all', senderName: 'vscode-aep-attention', allowInsecureRemote: false });
+    const inputsForList = connectionInputs(lanHub, loosened);
+    assert.equal(inputsForList.allowInsecureRemote, false, 'its token does not go out in clear text because a repository said so');
+    assert.equal(inputsForList.senderName, 'vscode-aep-attention');
+  });
+
+  test("the user's own values still apply to a listed hub", () => {
+    const userAllows: Both = { ...loosened, user: { notifications: 'forms', senderName: 'my-editor', allowInsecureRemote: true } };
+    assert.deepEqual(hubSettings(lanHub, userAllows), { notifications: 'forms', senderName: 'my-editor', allowInsecureRemote: true });
+  });
+
+  test("the workspace's own hubs (a folder's, the window's, the environment's) take the window's values, as trusted", () => {
+    for (const source of ['folder', 'workspace', 'user', 'environment'] as const) {
+      assert.deepEqual(hubSettings({ source }, loosened), { notifications: 'off', senderName: 'repo-bot', allowInsecureRemote: true }, source);
+      assert.equal(connectionInputs({ ...HUB, source }, loosened).allowInsecureRemote, true, source);
+    }
+  });
+
+  test("a workspace changing its values does not rebuild a listed hub's connection", () => {
+    assert.equal(needsRebuild(connectionInputs(lanHub, BASE), connectionInputs(lanHub, loosened)), false);
   });
 });

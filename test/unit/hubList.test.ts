@@ -1,7 +1,8 @@
 // Which hubs a window connects to, from what its folders, the user's list and the environment name.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hubLabel, hubList, isUnusableHubId, type HubListInput, type NamedHub } from '../../src/host/hubList';
+import { hubEndpoint } from '../../src/aep/client/hubEndpoint';
+import { hubId, hubLabel, hubList, isUnusableHubId, type HubListInput, type NamedHub } from '../../src/host/hubList';
 
 const NO_DEFAULTS: HubListInput['defaults'] = { filter: undefined, captureCeiling: undefined };
 
@@ -70,7 +71,7 @@ describe('hubList', () => {
     assert.match(notAList.problems[0] ?? '', /must be a list of hubs/);
     const { hubs, problems } = hubList({
       named: [],
-      list: [{ url: 'http://127.0.0.1:9000' }, { label: 'no url' }, 'http://127.0.0.1:9001', { url: 'http://127.0.0.1:9000/again' }, { url: 'http://127.0.0.1:9002', captureCeiling: 'everything' }],
+      list: [{ url: 'http://127.0.0.1:9000' }, { label: 'no url' }, 'http://127.0.0.1:9001', { url: 'ws://127.0.0.1:9000/socket' }, { url: 'http://127.0.0.1:9002', captureCeiling: 'everything' }],
       defaults: NO_DEFAULTS,
     });
     assert.deepEqual(hubs.map((hub) => hub.id), ['http://127.0.0.1:9000']);
@@ -92,6 +93,46 @@ describe('hubList', () => {
     }
     assert.equal(new Set(hubs.map((hub) => hub.id)).size, 3);
     assert.equal(hubs[2]?.hubUrl, secret, 'the address itself is kept, for the client to say why it cannot connect');
+  });
+
+  test('two paths on one origin are two hubs (AEP-0003 §3.4: a hub is at {base}/socket), each with its own id, folders and label', () => {
+    const { hubs } = hubList({
+      named: [folder('a', 'https://proxy.example.com/teamA'), folder('b', 'https://proxy.example.com/teamB'), folder('root', 'https://proxy.example.com')],
+      list: undefined,
+      defaults: NO_DEFAULTS,
+    });
+    assert.deepEqual(hubs.map((hub) => [hub.id, hub.folders]), [
+      ['https://proxy.example.com/teamA', ['a']],
+      ['https://proxy.example.com/teamB', ['b']],
+      ['https://proxy.example.com', ['root']],
+    ]);
+    assert.deepEqual(hubs.map((hub) => hubLabel(hub)), ['proxy.example.com/teamA', 'proxy.example.com/teamB', 'proxy.example.com']);
+  });
+
+  test('a base URL is normalized: scheme and host case, default port, ws/wss, trailing slashes and one endpoint name; the path keeps its case', () => {
+    const spellings = [
+      'https://proxy.example.com/teamA',
+      'HTTPS://Proxy.Example.COM:443/teamA/',
+      'wss://proxy.example.com/teamA/socket',
+      'https://proxy.example.com/teamA/events',
+      'https://proxy.example.com/teamA/stream/',
+      'https://proxy.example.com/teamA//',
+      'https://proxy.example.com/teamA?x=1#y',
+    ];
+    for (const spelling of spellings) assert.equal(hubId(spelling), 'https://proxy.example.com/teamA', spelling);
+    assert.notEqual(hubId('https://proxy.example.com/TeamA'), hubId('https://proxy.example.com/teamA'), 'a path is case-sensitive');
+    assert.equal(hubId('https://proxy.example.com:8443/teamA'), 'https://proxy.example.com:8443/teamA');
+    assert.equal(hubId('https://proxy.example.com/teamA/socket/more'), 'https://proxy.example.com/teamA/socket/more', 'only a last endpoint name is dropped');
+    const { hubs } = hubList({ named: spellings.map((url, index) => folder(`f${index}`, url)), list: undefined, defaults: NO_DEFAULTS });
+    assert.equal(hubs.length, 1, 'every spelling is one hub');
+  });
+
+  test("a hub with no path keeps the id its saved state and token were filed under before paths told hubs apart (its origin)", () => {
+    for (const spelling of ['http://127.0.0.1:8787', 'http://127.0.0.1:8787/', 'ws://127.0.0.1:8787/socket', 'HTTP://LOCALHOST:8787', 'https://hub.example.com:443/']) {
+      const endpoint = hubEndpoint(spelling);
+      assert.ok(endpoint.ok, spelling);
+      assert.equal(hubId(spelling), endpoint.value.origin, spelling);
+    }
   });
 
   test('a hub is named by its label, else its host and port', () => {

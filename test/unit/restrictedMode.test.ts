@@ -38,3 +38,15 @@ test('every setting but the harmless ones is restricted and read through the tru
   for (const key of plain) assert.ok(HARMLESS.has(key), `${key} is read without the trust check`);
   for (const key of restricted) assert.ok(declared.includes(key), `${key} (restricted) is a declared setting`);
 });
+
+/** Window-wide settings that reach a hub: a hub of the user's own list reads them from the user's value only (connectionInputs.ts hubSettings). */
+const HUB_SCOPED = ['aepAttention.allowInsecureRemote', 'aepAttention.senderName', 'aepAttention.notifications'];
+
+test("the window-wide settings a hub is reached with are also read from the user's value alone, for the hubs the user listed", () => {
+  const source = fs.readFileSync(path.join(repoRoot(), 'src', 'host', 'settings.ts'), 'utf8');
+  const userBlock = /\n {4}user: \{([^}]*)\}/.exec(source)?.[1] ?? '';
+  const userOnly = new Set([...userBlock.matchAll(/config\.inspect<[^>]*>\('([^']+)'\)\?\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
+  for (const key of HUB_SCOPED) assert.ok(userOnly.has(key), `${key} is read from the user's value for Settings.user`);
+  const inputs = fs.readFileSync(path.join(repoRoot(), 'src', 'host', 'connectionInputs.ts'), 'utf8');
+  assert.match(inputs, /if \(hub\.source === 'list'\) return settings\.user;/, "a listed hub takes Settings.user");
+});

@@ -15,7 +15,8 @@ export type SendOutcome =
   | { kind: 'refused-by-hub'; commandId: string; code: string; detail?: string }
   /** No acknowledgement within the ack window: synthesized here, never on the wire. */
   | { kind: 'timeout'; commandId: string; afterMs: number }
-  | { kind: 'cancelled'; commandId: string; reason: string }
+  /** Not sent. `code` `watch-only`: refused here, before anything went to a hub that refuses every command (watchOnly.ts). */
+  | { kind: 'cancelled'; commandId: string; reason: string; code?: 'watch-only' }
   /**
    * The client stopped (reload, rebuild) before an ack: the command is kept
    * and goes out again, unchanged, from the next client for the same hub.
@@ -153,6 +154,16 @@ export class ControlSender {
       if (entry.restored && this.lookup(entry).state === 'closed') entry.settle({ kind: 'request-closed', commandId: entry.id, sent: entry.writtenBefore || entry.attempts > 0 });
       else this.write(entry);
     }
+  }
+
+  /**
+   * The hub turned out to refuse every command (watchOnly.ts): the commands
+   * never written settle with `outcome` and are not written to it. One
+   * written before (to this hub, before a reload) stays: the hub's own answer
+   * says what became of it, and "not sent" would not be true of it.
+   */
+  refuseUnwritten(outcome: (commandId: string) => SendOutcome): void {
+    for (const entry of [...this.pending.values()]) if (entry.attempts === 0 && !entry.writtenBefore) entry.settle(outcome(entry.id));
   }
 
   /** The connection is gone: stop the ack clocks; unacknowledged commands are resent on reconnect. */

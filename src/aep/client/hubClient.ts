@@ -19,8 +19,9 @@ import { HubSocket, MAX_FRAME_BYTES } from './hubSocket';
 import type { Logger } from './logger';
 import type { PositionStore } from './positionStore';
 import { ResumeTracker, type ResumeNotice } from './resumeTracker';
-import { RosterSnapshot } from './rosterSnapshot';
+import { RosterSnapshot, type Reachability } from './rosterSnapshot';
 import { subscriptionFilter } from './userFilter';
+import { isWatchOnly, WATCH_ONLY } from './watchOnly';
 
 export { MAX_FRAME_BYTES } from './hubSocket';
 export type { ResumeNotice } from './resumeTracker';
@@ -115,6 +116,8 @@ export class HubClient {
 
   private connection: Connection | undefined;
   private hubHello: HelloFrame | undefined;
+  /** The latest hello, kept while the connection is down: the same hub, reached the same way, until this client is replaced. */
+  private lastHello: HelloFrame | undefined;
   private connections = 0;
   private started = false;
   private disposed = false;
@@ -192,8 +195,13 @@ export class HubClient {
     return { ...this.intake.counts, connections: this.connections, pendingCommands: this.sender.pendingCount };
   }
 
-  reachability(session: string) {
-    return this.roster.reachability(session);
+  reachability(session: string): Reachability {
+    return this.watchOnly ? { state: 'watch-only' } : this.roster.reachability(session);
+  }
+
+  /** The hub refuses every command from this client (watchOnly.ts): answers are refused here, and nothing is sent. */
+  get watchOnly(): boolean {
+    return isWatchOnly(this.lastHello, Boolean(this.options.token));
   }
 
   start(): void {
@@ -226,6 +234,7 @@ export class HubClient {
     choice: CaptureChoice = {},
     onBuilt?: (command: RespondCommand) => void,
   ): Promise<SendOutcome> {
+    if (this.watchOnly) return Promise.resolve(watchOnlyRefusal(''));
     const built = buildRespondCommand(request, answer, this.identity, Date.now(), choice);
     // Text the redaction pipeline would change goes only as the sender chose (AEP-0004 §5): never labelled `redacted`.
     if (!built.ok) return Promise.resolve({ kind: 'cancelled', commandId: '', reason: built.refusal.message });
@@ -239,6 +248,7 @@ export class HubClient {
 
   /** Sends a timed-out answer again under the same command id; undefined when there is none to resend. */
   resend(commandId: string): Promise<SendOutcome> | undefined {
+    if (this.watchOnly) return Promise.resolve(watchOnlyRefusal(commandId));
     return this.sender.resend(commandId);
   }
 
@@ -353,8 +363,10 @@ export class HubClient {
     if (!this.endpoint) return;
     connection.ready = true;
     this.hubHello = hello;
+    this.lastHello = hello;
     this.connections++;
     this.setState({ kind: 'connected', since: Date.now(), hub: this.endpoint.origin });
+    if (this.watchOnly) this.sender.refuseUnwritten(watchOnlyRefusal);
     this.sender.connected((text) => this.connection === connection && connection.socket.send(text));
     connection.socket.keepAlive(this.options.pingMs ?? 30_000, this.options.idleMs ?? 90_000);
     this.stableTimer = setTimeout(() => {
@@ -397,4 +409,8 @@ export class HubClient {
     this.options.log.warn(message);
     this.problems.fire({ message });
   }
+}
+
+function watchOnlyRefusal(commandId: string): SendOutcome {
+  return { kind: 'cancelled', commandId, code: WATCH_ONLY, reason: 'the hub is watch-only (it declared no control routing, and no token is set for it), so it refuses every answer' };
 }

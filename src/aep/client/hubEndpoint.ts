@@ -1,8 +1,16 @@
 
 /** Where and how to reach a hub, derived from the configured hub URL. */
 export interface HubEndpoint {
-  /** `http(s)://host[:port]`: the key tokens are stored under. */
+  /** `http(s)://host[:port]`, lowercase, default port dropped. */
   origin: string;
+  /**
+   * The hub's base URL (AEP-0003 §3.4 puts its endpoints at `{base}/events`,
+   * `{base}/stream`, `{base}/socket`): the origin and the path before those,
+   * with no trailing slash. What tells hubs apart: two hubs behind one proxy
+   * (`https://proxy/teamA`, `https://proxy/teamB`) are two hubs. A hub with no
+   * path has its origin as base.
+   */
+  base: string;
   /** `{hub}/socket` as ws:// or wss:// (AEP-0003 §3.5). */
   socketUrl: string;
   loopback: boolean;
@@ -73,9 +81,18 @@ export function hubEndpoint(hubUrl: string, allowInsecureRemote = false): Endpoi
   if (!secure && !loopback && !allowInsecureRemote) {
     return { ok: false, problem: { code: 'insecure-remote', scheme: url.protocol, host: url.hostname } };
   }
-  // The hub's base may carry a path prefix (a hub behind a reverse proxy).
-  const base = url.pathname.replace(/\/+$/, '').replace(/\/socket$/, '');
+  const path = basePath(url.pathname);
   const origin = `${secure ? 'https' : 'http'}://${url.host}`;
-  const socketUrl = `${secure ? 'wss' : 'ws'}://${url.host}${base}/socket`;
-  return { ok: true, value: { origin, socketUrl, loopback } };
+  const socketUrl = `${secure ? 'wss' : 'ws'}://${url.host}${path}/socket`;
+  return { ok: true, value: { origin, base: origin + path, socketUrl, loopback } };
+}
+
+/**
+ * The path of a hub's base: the URL's path less its trailing slashes and one
+ * trailing endpoint name (`/socket`, `/events` or `/stream`), so a hub named
+ * by its base or by one of its endpoints is one hub. The case is kept: a
+ * path, unlike a host, is case-sensitive.
+ */
+function basePath(pathname: string): string {
+  return pathname.replace(/\/+$/, '').replace(/\/(?:socket|events|stream)$/, '').replace(/\/+$/, '');
 }

@@ -16,7 +16,14 @@ export type Reachability =
    * refuse an answer as `unsupported`, so the user is told before sending.
    */
   | { state: 'not-accepting'; agent?: string; accepts: readonly string[] }
-  | { state: 'reachable'; agent?: string; accepts: readonly string[]; ackWindowMs: number };
+  | { state: 'reachable'; agent?: string; accepts: readonly string[]; ackWindowMs: number }
+  /** The hub itself refuses every command (watchOnly.ts): whatever the roster says, nothing is sent. */
+  | { state: 'watch-only' };
+
+/** Whether an answer is known to be refused, so no surface offers to send one (the page, the quick input, a notification's buttons). */
+export function refusesAnswers(reach: Pick<Reachability, 'state'>): boolean {
+  return reach.state === 'not-accepting' || reach.state === 'watch-only';
+}
 
 /**
  * The ack windows this client will wait, whatever a target declares
