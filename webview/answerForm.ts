@@ -32,6 +32,12 @@ function credentialName(kind: CredentialKind): string {
     case 'Hugging Face token': return t('Hugging Face token');
     case 'SendGrid key': return t('SendGrid key');
     case 'Docker token': return t('Docker token');
+    case 'Google OAuth token': return t('Google OAuth token');
+    case 'Shopify token': return t('Shopify token');
+    case 'DigitalOcean token': return t('DigitalOcean token');
+    case 'Linear key': return t('Linear key');
+    case 'Supabase token': return t('Supabase token');
+    case 'AWS secret key': return t('AWS secret key');
     case 'JSON Web Token': return t('JSON Web Token');
     case 'bearer token': return t('bearer token');
     case 'Basic auth': return t('Basic auth');

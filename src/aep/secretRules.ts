@@ -26,6 +26,12 @@ export const CREDENTIAL_KINDS = [
   'Hugging Face token',
   'SendGrid key',
   'Docker token',
+  'Google OAuth token',
+  'Shopify token',
+  'DigitalOcean token',
+  'Linear key',
+  'Supabase token',
+  'AWS secret key',
   'JSON Web Token',
   'bearer token',
   'Basic auth',
@@ -123,8 +129,11 @@ export function looksLikeSecret(raw: string, minLength = 8): boolean {
 
 // The floor's keywords end the name (`DB_PASSWORD`, `mytoken`, `x-api-key`);
 // `\b` would miss `DB_PASSWORD=` since `_` is a word character.
-const PASSWORD_NAME = /(?:password|passwd|passphrase|[_.-](?:pass|pwd))$/;
-const KEY_NAME = /(?:secret|api[_-]?key|token|credentials?|(?:private|secret|access|signing|encryption|master|client|app|auth|session)[_.-]?key)$/;
+const PASSWORD_NAME = /(?:password|passwd|passphrase|(?:^|[_.-])(?:pass|pwd))$/;
+// `AccountKey=` (Azure storage), `sig=` (a SAS signature).
+const KEY_NAME = /(?:secret|api[_-]?key|token|credentials?|(?:private|secret|access|account|signing|encryption|master|client|app|auth|session)[_.-]?key|^sig)$/;
+/** Names short enough to be a word (`pass: 3 tests`): their value counts only where it looks like a secret. */
+const SHORT_NAME = /^(?:pass|pwd|sig)$/;
 const ENV_KEY_NAME = /^[A-Z0-9_]*_KEY$/; // AWS_SECRET_ACCESS_KEY, STRIPE_KEY: upper case only, so `sort_key` stays a key
 const AUTHORIZATION_NAME = /^(?:proxy-)?authorization$/;
 
@@ -233,6 +242,11 @@ const TOKEN_SHAPES: ReadonlyArray<{ kind: CredentialKind; re: RegExp }> = [
   { kind: 'Hugging Face token', re: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g },
   { kind: 'SendGrid key', re: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
   { kind: 'Docker token', re: /(?<![A-Za-z0-9])dckr_pat_[A-Za-z0-9_-]{20,}/g },
+  { kind: 'Google OAuth token', re: /(?<![A-Za-z0-9])ya29\.[A-Za-z0-9_-]{20,}/g },
+  { kind: 'Shopify token', re: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}/g },
+  { kind: 'DigitalOcean token', re: /(?<![A-Za-z0-9])do[por]_v1_[a-f0-9]{64}/g },
+  { kind: 'Linear key', re: /(?<![A-Za-z0-9])lin_api_[A-Za-z0-9]{40}/g },
+  { kind: 'Supabase token', re: /(?<![A-Za-z0-9])sbp_[a-f0-9]{40}/g },
   // JWT (floor): three base64url segments, the first a JSON object (`eyJ` = `{"`); an unsigned one has an empty third.
   { kind: 'JSON Web Token', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g },
 ];
@@ -371,11 +385,40 @@ const findAssignments: Finder = (text) => {
     // earlier run); a lone quote is what is left of a quoted value a rule above replaced.
     if (isRedactedValue(value) || /^["'`]+$/.test(value)) continue;
     const password = isPasswordName(name.slice(-64).toLowerCase());
+    if (SHORT_NAME.test(name.toLowerCase()) && !looksLikeSecret(value, 6)) continue;
     out.push({ ...span, kind: password ? 'password assignment' : 'key or token assignment', confident: looksLikeSecret(value, password ? 6 : 8), runsOn: true });
     IDENTIFIER.lastIndex = Math.max(IDENTIFIER.lastIndex, span.end);
   }
   return out;
 };
+
+// A password said in words or passed on a command line: `my password is …`,
+// `mysql -pX`, `sshpass -p X`, `--password X`. Each starts at a literal and
+// reads a bounded stretch of one line, so each stays linear.
+const PASSWORD_PHRASES: readonly RegExp[] = [
+  /(?<![A-Za-z0-9])(?:password|passwd|passphrase|pwd)\s{1,8}(?:is|was|would be|will be)\s{1,8}(?:["'`]?)([^\s"'`]+)/gi,
+  /(?<![A-Za-z0-9_-])(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?\s-p([^\s-]\S*)/g,
+  /(?<![A-Za-z0-9_-])sshpass\s{1,8}(?:-[a-oq-z]\s{1,8}\S{1,200}\s{1,8})?-p\s{0,8}(\S+)/g,
+  /(?<![A-Za-z0-9_-])--(?:password|passwd|pass)\s{1,8}([^\s-]\S*)/g,
+];
+// In prose (`my password is wrong`) the word after `is` counts only where it looks like a secret.
+const findPasswordPhrases: Finder = (text) =>
+  PASSWORD_PHRASES.flatMap((re, index) =>
+    scan(re, text, (m) => {
+      const value = m[1] ?? '';
+      const looks = looksLikeSecret(value, 6);
+      if (isRedactedValue(value) || (index === 0 && !looks)) return undefined;
+      return { ...tail(m, value), kind: 'password assignment', confident: looks };
+    }),
+  ).sort((a, b) => a.start - b.start);
+
+// A bare AWS secret access key: 40 characters of base64 with all of lower,
+// upper, digit and `/` or `+` (a Git SHA, hex, never has them all).
+const AWS_SECRET = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+const findAwsSecret: Finder = (text) =>
+  scan(AWS_SECRET, text, (m) =>
+    /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]) && /[0-9]/.test(m[0]) && /[/+]/.test(m[0]) ? { start: m.index, end: m.index + m[0].length, kind: 'AWS secret key', confident: true } : undefined,
+  );
 
 /**
  * Rule (a) of the pipeline, in the order it runs: each rule sees only text
@@ -387,9 +430,11 @@ export const SECRET_RULES: readonly Finder[] = [
   ...TOKEN_SHAPES.map(({ kind, re }) => shapeFinder(kind, re)),
   awsFinder(AWS_AKIA),
   awsFinder(AWS_OTHER),
+  findAwsSecret,
   findConnection,
   findBearer,
   findBasic,
   findAuthorization,
+  findPasswordPhrases,
   findAssignments,
 ];
