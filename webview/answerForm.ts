@@ -365,7 +365,7 @@ export class AnswerArea {
   private deliver(answer: Answer): void {
     this.dismissConfirmation();
     const fields = this.specs();
-    const redaction = redactAnswer(answer, fields, this.request.home ? { home: this.request.home } : {});
+    const redaction = redactAnswer(answer, fields, { home: this.request.home, secretValues: this.request.secretValues });
     const sensitive = this.sensitivity(answer, fields);
     if (redaction.changes.length > 0) this.confirmRedaction(answer, redaction, sensitive);
     else if (sensitive) this.confirmSensitive(answer, sensitive);
