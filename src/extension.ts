@@ -13,6 +13,7 @@ import { Notifier } from './host/notifier';
 import { REQUEST_VIEW_TYPE, RequestPanels } from './host/requestPanel';
 import { SettingsService } from './host/settings';
 import { StatusBar } from './host/statusBar';
+import { AlwaysSecretValues } from './host/alwaysSecretValues';
 import { environmentToken, TokenStore } from './host/tokens';
 
 /**
@@ -43,9 +44,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
   const tokens = new TokenStore(context.secrets, fromEnvironment);
   const hubs = new Hubs(settings, tokens, context.workspaceState, log);
-  const panels = new RequestPanels(context.extensionUri, hubs, log.for('panel'), settings);
-  const inline = new InlineAnswers(hubs, panels, log.for('inline'));
-  const commands = new Commands(hubs, tokens, log, panels, inline);
+  const secretValues = new AlwaysSecretValues(context.secrets, log.for('secrets'));
+  context.subscriptions.push(secretValues);
+  await secretValues.load();
+  const panels = new RequestPanels(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
+  const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
+  const commands = new Commands(hubs, tokens, log, panels, inline, secretValues);
   const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
   const historyPanels = new HistoryPanels(context.extensionUri, log.for('history'));
   const recording = recordAnswers(hubs, history, settings);

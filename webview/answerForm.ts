@@ -33,6 +33,12 @@ function credentialName(kind: CredentialKind): string {
     case 'Hugging Face token': return t('Hugging Face token');
     case 'SendGrid key': return t('SendGrid key');
     case 'Docker token': return t('Docker token');
+    case 'Google OAuth token': return t('Google OAuth token');
+    case 'Shopify token': return t('Shopify token');
+    case 'DigitalOcean token': return t('DigitalOcean token');
+    case 'Linear key': return t('Linear key');
+    case 'Supabase token': return t('Supabase token');
+    case 'AWS secret key': return t('AWS secret key');
     case 'JSON Web Token': return t('JSON Web Token');
     case 'bearer token': return t('bearer token');
     case 'Basic auth': return t('Basic auth');
@@ -384,7 +390,7 @@ export class AnswerArea {
   private deliver(answer: Answer): void {
     this.dismissConfirmation();
     const fields = this.specs();
-    const redaction = redactAnswer(answer, fields, this.request.home ? { home: this.request.home } : {});
+    const redaction = redactAnswer(answer, fields, { home: this.request.home, secretValues: this.request.secretValues });
     const sensitive = this.sensitivity(answer, fields);
     if (redaction.changes.length > 0) this.confirmRedaction(answer, redaction, sensitive);
     else if (sensitive) this.confirmSensitive(answer, sensitive);

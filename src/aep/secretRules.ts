@@ -26,6 +26,12 @@ export const CREDENTIAL_KINDS = [
   'Hugging Face token',
   'SendGrid key',
   'Docker token',
+  'Google OAuth token',
+  'Shopify token',
+  'DigitalOcean token',
+  'Linear key',
+  'Supabase token',
+  'AWS secret key',
   'JSON Web Token',
   'bearer token',
   'Basic auth',
@@ -49,16 +55,40 @@ export interface SecretMatch {
    * (the §9.4 floor redacts `token: none` too).
    */
   confident: boolean;
+  /**
+   * A value that runs to the next space (`password=…`, `Authorization: …`,
+   * the floor's `\S+`): where a rule before it replaced part of the value, the
+   * text glued to that replacement is still this value (see redaction.ts).
+   */
+  runsOn?: boolean;
 }
+
+import { foldForMatching } from './matchFold';
 
 export const SECRET_MARK = '[REDACTED:secret]';
 export const PII_MARK = '[REDACTED:pii]';
 const MARK_PREFIX = '[REDACTED:';
 
-/** Text that is (or starts with) a replacement the pipeline wrote: already redacted, so a second run leaves it alone. */
+/** Text that starts like a replacement (`[REDACTED:…`): not by itself proof that nothing follows it. */
 export function isRedactionMark(value: string): boolean {
   return value.startsWith(MARK_PREFIX);
 }
+
+/** Exactly a replacement this pipeline writes: already redacted, so a second run leaves it alone. */
+export function isOwnMark(value: string): boolean {
+  return value === SECRET_MARK || value === PII_MARK;
+}
+
+/**
+ * A value that is our replacements and nothing else but the quotes and syntax
+ * around them (`"[REDACTED:secret]",`): what a first run left, so a second run
+ * leaves it alone. `[REDACTED:x]hunter2` is not: it only starts like one.
+ */
+export function isRedactedValue(value: string): boolean {
+  return MARKS_ONLY.test(value);
+}
+// Markers (one or more, as glued replacements leave them) and the quotes and syntax around them.
+const MARKS_ONLY = /^["'`]*(?:\[REDACTED:(?:secret|pii)\]["'`,;:)}\]]*)+$/;
 
 // ---- what a secret value looks like -----------------------------------------
 
@@ -78,7 +108,7 @@ const PLACEHOLDER_SHAPES: readonly RegExp[] = [
 
 /** A value that only stands in for a secret: `none`, `<enter it later>`, `${VAR}`, `****`, the marker itself. */
 export function isPlaceholder(value: string): boolean {
-  return value === '' || isRedactionMark(value) || PLACEHOLDER_WORDS.has(value.toLowerCase()) || PLACEHOLDER_SHAPES.some((shape) => shape.test(value));
+  return value === '' || isRedactedValue(value) || PLACEHOLDER_WORDS.has(value.toLowerCase()) || PLACEHOLDER_SHAPES.some((shape) => shape.test(value));
 }
 
 /**
@@ -99,8 +129,11 @@ export function looksLikeSecret(raw: string, minLength = 8): boolean {
 
 // The floor's keywords end the name (`DB_PASSWORD`, `mytoken`, `x-api-key`);
 // `\b` would miss `DB_PASSWORD=` since `_` is a word character.
-const PASSWORD_NAME = /(?:password|passwd|passphrase|[_.-](?:pass|pwd))$/;
-const KEY_NAME = /(?:secret|api[_-]?key|token|credentials?|(?:private|secret|access|signing|encryption|master|client|app|auth|session)[_.-]?key)$/;
+const PASSWORD_NAME = /(?:password|passwd|passphrase|(?:^|[_.-])(?:pass|pwd))$/;
+// `AccountKey=` (Azure storage), `sig=` (a SAS signature).
+const KEY_NAME = /(?:secret|api[_-]?key|token|credentials?|(?:private|secret|access|account|signing|encryption|master|client|app|auth|session)[_.-]?key|^sig)$/;
+/** Names short enough to be a word (`pass: 3 tests`): their value counts only where it looks like a secret. */
+const SHORT_NAME = /^(?:pass|pwd|sig)$/;
 const ENV_KEY_NAME = /^[A-Z0-9_]*_KEY$/; // AWS_SECRET_ACCESS_KEY, STRIPE_KEY: upper case only, so `sort_key` stays a key
 const AUTHORIZATION_NAME = /^(?:proxy-)?authorization$/;
 
@@ -111,14 +144,32 @@ function isPasswordName(lower: string): boolean {
 
 /** A key or variable name that says its value is a credential: `password`, `DB_PASSWORD`, `api_key`, `client_secret`, `GITHUB_TOKEN`. */
 export function isCredentialName(name: string): boolean {
-  const tail = name.length > 64 ? name.slice(-64) : name;
+  // Folded as the rules fold text (`ſecret`, `ｔｏｋｅｎ`); a final newline does not
+  // make another name (the reference's Python `$` matches before it).
+  const folded = foldForMatching(name.length > 65 ? name.slice(-65) : name).replace(/\n$/, '');
+  const tail = folded.length > 64 ? folded.slice(-64) : folded;
   const lower = tail.toLowerCase();
   return isPasswordName(lower) || KEY_NAME.test(lower) || ENV_KEY_NAME.test(tail);
 }
 
+// A credential name and its separator at the end of a text: what comes next is its value.
+// `token: Bearer ` before a bearer token: the floor's Bearer rule takes the word and its space, so the value runs on through it.
+const NAME_BEFORE_VALUE = /([A-Za-z][A-Za-z0-9_.-]{0,63})["']?\s{0,64}(?::=|=>|==|[=:])\s{0,64}["']?(?:[Bb][Ee][Aa][Rr][Ee][Rr]\s{1,64})?$/;
+
+/**
+ * The assignment `text` ends with, when its value was cut off there
+ * (`API_KEY=` before a token another rule replaced): the kind its value is.
+ */
+export function assignmentEndingAt(text: string): CredentialKind | undefined {
+  const name = NAME_BEFORE_VALUE.exec(text.slice(-160))?.[1];
+  if (name === undefined || !isCredentialKey(name)) return undefined;
+  if (AUTHORIZATION_NAME.test(name.toLowerCase())) return 'authorization header';
+  return isPasswordName(name.toLowerCase()) ? 'password assignment' : 'key or token assignment';
+}
+
 /** `isCredentialName`, plus the names of headers that carry one (`Authorization`): for object keys, whose value is dropped whole. */
 export function isCredentialKey(name: string): boolean {
-  return isCredentialName(name) || AUTHORIZATION_NAME.test(name.toLowerCase());
+  return isCredentialName(name) || AUTHORIZATION_NAME.test(foldForMatching(name).replace(/\n$/, '').toLowerCase());
 }
 
 // ---- the rules ----------------------------------------------------------------
@@ -191,6 +242,11 @@ const TOKEN_SHAPES: ReadonlyArray<{ kind: CredentialKind; re: RegExp }> = [
   { kind: 'Hugging Face token', re: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g },
   { kind: 'SendGrid key', re: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
   { kind: 'Docker token', re: /(?<![A-Za-z0-9])dckr_pat_[A-Za-z0-9_-]{20,}/g },
+  { kind: 'Google OAuth token', re: /(?<![A-Za-z0-9])ya29\.[A-Za-z0-9_-]{20,}/g },
+  { kind: 'Shopify token', re: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}/g },
+  { kind: 'DigitalOcean token', re: /(?<![A-Za-z0-9])do[por]_v1_[a-f0-9]{64}/g },
+  { kind: 'Linear key', re: /(?<![A-Za-z0-9])lin_api_[A-Za-z0-9]{40}/g },
+  { kind: 'Supabase token', re: /(?<![A-Za-z0-9])sbp_[a-f0-9]{40}/g },
   // JWT (floor): three base64url segments, the first a JSON object (`eyJ` = `{"`); an unsigned one has an empty third.
   { kind: 'JSON Web Token', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g },
 ];
@@ -211,7 +267,7 @@ const CONNECTION = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:/?#
 const findConnection: Finder = (text) =>
   scan(CONNECTION, text, (m) => {
     const password = m[1] ?? '';
-    if (isRedactionMark(password)) return undefined;
+    if (isRedactedValue(password)) return undefined;
     return { ...tail(m, password), kind: 'connection string with password', confident: !isPlaceholder(password) };
   });
 
@@ -238,14 +294,22 @@ const findBasic: Finder = (text) =>
 
 // `Authorization: <scheme> <credentials>`: whatever the scheme, the value is a credential.
 const SCHEMES = new Set(['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm', 'bot', 'key', 'apikey', 'aws4-hmac-sha256']);
-const AUTHORIZATION = /(?<![A-Za-z0-9])(?:proxy-)?authorization["']?\s*[=:]\s*["']?(?:(bearer|basic|token|digest|negotiate|ntlm|bot|key|apikey|aws4-hmac-sha256)\s+)?([^\s"',;]+)/gi;
+// The value runs to space or a quote, through `,` and `;`: the floor's `\S+` does.
+// Unquoted, it runs on through quotes too; quoted, past the closing quote
+// only where letters or digits follow (compact JSON), as assignments do.
+const AUTHORIZATION = /(?<![A-Za-z0-9])(?:proxy-)?authorization["']?\s*[=:]\s*(["']?)(?:(bearer|basic|token|digest|negotiate|ntlm|bot|key|apikey|aws4-hmac-sha256)\s+)?([^\s"']+)/gi;
 const findAuthorization: Finder = (text) =>
   scan(AUTHORIZATION, text, (m) => {
-    const value = m[2] ?? '';
-    if (isRedactionMark(value) || SCHEMES.has(value.toLowerCase())) return undefined;
-    const scheme = (m[1] ?? '').toLowerCase();
+    const value = m[3] ?? '';
+    if (isRedactedValue(value) || SCHEMES.has(value.toLowerCase())) return undefined;
+    const scheme = (m[2] ?? '').toLowerCase();
     const kind: CredentialKind = scheme === 'bearer' ? 'bearer token' : scheme === 'basic' ? 'Basic auth' : 'authorization header';
-    return { ...tail(m, value), kind, confident: looksLikeSecret(value, 8) };
+    const span = tail(m, value);
+    const run = sticky(NON_SPACE, text, span.end) ?? span.end;
+    const quote = m[1] ?? '';
+    if (quote === '' || (text[span.end] === quote && CONTENT.test(text.slice(span.end + 1, run)))) span.end = run;
+    AUTHORIZATION.lastIndex = Math.max(AUTHORIZATION.lastIndex, span.end);
+    return { ...span, kind, confident: looksLikeSecret(value, 8), runsOn: true };
   });
 
 // `<credential name> = value` (floor: `(password|passwd|secret|api[_-]?key|token)\s*[=:]\s*\S+`),
@@ -272,6 +336,7 @@ function sticky(re: RegExp, text: string, at: number): number | undefined {
 /** What may follow a closing quote and still end the value there: space, JSON and code syntax, or nothing. */
 const AFTER_QUOTE = /[\s,;:)}\]]/;
 const SPACE = /\s/;
+const CONTENT = /[\p{L}\p{N}]/u;
 
 /**
  * Where the value after a separator lies; undefined when there is none to
@@ -288,7 +353,13 @@ function valueAt(text: string, at: number): { start: number; end: number } | und
   if (quoted) {
     const end = sticky(quoted, text, at);
     const next = end === undefined ? undefined : text[end];
-    if (end !== undefined && (next === undefined || AFTER_QUOTE.test(next))) return end - at > 2 ? { start: at + 1, end: end - 1 } : undefined;
+    if (end !== undefined && (next === undefined || AFTER_QUOTE.test(next))) {
+      if (end - at <= 2) return undefined;
+      // Compact JSON (`"x","user":"bob"}`): the floor's `\S+` runs on past
+      // the closing quote, so where letters or digits follow it, so do we.
+      const run = sticky(NON_SPACE, text, end) ?? end;
+      return { start: at + 1, end: CONTENT.test(text.slice(end, run)) ? run : end - 1 };
+    }
   }
   if (first === '<') {
     const end = sticky(ANGLED, text, at);
@@ -312,13 +383,42 @@ const findAssignments: Finder = (text) => {
     const value = text.slice(span.start, span.end);
     // A value that is a marker was redacted already (by a rule above, or by an
     // earlier run); a lone quote is what is left of a quoted value a rule above replaced.
-    if (isRedactionMark(value) || /^["'`]+$/.test(value)) continue;
+    if (isRedactedValue(value) || /^["'`]+$/.test(value)) continue;
     const password = isPasswordName(name.slice(-64).toLowerCase());
-    out.push({ ...span, kind: password ? 'password assignment' : 'key or token assignment', confident: looksLikeSecret(value, password ? 6 : 8) });
+    if (SHORT_NAME.test(name.toLowerCase()) && !looksLikeSecret(value, 6)) continue;
+    out.push({ ...span, kind: password ? 'password assignment' : 'key or token assignment', confident: looksLikeSecret(value, password ? 6 : 8), runsOn: true });
     IDENTIFIER.lastIndex = Math.max(IDENTIFIER.lastIndex, span.end);
   }
   return out;
 };
+
+// A password said in words or passed on a command line: `my password is …`,
+// `mysql -pX`, `sshpass -p X`, `--password X`. Each starts at a literal and
+// reads a bounded stretch of one line, so each stays linear.
+const PASSWORD_PHRASES: readonly RegExp[] = [
+  /(?<![A-Za-z0-9])(?:password|passwd|passphrase|pwd)\s{1,8}(?:is|was|would be|will be)\s{1,8}(?:["'`]?)([^\s"'`]+)/gi,
+  /(?<![A-Za-z0-9_-])(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?\s-p([^\s-]\S*)/g,
+  /(?<![A-Za-z0-9_-])sshpass\s{1,8}(?:-[a-oq-z]\s{1,8}\S{1,200}\s{1,8})?-p\s{0,8}(\S+)/g,
+  /(?<![A-Za-z0-9_-])--(?:password|passwd|pass)\s{1,8}([^\s-]\S*)/g,
+];
+// In prose (`my password is wrong`) the word after `is` counts only where it looks like a secret.
+const findPasswordPhrases: Finder = (text) =>
+  PASSWORD_PHRASES.flatMap((re, index) =>
+    scan(re, text, (m) => {
+      const value = m[1] ?? '';
+      const looks = looksLikeSecret(value, 6);
+      if (isRedactedValue(value) || (index === 0 && !looks)) return undefined;
+      return { ...tail(m, value), kind: 'password assignment', confident: looks };
+    }),
+  ).sort((a, b) => a.start - b.start);
+
+// A bare AWS secret access key: 40 characters of base64 with all of lower,
+// upper, digit and `/` or `+` (a Git SHA, hex, never has them all).
+const AWS_SECRET = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+const findAwsSecret: Finder = (text) =>
+  scan(AWS_SECRET, text, (m) =>
+    /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]) && /[0-9]/.test(m[0]) && /[/+]/.test(m[0]) ? { start: m.index, end: m.index + m[0].length, kind: 'AWS secret key', confident: true } : undefined,
+  );
 
 /**
  * Rule (a) of the pipeline, in the order it runs: each rule sees only text
@@ -330,9 +430,11 @@ export const SECRET_RULES: readonly Finder[] = [
   ...TOKEN_SHAPES.map(({ kind, re }) => shapeFinder(kind, re)),
   awsFinder(AWS_AKIA),
   awsFinder(AWS_OTHER),
+  findAwsSecret,
   findConnection,
   findBearer,
   findBasic,
   findAuthorization,
+  findPasswordPhrases,
   findAssignments,
 ];

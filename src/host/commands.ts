@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { addSecretValue, MIN_SECRET_VALUE_LENGTH } from '../aep/alwaysSecret';
+import type { AlwaysSecretValues } from './alwaysSecretValues';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
 import { kindLabel, promptLine, provenance } from './describe';
@@ -12,7 +14,7 @@ import type { ExtensionLog } from './log';
 import { describeOutcome } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
 import { STATUS_COMMAND } from './statusBar';
-import { notify, pick } from './surfaces';
+import { confirm, notify, pick } from './surfaces';
 import { tokenKeyOf, type TokenKey, type TokenStore } from './tokens';
 import { tokenCanFix } from '../aep/client/connectionFailure';
 import { describeFailure } from './failureMessages';
@@ -24,6 +26,8 @@ export const COMMANDS = {
   reconnect: 'aepAttention.reconnect',
   setToken: SET_TOKEN_COMMAND,
   clearToken: 'aepAttention.clearToken',
+  addAlwaysSecret: 'aepAttention.addAlwaysSecret',
+  clearAlwaysSecrets: 'aepAttention.clearAlwaysSecrets',
   showInbox: 'aepAttention.showInbox',
   answerNext: 'aepAttention.answerNext',
   answerInline: 'aepAttention.answerInline',
@@ -60,6 +64,7 @@ export class Commands extends Disposable {
     private readonly log: ExtensionLog,
     private readonly panels: RequestPanels,
     private readonly inline: InlineAnswers,
+    private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
     const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
@@ -68,6 +73,8 @@ export class Commands extends Disposable {
     register(COMMANDS.reconnect, (argument) => this.withHub(argument, vscode.l10n.t('Reconnect to which hub?'), (hub) => hub.retryNow()));
     register(COMMANDS.setToken, (argument) => this.withHub(argument, vscode.l10n.t('Set the token of which hub?'), (hub) => this.setToken(hub)));
     register(COMMANDS.clearToken, (argument) => this.withHub(argument, vscode.l10n.t('Clear the token of which hub?'), (hub) => this.clearToken(hub)));
+    register(COMMANDS.addAlwaysSecret, () => this.addAlwaysSecret());
+    register(COMMANDS.clearAlwaysSecrets, () => this.clearAlwaysSecrets());
     register(COMMANDS.showInbox, () => this.showInbox());
     register(COMMANDS.answerNext, () => this.answerNext());
     register(COMMANDS.answerInline, (argument) => this.answerInline(argument));
@@ -85,6 +92,30 @@ export class Commands extends Disposable {
         );
       }),
     );
+  }
+
+  /** Rule (b): a value replaced by the redaction pipeline wherever it appears in an answer. Typed into a password box, kept in secret storage. */
+  private async addAlwaysSecret(): Promise<void> {
+    const value = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Add Always-Secret Value'),
+      prompt: vscode.l10n.t('A value (a password, a key) to replace with [REDACTED:secret] wherever it appears in an answer. Kept in VS Code secret storage.'),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (text) => (addSecretValue([], text).ok ? undefined : vscode.l10n.t('At least {0} characters: a shorter value would replace ordinary words.', MIN_SECRET_VALUE_LENGTH)),
+    });
+    if (value === undefined) return;
+    const added = await this.secretValues.add(value);
+    if (added.ok) void notify('info', vscode.l10n.t('Added. Answers replace {0} always-secret values.', this.secretValues.count));
+    else if (added.reason === 'already-listed') void notify('info', vscode.l10n.t('That value is already listed.'));
+  }
+
+  private async clearAlwaysSecrets(): Promise<void> {
+    if (this.secretValues.count === 0) {
+      void notify('info', vscode.l10n.t('No always-secret values are listed.'));
+      return;
+    }
+    const clear = await confirm(vscode.l10n.t('Clear all {0} always-secret values? Answers will no longer replace them.', this.secretValues.count), vscode.l10n.t('Clear'));
+    if (clear) await this.secretValues.clear();
   }
 
   /** What was last explained of each hub, so a state is explained once. */

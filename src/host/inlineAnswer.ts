@@ -1,10 +1,11 @@
-import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import { commandCapture, type CaptureChoice } from '../aep/capture';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { refusesAnswers } from '../aep/client/rosterSnapshot';
 import type { Logger } from '../aep/client/logger';
+import type { RedactionOptions } from '../aep/redaction';
+import type { AlwaysSecretValues } from './alwaysSecretValues';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import {
   fieldDraftOf, fieldProblem, formAnswer, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf, sendCheck, stepOfField, withField, withReply,
@@ -56,6 +57,7 @@ export class InlineAnswers extends Disposable {
     private readonly hubs: Hubs,
     private readonly panels: RequestPanels,
     private readonly log: Logger,
+    private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
     this._register({ dispose: () => this.active?.leave({ kind: 'escape' }) });
@@ -86,7 +88,7 @@ export class InlineAnswers extends Disposable {
     }
     // A flow already showing loses its quick input to this one; it keeps its draft as on Escape.
     this.active?.leave({ kind: 'escape' });
-    const flow = new InlineFlow(item, request, plan, this.panels.draftFor(item.key) ?? {}, this.hubs);
+    const flow = new InlineFlow(item, request, plan, this.panels.draftFor(item.key) ?? {}, this.hubs, () => this.secretValues.redaction());
     this.active = flow;
     void vscode.commands.executeCommand('setContext', ANSWERING_INLINE_CONTEXT, true);
     let end: FlowEnd;
@@ -145,7 +147,7 @@ export class InlineAnswers extends Disposable {
     const current = this.hubs.item(item.key) ?? item;
     const request = current.request;
     if (!request) return;
-    const choice: CaptureChoice = { verbatim, redaction: { home: homedir() } };
+    const choice: CaptureChoice = { verbatim, redaction: this.secretValues.redaction() };
     const decision = commandCapture(answer, request.fields, choice);
     if (!decision.ok) {
       await this.offerOpen(item, 'warning', vscode.l10n.t('Not sent: the redaction pipeline would replace a part of your answer. Send it redacted, or choose to send it as typed (capture full).'));
@@ -231,6 +233,7 @@ class InlineFlow {
     private readonly plan: InlinePlan,
     draft: PageDraft,
     hubs: Hubs,
+    private readonly redaction: () => RedactionOptions,
   ) {
     this.draft = draft;
     this.title = inlineTitle(item, plan, hubs.size > 1 ? hubs.of(item)?.label : undefined);
@@ -413,7 +416,7 @@ class InlineFlow {
    * an Enter on "Send…".
    */
   private async confirm(answer: Answer): Promise<FlowEnd | { kind: 'escape'; edit: number }> {
-    const check = sendCheck(this.request, this.plan, answer, { home: homedir() });
+    const check = sendCheck(this.request, this.plan, answer, this.redaction());
     if (check.kind === 'send') return { kind: 'send', answer, verbatim: false };
     type Value = 'redacted' | 'verbatim' | 'send' | 'edit';
     const editStep = (() => {

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import type { SendOutcome } from '../aep/client/controlSender';
@@ -12,6 +11,8 @@ import { agentName, kindLabel } from './describe';
 import { Disposable } from './disposable';
 import type { Hubs } from './hubs';
 import type { Logger } from '../aep/client/logger';
+import type { RedactionOptions } from '../aep/redaction';
+import type { AlwaysSecretValues } from './alwaysSecretValues';
 import { pageReachability, pageRequest } from './pageRequest';
 import type { SettingsService } from './settings';
 import { createWebviewPanel, setPanelTitle } from './surfaces';
@@ -35,6 +36,7 @@ export class RequestPanels extends Disposable {
     private readonly hubs: Hubs,
     private readonly log: Logger,
     private readonly settings: SettingsService,
+    private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
     this._register({ dispose: () => [...this.panels.values()].forEach((panel) => panel.dispose()) });
@@ -109,7 +111,7 @@ export class RequestPanels extends Disposable {
   }
 
   private adopt(item: Readonly<AttentionItem>, webviewPanel: vscode.WebviewPanel): void {
-    const panel = new RequestPanel(this.extensionUri, this.hubs, this.log, this.settings, item, webviewPanel, () => this.takeDraft(item.key));
+    const panel = new RequestPanel(this.extensionUri, this.hubs, this.log, this.settings, item, webviewPanel, () => this.takeDraft(item.key), () => this.secretValues.redaction());
     this.panels.set(item.key, panel);
     panel.onDidDispose(() => this.panels.delete(item.key));
   }
@@ -128,6 +130,10 @@ function createPanel(item: Readonly<AttentionItem>, viewColumn: vscode.ViewColum
 /** How long a resolved request's panel stays up, when the user chose to close it, so the outcome can be read. */
 const CLOSE_AFTER_RESOLVED_MS = 2_000;
 
+function pipelineOptions(options: RedactionOptions): { home?: string; secretValues?: string[] } {
+  return { ...(options.home ? { home: options.home } : {}), ...(options.secretValues?.length ? { secretValues: [...options.secretValues] } : {}) };
+}
+
 class RequestPanel extends Disposable {
   private ready = false;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
@@ -144,6 +150,7 @@ class RequestPanel extends Disposable {
     private item: Readonly<AttentionItem>,
     private readonly panel: vscode.WebviewPanel,
     private readonly takeDraft: () => PageDraft | undefined,
+    private readonly redaction: () => RedactionOptions,
   ) {
     super();
     this.panel.webview.options = requestPageOptions(extensionUri);
@@ -259,7 +266,7 @@ class RequestPanel extends Disposable {
       });
       return;
     }
-    const choice: CaptureChoice = { verbatim, redaction: { home: homedir() } };
+    const choice: CaptureChoice = { verbatim, redaction: this.redaction() };
     const decision = commandCapture(answer, request.fields, choice);
     if (!decision.ok) {
       // The replacements are the user's text: never logged.
@@ -294,7 +301,8 @@ class RequestPanel extends Disposable {
     const draft = this.takeDraft();
     this.post({
       type: 'init',
-      request: { ...pageRequest(this.item, this.hubs.reachability(this.item), this.hubName()), home: homedir() },
+      // The page previews the pipeline as the host will run it; the values stay in its memory, never in its saved state.
+      request: { ...pageRequest(this.item, this.hubs.reachability(this.item), this.hubName()), ...pipelineOptions(this.redaction()) },
       now: Date.now(),
       ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
       ...(draft ? { draft } : {}),

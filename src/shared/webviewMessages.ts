@@ -78,6 +78,8 @@ export const pageRequestSchema = z.object({
   reachability: pageReachability,
   /** The user's home directory, so the page runs the redaction pipeline (AEP-0003 §9.4 rule c) as the host will. */
   home: z.optional(z.string()),
+  /** The values the user lists as always secret (rule b): in the page's memory only, for the same preview. */
+  secretValues: z.optional(z.array(z.string())),
 });
 export type PageRequest = z.infer<typeof pageRequestSchema>;
 

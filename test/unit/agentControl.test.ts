@@ -224,6 +224,20 @@ describe('demo agent: control target (AEP-0004)', () => {
 });
 
 describe('demo agent: form answers (AEP-0006)', () => {
+  test('a nack that quotes what the responder sent passes the redaction pipeline before it claims capture "redacted"', () => {
+    const target = newTarget();
+    const id = raise(target, formPlan('form s_form'));
+    const step = target.handle(respond(SESSION_OF.form, id, { values: { name: 'billing-api', 'password=hunter2secret': 'x', 'ops@example.com': 'y' } }), T0 + 10);
+    const [ack] = sent(step);
+    assert.equal(ack?.capture, 'redacted');
+    const { reason, detail = '' } = rejection(step);
+    assert.equal(reason, 'invalid');
+    assert.match(detail, /is not a field of this form/);
+    assert.ok(!detail.includes('hunter2secret') && !detail.includes('ops@example.com'), detail);
+    assert.match(detail, /password=\[REDACTED:secret\]/);
+    assert.ok(!step.log.join('\n').includes('hunter2secret'), 'nor does the log line say it');
+  });
+
   test('invalid values are nacked naming the field; the request stays pending; a corrected answer with a new id is accepted', () => {
     const target = newTarget();
     const id = raise(target, formPlan('form s_form'));

@@ -40,6 +40,25 @@ const FOUND: Array<[string, CredentialKind]> = [
   ['export GITHUB_TOKEN="tok_9f8e7d6c5b4a"', 'key or token assignment'],
   ['client_secret = 8f14e45fceea167a5a36dedd4bea2543', 'key or token assignment'],
   ['Authorization: token 0123456789abcdef', 'authorization header'],
+  // Said in words, on a command line, under short names, in full-width forms.
+  ['my password is hunter2sequel', 'password assignment'],
+  ['the password was "Tr0ub4dor&3" yesterday', 'password assignment'],
+  ['pass: hunter2sequel', 'password assignment'],
+  ['pwd=s3cretPass!', 'password assignment'],
+  ['mysql -u root -pS3cretPass! mydb', 'password assignment'],
+  ['sshpass -p Hunter2pass ssh root@host', 'password assignment'],
+  ['sshpass -p\'Hunter2pass\' ssh root@host', 'password assignment'],
+  ['deploy --password Hunter2pass --force', 'password assignment'],
+  ['password：hunter2sequel', 'password assignment'],
+  ['ｐａｓｓｗｏｒｄ＝hunter2sequel', 'password assignment'],
+  ['DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;EndpointSuffix=core.windows.net', 'key or token assignment'],
+  ['https://acme.blob.core.windows.net/c/f?sv=2022-11-02&ss=b&sig=Xc8yHnT0%2BqZ3kLmN9pR7sV1wY5uA4bC6dE8fG2hJ%3D', 'key or token assignment'],
+  ['aws_secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz1122KEYA', 'AWS secret key'],
+  ['ya29.a0AfH6SMBx3kLmN9pR7sV1wY5uA4bC6dE8fG2hJ', 'Google OAuth token'],
+  ['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', 'Shopify token'],
+  ['dop_v1_4f7a9c2e1b8d6f3a0e5c7b9d1f2a4c6e4f7a9c2e1b8d6f3a0e5c7b9d1f2a4c6e', 'DigitalOcean token'],
+  ['lin_api_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd', 'Linear key'],
+  ['sbp_4f7a9c2e1b8d6f3a0e5c7b9d1f2a4c6e4f7a9c2e', 'Supabase token'],
 ];
 
 const NOT_FOUND: string[] = [
@@ -74,6 +93,10 @@ const NOT_FOUND: string[] = [
   'contact jane.doe@example.com',
   'copied to /home/alice/project/file.txt',
   'Token: see the wiki',
+  'pass: 3 tests, fail: 0',
+  'my password is too short, says the form',
+  'commit 9fceb02d0ae598e95dc970b74767f19372d61af8',
+  'mysql -u root -p mydb',
 ];
 
 describe('credential detector: what people paste is named', () => {

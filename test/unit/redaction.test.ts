@@ -85,14 +85,25 @@ describe('redaction: rules beyond the corpus', () => {
     { input: '{"password": "correct horse battery staple"}', out: `{"password": "${SECRET_MARK}"}` },
     { input: 'password: <enter it later>', out: `password: ${SECRET_MARK}` },
     { input: 'password=<b>hunter2</b> and "token": "abc"def', out: `password=${SECRET_MARK} and "token": ${SECRET_MARK}` },
-    { input: '{"token":"tok_1a2b3c"},{"secret":"s3"}', out: `{"token":"${SECRET_MARK}"},{"secret":"${SECRET_MARK}"}` },
+    // Compact JSON: the floor's `\S+` runs on past the closing quote, through the next member too.
+    { input: '{"token":"tok_1a2b3c"},{"secret":"s3"}', out: `{"token":"${SECRET_MARK}` },
+    { input: '{"token":"tok_1a2b3c"}, {"secret":"s3"}', out: `{"token":"${SECRET_MARK}"}, {"secret":"${SECRET_MARK}"}` },
     { input: "'api_key' => 'abc123def456'", out: `'api_key' => '${SECRET_MARK}'` },
     { input: 'see C:\\Users\\Bob\\AppData\\x.txt', out: 'see ~\\AppData\\x.txt' },
     { input: 'in /home/alice.', out: 'in ~.' },
     { input: 'the /home/ directory and /Users/ folder', out: 'the /home/ directory and /Users/ folder' },
     { input: 'git@github.com:org/repo.git', out: 'git@github.com:org/repo.git' },
     { input: 'call 555-123-4567 or 555.123.4567', out: `call ${PII_MARK} or ${PII_MARK}` },
-    { input: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200, 10 000 000 rows, id 12345678', out: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200, 10 000 000 rows, id 12345678' },
+    { input: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200, 10 000 000 rows', out: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200, 10 000 000 rows' },
+    // Eight digits or more in a row are a phone number to the floor (`call 5551234567`), an id that long too.
+    { input: 'call 5551234567 or 07700900123, id 12345678', out: `call ${PII_MARK} or ${PII_MARK}, id ${PII_MARK}` },
+    { input: 'ring 138.656.7769, +1.555.123.4567 or 06.12.34.56.78', out: `ring ${PII_MARK}, ${PII_MARK} or ${PII_MARK}` },
+    { input: 'two at once: 555-123-4567) 555-765-4321, and (07700900123', out: `two at once: ${PII_MARK}) ${PII_MARK}, and ${PII_MARK}` },
+    { input: 'Arabic-Indic ٥٥٥١٢٣٤٥٦٧, full-width ５５５-１２３-４５６７, thin spaces 555\u2009123\u20094567', out: `Arabic-Indic ${PII_MARK}, full-width ${PII_MARK}, thin spaces ${PII_MARK}` },
+    // A value that only starts like the marker is a value (password=[REDACTED:x]hunter2 passed whole before).
+    { input: 'password=[REDACTED:x]hunter2 and token: "[REDACTED:secret]tail"', out: `password=${SECRET_MARK} and token: "${SECRET_MARK}"` },
+    // A value another rule cut short still runs to the next space.
+    { input: 'API_KEY=ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345,tail and token: Bearer abcdefgh123"tail2', out: `API_KEY=${SECRET_MARK}${SECRET_MARK} and token: ${SECRET_MARK} ${SECRET_MARK}${SECRET_MARK}` },
     { input: 'the bearer instruments and Basic Understanding', out: 'the bearer instruments and Basic Understanding' },
     { input: 'max_tokens: 100, tokenizer: bpe, passwordless: true', out: 'max_tokens: 100, tokenizer: bpe, passwordless: true' },
     { input: 'home is /srv/op/x, not /srv/operator', out: 'home is ~/x, not /srv/operator', options: { home: '/srv/op/' } },
@@ -134,6 +145,8 @@ describe('redaction: rules beyond the corpus', () => {
 
   test('values: a credential-named key drops its value whatever its shape; __proto__ stays a plain key; deep nesting is cut, not overflowed', () => {
     assert.deepEqual(redactValue({ DB_PASSWORD: 12345, client_secret: { a: 1 }, token: null, id_token: '' }), { DB_PASSWORD: SECRET_MARK, client_secret: SECRET_MARK, token: null, id_token: '' });
+    // Only the marker itself has nothing left to hide; keys are read as the reference reads them (folded, a final newline ignored).
+    assert.deepEqual(redactValue({ password: '[REDACTED:x]hunter2', token: SECRET_MARK, 'ſecret': 'v4lue', 'token\n': 'v4lue', 'apı_key': 'v4lue' }), { password: SECRET_MARK, token: SECRET_MARK, 'ſecret': SECRET_MARK, 'token\n': SECRET_MARK, 'apı_key': SECRET_MARK });
     const proto = redactValue(JSON.parse('{"__proto__": {"token": "x1"}}')) as Record<string, unknown>;
     assert.equal(Object.getPrototypeOf(proto), Object.prototype);
     assert.deepEqual(Object.keys(proto), ['__proto__']);

@@ -54,6 +54,21 @@ describe('request page: the redaction pipeline before sending', chromiumSuite(),
     assert.equal(hostCapture(submit, fieldsOf(event)), 'redacted');
   });
 
+  test('a value the user lists as always secret (rule b): the page replaces it as the host will, and what it sends declares redacted', async () => {
+    const event = question('input');
+    const page = await open({ ...withHome(viewOf(event)), secretValues: ['plainword'] });
+    const p = page.page;
+    await reply(page, 'the db one is plainword');
+    await p.locator('.confirm').waitFor({ state: 'visible' });
+    const rows = await p.locator('#confirm-replacements li').allInnerTexts();
+    assert.deepEqual(rows, ['Reply: plainword → [REDACTED:secret] (configured secret)']);
+    await p.locator('#confirm-redacted').click();
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    assert.deepEqual(submit['answer'], { text: 'the db one is [REDACTED:secret]' });
+    const decision = commandCapture(submit['answer'] as Answer, [], { redaction: { home: HOME, secretValues: ['plainword'] } });
+    assert.deepEqual(decision, { ok: true, capture: 'redacted' });
+  });
+
   test('a GitHub token: the page lists what would be replaced; Send redacted sends the redacted text at redacted, and the summary shows it', async () => {
     const event = question('input');
     const page = await open(withHome(viewOf(event)));

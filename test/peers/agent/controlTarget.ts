@@ -6,7 +6,9 @@
 // whole decision logic is unit-testable.
 import * as z from 'zod/mini';
 import { answerSchema, parseAttentionRequest, type Answer, type AttentionRequest } from '../../../src/aep/attention';
+import { homedir } from 'node:os';
 import { verbatimCapture } from '../../../src/aep/capture';
+import { redactText } from '../../../src/aep/redaction';
 import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, type RejectReason } from '../../../src/aep/control';
 import { dedupeKey, parseEnvelope, type AepEvent } from '../../../src/aep/envelope';
 import { validateFormValues, type FieldError } from '../../../src/aep/formValidation';
@@ -328,7 +330,10 @@ export class ControlTarget {
       return { ...step, decision: { kind: 'dropped', why }, log: [`dropped ${shown(command.id)} (${shown(command.type)}): ${why}`] };
     }
 
-    const reject = (reason: RejectReason, detail: string, extra: Step = emptyStep()): CommandStep => {
+    const reject = (reason: RejectReason, raw: string, extra: Step = emptyStep()): CommandStep => {
+      // The detail quotes what the responder sent (`"password=…" is not a field`):
+      // `capture: "redacted"` claims it passed the §9.4 pipeline, so it does.
+      const detail = redactText(raw, { home: homedir() }).text;
       const ack = speaker.emit(REJECTED_TYPE, { cause: command.id, capture: 'redacted', data: { reason, detail } }, now);
       this.record(key, ack);
       merge(step, extra);
