@@ -2,7 +2,7 @@ import type { Answer, FieldSpec } from '../src/aep/attention';
 import { freeTextParts, redactAnswer, type AnswerPart, type AnswerRedaction } from '../src/aep/capture';
 import { credentialKinds, type CredentialKind } from '../src/aep/credentials';
 import { validateFormValues } from '../src/aep/formValidation';
-import { fieldAsksForSecret, maskStoredText, requestAsksForSecret } from '../src/aep/secretAsking';
+import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues } from '../src/aep/secretAsking';
 import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { FieldList } from './fieldList';
@@ -94,6 +94,8 @@ export class AnswerArea {
   private retryListener: (() => void) | undefined;
 
   constructor(private readonly request: PageRequest, private readonly send: Sender) {
+    // The draft kept with setState is masked with the same always-secret values as the answer.
+    setStoredSecretValues(request.secretValues ?? []);
     this.retryButton = button(t('Send again (same answer)'), 'secondary', () => this.retryListener?.());
     this.retryButton.id = 'retry';
     this.retryButton.hidden = true;

@@ -93,12 +93,27 @@ export function commandHoldsSecret(text: string, request: Pick<AttentionRequest,
 }
 
 /**
- * Secret masking for what is kept on disk (the answer history, a page's
- * draft): the §9.4 secret rules, credential-named keys whole; PII is left (it
- * is not a credential, and the result must not depend on a setting).
+ * The values the user lists as always secret (§9.4 rule b). Set by whoever
+ * holds them (the host from secret storage, the page from its init message),
+ * so that every masking of what is kept reads the same list without each
+ * store being handed it.
  */
-export const STORED_MASKING: RedactionOptions = { pii: false };
+let storedSecretValues: readonly string[] = [];
+
+export function setStoredSecretValues(values: readonly string[]): void {
+  storedSecretValues = [...values];
+}
+
+/**
+ * Secret masking for what is kept on disk (the answer history, a page's
+ * draft): the §9.4 secret rules, the user's always-secret values, and
+ * credential-named keys whole; PII is left (it is not a credential, and the
+ * result must not depend on a setting).
+ */
+export function storedMasking(): RedactionOptions {
+  return storedSecretValues.length === 0 ? { pii: false } : { pii: false, secretValues: [...storedSecretValues] };
+}
 
 export function maskStoredText(text: string): string {
-  return redactText(text, STORED_MASKING).text;
+  return redactText(text, storedMasking()).text;
 }

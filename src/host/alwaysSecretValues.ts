@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { addSecretValue, readSecretValues, writeSecretValues, type AddSecretValue } from '../aep/alwaysSecret';
 import type { RedactionOptions } from '../aep/redaction';
+import { setStoredSecretValues } from '../aep/secretAsking';
 import type { Logger } from '../aep/client/logger';
 
 const KEY = 'aepAttention.alwaysSecretValues';
@@ -30,7 +31,13 @@ export class AlwaysSecretValues extends vscode.Disposable {
   async load(): Promise<void> {
     const { values, problem } = readSecretValues(await this.secrets.get(KEY));
     if (problem) this.log.warn(problem);
+    this.use(values);
+  }
+
+  /** What the pipeline runs with, and what every store masks with. */
+  private use(values: string[]): void {
     this.list = values;
+    setStoredSecretValues(values);
   }
 
   get count(): number {
@@ -46,13 +53,13 @@ export class AlwaysSecretValues extends vscode.Disposable {
     const added = addSecretValue(this.list, value);
     if (added.ok) {
       await this.secrets.store(KEY, writeSecretValues(added.values));
-      this.list = added.values;
+      this.use(added.values);
     }
     return added;
   }
 
   async clear(): Promise<void> {
     await this.secrets.delete(KEY);
-    this.list = [];
+    this.use([]);
   }
 }

@@ -11,7 +11,8 @@ import { AnswerHistory, HISTORY_STORAGE_KEY, type HistoryLimits } from '../../sr
 import { answeredFor, commandJson, historyEntryId, maskAnswer, SENT_AS_TYPED_MARK, type HistoryEntry, type HubRef } from '../../src/aep/history/historyEntry';
 import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
 import type { CaptureLevel } from '../../src/aep/levels';
-import { SECRET_MARK } from '../../src/aep/redaction';
+import { SECRET_MARK, type RedactionOptions } from '../../src/aep/redaction';
+import { setStoredSecretValues } from '../../src/aep/secretAsking';
 import { validEvent, type EventFields, type RequestData, type WireField } from '../support/events';
 import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -96,10 +97,10 @@ function world(options: { limits?: () => HistoryLimits; maxBytes?: number; minOp
       apply(ev({ id: `ended-${seq}`, type: 'session.ended', seq: seq++, data: { reason: 'normal' } }));
     },
     /** Builds the command as the page does, and records it as sent. */
-    send(id: string, answer: Answer, verbatim = false): RespondCommand {
+    send(id: string, answer: Answer, verbatim = false, redaction?: RedactionOptions): RespondCommand {
       const it = item(id);
       assert.ok(it.request, `request ${id} could be read`);
-      const built = buildRespondCommand(it.request, answer, SENDER, clock.now, { verbatim });
+      const built = buildRespondCommand(it.request, answer, SENDER, clock.now, { verbatim, ...(redaction ? { redaction } : {}) });
       assert.ok(built.ok, built.ok ? '' : built.refusal.message);
       history.recordSent(HUB, it, built.command);
       return built.command;
@@ -421,6 +422,26 @@ describe('AnswerHistory: no secret is stored', () => {
     assert.equal(kept.id, command.id);
     assert.equal(kept.subject, 'F');
     assert.deepEqual(data.answer, { values: { password: SENT_AS_TYPED_MARK, replicas: 1 } });
+  });
+
+  test('a value the user lists as always secret (§9.4 rule b) is kept by no part of an entry: prompt, request event, answer, Copy as JSON', (t) => {
+    const ALWAYS = 'prod-db-7.internal';
+    setStoredSecretValues([ALWAYS]);
+    t.after(() => setStoredSecretValues([]));
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('A', { prompt: `Migrate ${ALWAYS} now?` });
+    // Sent as typed (verbatim) with the pipeline knowing the value: the command declares full; the history keeps none of it.
+    const sent = w.send('A', { text: `yes, ${ALWAYS}` }, true, { secretValues: [ALWAYS] });
+    assert.equal(sent.capture, 'full');
+    const entry = w.entry('A');
+    assert.ok(!entry.prompt.text.includes(ALWAYS), entry.prompt.text);
+    assert.ok(!JSON.stringify(entry).includes(ALWAYS), JSON.stringify(entry));
+    // Listed after an answer that holds it went out as it passed then (capture redacted): the entry still keeps none of it.
+    w.request('B', { prompt: 'Which host?' });
+    w.send('B', { text: `use ${ALWAYS}` });
+    assert.ok(!JSON.stringify(w.entry('B')).includes(ALWAYS), JSON.stringify(w.entry('B')));
+    assert.ok(!w.stored().includes(ALWAYS), 'nor does storage');
   });
 
   test("an auth request's reply and a one-time code are masked whole, though the pipeline finds nothing in them", (t) => {

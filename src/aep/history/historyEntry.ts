@@ -13,7 +13,7 @@ import type { AttentionItem } from '../inbox/inbox';
 import { honestRequestText, type TextHonesty } from '../labels';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../levels';
 import { redactValue, SECRET_MARK } from '../redaction';
-import { maskStoredText, partAsksForSecret, secretAskingOf, STORED_MASKING, type SecretAskingRequest } from '../secretAsking';
+import { maskStoredText, partAsksForSecret, secretAskingOf, storedMasking, type SecretAskingRequest } from '../secretAsking';
 
 /** A hub the history was written for. */
 export interface HubRef {
@@ -120,7 +120,7 @@ function mapFreeText(answer: Answer, fields: readonly FieldSpec[], replace: (fre
   const item = (fieldId: string, value: unknown, index?: number): unknown => {
     const free = values.get(partKey(fieldId, index));
     if (free) return replace(free);
-    return typeof value === 'object' && value !== null ? redactValue(value, STORED_MASKING) : value;
+    return typeof value === 'object' && value !== null ? redactValue(value, storedMasking()) : value;
   };
   // fromEntries defines own properties: a `__proto__` field id stays a key.
   out.values = Object.fromEntries(
@@ -155,7 +155,8 @@ export function answeredFor(request: AttentionRequest | undefined, kind: string)
  */
 export function maskAnswer(answer: Answer, request: AnsweredFor, capture: CaptureLevel): { answer: Answer; masked: number } {
   const { fields } = request;
-  const redacted = capture === 'full' ? undefined : redactAnswer(answer, fields).answer;
+  // The always-secret values too: a value listed after the answer was built is still not kept.
+  const redacted = capture === 'full' ? undefined : redactAnswer(answer, fields, storedMasking()).answer;
   let masked = 0;
   const out = mapFreeText(answer, fields, ({ part, text }) => {
     let kept: string;
@@ -171,7 +172,7 @@ export function maskAnswer(answer: Answer, request: AnsweredFor, capture: Captur
 
 /** The request event with every string through the secret masking; its envelope still reads as one. */
 function maskEvent(event: AepEvent): AepEvent {
-  const masked = parseEnvelope(redactValue(event, STORED_MASKING));
+  const masked = parseEnvelope(redactValue(event, storedMasking()));
   if (masked.ok) return masked.value;
   // Unreachable in practice (masking keeps non-empty strings non-empty); keep nothing rather than the original.
   return { aep: event.aep, id: SECRET_MARK, type: event.type, time: event.time, source: SECRET_MARK, agent: SECRET_MARK };
