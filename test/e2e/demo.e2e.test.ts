@@ -157,6 +157,11 @@ test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing runnin
 
     workbench = await openWorkbench(url.origin, folder);
     const page = workbench.page;
+    // Workspace Trust is on in the demo's editor: it asks whether to trust the demo folder, and the person says yes.
+    const trustDialog = page.locator('.monaco-dialog-box', { hasText: 'trust the authors' });
+    await trustDialog.waitFor({ state: 'visible', timeout: 60_000 });
+    await trustDialog.locator('.monaco-button', { hasText: 'Yes, I trust the authors' }).click();
+    await trustDialog.waitFor({ state: 'hidden', timeout: 15_000 });
     await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1:\d+\. \d+ requests? waits? for you/);
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'demo-agent' }).first().waitFor({ state: 'visible', timeout: 60_000 });
 

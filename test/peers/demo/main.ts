@@ -29,7 +29,7 @@ import { AgentStartError, startAgent, type RunningAgent } from '../agent/agent';
 import { DEFAULT_USER_SETTINGS, cacheDir, e2eAvailable, repoRoot, startCodeServer, type CodeServer } from '../../e2e/codeServer';
 import { startHub, type RunningHub } from '../hub/hub';
 import { USAGE, UsageError, parseDemoArgs, type DemoOptions } from './args';
-import { DesktopError, demoProfile, extensionId, launchDesktop, runningEditor, uninstallCommand } from './desktop';
+import { DesktopError, KEEP_WORKSPACE_TRUST, demoProfile, extensionId, launchDesktop, runningEditor, uninstallCommand } from './desktop';
 import { findEditorClis } from './editorCli';
 import { DEFAULT_EDITOR_CLIS, EditorChoiceError, chooseEditor, type EditorChoice } from './editorChoice';
 import { PortError, listenOnFreePort, startForwarder, type Forwarder } from './ports';
@@ -394,7 +394,9 @@ async function start(options: DemoOptions): Promise<void> {
       // How the token is stored for the editor: the extension reads the pair and offers the token to that origin only.
       env: { AEP_HUB: hub.url, AEP_TOKEN: token },
       settings,
-      userSettings: { 'workbench.startupEditor': 'readme' },
+      // Workspace Trust stays on, as in the desktop demo: the editor asks once whether to trust the demo folder.
+      userSettings: { 'workbench.startupEditor': 'readme', ...KEEP_WORKSPACE_TRUST },
+      workspaceTrust: true,
       startTimeoutMs: 120_000,
     }).catch((error: unknown) => {
       throw new DemoError(`the editor (code-server) did not start: ${error instanceof Error ? error.message : String(error)}`);
