@@ -71,13 +71,21 @@ export interface CodeServerOptions {
   userSettings?: Record<string, unknown>;
   /** Keep Workspace Trust on (default: off, so no trust prompt and no restricted mode). */
   workspaceTrust?: boolean;
+  /**
+   * Listen on this Unix socket (mode 0600: this user's processes only) instead
+   * of a loopback TCP port, which every local user and program can reach.
+   */
+  socketPath?: string;
   /** How long to wait for the server to answer; default 60 s. */
   startTimeoutMs?: number;
 }
 
 export interface CodeServer {
+  /** With `socketPath`, `http://localhost` (requests go through the socket). */
   url: string;
+  /** 0 with `socketPath`. */
   port: number;
+  socketPath?: string;
   /** Kills code-server's whole process group; resolves once every process in it has exited. */
   stop(): Promise<void>;
   /** Everything code-server (and the VSIX install) printed so far. */
@@ -165,9 +173,10 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs:
   });
 }
 
-function httpStatus(url: string): Promise<number> {
+/** GET `url`'s status; through `socketPath` when given. */
+export function httpStatus(url: string, socketPath?: string, timeoutMs = 2_000): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { timeout: 2_000 }, (response) => {
+    const request = http.get(url, { timeout: timeoutMs, ...(socketPath !== undefined ? { socketPath } : {}) }, (response) => {
       response.resume();
       resolve(response.statusCode ?? 0);
     });
@@ -220,7 +229,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const args = [
     install.codeServerEntry,
     ...common,
-    '--bind-addr', '127.0.0.1:0',
+    ...(options.socketPath !== undefined ? ['--socket', options.socketPath, '--socket-mode', '600'] : ['--bind-addr', '127.0.0.1:0']),
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
@@ -263,23 +272,24 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   // The kernel picks the port; code-server prints "HTTP server listening on http://127.0.0.1:PORT/".
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   let port = 0;
+  const { socketPath } = options;
   try {
-    while (port === 0) {
+    while (port === 0 && socketPath === undefined) {
       if (exited) throw new Error(`code-server exited with ${exited.code ?? exited.signal} before listening`);
       if (Date.now() > deadline) throw new Error('code-server did not start listening in time');
       const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
       if (match?.[1]) port = Number(match[1]);
       else await sleep(100);
     }
-    const url = `http://127.0.0.1:${port}`;
+    const url = socketPath === undefined ? `http://127.0.0.1:${port}` : 'http://localhost';
     for (;;) {
       if (exited) throw new Error(`code-server exited with ${exited.code ?? exited.signal} before answering`);
-      if (Date.now() > deadline) throw new Error(`code-server at ${url} did not answer in time`);
-      const status = await httpStatus(`${url}/healthz`).catch(() => 0);
+      if (Date.now() > deadline) throw new Error(`code-server at ${socketPath ?? url} did not answer in time`);
+      const status = await httpStatus(`${url}/healthz`, socketPath).catch(() => 0);
       if (status === 200) break;
       await sleep(200);
     }
-    return { url, port, stop, logs: () => log };
+    return { url, port, ...(socketPath !== undefined ? { socketPath } : {}), stop, logs: () => log };
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- code-server output ---\n${log.slice(-8_000)}`);

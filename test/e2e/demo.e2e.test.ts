@@ -137,7 +137,7 @@ test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing runnin
     // The demo's defaults (all scenarios, a request every 8 s), on ports nothing else uses.
     const spawnedAt = Date.now();
     demo = startDemo(['--port', '0', '--editor-port', '0', '--dir', dir]);
-    const [, openUrl = ''] = await waitForOutput(demo, /^Open (http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)$/m, 300_000);
+    const [, openUrl = ''] = await waitForOutput(demo, /^Open (http:\/\/127\.0\.0\.1:\d+\/aep-demo\/[\w-]{24,}\?folder=\S+)$/m, 300_000);
     const urlAt = Date.now();
     t.diagnostic(`demo start -> URL printed: ${urlAt - spawnedAt} ms`);
     const [, hubUrl = ''] = await waitForOutput(demo, /^Hub: (http:\/\/127\.0\.0\.1:\d+)/m, 1_000);
@@ -150,12 +150,20 @@ test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing runnin
     // The token reached code-server (and only through its environment).
     const editors = processesWith([path.join(dir, 'editor', 'user-data')]);
     assert.ok(editors.length > 0, 'code-server runs with the demo folder');
+    // code-server listens on a socket of this user's only; the port in front of it turns away whoever lacks the printed key.
+    const editorCmdline = editors.find((editor) => editor.cmdline.includes('--socket'))?.cmdline ?? '';
+    assert.match(editorCmdline, /--socket \S+ --socket-mode 600/);
+    assert.doesNotMatch(editorCmdline, /--bind-addr/);
+    const stranger = await fetch(`${url.origin}/?folder=${encodeURIComponent(folder)}`, { redirect: 'manual' });
+    assert.equal(stranger.status, 403, 'the editor port refuses a request without the key');
+    const wrongKey = await fetch(`${url.origin}/aep-demo/${'x'.repeat(32)}`, { redirect: 'manual' });
+    assert.equal(wrongKey.status, 403, 'the editor port refuses a wrong key');
     const editorEnv = environmentOf(editors[0]?.pid ?? 0);
     assert.equal(editorEnv.get('AEP_HUB'), hubUrl);
     token = editorEnv.get('AEP_TOKEN');
     assert.ok(token && token.length >= 24, 'a generated token in the editor environment');
 
-    workbench = await openWorkbench(url.origin, folder);
+    workbench = await openWorkbench(`${url.origin}${url.pathname}`, folder);
     const page = workbench.page;
     // Workspace Trust is on in the demo's editor: it asks whether to trust the demo folder, and the person says yes.
     const trustDialog = page.locator('.monaco-dialog-box', { hasText: 'trust the authors' });

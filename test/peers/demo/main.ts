@@ -23,15 +23,16 @@
 // workspace, the editor's state (reset every run) and logs/.
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentStartError, startAgent, type RunningAgent } from '../agent/agent';
-import { DEFAULT_USER_SETTINGS, cacheDir, e2eAvailable, repoRoot, startCodeServer, type CodeServer } from '../../e2e/codeServer';
+import { DEFAULT_USER_SETTINGS, cacheDir, e2eAvailable, httpStatus, repoRoot, startCodeServer, type CodeServer } from '../../e2e/codeServer';
 import { startHub, type RunningHub } from '../hub/hub';
 import { USAGE, UsageError, parseDemoArgs, type DemoOptions } from './args';
 import { DesktopError, KEEP_WORKSPACE_TRUST, demoProfile, extensionId, launchDesktop, runningEditor, uninstallCommand } from './desktop';
 import { findEditorClis } from './editorCli';
 import { DEFAULT_EDITOR_CLIS, EditorChoiceError, chooseEditor, type EditorChoice } from './editorChoice';
+import { LOGIN_PREFIX } from './editorGate';
 import { PortError, listenOnFreePort, startForwarder, type Forwarder } from './ports';
 import { StepError, runStep, stopSteps } from './processes';
 import { OwnedDirError, claimOwnedDir, resetOwnedDir } from './ownedDir';
@@ -77,6 +78,8 @@ const running: {
   agent?: RunningAgent;
   server?: CodeServer;
   forwarder?: Forwarder;
+  /** Holds code-server's socket; removed at shutdown. */
+  socketDir?: string;
   monitor?: NodeJS.Timeout;
   /** The desktop VS Code opened: not stopped, only told how to remove the extension from. */
   desktop?: { uninstall: string };
@@ -132,6 +135,7 @@ function shutdown(): Promise<void> {
     const { server, agent, forwarder, hub } = running;
     await Promise.all([server?.stop(), agent?.close(), forwarder?.close()]);
     await hub?.close('shutdown');
+    if (running.socketDir) fs.rmSync(running.socketDir, { recursive: true, force: true });
     if (server && logDir) fs.writeFileSync(path.join(logDir, 'code-server.log'), server.logs());
     for (const fd of openLogs.splice(0)) fs.closeSync(fd);
     releaseDir();
@@ -294,19 +298,19 @@ function watchEditor(server: CodeServer): NodeJS.Timeout {
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    const request = http.get(`${server.url}/healthz`, { timeout: 3_000 }, (response) => {
-      response.resume();
-      busy = false;
-      misses = response.statusCode === 200 ? 0 : misses + 1;
-    });
-    request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', () => {
-      busy = false;
-      if (++misses >= 3) {
-        const tail = server.logs().trim().split('\n').slice(-15).join('\n');
-        requestStop(1, `the editor (code-server) stopped answering at ${server.url}. Its last output:\n${tail}`);
-      }
-    });
+    httpStatus(`${server.url}/healthz`, server.socketPath, 3_000).then(
+      (status) => {
+        busy = false;
+        misses = status === 200 ? 0 : misses + 1;
+      },
+      () => {
+        busy = false;
+        if (++misses >= 3) {
+          const tail = server.logs().trim().split('\n').slice(-15).join('\n');
+          requestStop(1, `the editor (code-server) stopped answering at ${server.socketPath ?? server.url}. Its last output:\n${tail}`);
+        }
+      },
+    );
   }, 2_000);
   timer.unref();
   return timer;
@@ -386,7 +390,14 @@ async function start(options: DemoOptions): Promise<void> {
     const settings = prepareWorkspace(workspaceDir, facts);
     say('Editor: starting code-server with the extension installed ...');
     const editorStartedAt = Date.now();
+    // A short path (Unix sockets allow about 100 bytes), in a folder of this user's only.
+    const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-demo-'));
+    running.socketDir = socketDir;
+    const socketPath = path.join(socketDir, 'editor.sock');
+    // The key the printed address carries: the loopback port lets nothing else through.
+    const editorKey = randomBytes(24).toString('base64url');
     const server = await startCodeServer({
+      socketPath,
       vsixPath,
       workspaceDir,
       userDataDir: path.join(editorDir, 'user-data'),
@@ -405,12 +416,12 @@ async function start(options: DemoOptions): Promise<void> {
     running.monitor = watchEditor(server);
     bail();
     const { value: forwarder, moved: editorMoved } = await listenOnFreePort('editor', options.editorPort, (port) =>
-      startForwarder(port, server.port, (error) => requestStop(1, `the editor's port on 127.0.0.1 failed: ${error.message}`)),
+      startForwarder(port, socketPath, editorKey, (error) => requestStop(1, `the editor's port on 127.0.0.1 failed: ${error.message}`)),
     );
     running.forwarder = forwarder;
     say(`Editor: code-server up (${seconds(Date.now() - editorStartedAt)})${editorMoved ? `; port ${options.editorPort.port} is busy, so another one is used` : ''}`);
     const folder = encodeURIComponent(workspaceDir).replace(/%2F/g, '/');
-    openUrl = `http://127.0.0.1:${forwarder.port}/?folder=${folder}`;
+    openUrl = `http://127.0.0.1:${forwarder.port}${LOGIN_PREFIX}${editorKey}?folder=${folder}`;
   }
   bail();
 

@@ -1,9 +1,10 @@
 // Ports for the demo: the default one or the next free one above it, and a
 // loopback TCP forwarder that gives the editor a port of the user's choosing
-// (code-server itself always binds a free port picked by the kernel).
+// (code-server itself listens on a Unix socket of this user's only).
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { PortChoice } from './args';
+import { gateVerdict, loginResponse, MAX_HEAD_BYTES, refusedResponse } from './editorGate';
 
 /** How many ports above a busy default are tried. */
 const SCAN = 20;
@@ -43,22 +44,50 @@ export interface Forwarder {
   close(): Promise<void>;
 }
 
-/** Listens on 127.0.0.1:`port` and pipes every connection to 127.0.0.1:`targetPort`. */
-export function startForwarder(port: number, targetPort: number, onError: (error: Error) => void): Promise<Forwarder> {
+/**
+ * Listens on 127.0.0.1:`port` and pipes a connection to the editor's Unix
+ * socket once its first request passes the gate (editorGate.ts) for `key`.
+ */
+export function startForwarder(port: number, socketPath: string, key: string, onError: (error: Error) => void): Promise<Forwarder> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
-    const upstream = connect(targetPort, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    const end = () => {
+    sockets.add(client);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const forget = () => {
       client.destroy();
-      upstream.destroy();
       sockets.delete(client);
-      sockets.delete(upstream);
     };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    client.on('error', forget).on('close', forget);
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      const buffered = Buffer.concat(chunks);
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (size > MAX_HEAD_BYTES) client.end(refusedResponse());
+        return;
+      }
+      client.off('data', onData);
+      const verdict = gateVerdict(buffered.subarray(0, end).toString('latin1'), key);
+      if (verdict.kind === 'refuse') return void client.end(refusedResponse());
+      if (verdict.kind === 'login') return void client.end(loginResponse(verdict.location, key));
+      client.pause();
+      const upstream = connect(socketPath);
+      sockets.add(upstream);
+      const cut = () => {
+        forget();
+        upstream.destroy();
+        sockets.delete(upstream);
+      };
+      client.on('close', cut);
+      upstream.on('error', cut).on('close', cut);
+      upstream.write(buffered);
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.resume();
+    };
+    client.on('data', onData);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
