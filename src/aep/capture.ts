@@ -111,8 +111,16 @@ export interface CaptureChoice {
   redaction?: RedactionOptions | undefined;
 }
 
+declare const decided: unique symbol;
+/** A capture `commandCapture` decided for one answer; only it makes one, so a command cannot carry a capture nobody decided. */
+export type DecidedCapture = { readonly ok: true; readonly capture: CaptureLevel; readonly [decided]: true };
+
 /** The capture to declare, or a refusal: the pipeline would change free text nobody chose to send verbatim. */
-export type CaptureDecision = { ok: true; capture: CaptureLevel } | { ok: false; changes: PartChange[] };
+export type CaptureDecision = DecidedCapture | { ok: false; changes: PartChange[] };
+
+function decide(capture: CaptureLevel): DecidedCapture {
+  return { ok: true, capture } as DecidedCapture;
+}
 
 /**
  * The `capture` a `control.attention.respond` must declare. `redacted` is a
@@ -122,8 +130,8 @@ export type CaptureDecision = { ok: true; capture: CaptureLevel } | { ok: false;
  * otherwise: the caller sends the redacted answer instead, or asks.
  */
 export function commandCapture(answer: Answer, fields: readonly FieldSpec[], choice: CaptureChoice = {}): CaptureDecision {
-  if (freeTextParts(answer, fields).length === 0) return { ok: true, capture: 'metadata' };
+  if (freeTextParts(answer, fields).length === 0) return decide('metadata');
   const { changes } = redactAnswer(answer, fields, choice.redaction);
-  if (changes.length === 0) return { ok: true, capture: 'redacted' };
-  return choice.verbatim ? { ok: true, capture: 'full' } : { ok: false, changes };
+  if (changes.length === 0) return decide('redacted');
+  return choice.verbatim ? decide('full') : { ok: false, changes };
 }

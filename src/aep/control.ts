@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Answer, AttentionRequest } from './attention';
-import { commandCapture, type CaptureChoice, type PartChange } from './capture';
+import { commandCapture, type CaptureChoice, type DecidedCapture, type PartChange } from './capture';
 import { AEP_VERSION, type AepEvent } from './envelope';
 import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
 import { ulid } from './ulid';
@@ -63,16 +63,18 @@ export type RespondBuild = { ok: true; command: RespondCommand } | { ok: false; 
  * `redacted` when the AEP-0003 §9.4 pipeline changes none of it, `full` when
  * the sender chose to send as typed text the pipeline would change. Anything
  * else is refused, never labelled `redacted`. Keep the returned envelope: a
- * retry MUST resend it unchanged, same `id` (AEP-0004 §2.3).
+ * retry MUST resend it unchanged, same `id` (AEP-0004 §2.3). Given a
+ * capture already decided (the answer pipeline, src/aep/answer), it stamps
+ * that one and decides nothing again.
  */
 export function buildRespondCommand(
   request: Pick<AttentionRequest, 'id' | 'session' | 'fields'>,
   answer: Answer,
   sender: SenderIdentity,
   now: number = Date.now(),
-  choice: CaptureChoice = {},
+  choice: CaptureChoice | DecidedCapture = {},
 ): RespondBuild {
-  const decision = commandCapture(answer, request.fields, choice);
+  const decision = isDecided(choice) ? choice : commandCapture(answer, request.fields, choice);
   if (!decision.ok) {
     const count = decision.changes.reduce((n, change) => n + change.replacements.length, 0);
     return {
@@ -100,4 +102,8 @@ export function buildRespondCommand(
       data: { answer },
     },
   };
+}
+
+function isDecided(choice: CaptureChoice | DecidedCapture): choice is DecidedCapture {
+  return 'capture' in choice;
 }

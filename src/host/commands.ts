@@ -11,7 +11,7 @@ import type { Hub, Hubs } from './hubs';
 import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inboxView';
 import type { InlineAnswers } from './inlineAnswer';
 import type { ExtensionLog } from './log';
-import { describeOutcome } from './outcomeMessages';
+import { describeOutcome, describeRefusal } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
 import { STATUS_COMMAND } from './statusBar';
 import { confirm, notify, pick } from './surfaces';
@@ -184,7 +184,13 @@ export class Commands extends Disposable {
   async answerWithOption(item: Readonly<AttentionItem>, optionId: string): Promise<void> {
     const request = item.request;
     if (!request) return;
-    const outcome = await this.hubs.respond(item, { option: optionId });
+    const result = this.hubs.answer('notification', item, { option: optionId });
+    if (result.kind === 'refused') {
+      const choice = await notify('warning', describeRefusal(result.refusal, item.agent), [{ title: vscode.l10n.t('Open'), value: 'open' }]);
+      if (choice === 'open') this.open(item);
+      return;
+    }
+    const outcome = await result.outcome;
     const described = describeOutcome(outcome, item.agent);
     if (described.ok) {
       void notify('info', described.message);
@@ -257,8 +263,15 @@ export class Commands extends Disposable {
   }
 
   private answerNext(): void {
-    const next = nextToAnswer(this.hubs.visibleItems(), Date.now(), (item) => this.hubs.reachability(item).state === 'not-accepting');
-    if (next) void this.answer(next);
+    // The answer pipeline says which requests take an answer now: not one whose answer of ours awaits its ack.
+    const items = this.hubs.visibleItems();
+    const next = nextToAnswer(items, Date.now(), (item) => !this.hubs.admit('answer-next', item).ok);
+    if (next) {
+      void this.answer(next);
+      return;
+    }
+    const waiting = items.map((item) => ({ item, admission: this.hubs.admit('answer-next', item) })).find(({ admission }) => !admission.ok && admission.refusal.code === 'answer-in-flight');
+    if (waiting && !waiting.admission.ok) void notify('info', describeRefusal(waiting.admission.refusal, waiting.item.agent));
     else void notify('info', vscode.l10n.t('No request is waiting for an answer.'));
   }
 

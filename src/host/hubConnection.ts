@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
-import type { CaptureChoice } from '../aep/capture';
+import type { DecidedCapture } from '../aep/capture';
 import type { StoredCommand } from '../aep/client/commandStore';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { HubClient, type ClientState, type ResumeNotice } from '../aep/client/hubClient';
@@ -154,7 +154,7 @@ export class HubConnection extends Disposable {
     else void this.connect();
   }
 
-  respond(request: AttentionRequest, answer: Answer, choice: CaptureChoice = {}, onBuilt?: (command: RespondCommand) => void): Promise<SendOutcome> {
+  respond(request: AttentionRequest, answer: Answer, choice: DecidedCapture, onBuilt?: (command: RespondCommand) => void): Promise<SendOutcome> {
     if (!this.client) {
       return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
     }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Answer } from '../aep/attention';
+import { AnswerPipeline, type Admission, type AnswerFacts, type AnswerResult, type AnswerSurface } from '../aep/answer/answerPipeline';
 import type { CaptureChoice } from '../aep/capture';
 import type { StoredCommand } from '../aep/client/commandStore';
 import type { SendOutcome } from '../aep/client/controlSender';
@@ -42,6 +43,8 @@ export type OverallState = 'unconfigured' | ConnectionState['kind'];
  */
 export class Hubs extends Disposable {
   private readonly byId = new Map<string, Hub>();
+  /** One record per request of the answer in flight, for every surface of the window. */
+  private readonly pipeline = new AnswerPipeline();
   /** What each hub's own subscriptions and store are released by, in order. */
   private readonly releases = new Map<Hub, () => void>();
   private reportedProblems = '';
@@ -157,19 +160,45 @@ export class Hubs extends Disposable {
     return this.of(item)?.keptAnswers() ?? [];
   }
 
-  /** Answers through the hub the request came from; never another (issue 16). */
-  respond(item: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}): Promise<SendOutcome> {
-    const hub = this.of(item);
-    const request = item.request;
-    if (!hub || !request) return Promise.resolve(this.gone());
-    return hub.respond(request, answer, choice, (command) => this.sent.fire({ hub, item, command })).then((outcome) => this.settledFrom(hub, outcome));
+  /** What every surface tells the answer pipeline about a request: the same facts whichever surface asks. */
+  answerFacts(item: Readonly<AttentionItem>): AnswerFacts {
+    const latest = this.item(item.key);
+    return {
+      hub: item.hub, source: item.source, requestId: item.requestId, session: item.session,
+      request: latest?.request ?? item.request, status: latest?.status,
+      // A watch-only hub is left to the client, whose refusal offers the token that lets answers through.
+      notAccepting: this.reachability(item).state === 'not-accepting', kept: this.keptAnswers(item),
+    };
   }
 
-  resend(item: Readonly<AttentionItem>, commandId: string): Promise<SendOutcome> {
-    const hub = this.of(item);
-    const request = item.request;
-    if (!hub || !request) return Promise.resolve(this.gone(commandId));
-    return hub.resend(request, commandId).then((outcome) => this.settledFrom(hub, outcome));
+  /** Whether `surface` may offer a new answer to the request now (src/aep/answer). */
+  admit(surface: AnswerSurface, item: Readonly<AttentionItem>): Admission {
+    return this.pipeline.admit(surface, this.answerFacts(item));
+  }
+
+  /** The only way to answer: through the pipeline, then the hub the request came from, never another (issue 16). */
+  answer(surface: AnswerSurface, item: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}): AnswerResult {
+    const facts = this.answerFacts(item);
+    return this.pipeline.submit(surface, facts, answer, choice, (sent, capture, built) => {
+      const hub = this.of(item);
+      const request = facts.request;
+      if (!hub || !request) return Promise.resolve(this.gone());
+      const onBuilt = (command: RespondCommand) => {
+        built(command.id);
+        this.sent.fire({ hub, item, command });
+      };
+      return hub.respond(request, sent, capture, onBuilt).then((outcome) => this.settledFrom(hub, outcome));
+    });
+  }
+
+  /** "Send Again": the same command, same id (AEP-0004 §2 item 3). */
+  resend(surface: AnswerSurface, item: Readonly<AttentionItem>, commandId: string): Promise<SendOutcome> {
+    return this.pipeline.resend(surface, this.answerFacts(item), commandId, () => {
+      const hub = this.of(item);
+      const request = item.request;
+      if (!hub || !request) return Promise.resolve(this.gone(commandId));
+      return hub.resend(request, commandId).then((outcome) => this.settledFrom(hub, outcome));
+    });
   }
 
   private settledFrom(hub: Hub, outcome: SendOutcome): SendOutcome {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
-import { commandCapture, type CaptureChoice } from '../aep/capture';
+import type { AnswerRefusal } from '../aep/answer/answerPipeline';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { refusesAnswers } from '../aep/client/rosterSnapshot';
 import type { Logger } from '../aep/client/logger';
@@ -19,7 +19,7 @@ import { agentName } from './describe';
 import { Disposable } from './disposable';
 import type { Hubs } from './hubs';
 import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, redactionIntro, replacementsLine, sensitivityText } from './inlineWords';
-import { describeOutcome } from './outcomeMessages';
+import { describeOutcome, describeRefusal } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
 import { setHubToken } from './setHubToken';
 import { watchOnlySentence } from './watchOnlyWords';
@@ -78,6 +78,12 @@ export class InlineAnswers extends Disposable {
   async answer(item: Readonly<AttentionItem>, fieldId?: string): Promise<void> {
     if (this.hubs.reachability(item).state === 'watch-only') {
       await this.sayWatchOnly(item);
+      return;
+    }
+    // An answer of ours awaiting its ack: no second one is asked for (src/aep/answer), whoever brought the request up.
+    const admission = this.hubs.admit('quick-input', item);
+    if (!admission.ok && admission.refusal.code === 'answer-in-flight') {
+      await this.refused(item, admission.refusal);
       return;
     }
     const plan = this.planFor(item);
@@ -139,23 +145,40 @@ export class InlineAnswers extends Disposable {
   }
 
   /**
-   * Whatever the flow did, the host decides the capture again (as
-   * requestPanel.ts `submit` does): text the pipeline would change goes only
-   * as the person chose, never declared `redacted` (AEP-0004 §5).
+   * Whatever the flow did, the answer pipeline (src/aep/answer) decides:
+   * an answer of ours still in flight refuses this one, and text the
+   * redaction pipeline would change goes only as the person chose, never
+   * declared `redacted` (AEP-0004 §5).
    */
   private async send(item: Readonly<AttentionItem>, plan: InlinePlan, answer: Answer, verbatim: boolean): Promise<void> {
     const current = this.hubs.item(item.key) ?? item;
     const request = current.request;
     if (!request) return;
-    const choice: CaptureChoice = { verbatim, redaction: this.secretValues.redaction() };
-    const decision = commandCapture(answer, request.fields, choice);
-    if (!decision.ok) {
-      await this.offerOpen(item, 'warning', vscode.l10n.t('Not sent: the redaction pipeline would replace a part of your answer. Send it redacted, or choose to send it as typed (capture full).'));
+    const result = this.hubs.answer('quick-input', current, answer, { verbatim, redaction: this.secretValues.redaction() });
+    if (result.kind === 'refused') {
+      await this.refused(item, result.refusal);
       return;
     }
     if (!this.hubs.isConnected(item)) void this.offerOpen(item, 'info', sendingMessage('', item.agent, false).message);
-    const outcome = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.respond(current, answer, choice));
+    const outcome = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => result.outcome);
     await this.settled(item, plan, request, outcome);
+  }
+
+  /** Nothing was sent: the pipeline's reason, and for an answer in flight "Send Again" of that same command. */
+  private async refused(item: Readonly<AttentionItem>, refusal: AnswerRefusal): Promise<void> {
+    const message = describeRefusal(refusal, item.agent);
+    if (refusal.code !== 'answer-in-flight') {
+      await this.offerOpen(item, 'warning', message);
+      return;
+    }
+    type Action = 'open' | 'again';
+    const choice = await notify<Action>('info', message, [{ title: vscode.l10n.t('Send Again'), value: 'again' }, { title: vscode.l10n.t('Open'), value: 'open' }]);
+    const latest = this.hubs.item(item.key) ?? item;
+    if (choice === 'open') this.panels.show(latest);
+    else if (choice === 'again') {
+      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend('quick-input', latest, refusal.commandId));
+      void notify(describeOutcome(again, item.agent).ok ? 'info' : 'warning', describeOutcome(again, item.agent).message);
+    }
   }
 
   /**
@@ -185,7 +208,7 @@ export class InlineAnswers extends Disposable {
       const field = outcome.kind === 'rejected' ? fieldNamedIn(outcome.detail, request.fields.map((f) => f.id)) : undefined;
       await this.answer(latest, field);
     } else if (choice === 'again') {
-      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(latest, outcome.commandId));
+      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend('quick-input', latest, outcome.commandId));
       await this.settled(item, plan, request, again);
     }
   }

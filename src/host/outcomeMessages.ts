@@ -1,3 +1,4 @@
+import type { AnswerRefusal } from '../aep/answer/answerPipeline';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { agentName } from './describe';
 import { t } from './l10n';
@@ -70,5 +71,39 @@ export function describeOutcome(outcome: SendOutcome, agentText: string): { ok: 
           ? t('Sent; waiting for {0} to acknowledge it. It will be sent again, unchanged, when the connection is back.', agent)
           : t('Waiting to be sent to {0}: it goes out, unchanged, when the connection is back.', agent),
       };
+  }
+}
+
+/**
+ * Why the answer pipeline sent nothing (src/aep/answer), in one sentence
+ * for every surface. An answer in flight says what is possible: wait, or
+ * Send Again (the same command, AEP-0004 §2 item 3); a different answer only
+ * once that one is refused or timed out.
+ */
+export function describeRefusal(refusal: AnswerRefusal, agentText: string): string {
+  const agent = agentName(agentText);
+  switch (refusal.code) {
+    case 'answer-in-flight':
+      return refusal.sent
+        ? t('Not sent: your earlier answer is still waiting for {0} to acknowledge it. Wait for it, or Send Again (the same answer, never a second one); a different answer is possible once {0} refuses it or it times out.', agent)
+        : t('Not sent: your earlier answer is still waiting to go out to {0}; it goes when the connection is back. A different answer is possible once {0} refuses it or it times out.', agent);
+    case 'answer-accepted':
+      return t('Not sent: {0} already accepted your earlier answer; the request closes when {0} resolves it.', agent);
+    case 'request-closed':
+      return t('Not sent: the request is no longer open.');
+    case 'unreadable':
+      return t('Not sent: {0}', t('the request cannot be read.'));
+    case 'answered-elsewhere':
+      return t('Not sent: this request is answered outside VS Code.');
+    case 'not-accepting':
+      return t('Not sent: {0} does not take answers from editors.', agent);
+    case 'invalid':
+      return t('Not sent: {0}', refusal.message);
+    case 'would-redact': {
+      const count = refusal.changes.reduce((n, change) => n + change.replacements.length, 0);
+      return count === 1
+        ? t('Not sent: the redaction pipeline would replace a part of your answer. Send it redacted, or choose to send it as typed (capture full).')
+        : t('Not sent: the redaction pipeline would replace {0} parts of your answer. Send it redacted, or choose to send it as typed (capture full).', count);
+    }
   }
 }

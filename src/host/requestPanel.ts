@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import type { SendOutcome } from '../aep/client/controlSender';
-import { answerProblem } from '../aep/answerCheck';
-import { commandCapture, type CaptureChoice } from '../aep/capture';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { draftIsEmpty } from '../aep/inlineAnswer';
 import { hostToWebviewSchema, webviewStateSchema, webviewToHostSchema, type HostToWebview, type PageDraft } from '../shared/webviewMessages';
 import { keptAnswerMessages, outcomeMessage, sendingMessage } from './answerOutcomes';
+import { describeRefusal } from './outcomeMessages';
 import { agentName, kindLabel } from './describe';
 import { Disposable } from './disposable';
 import type { Hubs } from './hubs';
@@ -249,38 +248,29 @@ class RequestPanel extends Disposable {
   }
 
   /**
-   * Whatever the page did, the host checks again: the answer against the
-   * request, and its free text against the AEP-0003 §9.4 pipeline. Text the
-   * pipeline would change goes only if the user chose to send it as typed
-   * (`verbatim`, capture `full`); `redacted` is never declared for it.
+   * Whatever the page did, the answer pipeline (src/aep/answer) checks again:
+   * the answer against the request, an answer of ours still in flight, and
+   * the free text against the AEP-0003 §9.4 pipeline. Text the pipeline would
+   * change goes only if the user chose to send it as typed (`verbatim`,
+   * capture `full`); `redacted` is never declared for it.
    */
   private async submit(submitId: string, answer: Answer, verbatim: boolean): Promise<void> {
     const current = this.hubs.item(this.item.key) ?? this.item;
-    const request = current.request;
-    const problem = answerProblem(request, answer);
-    if (problem || !request) {
+    const result = this.hubs.answer('page', current, answer, { verbatim, redaction: this.redaction() });
+    if (result.kind === 'refused') {
+      const { refusal } = result;
+      // An answer in flight keeps the page waiting on it; the rest leave the page open to a fixed answer.
       this.post({
-        type: 'outcome', submitId, phase: 'cancelled',
-        message: vscode.l10n.t('Not sent: {0}', problem?.message ?? vscode.l10n.t('the request cannot be read.')),
-        ...(problem?.fieldId ? { fieldId: problem.fieldId } : {}),
-      });
-      return;
-    }
-    const choice: CaptureChoice = { verbatim, redaction: this.redaction() };
-    const decision = commandCapture(answer, request.fields, choice);
-    if (!decision.ok) {
-      // The replacements are the user's text: never logged.
-      const count = decision.changes.reduce((n, change) => n + change.replacements.length, 0);
-      this.post({
-        type: 'outcome', submitId, phase: 'cancelled',
-        message: count === 1
-          ? vscode.l10n.t('Not sent: the redaction pipeline would replace a part of your answer. Send it redacted, or choose to send it as typed (capture full).')
-          : vscode.l10n.t('Not sent: the redaction pipeline would replace {0} parts of your answer. Send it redacted, or choose to send it as typed (capture full).', count),
+        type: 'outcome', submitId, phase: refusal.code === 'answer-in-flight' ? 'awaiting-ack' : 'cancelled',
+        message: describeRefusal(refusal, current.agent),
+        ...(refusal.code === 'invalid' && refusal.fieldId ? { fieldId: refusal.fieldId } : {}),
       });
       return;
     }
     this.postSending(submitId, current.agent);
-    this.postOutcome(submitId, request, await this.hubs.respond(current, answer, choice), current.agent);
+    const outcome = await result.outcome;
+    const request = current.request;
+    if (request) this.postOutcome(submitId, request, outcome, current.agent);
   }
 
   private async retry(submitId: string): Promise<void> {
@@ -293,7 +283,7 @@ class RequestPanel extends Disposable {
     }
     this.timedOut.delete(submitId);
     this.postSending(submitId, this.item.agent);
-    this.postOutcome(submitId, request, await this.hubs.resend(current, commandId), this.item.agent);
+    this.postOutcome(submitId, request, await this.hubs.resend('page', current, commandId), this.item.agent);
   }
 
   /** Renders the page: the request, the user's language, a draft from the quick input if one waits, then the answers already sent. */

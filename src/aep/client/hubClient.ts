@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Answer, AttentionRequest } from '../attention';
 import { commandHoldsSecret } from '../secretAsking';
 import type { AttrFilter } from '../attrMatch';
-import type { CaptureChoice } from '../capture';
+import type { CaptureChoice, DecidedCapture } from '../capture';
 import { buildRespondCommand, type RespondCommand, type SenderIdentity } from '../control';
 import { Emitter } from '../emitter';
 import type { Capabilities, HelloFrame } from '../frames';
@@ -231,7 +231,7 @@ export class HubClient {
   respond(
     request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'> & Partial<Pick<AttentionRequest, 'kind' | 'renderKind' | 'capture'>>,
     answer: Answer,
-    choice: CaptureChoice = {},
+    choice: CaptureChoice | DecidedCapture = {},
     onBuilt?: (command: RespondCommand) => void,
   ): Promise<SendOutcome> {
     if (this.watchOnly) return Promise.resolve(watchOnlyRefusal(''));

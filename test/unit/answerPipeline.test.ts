@@ -1,0 +1,296 @@
+// The answer pipeline (src/aep/answer) is the only way anything is answered:
+// every surface (the page, the quick input, the notification's option
+// buttons, Answer Next) goes through it under its own name. Each case below
+// runs once per surface over a real ControlSender and CommandStore, and the
+// table fails if one surface gets a different result, or if a second command
+// reaches the wire while the first awaits its acknowledgement.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface, type SendAnswer,
+} from '../../src/aep/answer/answerPipeline';
+import { parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
+import type { CaptureChoice } from '../../src/aep/capture';
+import { CommandStore } from '../../src/aep/client/commandStore';
+import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import { buildRespondCommand } from '../../src/aep/control';
+import type { AepEvent } from '../../src/aep/envelope';
+import { describeRefusal } from '../../src/host/outcomeMessages';
+import { goldenEvents, repoRoot } from '../support/fixtures';
+import { MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+
+const KEY = 'aepAttention.commands:http://127.0.0.1:1';
+const identity = { agent: 'tester', source: 'aep://host/agent/tester' };
+const GITHUB = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+
+function permission(): AttentionRequest {
+  const event = goldenEvents().find((e) => e.id === '01JX9YB4RQ000000000000GOLD');
+  assert.ok(event);
+  const parsed = parseAttentionRequest(event);
+  assert.ok(parsed.ok);
+  return parsed.value;
+}
+
+/** Senders opened by a case, stopped after it so no ack clock outlives the test. */
+const opened: ControlSender[] = [];
+function stopAll(): void {
+  for (const sender of opened.splice(0)) sender.dispose();
+}
+
+/** One window: a pipeline, a real sender over a (shared) memento, and what reached the wire. */
+function window(memento = new MemoryMemento()) {
+  const request = permission();
+  const store = new CommandStore(memento, KEY, new RecordingLogger());
+  const sender = new ControlSender(new RecordingLogger(), store);
+  opened.push(sender);
+  const wire: Array<{ id: string; answer: Answer; capture: string }> = [];
+  const pipeline = new AnswerPipeline();
+  const facts = (over: Partial<AnswerFacts> = {}): AnswerFacts => ({
+    hub: 'h1', source: request.source, requestId: request.id, session: request.session,
+    request, status: 'pending', notAccepting: false, kept: store.list(), ...over,
+  });
+  const send: SendAnswer = (answer, capture, built) => {
+    const made = buildRespondCommand(request, answer, identity, Date.now(), capture);
+    assert.ok(made.ok);
+    built(made.command.id);
+    return sender.send(made.command, 60_000, { session: request.session, source: request.source });
+  };
+  const connect = () =>
+    sender.connected((text) => {
+      const sent = JSON.parse(text) as { id: string; capture: string; data: { answer: Answer } };
+      wire.push({ id: sent.id, answer: sent.data.answer, capture: sent.capture });
+      return true;
+    });
+  const ack = (commandId: string, type: 'control.accepted' | 'control.rejected', data: Record<string, unknown> = {}) => {
+    const event: AepEvent = {
+      aep: '0.1', id: `ack-${commandId}`, type, time: new Date().toISOString(), source: request.source, agent: request.agent,
+      session: request.session, cause: commandId, data,
+    };
+    assert.ok(sender.onAck(event));
+  };
+  return { request, store, sender, pipeline, facts, send, connect, ack, wire, memento };
+}
+
+type Window = ReturnType<typeof window>;
+
+/**
+ * Each surface's entry, as the host calls it (hubs.ts `answer` / `admit`):
+ * Answer Next asks whether the request takes an answer before it brings it
+ * up, then answers in the quick input; the others submit under their name.
+ */
+function enter(surface: AnswerSurface, w: Window, answer: Answer, choice: CaptureChoice = {}, over: Partial<AnswerFacts> = {}): AnswerResult {
+  if (surface === 'answer-next') {
+    const admission = w.pipeline.admit('answer-next', w.facts(over));
+    if (!admission.ok) return { kind: 'refused', refusal: admission.refusal };
+  }
+  return w.pipeline.submit(surface, w.facts(over), answer, choice, w.send);
+}
+
+function refusal(result: AnswerResult): AnswerRefusal {
+  assert.equal(result.kind, 'refused', 'expected the pipeline to refuse');
+  assert.ok(result.kind === 'refused');
+  return result.refusal;
+}
+
+/** The outcome to come; not awaited here, so a case can ack the command first. */
+function outcome(result: AnswerResult): Promise<SendOutcome> {
+  assert.equal(result.kind, 'sending', result.kind === 'refused' ? `refused: ${result.refusal.code}` : '');
+  assert.ok(result.kind === 'sending');
+  return result.outcome;
+}
+
+/** A case: what it does with a fresh window for one surface, returning what the table compares across surfaces. */
+interface Case {
+  name: string;
+  run(surface: AnswerSurface): Promise<unknown>;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'a second answer while the first awaits its ack is refused, and one command reaches the agent',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      const first = enter(surface, w, { option: 'allow' }).kind;
+      const second = refusal(enter(surface, w, { option: 'deny' }));
+      assert.equal(w.wire.length, 1, 'exactly one command on the wire');
+      assert.ok(second.code === 'answer-in-flight' && second.commandId === w.wire[0]?.id, 'the refusal names the command in flight');
+      return { first, second: { ...second, commandId: 'the one sent' }, wire: w.wire.map((c) => c.answer) };
+    },
+  },
+  {
+    name: 'offline, a queued unsent command counts as in flight; both do not go out on reconnect',
+    async run(surface) {
+      const w = window();
+      void enter(surface, w, { option: 'allow' });
+      const second = refusal(enter(surface, w, { option: 'deny' }));
+      w.connect();
+      assert.equal(w.wire.length, 1);
+      return { second: second.code, sent: second.code === 'answer-in-flight' && second.sent, wire: w.wire.map((c) => c.answer) };
+    },
+  },
+  {
+    name: 'after a window reload, a command restored from the store refuses a new answer from a new pipeline',
+    async run(surface) {
+      const before = window();
+      before.connect();
+      void enter(surface, before, { option: 'allow' });
+      before.sender.dispose();
+      const after = window(before.memento);
+      after.sender.restore(() => ({ state: 'open', request: after.request }), () => undefined);
+      const second = refusal(enter(surface, after, { option: 'deny' }));
+      assert.ok(second.code === 'answer-in-flight' && second.commandId === before.wire[0]?.id, 'the restored command, by its id');
+      return { second: second.code, sent: second.code === 'answer-in-flight' && second.sent };
+    },
+  },
+  {
+    name: 'Send Again of the command in flight is the same command, same id (AEP-0004 §2 item 3)',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      void enter(surface, w, { option: 'allow' });
+      const id = w.wire[0]?.id ?? '';
+      const again = w.pipeline.resend(surface, w.facts(), id, () => w.sender.resend(id) ?? Promise.reject(new Error('nothing to resend')));
+      w.ack(id, 'control.accepted');
+      return { again: (await again).kind, wire: w.wire.length, sameId: (await again).commandId === id };
+    },
+  },
+  {
+    name: 'a different answer is possible once the first is refused (nack); after acceptance it is not',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      const first = outcome(enter(surface, w, { option: 'allow' }));
+      w.ack(w.wire[0]?.id ?? '', 'control.rejected', { reason: 'busy' });
+      const nacked = (await first).kind;
+      const second = outcome(enter(surface, w, { option: 'deny' }));
+      w.ack(w.wire[1]?.id ?? '', 'control.accepted');
+      const accepted = (await second).kind;
+      const third = refusal(enter(surface, w, { option: 'allow' }));
+      return { nacked, accepted, third: third.code, wire: w.wire.map((c) => c.answer) };
+    },
+  },
+  {
+    name: 'the request closed meanwhile',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      const closed = refusal(enter(surface, w, { option: 'allow' }, {}, { status: 'resolved' })).code;
+      const gone = refusal(enter(surface, w, { option: 'allow' }, {}, { status: undefined })).code;
+      assert.equal(w.wire.length, 0);
+      return { closed, gone };
+    },
+  },
+  {
+    name: 'an agent that takes no answers from editors, and an `oob` request',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      const deaf = refusal(enter(surface, w, { option: 'allow' }, {}, { notAccepting: true })).code;
+      const oob = refusal(enter(surface, w, { option: 'allow' }, {}, { request: { ...w.request, answerableHere: false } })).code;
+      assert.equal(w.wire.length, 0);
+      return { deaf, oob };
+    },
+  },
+  {
+    name: 'the capture is decided once, and what goes out carries it',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      void enter(surface, w, { option: 'allow' });
+      const metadata = w.wire[0]?.capture;
+      w.ack(w.wire[0]?.id ?? '', 'control.rejected', { reason: 'busy' });
+      await Promise.resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+      void enter(surface, w, { option: 'deny', text: 'not on main' });
+      return { metadata, redacted: w.wire[1]?.capture, preview: decideCapture({ option: 'deny', text: 'not on main' }, w.request) };
+    },
+  },
+  {
+    name: 'text the redaction pipeline would change: refused unless sent as typed (then capture full)',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      const refused = refusal(enter(surface, w, { text: `use ${GITHUB}` }));
+      assert.equal(w.wire.length, 0);
+      void enter(surface, w, { text: `use ${GITHUB}` }, { verbatim: true });
+      return { refused: refused.code, changes: refused.code === 'would-redact' ? refused.changes.length : 0, typed: w.wire[0]?.capture };
+    },
+  },
+  {
+    name: 'an answer the request does not take (not one of its options)',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      return refusal(enter(surface, w, { option: 'sudo' })).code;
+    },
+  },
+];
+
+describe('answer pipeline: every surface gets the same result', () => {
+  for (const c of CASES) {
+    test(c.name, async () => {
+      const results = new Map<AnswerSurface, unknown>();
+      for (const surface of ANSWER_SURFACES) {
+        try {
+          results.set(surface, await c.run(surface));
+        } finally {
+          stopAll();
+        }
+      }
+      const [first, ...rest] = ANSWER_SURFACES;
+      for (const surface of rest) assert.deepEqual(results.get(surface), results.get(first), `${surface} behaves as ${first} does`);
+    });
+  }
+
+  test('the table holds what it should, not just agreement', async (t) => {
+    t.after(stopAll);
+    const byName = (name: string) => CASES.find((c) => c.name.startsWith(name));
+    assert.deepEqual(await byName('a second answer')?.run('page'), {
+      first: 'sending', second: { code: 'answer-in-flight', commandId: 'the one sent', sent: true }, wire: [{ option: 'allow' }],
+    });
+    assert.deepEqual(await byName('offline')?.run('page'), { second: 'answer-in-flight', sent: false, wire: [{ option: 'allow' }] });
+    assert.deepEqual(await byName('after a window reload')?.run('page'), { second: 'answer-in-flight', sent: true });
+    assert.deepEqual(await byName('Send Again')?.run('page'), { again: 'accepted', wire: 1, sameId: true });
+    assert.deepEqual(await byName('a different answer')?.run('page'), {
+      nacked: 'rejected', accepted: 'accepted', third: 'answer-accepted', wire: [{ option: 'allow' }, { option: 'deny' }],
+    });
+    assert.deepEqual(await byName('the request closed')?.run('page'), { closed: 'request-closed', gone: 'request-closed' });
+    assert.deepEqual(await byName('an agent that takes')?.run('page'), { deaf: 'not-accepting', oob: 'answered-elsewhere' });
+    const capture = (await byName('the capture')?.run('page')) as { metadata: string; redacted: string; preview: { ok: boolean; capture?: string } };
+    assert.equal(capture.metadata, 'metadata');
+    assert.equal(capture.redacted, 'redacted');
+    assert.equal(capture.preview.capture, 'redacted', 'the preview says what is sent');
+    assert.deepEqual(await byName('text the redaction')?.run('page'), { refused: 'would-redact', changes: 1, typed: 'full' });
+    assert.equal(await byName('an answer the request')?.run('page'), 'invalid');
+  });
+
+  test('one wording for the refusal, saying what is possible', () => {
+    const sent = describeRefusal({ code: 'answer-in-flight', commandId: 'C1', sent: true }, 'claude-code');
+    assert.match(sent, /still waiting for claude-code to acknowledge it/);
+    assert.match(sent, /Send Again/);
+    assert.match(sent, /refuses it or it times out/);
+    assert.match(describeRefusal({ code: 'answer-in-flight', commandId: 'C1', sent: false }, 'claude-code'), /waiting to go out/);
+  });
+});
+
+describe('every answering surface enters the pipeline under its name, and nothing answers past it', () => {
+  const source = (file: string) => readFileSync(path.join(repoRoot(), 'src', 'host', file), 'utf8');
+  const entries: Array<[string, AnswerSurface, RegExp]> = [
+    ['requestPanel.ts', 'page', /hubs\.answer\('page'/],
+    ['inlineAnswer.ts', 'quick-input', /hubs\.answer\('quick-input'/],
+    ['commands.ts', 'notification', /hubs\.answer\('notification'/],
+    ['commands.ts', 'answer-next', /hubs\.admit\('answer-next'/],
+  ];
+  for (const [file, surface, entry] of entries) {
+    test(`${surface}: ${file} answers through the pipeline`, () => {
+      const text = source(file);
+      assert.match(text, entry);
+      // A surface that sent straight to a hub would skip the in-flight refusal.
+      assert.doesNotMatch(text, /\.respond\(/, `${file} must not send past the pipeline`);
+    });
+  }
+});
