@@ -4,6 +4,8 @@
 //   node esbuild.js               development build of both bundles
 //   node esbuild.js --production  minified, no source maps (what the VSIX ships)
 //   node esbuild.js --watch       rebuild both bundles on change
+//   node esbuild.js --production --analyze
+//                                 also print what takes the space in each bundle, module by module
 //   node esbuild.js --tests       compile test/**/*.test.ts to out/test for `node --test`, and
 //                                 the peers (test/peers/*: local hub, demo agent, demo; and
 //                                 the test/vscode suite) to out/peers for tests and npm scripts
@@ -14,6 +16,7 @@ const path = require('node:path');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
+const analyze = process.argv.includes('--analyze');
 
 /** @type {esbuild.BuildOptions} */
 const common = {
@@ -23,6 +26,20 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   legalComments: production ? 'none' : 'inline',
+};
+
+/**
+ * The extension is a WebSocket client only: `ws`'s entry point also loads its
+ * server and stream wrappers (about 8 KB of the bundle). Resolving `ws` to its
+ * client class, the module the entry point exports as its default, leaves them out.
+ * @type {esbuild.Plugin}
+ */
+const wsClientOnly = {
+  name: 'ws-client-only',
+  setup(build) {
+    const client = path.join(path.dirname(require.resolve('ws')), 'lib', 'websocket.js');
+    build.onResolve({ filter: /^ws$/ }, () => ({ path: client }));
+  },
 };
 
 /** @type {esbuild.BuildOptions[]} */
@@ -36,6 +53,7 @@ const bundles = [
     target: 'node20',
     // `ws` optionally requires these native helpers; it works without them.
     external: ['vscode', 'bufferutil', 'utf-8-validate'],
+    plugins: [wsClientOnly],
   },
   {
     ...common,
@@ -107,7 +125,10 @@ async function main() {
     console.log('[watch] watching src/ and webview/ for changes');
     return;
   }
-  await Promise.all(bundles.map((options) => esbuild.build(options)));
+  const results = await Promise.all(bundles.map((options) => esbuild.build({ ...options, metafile: analyze })));
+  for (const result of results) {
+    if (result.metafile) console.log(await esbuild.analyzeMetafile(result.metafile));
+  }
 }
 
 main().catch((error) => {

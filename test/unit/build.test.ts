@@ -20,3 +20,27 @@ test('the webview bundle is a browser script with no module loader', () => {
   assert.ok(code.length > 1000);
   assert.doesNotMatch(code, /\brequire\(/);
 });
+
+// What every activation reads and compiles. The floor without renaming
+// properties or dropping features is about 290 KB (own code about 206 KB,
+// `ws` 41 KB, zod/mini 40 KB: `node esbuild.js --production --analyze`); the
+// budget leaves a little room above it, so a new dependency or a whole
+// library pulled in by one import fails here.
+const EXTENSION_BUDGET_BYTES = 295_000;
+
+test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
+  const code = bundle('extension.js');
+  assert.doesNotMatch(code, /sourceMappingURL/, 'dist/extension.js is a development build: run node esbuild.js --production');
+  const bytes = Buffer.byteLength(code);
+  assert.ok(bytes <= EXTENSION_BUDGET_BYTES, `dist/extension.js is ${bytes} bytes, over its budget of ${EXTENSION_BUDGET_BYTES}: node esbuild.js --production --analyze shows what takes the space`);
+});
+
+test('the extension host bundle carries the ws client only, and zod in English only', () => {
+  const code = bundle('extension.js');
+  // ws's server (websocket-server.js) and stream wrapper: a client never needs them.
+  assert.doesNotMatch(code, /handleUpgrade|createWebSocketStream/);
+  assert.match(code, /Sec-WebSocket-Key/, 'the ws client itself is bundled');
+  // zod's English wording is (result.ts), any other locale's is not: German's "Ungültige Eingabe".
+  assert.match(code, /Invalid input/);
+  assert.doesNotMatch(code, /Ung(ü|\\u00fc|\\xfc)ltige Eingabe/i);
+});

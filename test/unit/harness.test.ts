@@ -1,14 +1,16 @@
 // Where the browser and editor suites run, and where they may skip
 // (test/support/harness.ts, scripts/e2e/prepare.mjs): a machine that can
 // install the harness itself (Linux x64, apt-get, root: CI) skips nothing;
-// anywhere else a suite without its pieces skips with the reason.
+// anywhere else a suite without its pieces skips with the reason. That this
+// machine has what it needs is checked with the suites that need it
+// (test/e2e/harnessInstalled.e2e.test.ts), after prepare.mjs has run.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { canInstallHarness, chromiumMissing, codeServerMissing, skipUnless, thisMachine, type Machine } from '../support/harness';
+import { canInstallHarness, chromiumMissing, codeServerMissing, skipUnless, type Machine } from '../support/harness';
 import { repoRoot } from '../support/fixtures';
 
 const ci: Machine = { platform: 'linux', arch: 'x64', isRoot: true, hasAptGet: true };
@@ -56,14 +58,4 @@ test('prepare.mjs off Linux x64 records why the code-server suites skip, and the
   } finally {
     fs.rmSync(cache, { recursive: true, force: true });
   }
-});
-
-test('where the harness can be installed (CI), it is: no code-server or Chromium suite skips here', (t) => {
-  const machine = thisMachine();
-  if (!canInstallHarness(machine)) {
-    t.skip(`this machine (${machine.platform}-${machine.arch}${machine.isRoot ? ', root' : ''}${machine.hasAptGet ? ', apt-get' : ''}) cannot install the harness, so its suites may skip`);
-    return;
-  }
-  assert.equal(codeServerMissing(), undefined);
-  assert.equal(chromiumMissing(), undefined);
 });
