@@ -9,11 +9,11 @@ import type { AnswerPart, AnswerRedaction } from '../aep/capture';
 import { credentialKinds, type CredentialKind } from '../aep/credentials';
 import type { InlinePlan, InlineStep, Naming, Sensitivity } from '../aep/inlineAnswer';
 import type { AttentionItem } from '../aep/inbox/inbox';
-import { readsLikeOurs } from '../aep/ownItems';
+import { distinctOptions, readsLikeOurs } from '../aep/ownItems';
 import { fieldHint } from '../shared/fieldWords';
 import { agentName, kindLabel } from './describe';
 import { t } from './l10n';
-import { piece, PIECES } from './untrustedText';
+import { forSurface, piece, PIECES } from './untrustedText';
 
 type FieldStep = Extract<InlineStep, { kind: 'field' }>;
 
@@ -149,4 +149,14 @@ export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: Readonly
   }));
   if (theirs.length === 0) return [...ours];
   return ours.length === 0 ? theirs : [...theirs, { separator: '' }, ...ours];
+}
+
+/**
+ * The options a notification shows as buttons beside ours (`buttons`): none
+ * that reads like those, or like the inline answer's own items, which the
+ * person knows as this editor's ("Reply with text…" as a button would send
+ * the agent's option at one click).
+ */
+export function optionButtons<T extends { label: string }>(options: readonly T[], buttons: readonly string[]): T[] {
+  return distinctOptions(options, [...buttons, t('Reply with text…'), t('Open as page')], (label) => forSurface('notificationButton', label));
 }

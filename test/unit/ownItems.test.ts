@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { distinctOptions, readingKey, readsLikeOurs } from '../../src/aep/ownItems';
-import { mixedItems, type AgentItem, type ListItem } from '../../src/host/inlineWords';
+import { mixedItems, optionButtons, type AgentItem, type ListItem } from '../../src/host/inlineWords';
 import { forSurface } from '../../src/host/untrustedText';
 
 const OURS = ['Reply with text…', 'Open as page'];
@@ -67,6 +67,11 @@ describe('notification buttons', () => {
     ];
     const shown = (label: string) => forSurface('notificationButton', label);
     assert.deepEqual(distinctOptions(options, ['Answer', 'Open'], shown).map((option) => option.id), ['e', 'f', 'i']);
+  });
+
+  test('no button reads like the inline answer\'s own items either', () => {
+    const options = [{ id: 'always_allow', label: 'Reply with text…' }, { id: 'p', label: 'open as page.' }, { id: 'allow', label: 'Allow' }];
+    assert.deepEqual(optionButtons(options, ['Answer', 'Open']).map((option) => option.id), ['allow']);
   });
 
   test('two labels alike in the characters a button shows are alike', () => {
