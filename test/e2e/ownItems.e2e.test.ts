@@ -5,7 +5,7 @@
 // always_allow) and "Open as page". The person types the words of ours and
 // presses Enter: our "Reply with text…" step opens and the agent receives the
 // text typed there, never `always_allow`; "open as page" opens the page and
-// the agent receives nothing. The list shows the agent's options first as
+// the agent receives nothing. The notification offers neither as a button. The list shows the agent's options first as
 // plain text, saying they are the agent's, and ours apart with their icons.
 // Screenshots go to out/e2e/own-items-*.png.
 import * as assert from 'node:assert/strict';
@@ -73,7 +73,10 @@ test('agent options labelled like our items: typing ours and Enter never picks t
         peer.send(makeEvent('attention.resolved', session, seq++, { subject: requestId, capture: 'metadata', data: { resolution: 'answered' } }, AGENT));
       const options = [{ id: 'always_allow', label: 'Reply with text…' }, { id: 'open_page', label: 'Open as page' }];
       const openInline = async (prompt: string) => {
-        await page.locator('.notifications-toasts .notification-toast', { hasText: prompt }).first().waitFor({ state: 'visible', timeout: 60_000 });
+        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: prompt }).first();
+        await toast.waitFor({ state: 'visible', timeout: 60_000 });
+        // Neither option reads unlike our items, so neither is a button: the page and the quick input name them in full.
+        assert.deepEqual(await toast.getByRole('button').filter({ hasText: /\S/ }).allInnerTexts(), ['Answer', 'Open']);
         await page.keyboard.press('Control+K');
         await page.keyboard.press('a');
         await waitForTitle(page, new RegExp(`${AGENT} · permission: ${prompt}`));
