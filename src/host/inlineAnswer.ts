@@ -18,7 +18,9 @@ import { sendingMessage } from './answerOutcomes';
 import { agentName } from './describe';
 import { Disposable } from './disposable';
 import type { Hubs } from './hubs';
-import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, redactionIntro, replacementsLine, sensitivityText } from './inlineWords';
+import {
+  choiceText, fieldPrompt, fieldQuestion, inlineTitle, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText, type AgentItem, type ListItem,
+} from './inlineWords';
 import { describeOutcome, describeRefusal } from './outcomeMessages';
 import type { RequestPanels } from './requestPanel';
 import { setHubToken } from './setHubToken';
@@ -330,11 +332,11 @@ class InlineFlow {
     switch (step.kind) {
       case 'option': {
         type Value = { kind: 'option'; id: string } | { kind: 'reply' };
-        const items: Array<StepPickItem<Picked<Value>>> = [
-          ...step.options.map((option) => ({ label: optionText(option.name), value: { kind: 'value' as const, value: { kind: 'option' as const, id: option.id } } })),
-          { label: vscode.l10n.t('Reply with text…'), description: vscode.l10n.t('the agent reads it; an option is the exact answer'), value: { kind: 'value', value: { kind: 'reply' } } },
-        ];
-        const end = await this.pick(this.quickStep(index, vscode.l10n.t('Choose an answer (Enter), or reply with text')), items, { problem });
+        const options = step.options.map((option): AgentItem<Picked<Value>> => ({ label: optionText(option.name), id: option.id, value: { kind: 'value', value: { kind: 'option', id: option.id } } }));
+        const reply: ListItem<Picked<Value>> = {
+          label: vscode.l10n.t('Reply with text…'), description: vscode.l10n.t('the agent reads it; an option is the exact answer'), icon: 'comment', value: { kind: 'value', value: { kind: 'reply' } },
+        };
+        const end = await this.pick(this.quickStep(index, vscode.l10n.t('Choose an answer (Enter), or reply with text')), options, [reply], { problem });
         if (end.kind !== 'next') return end;
         const [value] = end.value;
         return value?.kind === 'option' ? { kind: 'next', value } : { kind: 'next', value: { kind: 'done' } };
@@ -379,7 +381,7 @@ class InlineFlow {
         const yes = { label: vscode.l10n.t('Yes'), value: { kind: 'value' as const, value: true } };
         const no = { label: vscode.l10n.t('No'), value: { kind: 'value' as const, value: false } };
         // The page's box starts unchecked: "No" is what Enter sends unless the person moves.
-        const end = await this.pick(this.quickStep(index, fieldPrompt(step)), [yes, no], { problem, active: (value) => value === (current?.value === true) });
+        const end = await this.pick(this.quickStep(index, fieldPrompt(step)), [], [yes, no], { problem, active: (value) => value === (current?.value === true) });
         if (end.kind !== 'next') return end;
         keep({ value: end.value[0] === true });
         return { kind: 'next', value: undefined };
@@ -392,15 +394,16 @@ class InlineFlow {
   private async selectStep(step: FieldStep, field: Extract<FieldStep['field'], { type: 'select' }>, index: number, problem: string | undefined): Promise<StepEnd<void>> {
     type Value = { kind: 'choice'; id: string } | { kind: 'other' } | { kind: 'empty' };
     const before = selectPickOf(field, fieldDraftOf(this.draft, field.id));
-    const items: Array<StepPickItem<Picked<Value>>> = step.choices.map((choice) => ({ label: choiceText(choice.name), value: { kind: 'value', value: { kind: 'choice', id: choice.id } } }));
-    if (field.other) items.push({ label: vscode.l10n.t('Other…'), description: vscode.l10n.t('your own answer'), value: { kind: 'value', value: { kind: 'other' } } });
-    if (!field.multi && !field.required) items.push({ label: vscode.l10n.t('Leave empty'), description: vscode.l10n.t('optional'), value: { kind: 'value', value: { kind: 'empty' } } });
+    const choices = step.choices.map((choice): AgentItem<Picked<Value>> => ({ label: choiceText(choice.name), id: choice.id, value: { kind: 'value', value: { kind: 'choice', id: choice.id } } }));
+    const ours: Array<ListItem<Picked<Value>>> = [];
+    if (field.other) ours.push({ label: vscode.l10n.t('Other…'), description: vscode.l10n.t('your own answer'), icon: 'edit', value: { kind: 'value', value: { kind: 'other' } } });
+    if (!field.multi && !field.required) ours.push({ label: vscode.l10n.t('Leave empty'), description: vscode.l10n.t('optional'), icon: 'circle-slash', value: { kind: 'value', value: { kind: 'empty' } } });
     const isPicked = (value: Value) => (value.kind === 'choice' ? before.choices.includes(value.id) : value.kind === 'other' && before.other !== undefined);
     const toPick = (values: readonly Value[], other: string | undefined): SelectPick => ({
       choices: values.flatMap((value) => (value.kind === 'choice' ? [value.id] : [])),
       ...(values.some((value) => value.kind === 'other') ? { other: other ?? before.other ?? '' } : {}),
     });
-    const end = await this.pick(this.quickStep(index, fieldPrompt(step)), items, {
+    const end = await this.pick(this.quickStep(index, fieldPrompt(step)), choices, ours, {
       problem,
       many: field.multi,
       active: isPicked,
@@ -451,7 +454,7 @@ class InlineFlow {
     })();
     const edit = { label: vscode.l10n.t('Edit answer'), value: { kind: 'value' as const, value: 'edit' as Value } };
     const sensitive = check.sensitive ? sensitivityText(check.sensitive, this.plan) : undefined;
-    const items: Array<StepPickItem<Picked<Value>>> = check.kind === 'redaction'
+    const items: Array<ListItem<Picked<Value>>> = check.kind === 'redaction'
       ? [
         { label: vscode.l10n.t('Send redacted'), detail: replacementsLine(check.redaction, answer, this.plan), value: { kind: 'value', value: 'redacted' } },
         { label: vscode.l10n.t('Send as typed'), detail: vscode.l10n.t('Sends your text unchanged, at capture full: it is kept verbatim in the agent\'s session history.'), value: { kind: 'value', value: 'verbatim' } },
@@ -464,7 +467,7 @@ class InlineFlow {
     const intro = check.kind === 'redaction' ? redactionIntro(check.redaction) : sensitive ?? '';
     const placeholder = check.kind === 'redaction' && sensitive ? `${sensitive} ${intro}` : intro;
     const view: QuickStep = { ...this.quickStep(this.plan.steps.length - 1, placeholder), step: undefined, totalSteps: undefined };
-    const end = await this.pick(view, items, {});
+    const end = await this.pick(view, [], items, {});
     if (end.kind === 'back') return { kind: 'escape', edit: editStep };
     if (end.kind !== 'next') return end;
     switch (end.value[0]) {
@@ -512,9 +515,10 @@ class InlineFlow {
   /**
    * A pick step. The first item (or the one the draft names) is active, so
    * Enter answers; a multi-select takes its ticked items on Enter. Pick steps
-   * that take one item end with "Open as page" as an item too.
+   * that take one item end with "Open as page" as an item too. The agent's
+   * items (`agent`) come first, ours apart after them (inlineWords.ts `mixedItems`).
    */
-  private pick<T>(view: QuickStep, items: Array<StepPickItem<Picked<T>>>, spec: {
+  private pick<T>(view: QuickStep, agent: ReadonlyArray<AgentItem<Picked<T>>>, ours: ReadonlyArray<ListItem<Picked<T>>>, spec: {
     problem?: string | undefined;
     many?: boolean;
     active?: ((value: T) => boolean) | undefined;
@@ -526,9 +530,8 @@ class InlineFlow {
     quickPick.canSelectMany = spec.many === true;
     quickPick.ignoreFocusOut = true;
     quickPick.matchOnDescription = true;
-    const withPage: Array<StepPickItem<Picked<T>>> = spec.many
-      ? items
-      : [...items, { separator: '' }, { label: vscode.l10n.t('Open as page'), description: vscode.l10n.t('Ctrl+Shift+Enter'), value: { kind: 'page' } }];
+    const page: ListItem<Picked<T>> = { label: vscode.l10n.t('Open as page'), description: vscode.l10n.t('Ctrl+Shift+Enter'), icon: 'go-to-file', value: { kind: 'page' } };
+    const withPage: Array<StepPickItem<Picked<T>>> = mixedItems(agent, spec.many ? ours : [...ours, page]);
     const show = (problem: string | undefined) => {
       // No validation line on a quick pick in this VS Code API: the problem heads the list.
       const shown = showPickStep(quickPick, { ...view, items: problem === undefined ? withPage : [{ separator: problem }, ...withPage] });

@@ -9,10 +9,11 @@ import type { AnswerPart, AnswerRedaction } from '../aep/capture';
 import { credentialKinds, type CredentialKind } from '../aep/credentials';
 import type { InlinePlan, InlineStep, Naming, Sensitivity } from '../aep/inlineAnswer';
 import type { AttentionItem } from '../aep/inbox/inbox';
+import { distinctOptions, readsLikeOurs } from '../aep/ownItems';
 import { fieldHint } from '../shared/fieldWords';
 import { agentName, kindLabel } from './describe';
 import { t } from './l10n';
-import { piece, PIECES } from './untrustedText';
+import { forSurface, piece, PIECES } from './untrustedText';
 
 type FieldStep = Extract<InlineStep, { kind: 'field' }>;
 
@@ -108,4 +109,54 @@ export function replacementsLine(redaction: AnswerRedaction, answer: Answer, pla
   });
   const more = all.length > NAMED_REPLACEMENTS ? [t('…and {0} more.', all.length - NAMED_REPLACEMENTS)] : [];
   return [...named, ...more].join(' · ');
+}
+
+// ---- lists that mix the agent's items with ours --------------------------------
+
+/** An item of a pick as the host builds it; `icon` (a codicon name) only ever on our own items. */
+export interface ListItem<V> {
+  readonly label: string;
+  readonly description?: string | undefined;
+  readonly detail?: string | undefined;
+  readonly icon?: string | undefined;
+  readonly value: V;
+}
+
+/** An item, or a separator whose label heads the items after it. */
+export type Listed<V> = ListItem<V> | { readonly separator: string };
+
+/** An agent-authored item: its label is the agent's text (optionText, choiceText), shown without icons. */
+export interface AgentItem<V> {
+  readonly label: string;
+  readonly id: string;
+  readonly value: V;
+}
+
+/**
+ * A pick that lists the agent's items beside our own: the agent's first, in
+ * its order, as plain text; then, apart after a separator, ours, each with
+ * its icon (agent text never renders one: untrustedText breaks `$(`). An
+ * agent label that reads like one of ours (ownItems.ts) says whose it is,
+ * after the label: typed words that match our item then rank ours first
+ * (VS Code puts the shorter of two prefix matches first), and the row
+ * reads differently. The rule compares with every own item of the pick.
+ */
+export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: ReadonlyArray<ListItem<V>>): Array<Listed<V>> {
+  const own = ours.map((item) => item.label);
+  const theirs = agent.map((item): ListItem<V> => ({
+    label: readsLikeOurs(item.label, own) ? t('{0} (from the agent: id {1})', item.label, piece(item.id, PIECES.kind)) : item.label,
+    value: item.value,
+  }));
+  if (theirs.length === 0) return [...ours];
+  return ours.length === 0 ? theirs : [...theirs, { separator: '' }, ...ours];
+}
+
+/**
+ * The options a notification shows as buttons beside ours (`buttons`): none
+ * that reads like those, or like the inline answer's own items, which the
+ * person knows as this editor's ("Reply with text…" as a button would send
+ * the agent's option at one click).
+ */
+export function optionButtons<T extends { label: string }>(options: readonly T[], buttons: readonly string[]): T[] {
+  return distinctOptions(options, [...buttons, t('Reply with text…'), t('Open as page')], (label) => forSurface('notificationButton', label));
 }

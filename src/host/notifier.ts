@@ -7,11 +7,11 @@ import { severityRank } from '../aep/levels';
 import { refusesAnswers } from '../aep/client/rosterSnapshot';
 import { hubSettings } from './connectionInputs';
 import { agentName, promptLine } from './describe';
+import { optionButtons } from './inlineWords';
 import { Disposable } from './disposable';
 import type { Hub, Hubs } from './hubs';
 import type { SettingsService } from './settings';
 import { notify, type Choice } from './surfaces';
-import { distinctButtons } from './untrustedText';
 
 const COALESCE_MS = 400;
 const MAX_OPTION_BUTTONS = 3;
@@ -116,7 +116,7 @@ export class Notifier extends Disposable {
     const options =
       request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
       !refusesAnswers(this.hubs.reachability(item))
-        ? distinctButtons(request.options, ours.map((choice) => choice.title)).slice(0, MAX_OPTION_BUTTONS)
+        ? optionButtons(request.options, ours.map((choice) => choice.title)).slice(0, MAX_OPTION_BUTTONS)
         : [];
     // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape); "agent via hub: prompt" with several hubs.
     const hub = this.hubName(item);

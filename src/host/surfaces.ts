@@ -47,12 +47,16 @@ export interface PickItem<T> {
   readonly label: string;
   readonly description?: string | undefined;
   readonly detail?: string | undefined;
+  /** A codicon name before the label: ours only, never agent text. */
+  readonly icon?: string | undefined;
   readonly value: T;
 }
 
 /** An item's text made inert for a quick pick row (label, description and detail render `$(icon)` syntax). */
 function shownItem<T>(item: PickItem<T>): vscode.QuickPickItem & { readonly value: T } {
+  const icon = item.icon === undefined ? undefined : codiconName(item.icon);
   return {
+    ...(icon === undefined ? {} : { iconPath: new vscode.ThemeIcon(icon) }),
     label: forSurface('quickPickLabel', item.label),
     ...(item.description === undefined ? {} : { description: forSurface('quickPickDescription', item.description) }),
     ...(item.detail === undefined ? {} : { detail: forSurface('quickPickDetail', item.detail) }),

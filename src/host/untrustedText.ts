@@ -218,21 +218,3 @@ export function piece(text: string, cap: number): string {
 export function codiconName(name: string): string | undefined {
   return /^[a-z0-9]+(?:-[a-z0-9]+)*(?:~[a-z]+)?$/.test(name) ? name : undefined;
 }
-
-/**
- * The options that can be notification buttons: each label must read
- * differently, once made inert, from our own buttons and from every other
- * option's, or the user could not tell which one answers what (a label "Open"
- * beside our Open, two labels that differ only by an invisible character or
- * by case). Options that collide are answered in the request panel instead.
- */
-export function distinctButtons<T extends { label: string }>(options: readonly T[], ours: readonly string[]): T[] {
-  const shown = (label: string) => forSurface('notificationButton', label).toLocaleLowerCase();
-  const counts = new Map<string, number>();
-  for (const option of options) counts.set(shown(option.label), (counts.get(shown(option.label)) ?? 0) + 1);
-  const own = new Set(ours.map(shown));
-  return options.filter((option) => {
-    const label = shown(option.label);
-    return label !== '' && !own.has(label) && counts.get(label) === 1;
-  });
-}

@@ -11,7 +11,7 @@ import type { AttentionItem } from '../../src/aep/inbox/inbox';
 import { agentName, kindLabel, promptLine, provenance } from '../../src/host/describe';
 import { describeOutcome } from '../../src/host/outcomeMessages';
 import {
-  distinctButtons, ELLIPSIS, forSurface, ICON_SYNTAX, LINK_SYNTAX, piece, SURFACES, WORD_JOINER, type Surface,
+  ELLIPSIS, forSurface, ICON_SYNTAX, LINK_SYNTAX, piece, SURFACES, WORD_JOINER, type Surface,
 } from '../../src/host/untrustedText';
 import { hostileStrings, type HostileString } from '../support/hostileCorpus';
 
@@ -143,18 +143,6 @@ test('the whole corpus through every surface, and the time it takes', (t) => {
   const ms = performance.now() - started;
   t.diagnostic(`${calls} calls over ${corpus.length} strings (${corpus.reduce((sum, e) => sum + e.text.length, 0)} code units) in ${ms.toFixed(1)} ms`);
   assert.equal(calls, corpus.length * surfaces.length);
-});
-
-test('an option becomes a notification button only if it reads unlike ours and unlike every other option', () => {
-  const options = [
-    { id: 'a', label: 'Allow' },
-    { id: 'b', label: 'Allow\u200b' },
-    { id: 'c', label: 'open' },
-    { id: 'd', label: '\u0000\u202e' },
-    { id: 'e', label: 'Deny' },
-    { id: 'f', label: 'Deny once [Docs](command:x)' },
-  ];
-  assert.deepEqual(distinctButtons(options, ['Open']).map((option) => option.id), ['e', 'f']);
 });
 
 describe('sentences built from agent and hub text', () => {

@@ -1,0 +1,139 @@
+// Agent options that read like our own items (issue 26), in the REAL VS Code
+// workbench (code-server) with the extension installed from its VSIX, against
+// the local hub. The agent is a bare WebSocket peer that offers two options
+// labelled like the inline answer's own items, "Reply with text…" (id
+// always_allow) and "Open as page". The person types the words of ours and
+// presses Enter: our "Reply with text…" step opens and the agent receives the
+// text typed there, never `always_allow`; "open as page" opens the page and
+// the agent receives nothing. The notification offers neither as a button. The list shows the agent's options first as
+// plain text, saying they are the agent's, and ours apart with their icons.
+// Screenshots go to out/e2e/own-items-*.png.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { freshSession, makeEvent, type RequestData } from '../support/events';
+import { WsPeer, type Received } from '../support/wsPeer';
+import { withConnectedWorkbench } from './connectedWorkbench';
+import { waitForStatus } from './workbenchPage';
+import { codeServerSuite } from '../support/harness';
+
+const TOKEN = 'e2e-token-own-items-31c4';
+const AGENT = 'e2e-own-items-agent';
+
+const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
+
+const quickInput = (page: Page) => page.locator('.quick-input-widget');
+const rows = (page: Page) => quickInput(page).locator('.monaco-list-row');
+const focusedRow = (page: Page) => quickInput(page).locator('.monaco-list-row.focused');
+
+async function waitForTitle(page: Page, pattern: RegExp): Promise<void> {
+  await quickInput(page).waitFor({ state: 'visible', timeout: 30_000 });
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''),
+    pattern.source, { timeout: 30_000 },
+  );
+}
+
+/** The row whose label reads exactly `label`, and whether it has a codicon before it. */
+async function row(page: Page, label: string): Promise<{ icon: boolean }> {
+  const found = rows(page).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+  await found.waitFor({ state: 'visible', timeout: 15_000 });
+  const icon = await found.locator('.quick-input-list-icon.codicon, .quick-input-list-icon[class*="codicon-"]').count();
+  return { icon: icon > 0 };
+}
+
+/** Types `text` into the quick input's filter and waits for the focused row to read `label`. */
+async function filterTo(page: Page, text: string, label: RegExp): Promise<string> {
+  await page.keyboard.type(text);
+  await page.waitForFunction(
+    ({ value, source }) => {
+      const box = document.querySelector('.quick-input-widget input.input');
+      const focused = document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name');
+      return box instanceof HTMLInputElement && box.value === value && new RegExp(source).test(focused?.textContent ?? '');
+    },
+    { value: text, source: label.source }, { timeout: 15_000 },
+  );
+  return focusedRow(page).innerText();
+}
+
+test('agent options labelled like our items: typing ours and Enter never picks the agent\'s', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
+  let agent: WsPeer | undefined;
+  try {
+    await withConnectedWorkbench(t, { name: 'own-items', token: TOKEN }, async ({ hub, page, shot }) => {
+      const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
+      agent = peer;
+      const session = freshSession('own-items');
+      let seq = 1;
+      const raise = (data: RequestData) => {
+        const event = makeEvent('attention.requested', session, seq++, { capture: 'redacted', severity: 'notice', data }, AGENT);
+        peer.send(event);
+        return String(event['id']);
+      };
+      const resolve = (requestId: string) =>
+        peer.send(makeEvent('attention.resolved', session, seq++, { subject: requestId, capture: 'metadata', data: { resolution: 'answered' } }, AGENT));
+      const options = [{ id: 'always_allow', label: 'Reply with text…' }, { id: 'open_page', label: 'Open as page' }];
+      const openInline = async (prompt: string) => {
+        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: prompt }).first();
+        await toast.waitFor({ state: 'visible', timeout: 60_000 });
+        // Neither option reads unlike our items, so neither is a button: the page and the quick input name them in full.
+        assert.deepEqual(await toast.getByRole('button').filter({ hasText: /\S/ }).allInnerTexts(), ['Answer', 'Open']);
+        await page.keyboard.press('Control+K');
+        await page.keyboard.press('a');
+        await waitForTitle(page, new RegExp(`${AGENT} · permission: ${prompt}`));
+      };
+
+      // 1. "reply", Enter: our Reply with text… step, and the text typed there is what the agent receives.
+      const FIRST = 'Run the migration';
+      const firstId = raise({ kind: 'permission', prompt: FIRST, options, respond_via: ['control'] });
+      await openInline(FIRST);
+      // The agent's options first, saying whose they are, without icons; ours after them, with theirs.
+      assert.deepEqual(await row(page, 'Reply with text… (from the agent: id always_allow)'), { icon: false });
+      assert.deepEqual(await row(page, 'Open as page (from the agent: id open_page)'), { icon: false });
+      assert.deepEqual(await row(page, 'Reply with text…'), { icon: true });
+      assert.deepEqual(await row(page, 'Open as page'), { icon: true });
+      const labels = await rows(page).locator('.label-name').allInnerTexts();
+      t.diagnostic(`rows: ${JSON.stringify(labels)}`);
+      assert.ok(labels.indexOf('Reply with text…') > labels.indexOf('Open as page (from the agent: id open_page)'), 'ours come after the agent\'s');
+      await shot('1-list');
+      const focused = await filterTo(page, 'reply', /^Reply with text…$/);
+      t.diagnostic(`"reply" focuses: ${JSON.stringify(focused)}`);
+      await shot('2-typed-reply');
+      await page.keyboard.press('Enter');
+      // Our own step: the input box for a text reply.
+      await page.waitForFunction(
+        () => /Your reply, sent as text/.test(document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? ''),
+        undefined, { timeout: 15_000 },
+      );
+      assert.equal(peer.received.filter(isRespond).length, 0, 'Enter on "reply" sent nothing');
+      await page.keyboard.type('only this once');
+      await page.keyboard.press('Enter');
+      const reply = (await peer.waitFor(isRespond, 30_000)).value;
+      assert.equal(reply['subject'], firstId);
+      assert.deepEqual(reply['data'], { answer: { text: 'only this once' } });
+      resolve(firstId);
+      await waitForStatus(page, /0 requests wait for you\./);
+
+      // 2. "open as page", Enter: the request's page, and nothing sent.
+      const SECOND = 'Drop the staging table';
+      raise({ kind: 'permission', prompt: SECOND, options, respond_via: ['control'] });
+      await openInline(SECOND);
+      await filterTo(page, 'open as page', /^Open as page$/);
+      await shot('3-typed-open-as-page');
+      await page.keyboard.press('Enter');
+      await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });
+      const deadline = Date.now() + 30_000;
+      let shown = false;
+      while (!shown && Date.now() < deadline) {
+        for (const frame of page.frames()) {
+          shown ||= await frame.evaluate((text) => (document.querySelector('#prompt')?.textContent ?? '').includes(text), SECOND).catch(() => false);
+        }
+        if (!shown) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(shown, 'the request page opened');
+      await shot('4-page');
+      assert.equal(peer.received.filter(isRespond).length, 1, 'only the text reply of step 1 was ever sent');
+    });
+  } finally {
+    await agent?.close();
+  }
+});

@@ -1,0 +1,124 @@
+// The one rule for agent items beside ours (src/aep/ownItems.ts) and the
+// surfaces that ask it: notification buttons (distinctOptions) and the
+// inline quick input's item lists (src/host/inlineWords.ts mixedItems).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { distinctOptions, readingKey, readsLikeOurs } from '../../src/aep/ownItems';
+import { mixedItems, optionButtons, type AgentItem, type ListItem } from '../../src/host/inlineWords';
+import { forSurface } from '../../src/host/untrustedText';
+
+const OURS = ['Reply with text…', 'Open as page'];
+
+describe('an agent label that reads like one of our items', () => {
+  const colliding: Array<[string, string]> = [
+    ['the same text', 'Reply with text…'],
+    ['other case', 'REPLY WITH TEXT…'],
+    ['three dots for the ellipsis', 'Reply with text...'],
+    ['no ellipsis', 'Reply with text'],
+    ['a trailing dot', 'Open as page.'],
+    ['spaced dots', 'Open as page . . .'],
+    ['leading and trailing spaces', '  Open as page  '],
+    ['runs of inner whitespace, a tab, a no-break space', 'Open\tas\u00a0 page'],
+    ['full-width letters', 'Ｏｐｅｎ ａｓ ｐａｇｅ'],
+    ['an ideographic space', 'Open\u3000as page'],
+    ['a zero-width space', 'Op\u200ben as page'],
+    ['a zero-width joiner and a word joiner', 'Open\u200d as\u2060 page'],
+    ['a BOM and bidi marks', '\ufeff\u202eOpen as page\u202c'],
+    ['a soft hyphen', 'Open as pa\u00adge'],
+    ['a variation selector', 'Open\ufe0f as page'],
+    ['a long s for s', 'Open a\u017f page'],
+    ['one full-width letter among plain ones', 'Reply with te\uff58t…'],
+  ];
+  for (const [why, label] of colliding) {
+    test(`collides: ${why} (${JSON.stringify(label)})`, () => assert.equal(readsLikeOurs(label, OURS), true));
+  }
+
+  const distinct: Array<[string, string]> = [
+    ['another word', 'Reply later'],
+    ['more words', 'Reply with text now'],
+    ['a part of ours', 'Open'],
+    ['a different letter', 'Open as pages'],
+    ['plain options', 'Allow'],
+    ['empty', ''],
+  ];
+  for (const [why, label] of distinct) {
+    test(`does not collide: ${why} (${JSON.stringify(label)})`, () => assert.equal(readsLikeOurs(label, OURS), false));
+  }
+
+  test('the key folds compatibility forms and look-alike punctuation', () => {
+    assert.equal(readingKey('ﬁle'), 'file');
+    assert.equal(readingKey('\u212a\u017fip'), 'ksip');
+    assert.equal(readingKey('Don\u2019t \u201csend\u201d \u2014 ok'), 'don\'t "send" - ok');
+  });
+});
+
+describe('notification buttons', () => {
+  test('an option becomes a button only if it reads unlike ours and unlike every other option', () => {
+    const options = [
+      { id: 'a', label: 'Allow' },
+      { id: 'b', label: 'Allow\u200b' },
+      { id: 'c', label: 'open' },
+      { id: 'd', label: '\u0000\u202e' },
+      { id: 'e', label: 'Deny' },
+      { id: 'f', label: 'Deny once [Docs](command:x)' },
+      { id: 'g', label: 'Ｏｐｅｎ' },
+      { id: 'h', label: 'Answer...' },
+      { id: 'i', label: 'Allow always' },
+    ];
+    const shown = (label: string) => forSurface('notificationButton', label);
+    assert.deepEqual(distinctOptions(options, ['Answer', 'Open'], shown).map((option) => option.id), ['e', 'f', 'i']);
+  });
+
+  test('no button reads like the inline answer\'s own items either', () => {
+    const options = [{ id: 'always_allow', label: 'Reply with text…' }, { id: 'p', label: 'open as page.' }, { id: 'allow', label: 'Allow' }];
+    assert.deepEqual(optionButtons(options, ['Answer', 'Open']).map((option) => option.id), ['allow']);
+  });
+
+  test('two labels alike in the characters a button shows are alike', () => {
+    const long = 'Allow this command to run in the workspace';
+    const options = [{ id: 'a', label: `${long} once` }, { id: 'b', label: `${long} always` }, { id: 'c', label: 'Deny' }];
+    const shown = (label: string) => forSurface('notificationButton', label);
+    assert.deepEqual(distinctOptions(options, ['Open'], shown).map((option) => option.id), ['c']);
+  });
+});
+
+describe('the quick input: the agent\'s items, then ours apart', () => {
+  type V = { kind: 'option'; id: string } | { kind: 'reply' } | { kind: 'page' };
+  const agent = (id: string, label: string): AgentItem<V> => ({ id, label, value: { kind: 'option', id } });
+  const reply: ListItem<V> = { label: 'Reply with text…', icon: 'comment', value: { kind: 'reply' } };
+  const page: ListItem<V> = { label: 'Open as page', icon: 'go-to-file', value: { kind: 'page' } };
+
+  const items = mixedItems([agent('allow', 'Allow'), agent('always_allow', 'Reply with text…'), agent('p', 'Open as page')], [reply, page]);
+
+  test('agent items first, a separator, then ours, each with its icon; agent items have none', () => {
+    assert.deepEqual(items.map((item) => ('separator' in item ? '—' : item.label)).slice(3), ['—', 'Reply with text…', 'Open as page']);
+    const theirs = items.slice(0, 3);
+    for (const item of theirs) assert.ok(!('separator' in item) && item.icon === undefined);
+    const ours = items.slice(4);
+    for (const item of ours) assert.ok(!('separator' in item) && item.icon !== undefined);
+  });
+
+  test('an agent label that reads like ours says it is the agent\'s, and reads unlike ours', () => {
+    const labels = items.slice(0, 3).map((item) => ('separator' in item ? '' : item.label));
+    assert.deepEqual(labels, ['Allow', 'Reply with text… (from the agent: id always_allow)', 'Open as page (from the agent: id p)']);
+    for (const label of labels) assert.equal(readsLikeOurs(label, OURS), false);
+  });
+
+  test('typed words that begin one of ours rank ours first (VS Code: the shorter of two prefix matches)', () => {
+    for (const item of items) {
+      if ('separator' in item || item.icon !== undefined) continue;
+      const own = [reply, page].find((o) => readsLikeOurs(item.label.split(' (from the agent')[0] ?? '', [o.label]));
+      if (own) assert.ok(forSurface('quickPickLabel', item.label).length > own.label.length, item.label);
+    }
+  });
+
+  test('an agent label with `$(icon)` syntax shows no icon', () => {
+    const [shown] = mixedItems([agent('x', '$(check) Reply with text…')], [reply]);
+    assert.ok(shown && !('separator' in shown));
+    assert.doesNotMatch(forSurface('quickPickLabel', shown.label), /\$\(/);
+  });
+
+  test('no separator when only ours are listed', () => {
+    assert.deepEqual(mixedItems([], [reply, page]), [reply, page]);
+  });
+});
