@@ -12,12 +12,14 @@ import {
   type InlineAnswer, type InlinePlan, type InlineStep, type SelectPick,
 } from '../aep/inlineAnswer';
 import { fieldNamedIn } from '../aep/nackField';
+import { readsLikeOurs } from '../aep/ownItems';
 import { shownStatus } from '../shared/shownStatus';
 import type { PageDraft } from '../shared/webviewMessages';
 import { sendingMessage } from './answerOutcomes';
 import { agentName } from './describe';
 import { Disposable } from './disposable';
 import type { Hubs } from './hubs';
+import { piece, PIECES } from './untrustedText';
 import {
   choiceText, fieldPrompt, fieldQuestion, inlineTitle, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText, type AgentItem, type ListItem,
 } from './inlineWords';
@@ -336,10 +338,18 @@ class InlineFlow {
         const reply: ListItem<Picked<Value>> = {
           label: vscode.l10n.t('Reply with text…'), description: vscode.l10n.t('the agent reads it; an option is the exact answer'), icon: 'comment', value: { kind: 'value', value: { kind: 'reply' } },
         };
-        const end = await this.pick(this.quickStep(index, vscode.l10n.t('Choose an answer (Enter), or reply with text')), options, [reply], { problem });
-        if (end.kind !== 'next') return end;
-        const [value] = end.value;
-        return value?.kind === 'option' ? { kind: 'next', value } : { kind: 'next', value: { kind: 'done' } };
+        for (;;) {
+          const end = await this.pick(this.quickStep(index, vscode.l10n.t('Choose an answer (Enter), or reply with text')), options, [reply], { problem });
+          if (end.kind !== 'next') return end;
+          const [value] = end.value;
+          if (value?.kind !== 'option') return { kind: 'next', value: { kind: 'done' } };
+          // Ranking puts ours first only for words typed from its start; an agent option that reads like ours is sent only when the person says so.
+          const chosen = options.find((option) => option.id === value.id);
+          if (!chosen || !readsLikeOurs(chosen.label, [reply.label, vscode.l10n.t('Open as page')])) return { kind: 'next', value };
+          const confirmed = await this.confirmMimic(index, chosen);
+          if (confirmed.kind === 'back') continue;
+          return confirmed.kind === 'next' ? { kind: 'next', value } : confirmed;
+        }
       }
       case 'reply': {
         const asked = this.plan.steps.length === 1 ? this.plan.prompt.text : vscode.l10n.t('Your reply, sent as text');
@@ -432,6 +442,22 @@ class InlineFlow {
 
   private keepSelect(field: Extract<FieldStep['field'], { type: 'select' }>, pick: SelectPick): void {
     this.draft = withField(this.draft, field.id, selectDraft(field, pick));
+  }
+
+  /**
+   * An agent option that reads like one of our items (ownItems.ts) is
+   * confirmed before it goes: "Back" is first, so a second Enter does not send it.
+   */
+  private async confirmMimic(index: number, option: AgentItem<unknown>): Promise<StepEnd<unknown>> {
+    type Value = 'back' | 'send';
+    const items: Array<ListItem<Picked<Value>>> = [
+      { label: vscode.l10n.t('Back to the choices'), icon: 'arrow-left', value: { kind: 'value', value: 'back' } },
+      { label: vscode.l10n.t('Send the agent\'s option'), detail: vscode.l10n.t('Sends the option with id {0} to the agent.', piece(option.id, PIECES.kind)), icon: 'warning', value: { kind: 'value', value: 'send' } },
+    ];
+    const placeholder = vscode.l10n.t('"{0}" is an option the agent offers, not an item of this editor. Send it?', option.label);
+    const end = await this.pick({ ...this.quickStep(index, placeholder), step: undefined, totalSteps: undefined }, [], items, {});
+    if (end.kind !== 'next') return end;
+    return end.value[0] === 'send' ? { kind: 'next', value: undefined } : { kind: 'back' };
   }
 
   /**

@@ -113,12 +113,42 @@ test('agent options labelled like our items: typing ours and Enter never picks t
       resolve(firstId);
       await waitForStatus(page, /0 requests wait for you\./);
 
-      // 2. "open as page", Enter: the request's page, and nothing sent.
+      // 2. The agent's look-alike picked on purpose: a confirmation first, whose first item goes back; sent only on "Send the agent's option".
+      const placeholderMatches = (pattern: RegExp) => page.waitForFunction(
+        (source) => new RegExp(source).test(document.querySelector('.quick-input-widget input.input')?.getAttribute('placeholder') ?? ''),
+        pattern.source, { timeout: 15_000 },
+      );
+      const MIMIC = 'Rotate the deploy key';
+      const mimicId = raise({ kind: 'permission', prompt: MIMIC, options, respond_via: ['control'] });
+      await openInline(MIMIC);
+      await filterTo(page, 'id always', /^Reply with text… \(from the agent: id always_allow\)$/);
+      await page.keyboard.press('Enter');
+      await placeholderMatches(/^"Reply with text…" is an option the agent offers, not an item of this editor\. Send it\?$/);
+      await shot('3-confirm-mimic');
+      assert.match(await focusedRow(page).innerText(), /Back to the choices/);
+      await page.keyboard.press('Enter');
+      await placeholderMatches(/^Choose an answer \(Enter\), or reply with text$/);
+      assert.equal(peer.received.filter(isRespond).length, 1, 'Back sent nothing');
+      await filterTo(page, 'id always', /^Reply with text… \(from the agent: id always_allow\)$/);
+      await page.keyboard.press('Enter');
+      await placeholderMatches(/is an option the agent offers/);
+      await page.keyboard.press('ArrowDown');
+      await page.waitForFunction(
+        () => /Send the agent's option/.test(document.querySelector('.quick-input-widget .monaco-list-row.focused')?.textContent ?? ''),
+        undefined, { timeout: 15_000 },
+      );
+      await page.keyboard.press('Enter');
+      const chosen = (await peer.waitFor((r) => isRespond(r) && r.value['subject'] === mimicId, 30_000)).value;
+      assert.deepEqual(chosen['data'], { answer: { option: 'always_allow' } });
+      resolve(mimicId);
+      await waitForStatus(page, /0 requests wait for you\./);
+
+      // 3. "open as page", Enter: the request's page, and nothing sent.
       const SECOND = 'Drop the staging table';
       raise({ kind: 'permission', prompt: SECOND, options, respond_via: ['control'] });
       await openInline(SECOND);
       await filterTo(page, 'open as page', /^Open as page$/);
-      await shot('3-typed-open-as-page');
+      await shot('4-typed-open-as-page');
       await page.keyboard.press('Enter');
       await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });
       const deadline = Date.now() + 30_000;
@@ -130,8 +160,8 @@ test('agent options labelled like our items: typing ours and Enter never picks t
         if (!shown) await new Promise((r) => setTimeout(r, 50));
       }
       assert.ok(shown, 'the request page opened');
-      await shot('4-page');
-      assert.equal(peer.received.filter(isRespond).length, 1, 'only the text reply of step 1 was ever sent');
+      await shot('5-page');
+      assert.equal(peer.received.filter(isRespond).length, 2, 'only the text reply of step 1 and the confirmed option of step 2 were ever sent');
     });
   } finally {
     await agent?.close();
