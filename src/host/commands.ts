@@ -271,7 +271,7 @@ export class Commands extends Disposable {
       return;
     }
     const waiting = items.map((item) => ({ item, admission: this.hubs.admit('answer-next', item) })).find(({ admission }) => !admission.ok && admission.refusal.code === 'answer-in-flight');
-    if (waiting && !waiting.admission.ok) void notify('info', describeRefusal(waiting.admission.refusal, waiting.item.agent));
+    if (waiting && !waiting.admission.ok) void this.inline.refused(waiting.item, waiting.admission.refusal, 'answer-next');
     else void notify('info', vscode.l10n.t('No request is waiting for an answer.'));
   }
 

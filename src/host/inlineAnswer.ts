@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
-import type { AnswerRefusal } from '../aep/answer/answerPipeline';
+import type { AnswerRefusal, AnswerSurface } from '../aep/answer/answerPipeline';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { refusesAnswers } from '../aep/client/rosterSnapshot';
 import type { Logger } from '../aep/client/logger';
@@ -168,8 +168,12 @@ export class InlineAnswers extends Disposable {
     await this.settled(item, plan, request, outcome);
   }
 
-  /** Nothing was sent: the pipeline's reason, and for an answer in flight "Send Again" of that same command. */
-  private async refused(item: Readonly<AttentionItem>, refusal: AnswerRefusal): Promise<void> {
+  /**
+   * Nothing was sent: the pipeline's reason, and for an answer in flight
+   * "Send Again" of that same command, as its words offer. Answer Next shows
+   * its refusals here too (`surface`), so they offer the same.
+   */
+  async refused(item: Readonly<AttentionItem>, refusal: AnswerRefusal, surface: AnswerSurface = 'quick-input'): Promise<void> {
     const message = describeRefusal(refusal, item.agent);
     if (refusal.code !== 'answer-in-flight') {
       await this.offerOpen(item, 'warning', message);
@@ -180,7 +184,7 @@ export class InlineAnswers extends Disposable {
     const latest = this.hubs.item(item.key) ?? item;
     if (choice === 'open') this.panels.show(latest);
     else if (choice === 'again') {
-      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend('quick-input', latest, refusal.commandId));
+      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(surface, latest, refusal.commandId));
       void notify(describeOutcome(again, item.agent).ok ? 'info' : 'warning', describeOutcome(again, item.agent).message);
     }
   }

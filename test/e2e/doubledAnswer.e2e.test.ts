@@ -3,7 +3,8 @@
 // hub. The agent is a bare WebSocket peer that is slow to acknowledge: it acks
 // only when the test says so. The person answers Allow in the quick input,
 // then runs Answer Next again: the request does not come back, the refusal
-// says why, and the agent has received exactly one command. Once the agent
+// says why, and the agent has received exactly one command; the refusal's
+// Send Again repeats that command under its own id. Once the agent
 // refuses that answer (control.rejected), a different answer may go.
 // Screenshots go to out/e2e/doubled-answer-*.png.
 import * as assert from 'node:assert/strict';
@@ -86,21 +87,29 @@ test('an answer awaiting its ack: Answer Next does not bring the request back, a
       assert.equal(await quickInput(page).isVisible(), false, 'the request did not come back in the quick input');
       assert.equal(peer.received.filter(isRespond).length, 1, 'one command reached the agent');
 
-      // 3. The agent refuses the first answer: now a different one may go, and it is a new command.
+      // 3. The refusal offers what its words name: Send Again is the same command, under the same id (AEP-0004 §2).
+      assert.deepEqual(await refusal.getByRole('button').filter({ hasText: /\S/ }).allInnerTexts(), ['Send Again', 'Open']);
+      await refusal.getByRole('button', { name: 'Send Again' }).click();
+      await peer.waitFor(() => peer.received.filter(isRespond).length === 2, 30_000);
+      const again = peer.received.filter(isRespond)[1]!.value;
+      assert.equal(again['id'], first['id'], 'Send Again repeats the same command id');
+      assert.deepEqual(again['data'], first['data']);
+
+      // 4. The agent refuses the first answer: now a different one may go, and it is a new command.
       peer.send(makeEvent('control.rejected', session, seq++, { cause: String(first['id']), capture: 'metadata', data: { reason: 'policy', detail: 'not on Fridays' } }, AGENT));
       await page.locator('.notifications-toasts .notification-toast', { hasText: 'not on Fridays' }).first().waitFor({ state: 'visible', timeout: 30_000 });
       await answerNext(page);
       await waitForTitle(page, new RegExp(`${AGENT} · permission: ${PROMPT}`));
       await pickRow(page, 'deny', /^Deny$/);
-      await peer.waitFor(() => peer.received.filter(isRespond).length === 2, 30_000);
-      const second = peer.received.filter(isRespond)[1]!.value;
+      await peer.waitFor(() => peer.received.filter(isRespond).length === 3, 30_000);
+      const second = peer.received.filter(isRespond)[2]!.value;
       assert.equal(second['subject'], requestId);
       assert.deepEqual(second['data'], { answer: { option: 'deny' } });
       assert.notEqual(second['id'], first['id'], 'a different answer is a new command');
       peer.send(makeEvent('control.accepted', session, seq++, { cause: String(second['id']), capture: 'metadata' }, AGENT));
       peer.send(makeEvent('attention.resolved', session, seq++, { subject: requestId, capture: 'metadata', data: { resolution: 'answered' } }, AGENT));
       await waitForStatus(page, /0 requests wait for you\./);
-      assert.equal(peer.received.filter(isRespond).length, 2, 'no command beyond the two');
+      assert.equal(peer.received.filter(isRespond).length, 3, 'no command beyond the first, its repeat and the different answer');
     });
   } finally {
     await agent?.close();

@@ -155,7 +155,7 @@ const CASES: Case[] = [
       const id = w.wire[0]?.id ?? '';
       const again = w.pipeline.resend(surface, w.facts(), id, () => w.sender.resend(id) ?? Promise.reject(new Error('nothing to resend')));
       w.ack(id, 'control.accepted');
-      return { again: (await again).kind, wire: w.wire.length, sameId: (await again).commandId === id };
+      return { again: (await again).kind, wire: w.wire.length, sameId: (await again).commandId === id && w.wire.every((sent) => sent.id === id) };
     },
   },
   {
@@ -254,7 +254,7 @@ describe('answer pipeline: every surface gets the same result', () => {
     });
     assert.deepEqual(await byName('offline')?.run('page'), { second: 'answer-in-flight', sent: false, wire: [{ option: 'allow' }] });
     assert.deepEqual(await byName('after a window reload')?.run('page'), { second: 'answer-in-flight', sent: true });
-    assert.deepEqual(await byName('Send Again')?.run('page'), { again: 'accepted', wire: 1, sameId: true });
+    assert.deepEqual(await byName('Send Again')?.run('page'), { again: 'accepted', wire: 2, sameId: true });
     assert.deepEqual(await byName('a different answer')?.run('page'), {
       nacked: 'rejected', accepted: 'accepted', third: 'answer-accepted', wire: [{ option: 'allow' }, { option: 'deny' }],
     });

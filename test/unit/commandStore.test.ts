@@ -173,13 +173,14 @@ describe('ControlSender with a store', () => {
     assert.equal(second.restore(() => OPEN, (outcome) => restored.push(outcome)), 1);
     second.connected((text) => (written.push(text), true));
     assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd)]);
-    // "Send again" while it is in flight joins it: no second command.
+    // "Send again" while it is in flight writes the same bytes again (same id, AEP-0004 §2 item 3) and joins it: no second command.
     const again = second.resend(cmd.id);
     assert.ok(again);
+    assert.deepEqual(written, [JSON.stringify(cmd), JSON.stringify(cmd), JSON.stringify(cmd)]);
     second.onAck(ack('control.accepted', cmd.id));
     assert.equal((await again).kind, 'accepted');
     assert.deepEqual(restored, [{ kind: 'accepted', commandId: cmd.id }]);
-    assert.equal(written.length, 2);
+    assert.equal(written.length, 3);
     assert.equal(store.size, 0);
   });
 

@@ -59,7 +59,7 @@ interface Pending extends Sendable {
   restored: boolean;
   /** An earlier client may have written it (the store does not know it as unsent). */
   writtenBefore: boolean;
-  /** Others awaiting the same command (a "Send again" while it is still in flight). */
+  /** Others awaiting the same command (a "Send again" while it is still in flight: the same bytes, written again). */
   joined: Array<(outcome: SendOutcome) => void>;
   settle: (outcome: SendOutcome, how?: { keep: boolean }) => void;
 }
@@ -183,8 +183,15 @@ export class ControlSender {
    */
   resend(commandId: string): Promise<SendOutcome> | undefined {
     const inFlight = this.pending.get(commandId);
-    // Still awaiting its ack (restored after a reload, say): the same command, never a second one.
-    if (inFlight) return new Promise<SendOutcome>((resolve) => inFlight.joined.push(resolve));
+    if (inFlight) {
+      // Written and still awaiting its ack: the same bytes again under the same id (AEP-0004 §2 item 3), which the
+      // target re-acks without acting twice, so "Send Again" sends. Queued while offline, it goes once connected.
+      if (inFlight.timer && this.writer?.(inFlight.text)) {
+        inFlight.attempts++;
+        this.log.info(`sent ${inFlight.type} ${inFlight.id} for request ${inFlight.subject} (resend ${inFlight.attempts - 1} while awaiting its ack, same id)`);
+      }
+      return new Promise<SendOutcome>((resolve) => inFlight.joined.push(resolve));
+    }
     const expired = this.timedOut.get(commandId);
     if (!expired) return undefined;
     if (expired.late) {
