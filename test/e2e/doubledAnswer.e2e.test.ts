@@ -13,39 +13,22 @@ import type { Page } from 'playwright-core';
 import { freshSession, makeEvent } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
-import { waitForStatus } from './workbenchPage';
+import { filterQuickInputTo, quickInput, waitForQuickInputTitle, waitForStatus } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-doubled-answer-7a2e';
 const AGENT = 'e2e-slow-ack-agent';
 
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
-const quickInput = (page: Page) => page.locator('.quick-input-widget');
 
 async function answerNext(page: Page): Promise<void> {
   await page.keyboard.press('Control+K');
   await page.keyboard.press('a');
 }
 
-async function waitForTitle(page: Page, pattern: RegExp): Promise<void> {
-  await quickInput(page).waitFor({ state: 'visible', timeout: 30_000 });
-  await page.waitForFunction(
-    (source) => new RegExp(source).test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''),
-    pattern.source, { timeout: 30_000 },
-  );
-}
-
-/** Types `text` into the quick input's filter, waits for the focused row to read `label`, and presses Enter. */
+/** Filters the quick input to the row reading `label` and presses Enter. */
 async function pickRow(page: Page, text: string, label: RegExp): Promise<void> {
-  await page.keyboard.type(text);
-  await page.waitForFunction(
-    ({ value, source }) => {
-      const box = document.querySelector('.quick-input-widget input.input');
-      const focused = document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name');
-      return box instanceof HTMLInputElement && box.value === value && new RegExp(source).test(focused?.textContent ?? '');
-    },
-    { value: text, source: label.source }, { timeout: 15_000 },
-  );
+  await filterQuickInputTo(page, text, label);
   await page.keyboard.press('Enter');
 }
 
@@ -71,7 +54,7 @@ test('an answer awaiting its ack: Answer Next does not bring the request back, a
 
       // 1. Allow, from the quick input. No ack comes.
       await answerNext(page);
-      await waitForTitle(page, new RegExp(`${AGENT} · permission: ${PROMPT}`));
+      await waitForQuickInputTitle(page, new RegExp(`${AGENT} · permission: ${PROMPT}`));
       await pickRow(page, 'allow', /^Allow$/);
       const first = (await peer.waitFor(isRespond, 30_000)).value;
       assert.equal(first['subject'], requestId);
@@ -99,7 +82,7 @@ test('an answer awaiting its ack: Answer Next does not bring the request back, a
       peer.send(makeEvent('control.rejected', session, seq++, { cause: String(first['id']), capture: 'metadata', data: { reason: 'policy', detail: 'not on Fridays' } }, AGENT));
       await page.locator('.notifications-toasts .notification-toast', { hasText: 'not on Fridays' }).first().waitFor({ state: 'visible', timeout: 30_000 });
       await answerNext(page);
-      await waitForTitle(page, new RegExp(`${AGENT} · permission: ${PROMPT}`));
+      await waitForQuickInputTitle(page, new RegExp(`${AGENT} · permission: ${PROMPT}`));
       await pickRow(page, 'deny', /^Deny$/);
       await peer.waitFor(() => peer.received.filter(isRespond).length === 3, 30_000);
       const second = peer.received.filter(isRespond)[2]!.value;

@@ -21,7 +21,7 @@ import type { Page } from 'playwright-core';
 import { freshSession, makeEvent, type RequestData } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
-import { runCommand, waitForStatus, webviewFrame } from './workbenchPage';
+import { quickInput, runCommand, waitForQuickInputTitle, waitForStatus, webviewFrame } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-inline-5b07';
@@ -33,17 +33,8 @@ const REFUSAL = /^Enter a number of at most 5\./;
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
 
 /** The quick input showing now, and its parts. */
-const quickInput = (page: Page) => page.locator('.quick-input-widget');
 const quickBox = (page: Page) => quickInput(page).locator('input.input');
 const quickMessage = (page: Page) => quickInput(page).locator('.quick-input-message');
-
-async function waitForTitle(page: Page, pattern: RegExp): Promise<void> {
-  await quickInput(page).waitFor({ state: 'visible', timeout: 30_000 });
-  await page.waitForFunction(
-    (source) => new RegExp(source).test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''),
-    pattern.source, { timeout: 30_000 },
-  );
-}
 
 /** The input box's prompt or validation line matches `pattern`. */
 async function waitForMessage(page: Page, pattern: RegExp): Promise<string> {
@@ -108,7 +99,7 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       assert.equal(await toast.getByRole('button').first().innerText(), 'Answer');
       await shot('1-notification');
       await acceptPrimaryAction(page);
-      await waitForTitle(page, /e2e-inline-agent · permission: Permission requested: Bash/);
+      await waitForQuickInputTitle(page, /e2e-inline-agent · permission: Permission requested: Bash/);
       await shot('2-permission-inline');
       await page.keyboard.press('Enter');
       const permission = (await peer.waitFor(isRespond, 30_000)).value;
@@ -135,7 +126,7 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       const formToastAt = Date.now();
       await page.keyboard.press('Control+K');
       await page.keyboard.press('a');
-      await waitForTitle(page, /e2e-inline-agent · form: Scale the billing service/);
+      await waitForQuickInputTitle(page, /e2e-inline-agent · form: Scale the billing service/);
       t.diagnostic(`notification → first form step via Ctrl+K A: ${Date.now() - formToastAt} ms`);
       await waitForMessage(page, /^Service name \(required\)/);
       await page.keyboard.type('billing-api');
@@ -220,7 +211,7 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       const chordAt = Date.now();
       await page.keyboard.press('Control+K');
       await page.keyboard.press('a');
-      await waitForTitle(page, /git push/);
+      await waitForQuickInputTitle(page, /git push/);
       await page.keyboard.press('Enter');
       const quick = (await peer.waitForCount(isRespond, 3, 30_000))[2]?.value;
       assert.ok(quick);

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { freshSession, makeEvent, type RequestData } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
-import { waitForStatus } from './workbenchPage';
+import { filterQuickInputTo, quickInput, waitForQuickInputTitle, waitForStatus } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-own-items-31c4';
@@ -22,17 +22,8 @@ const AGENT = 'e2e-own-items-agent';
 
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
 
-const quickInput = (page: Page) => page.locator('.quick-input-widget');
 const rows = (page: Page) => quickInput(page).locator('.monaco-list-row');
 const focusedRow = (page: Page) => quickInput(page).locator('.monaco-list-row.focused');
-
-async function waitForTitle(page: Page, pattern: RegExp): Promise<void> {
-  await quickInput(page).waitFor({ state: 'visible', timeout: 30_000 });
-  await page.waitForFunction(
-    (source) => new RegExp(source).test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''),
-    pattern.source, { timeout: 30_000 },
-  );
-}
 
 /** The row whose label reads exactly `label`, and whether it has a codicon before it. */
 async function row(page: Page, label: string): Promise<{ icon: boolean }> {
@@ -40,20 +31,6 @@ async function row(page: Page, label: string): Promise<{ icon: boolean }> {
   await found.waitFor({ state: 'visible', timeout: 15_000 });
   const icon = await found.locator('.quick-input-list-icon.codicon, .quick-input-list-icon[class*="codicon-"]').count();
   return { icon: icon > 0 };
-}
-
-/** Types `text` into the quick input's filter and waits for the focused row to read `label`. */
-async function filterTo(page: Page, text: string, label: RegExp): Promise<string> {
-  await page.keyboard.type(text);
-  await page.waitForFunction(
-    ({ value, source }) => {
-      const box = document.querySelector('.quick-input-widget input.input');
-      const focused = document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name');
-      return box instanceof HTMLInputElement && box.value === value && new RegExp(source).test(focused?.textContent ?? '');
-    },
-    { value: text, source: label.source }, { timeout: 15_000 },
-  );
-  return focusedRow(page).innerText();
 }
 
 test('agent options labelled like our items: typing ours and Enter never picks the agent\'s', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
@@ -79,7 +56,7 @@ test('agent options labelled like our items: typing ours and Enter never picks t
         assert.deepEqual(await toast.getByRole('button').filter({ hasText: /\S/ }).allInnerTexts(), ['Answer', 'Open']);
         await page.keyboard.press('Control+K');
         await page.keyboard.press('a');
-        await waitForTitle(page, new RegExp(`${AGENT} · permission: ${prompt}`));
+        await waitForQuickInputTitle(page, new RegExp(`${AGENT} · permission: ${prompt}`));
       };
 
       // 1. "reply", Enter: our Reply with text… step, and the text typed there is what the agent receives.
@@ -95,7 +72,7 @@ test('agent options labelled like our items: typing ours and Enter never picks t
       t.diagnostic(`rows: ${JSON.stringify(labels)}`);
       assert.ok(labels.indexOf('Reply with text…') > labels.indexOf('Open as page (from the agent: id open_page)'), 'ours come after the agent\'s');
       await shot('1-list');
-      const focused = await filterTo(page, 'reply', /^Reply with text…$/);
+      const focused = await filterQuickInputTo(page, 'reply', /^Reply with text…$/);
       t.diagnostic(`"reply" focuses: ${JSON.stringify(focused)}`);
       await shot('2-typed-reply');
       await page.keyboard.press('Enter');
@@ -121,7 +98,7 @@ test('agent options labelled like our items: typing ours and Enter never picks t
       const MIMIC = 'Rotate the deploy key';
       const mimicId = raise({ kind: 'permission', prompt: MIMIC, options, respond_via: ['control'] });
       await openInline(MIMIC);
-      await filterTo(page, 'id always', /^Reply with text… \(from the agent: id always_allow\)$/);
+      await filterQuickInputTo(page, 'id always', /^Reply with text… \(from the agent: id always_allow\)$/);
       await page.keyboard.press('Enter');
       await placeholderMatches(/^"Reply with text…" is an option the agent offers, not an item of this editor\. Send it\?$/);
       await shot('3-confirm-mimic');
@@ -129,7 +106,7 @@ test('agent options labelled like our items: typing ours and Enter never picks t
       await page.keyboard.press('Enter');
       await placeholderMatches(/^Choose an answer \(Enter\), or reply with text$/);
       assert.equal(peer.received.filter(isRespond).length, 1, 'Back sent nothing');
-      await filterTo(page, 'id always', /^Reply with text… \(from the agent: id always_allow\)$/);
+      await filterQuickInputTo(page, 'id always', /^Reply with text… \(from the agent: id always_allow\)$/);
       await page.keyboard.press('Enter');
       await placeholderMatches(/is an option the agent offers/);
       await page.keyboard.press('ArrowDown');
@@ -147,7 +124,7 @@ test('agent options labelled like our items: typing ours and Enter never picks t
       const SECOND = 'Drop the staging table';
       raise({ kind: 'permission', prompt: SECOND, options, respond_via: ['control'] });
       await openInline(SECOND);
-      await filterTo(page, 'open as page', /^Open as page$/);
+      await filterQuickInputTo(page, 'open as page', /^Open as page$/);
       await shot('4-typed-open-as-page');
       await page.keyboard.press('Enter');
       await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });

@@ -57,3 +57,28 @@ export async function runCommand(page: Page, title: string, options: { opensQuic
   await row.click();
   if (!options.opensQuickInput) await input.waitFor({ state: 'hidden', timeout: 15_000 });
 }
+
+export const quickInput = (page: Page) => page.locator('.quick-input-widget');
+
+/** Waits for the quick input to show with a title matching `pattern`. */
+export async function waitForQuickInputTitle(page: Page, pattern: RegExp): Promise<void> {
+  await quickInput(page).waitFor({ state: 'visible', timeout: 30_000 });
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''),
+    pattern.source, { timeout: 30_000 },
+  );
+}
+
+/** Types `text` into the quick input's filter and waits for the focused row to read `label`; returns that row's text. */
+export async function filterQuickInputTo(page: Page, text: string, label: RegExp): Promise<string> {
+  await page.keyboard.type(text);
+  await page.waitForFunction(
+    ({ value, source }) => {
+      const box = document.querySelector('.quick-input-widget input.input');
+      const focused = document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name');
+      return box instanceof HTMLInputElement && box.value === value && new RegExp(source).test(focused?.textContent ?? '');
+    },
+    { value: text, source: label.source }, { timeout: 15_000 },
+  );
+  return quickInput(page).locator('.monaco-list-row.focused').innerText();
+}
