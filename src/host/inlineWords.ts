@@ -13,6 +13,7 @@ import { distinctOptions, readsLikeOurs } from '../aep/ownItems';
 import { fieldHint } from '../shared/fieldWords';
 import { agentName, kindLabel } from './describe';
 import { t } from './l10n';
+import type { PickItem } from './surfaces';
 import { forSurface, piece, PIECES } from './untrustedText';
 
 type FieldStep = Extract<InlineStep, { kind: 'field' }>;
@@ -113,14 +114,8 @@ export function replacementsLine(redaction: AnswerRedaction, answer: Answer, pla
 
 // ---- lists that mix the agent's items with ours --------------------------------
 
-/** An item of a pick as the host builds it; `icon` (a codicon name) only ever on our own items. */
-export interface ListItem<V> {
-  readonly label: string;
-  readonly description?: string | undefined;
-  readonly detail?: string | undefined;
-  readonly icon?: string | undefined;
-  readonly value: V;
-}
+/** An item of a pick as the host builds it: surfaces.ts's own, `icon` only ever on our items. */
+export type ListItem<V> = PickItem<V>;
 
 /** An item, or a separator whose label heads the items after it. */
 export type Listed<V> = ListItem<V> | { readonly separator: string };
