@@ -1,75 +1,21 @@
-import {
-  parseAttentionRequest,
-  readAnswered,
-  readResolved,
-  readRouted,
-  type Answer,
-  type AttentionRequest,
-  type RequestProblem,
-} from '../attention';
+import { parseAttentionRequest, readAnswered, readResolved, readRouted } from '../attention';
 import { boundEvent, isUnshowableRequest } from '../bounds';
 import { Emitter } from '../emitter';
 import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../envelope';
 import type { ResumePosition } from '../frames';
+import { isOpenStatus, type AttentionItem, type AttentionStatus, type InboxChange } from './attentionItem';
 import { BoundedKeySet } from './boundedKeySet';
-import { approximateBytes, describeBytes } from './byteSize';
+import { describeBytes } from './byteSize';
+import { DeadlineNotes } from './deadlines';
+import { MemoryBudget, type Reclaimable } from './memoryBudget';
 import { ParkedEvents } from './parkedEvents';
 import { comparePositions, type Position } from './position';
-import { SessionTimeline, type TimelineEvent } from './sessionTimeline';
+import { SessionIndex, type SessionState } from './sessionIndex';
+import type { TimelineEvent } from './sessionTimeline';
 
-/**
- * Where a request stands (AEP-0002 §7): open while `pending` or `answered`
- * (answered but not yet resolved is legal, transiently); closed by
- * `attention.resolved`, `attention.timeout`, or its session ending.
- *
- * `expires_at` passing on this computer's clock closes nothing: AEP-0002 §7
- * rule 2 makes the emitter's terminal (`attention.timeout`, `attention.resolved`,
- * or the `session.ended` it must send after them) the end of a request. Our
- * clock may be wrong and the agent may still accept an answer, so a request past
- * its deadline stays open and answerable; the UI says the deadline has passed.
- */
-export type AttentionStatus = 'pending' | 'answered' | 'resolved' | 'timed-out' | 'session-ended';
-
-export function isOpenStatus(status: AttentionStatus): boolean {
-  return status === 'pending' || status === 'answered';
-}
-
-/** Whether the request's `expires_at` has passed by the clock `now` reads; it stays open all the same (see above). */
-export function deadlinePassed(item: Readonly<Pick<AttentionItem, 'request'>>, now: number): boolean {
-  const expiresAt = item.request?.expiresAt;
-  return expiresAt !== undefined && expiresAt <= now;
-}
-
-export interface AttentionItem {
-  /** Stable across the item's life: the inbox's `hub`, `(source, session)` and the request id. */
-  readonly key: string;
-  /** The hub the request came through (InboxOptions.hub); empty when the inbox names none. */
-  readonly hub: string;
-  readonly requestId: string;
-  readonly source: string;
-  readonly session: string;
-  readonly agent: string;
-  /** Present when the request could be read; otherwise `problem` says why not. */
-  readonly request?: AttentionRequest;
-  readonly problem?: RequestProblem;
-  /** The events that made the item, kept so an open inbox can be saved and restored (a window reload). */
-  readonly requestEvent: AepEvent;
-  answeredEvent?: AepEvent;
-  status: AttentionStatus;
-  answer?: Answer;
-  answeredVia?: string;
-  resolution?: string;
-  /** Agents that forwarded the request to a human surface (`attention.routed`). */
-  routedBy: string[];
-  /** Local clock when the request was applied, and when it closed. */
-  readonly receivedAt: number;
-  closedAt?: number;
-}
-
-export type InboxChange =
-  | { kind: 'added'; item: Readonly<AttentionItem> }
-  | { kind: 'updated'; item: Readonly<AttentionItem> }
-  | { kind: 'removed'; item: Readonly<AttentionItem> };
+// The inbox's parts live beside it; what its users import stays importable from here.
+export { deadlinePassed, isOpenStatus, type AttentionItem, type AttentionStatus, type InboxChange } from './attentionItem';
+export { ITEM_BYTES } from './memoryBudget';
 
 export type ApplyOutcome =
   | { applied: false; reason: 'duplicate' }
@@ -114,26 +60,6 @@ export interface InboxOptions {
   onListenerError?: (error: unknown) => void;
 }
 
-/** Heap an item costs beyond its events: the item, its parsed request's objects, index entries. */
-export const ITEM_BYTES = 512;
-/** Eviction goes this far below the budget, so the events after it do not each evict again. */
-const EVICT_TO = 7 / 8;
-/** Eviction notices are folded together for this long, so a full inbox does not report on every event. */
-const NOTICE_INTERVAL_MS = 60_000;
-
-interface SessionState {
-  readonly key: string;
-  readonly source: string;
-  readonly session: string;
-  agent: string;
-  readonly timeline: SessionTimeline;
-  /** Sequenced events came from this source for this session: it owns the session's order. */
-  owned: boolean;
-  endedAt?: Position;
-  openCount: number;
-  touched: number;
-}
-
 /** Routers remembered per request. */
 const MAX_ROUTERS = 16;
 
@@ -149,41 +75,21 @@ export class Inbox {
   private readonly now: () => number;
   private readonly hub: string;
   private readonly seen: BoundedKeySet;
-  private readonly timelineLimit: number;
   private readonly maxSessions: number;
   private readonly maxClosed: number;
   private readonly maxParked: number;
   private readonly maxOpen: number;
-  private readonly maxBytes: number;
   private openTotal = 0;
-  /** Bytes held by items (all of them, and the open ones), measured once per event. */
-  private itemBytes = 0;
-  private openBytes = 0;
-  private timelineBytes = 0;
-  private readonly eventSizes = new WeakMap<AepEvent, number>();
-  /** What each item was last counted at; `routedBytes` grows with `routedBy`, counted once per name added. */
-  private readonly itemSizes = new WeakMap<AttentionItem, { bytes: number; routed: number; routedBytes: number }>();
-  private readonly evictedSinceNotice = { closed: 0, parked: 0, histories: 0 };
-  private lastNoticeAt: number | undefined;
-
-  private readonly sessions = new Map<string, SessionState>();
-  /**
-   * The tracked sessions holding no open request, least recently active first
-   * (a touch re-inserts at the end), so eviction finds the one to forget
-   * without a scan. Sessions holding open requests are kept out of it.
-   */
-  private readonly quietSessions = new Map<string, SessionState>();
-  private readonly sessionsByName = new Map<string, Set<string>>();
+  private readonly budget: MemoryBudget;
+  private readonly sessions: SessionIndex;
   private readonly items = new Map<string, AttentionItem>();
   /** Open items per `(source, session)`, so a session's end does not scan every item. */
   private readonly openBySession = new Map<string, Set<AttentionItem>>();
   private readonly closedOrder: string[] = [];
-  /** Open requests already reported past their deadline by `noteDeadlinesPassed`. */
-  private readonly deadlinesNoted = new WeakSet<AttentionItem>();
-  /** Lifecycle events that arrived before their request, keyed by session string and subject. */
-  private readonly parked = new ParkedEvents((event) => this.sizeOf(event));
-  private parkedCount = 0;
-  private touchCounter = 0;
+  private readonly deadlines = new DeadlineNotes();
+  private readonly parked: ParkedEvents;
+  /** What the budget may take back, in the order it takes it. */
+  private readonly reclaimable: Reclaimable;
 
   private readonly changes: Emitter<InboxChange>;
   private readonly forgotten: Emitter<{ source: string; session: string }>;
@@ -207,12 +113,22 @@ export class Inbox {
     this.hub = options.hub ?? '';
     this.now = options.now ?? Date.now;
     this.seen = new BoundedKeySet(options.dedupeCapacity ?? 50_000);
-    this.timelineLimit = options.timelineLimit ?? 200;
     this.maxSessions = options.maxSessions ?? 5_000;
     this.maxClosed = options.maxClosed ?? 1_000;
     this.maxParked = options.maxParked ?? 10_000;
     this.maxOpen = options.maxOpen ?? 50_000;
-    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.budget = new MemoryBudget(options.maxBytes ?? 64 * 1024 * 1024, this.now);
+    this.parked = new ParkedEvents((event) => this.budget.sizeOf(event));
+    const parked = this.parked;
+    this.reclaimable = {
+      forgetOldestClosed: () => this.forgetOldestClosed(),
+      dropOldestParked: () => parked.dropOldest(),
+      historiesByUse: () => this.sessions.historiesByUse(),
+      get parkedBytes() {
+        return parked.bytes;
+      },
+    };
+    this.sessions = new SessionIndex(options.timelineLimit ?? 200, this.budget.onTimelineBytes, (key) => this.openBySession.get(key)?.size ?? 0);
     this.changes = new Emitter<InboxChange>(options.onListenerError);
     this.onDidChange = this.changes.event;
     this.forgotten = new Emitter<{ source: string; session: string }>(options.onListenerError);
@@ -232,7 +148,7 @@ export class Inbox {
     let state: SessionState | undefined;
     // Session-less (agent-scoped) events keep nothing beyond their dedupe key: nothing reads them back.
     if (event.session !== undefined && event.seq !== undefined) {
-      state = this.ownSession(event.source, event.session, event.agent);
+      state = this.sessions.own(event.source, event.session, event.agent);
       state.owned = true;
       const before = state.timeline.position;
       const position = { epoch: epochOf(event), seq: event.seq };
@@ -250,8 +166,8 @@ export class Inbox {
       this.onSessionEnded(state, { epoch: epochOf(event), seq: event.seq });
     }
     if (event.type === 'attention.answered' || event.type === 'attention.routed') this.recountLifecycle(event);
-    this.evictSessions();
-    const notice = this.keepWithinBudget();
+    this.sessions.evictBeyond(this.maxSessions, (forgotten) => this.forgotten.fire({ source: forgotten.source, session: forgotten.session }));
+    const notice = this.budget.keepWithin(this.reclaimable);
     if (notice !== undefined) problem = problem === undefined ? notice : `${problem}; ${notice}`;
     return problem === undefined ? { applied: true, positionAdvanced } : { applied: true, problem, positionAdvanced };
   }
@@ -265,12 +181,7 @@ export class Inbox {
   noteDeadlinesPassed(): void {
     const now = this.now();
     for (const open of this.openBySession.values()) {
-      for (const item of open) {
-        const expiresAt = item.request?.expiresAt;
-        if (expiresAt === undefined || expiresAt > now || this.deadlinesNoted.has(item)) continue;
-        this.deadlinesNoted.add(item);
-        this.changes.fire({ kind: 'updated', item });
-      }
+      for (const item of this.deadlines.newlyPassed(open, now)) this.changes.fire({ kind: 'updated', item });
     }
   }
 
@@ -304,9 +215,8 @@ export class Inbox {
    */
   positionFor(session: string): ResumePosition | undefined {
     let lowest: Position | undefined;
-    for (const key of this.sessionsByName.get(session) ?? []) {
-      const state = this.sessions.get(key);
-      const position = state?.owned ? state.timeline.position : undefined;
+    for (const state of this.sessions.named(session)) {
+      const position = state.owned ? state.timeline.position : undefined;
       if (position !== undefined && (lowest === undefined || comparePositions(position, lowest) < 0)) lowest = position;
     }
     return lowest === undefined ? undefined : { session, ...lowest };
@@ -314,7 +224,7 @@ export class Inbox {
 
   /** Where one emitter's session stands: the highest of its own sequenced events applied. */
   positionOf(source: string, session: string): (ResumePosition & { source: string }) | undefined {
-    const state = this.sessions.get(sessionKey(source, session));
+    const state = this.sessions.of(source, session);
     const position = state?.owned ? state.timeline.position : undefined;
     return position === undefined ? undefined : { source, session, ...position };
   }
@@ -324,7 +234,7 @@ export class Inbox {
    * they arrived. Envelopes only: `data` lives on the items (see TimelineEvent).
    */
   timeline(source: string, session: string): TimelineEvent[] {
-    return this.sessions.get(sessionKey(source, session))?.timeline.events() ?? [];
+    return this.sessions.of(source, session)?.timeline.events() ?? [];
   }
 
   /**
@@ -333,8 +243,8 @@ export class Inbox {
    */
   resolveCause(event: AepEvent): TimelineEvent | undefined {
     if (event.cause === undefined || event.session === undefined) return undefined;
-    for (const key of this.sessionsByName.get(event.session) ?? []) {
-      const found = this.sessions.get(key)?.timeline.find(event.cause);
+    for (const state of this.sessions.named(event.session)) {
+      const found = state.timeline.find(event.cause);
       if (found) return found;
     }
     return undefined;
@@ -349,11 +259,11 @@ export class Inbox {
       sessions: this.sessions.size,
       items: this.items.size,
       open: this.openTotal,
-      parked: this.parkedCount,
+      parked: this.parked.count,
       timelineEvents,
       /** Estimated bytes held in all, and by open requests (see `maxBytes`). */
-      bytes: this.heldBytes,
-      openBytes: this.openBytes,
+      bytes: this.budget.held(this.reclaimable),
+      openBytes: this.budget.openBytes,
     };
   }
 
@@ -364,43 +274,6 @@ export class Inbox {
 
   // ---- sessions ---------------------------------------------------------------
 
-  private ownSession(source: string, session: string, agent: string): SessionState {
-    const key = sessionKey(source, session);
-    let state = this.sessions.get(key);
-    if (!state) {
-      const timeline = new SessionTimeline(this.timelineLimit, this.onTimelineBytes);
-      // Open requests may be held for it already, under a seq-less request applied before the session was tracked.
-      const openCount = this.openBySession.get(key)?.size ?? 0;
-      state = { key, source, session, agent, timeline, owned: false, openCount, touched: 0 };
-      this.sessions.set(key, state);
-      if (openCount === 0) this.quietSessions.set(key, state);
-      let names = this.sessionsByName.get(session);
-      if (!names) this.sessionsByName.set(session, (names = new Set()));
-      names.add(key);
-    }
-    this.touch(state);
-    return state;
-  }
-
-  /** Marks a session active now: a quiet one moves to the end of the eviction order. */
-  private touch(state: SessionState): void {
-    state.touched = ++this.touchCounter;
-    if (this.quietSessions.delete(state.key)) this.quietSessions.set(state.key, state);
-  }
-
-  /** One more open request in the session: while it holds any, eviction does not look at it. */
-  private sessionOpened(state: SessionState): void {
-    if (state.openCount++ === 0) this.quietSessions.delete(state.key);
-  }
-
-  /** One fewer: with none left the session is quiet again, as active now (a request closing is activity). */
-  private sessionClosed(state: SessionState): void {
-    if (state.openCount === 0) return;
-    if (--state.openCount > 0) return;
-    state.touched = ++this.touchCounter;
-    if (this.sessions.get(state.key) === state) this.quietSessions.set(state.key, state);
-  }
-
   /**
    * A seq-less session event comes from a foreign emitter (AEP-0001 §5.2: a
    * command, `attention.routed`). Its home is the owner's session view: the
@@ -408,43 +281,22 @@ export class Inbox {
    * that session string, else a view of its own.
    */
   private foreignHome(event: AepEvent, session: string): SessionState {
-    const owners = [...(this.sessionsByName.get(session) ?? [])]
-      .map((key) => this.sessions.get(key))
-      .filter((state): state is SessionState => state !== undefined && state.owned && state.source !== event.source);
+    const owners = [...this.sessions.named(session)].filter((state) => state.owned && state.source !== event.source);
     const refs = [event.subject, event.cause].filter((ref): ref is string => ref !== undefined);
     const referenced = owners.find((state) =>
       refs.some((ref) => this.items.has(this.itemKey(state.key, ref)) || state.timeline.find(ref) !== undefined),
     );
     const home = referenced ?? (owners.length === 1 ? owners[0] : undefined);
     if (home) {
-      this.touch(home);
+      this.sessions.touch(home);
       return home;
     }
-    return this.ownSession(event.source, session, event.agent);
+    return this.sessions.own(event.source, session, event.agent);
   }
 
   private onSessionEnded(state: SessionState, position: Position): void {
     if (state.endedAt === undefined || comparePositions(position, state.endedAt) > 0) state.endedAt = position;
     for (const item of [...(this.openBySession.get(state.key) ?? [])]) this.close(item, 'session-ended');
-  }
-
-  /**
-   * Forgets the least recently active quiet sessions until `maxSessions` are
-   * tracked. Sessions holding open requests are not in `quietSessions`, so a
-   * flood of them costs nothing here: O(1) per event, amortised.
-   */
-  private evictSessions(): void {
-    while (this.sessions.size > this.maxSessions) {
-      const state: SessionState | undefined = this.quietSessions.values().next().value;
-      if (state === undefined) return;
-      this.quietSessions.delete(state.key);
-      state.timeline.clear();
-      this.sessions.delete(state.key);
-      const names = this.sessionsByName.get(state.session);
-      names?.delete(state.key);
-      if (names && names.size === 0) this.sessionsByName.delete(state.session);
-      this.forgotten.fire({ source: state.source, session: state.session });
-    }
   }
 
   // ---- attention lifecycle -----------------------------------------------------
@@ -459,9 +311,9 @@ export class Inbox {
     if (this.openTotal >= this.maxOpen) {
       return `${this.maxOpen} requests are already open; ${event.agent}'s request ${event.id} in session ${event.session} was not added. Answer or dismiss some, or narrow the filter`;
     }
-    if (this.openBytes + ITEM_BYTES + this.sizeOf(event) > this.maxBytes) {
+    if (!this.budget.fitsOpen(event)) {
       // Open requests are what the user is asked to act on: never dropped to make room.
-      return `${event.agent}'s request ${event.id} in session ${event.session} was not added: the inbox holds ${describeBytes(this.openBytes)} of open requests, and its memory budget is ${describeBytes(this.maxBytes)}. Answer some, or narrow the filter`;
+      return `${event.agent}'s request ${event.id} in session ${event.session} was not added: the inbox holds ${describeBytes(this.budget.openBytes)} of open requests, and its memory budget is ${describeBytes(this.budget.maxBytes)}. Answer some, or narrow the filter`;
     }
     const parsed = parseAttentionRequest(event);
     const item: AttentionItem = {
@@ -479,14 +331,14 @@ export class Inbox {
     };
     this.items.set(key, item);
 
-    const state = this.sessions.get(sessionKey(event.source, event.session));
+    const state = this.sessions.of(event.source, event.session);
     const position = event.seq === undefined ? undefined : { epoch: epochOf(event), seq: event.seq };
     const endedBefore =
       state?.endedAt !== undefined && (position === undefined || comparePositions(position, state.endedAt) < 0);
     // A request already past `expires_at` on arrival is still open: its emitter decides when it ends (AEP-0002 §7).
     if (endedBefore) this.closeQuietly(item, 'session-ended');
     else {
-      if (state) this.sessionOpened(state);
+      if (state) this.sessions.opened(state);
       this.openTotal++;
       const key = sessionKey(item.source, item.session);
       let open = this.openBySession.get(key);
@@ -518,7 +370,7 @@ export class Inbox {
       // one naming another emitter's request is a claim on that request, refused and said.
       const raisedElsewhere = foreignAllowed || event.seq !== undefined ? undefined : this.lookup(event.session, event.subject);
       if (raisedElsewhere) return spoofedLifecycle(event, raisedElsewhere);
-      this.park(event, event.session, event.subject);
+      this.parked.park(event.session, event.subject, event, this.maxParked);
       return undefined;
     }
     return this.applyLifecycle(item, event);
@@ -581,8 +433,8 @@ export class Inbox {
 
   private lookup(session: string, requestId: string, source?: string): AttentionItem | undefined {
     if (source !== undefined) return this.items.get(this.itemKey(sessionKey(source, session), requestId));
-    for (const key of this.sessionsByName.get(session) ?? []) {
-      const item = this.items.get(this.itemKey(key, requestId));
+    for (const state of this.sessions.named(session)) {
+      const item = this.items.get(this.itemKey(state.key, requestId));
       if (item) return item;
     }
     return undefined;
@@ -592,10 +444,10 @@ export class Inbox {
     const wasOpen = isOpenStatus(item.status);
     this.closeQuietly(item, status);
     if (!wasOpen) return;
-    const state = this.sessions.get(sessionKey(item.source, item.session));
-    if (state) this.sessionClosed(state);
+    const state = this.sessions.of(item.source, item.session);
+    if (state) this.sessions.closed(state);
     this.openTotal--;
-    this.openBytes -= this.itemSizes.get(item)?.bytes ?? 0;
+    this.budget.closed(item);
     const open = this.openBySession.get(sessionKey(item.source, item.session));
     open?.delete(item);
     if (open?.size === 0) this.openBySession.delete(sessionKey(item.source, item.session));
@@ -613,37 +465,11 @@ export class Inbox {
     }
   }
 
-  // ---- memory budget ----------------------------------------------------------------
+  // ---- memory ----------------------------------------------------------------------
 
-  private readonly onTimelineBytes = (delta: number): void => {
-    this.timelineBytes += delta;
-  };
-
-  private get heldBytes(): number {
-    return this.itemBytes + this.parked.bytes + this.timelineBytes;
-  }
-
-  /** An event's estimated bytes, measured once: events are not changed after they are stored. */
-  private sizeOf(event: AepEvent): number {
-    let bytes = this.eventSizes.get(event);
-    if (bytes === undefined) {
-      bytes = approximateBytes(event);
-      this.eventSizes.set(event, bytes);
-    }
-    return bytes;
-  }
-
-  /** Brings the item's share of the totals up to date with the events it now holds. */
+  /** Brings the item's share of the budget up to date, while the inbox holds it. */
   private recount(item: AttentionItem): void {
-    if (this.items.get(item.key) !== item) return;
-    const size = this.itemSizes.get(item) ?? { bytes: 0, routed: 0, routedBytes: 0 };
-    const before = size.bytes;
-    for (; size.routed < item.routedBy.length; size.routed++) size.routedBytes += approximateBytes(item.routedBy[size.routed]);
-    const after = ITEM_BYTES + this.sizeOf(item.requestEvent) + (item.answeredEvent ? this.sizeOf(item.answeredEvent) : 0) + size.routedBytes;
-    size.bytes = after;
-    this.itemSizes.set(item, size);
-    this.itemBytes += after - before;
-    if (isOpenStatus(item.status)) this.openBytes += after - before;
+    if (this.items.get(item.key) === item) this.budget.recount(item);
   }
 
   /** `attention.answered` is kept on its request's item, and `attention.routed` adds a name to it: count them there. */
@@ -657,99 +483,23 @@ export class Inbox {
   private forget(item: AttentionItem): void {
     if (this.items.get(item.key) !== item) return;
     this.items.delete(item.key);
-    const bytes = this.itemSizes.get(item)?.bytes ?? 0;
-    this.itemBytes -= bytes;
-    if (isOpenStatus(item.status)) this.openBytes -= bytes;
+    this.budget.forgotten(item);
   }
 
-  /**
-   * Past `maxBytes`, forgets the least useful first until well below it:
-   * closed requests (longest closed first), then lifecycle events still
-   * waiting for their request (longest waiting first), then recent history
-   * (only used to follow `cause` and to order a session's view) of quiet
-   * sessions, and last the history of sessions with
-   * open requests. Open requests and resume positions are kept. Returns a
-   * notice when something was forgotten, at most once a minute.
-   */
-  private keepWithinBudget(): string | undefined {
-    if (this.heldBytes <= this.maxBytes) return undefined;
-    const target = this.maxBytes * EVICT_TO;
-    const evicted = this.evictedSinceNotice;
-    while (this.heldBytes > target && this.closedOrder.length > 0) {
-      const key = this.closedOrder.shift();
-      const item = key === undefined ? undefined : this.items.get(key);
-      if (item && !isOpenStatus(item.status)) {
-        this.forget(item);
-        evicted.closed++;
-      }
-    }
-    while (this.heldBytes > target) {
-      const dropped = this.dropOldestParked();
-      if (dropped === 0) break;
-      evicted.parked += dropped;
-    }
-    if (this.heldBytes > target) {
-      const byActivity = (a: SessionState, b: SessionState) => a.touched - b.touched;
-      const withHistory = [...this.sessions.values()].filter((state) => state.timeline.size > 0);
-      const histories = [
-        ...withHistory.filter((state) => state.openCount === 0).sort(byActivity).map((state) => state.timeline),
-        ...withHistory.filter((state) => state.openCount > 0).sort(byActivity).map((state) => state.timeline),
-      ];
-      for (const timeline of histories) {
-        if (this.heldBytes <= target) break;
-        if (timeline.clear() > 0) evicted.histories++;
-      }
-    }
-    const now = this.now();
-    if (evicted.closed + evicted.parked + evicted.histories === 0) return undefined;
-    if (this.lastNoticeAt !== undefined && now - this.lastNoticeAt < NOTICE_INTERVAL_MS) return undefined;
-    this.lastNoticeAt = now;
-    const forgot = [
-      evicted.closed > 0 ? `${evicted.closed} closed requests` : undefined,
-      evicted.parked > 0 ? `${evicted.parked} lifecycle events still waiting for their request` : undefined,
-      evicted.histories > 0 ? `the recent history of ${evicted.histories} sessions (used to follow cause links)` : undefined,
-    ].filter((part): part is string => part !== undefined);
-    evicted.closed = evicted.parked = evicted.histories = 0;
-    return `the inbox passed its memory budget of ${describeBytes(this.maxBytes)} (open requests hold ${describeBytes(this.openBytes)}, kept in full), so it forgot ${forgot.join(', ')}`;
+  private forgetOldestClosed(): 'forgot' | 'skipped' | 'none' {
+    if (this.closedOrder.length === 0) return 'none';
+    const key = this.closedOrder.shift();
+    const item = key === undefined ? undefined : this.items.get(key);
+    if (!item || isOpenStatus(item.status)) return 'skipped';
+    this.forget(item);
+    return 'forgot';
   }
 
   // ---- lifecycle events that arrived before their request ----------------------
 
-  private park(event: AepEvent, session: string, subject: string): void {
-    this.parked.append(parkKey(session, subject), event);
-    this.parkedCount++;
-    while (this.parkedCount > this.maxParked && this.dropOldestParked() > 0);
-  }
-
-  /** Forgets the longest-waiting key's parked events; returns how many. */
-  private dropOldestParked(): number {
-    const oldestKey = this.parked.keys().next().value;
-    if (oldestKey === undefined) return 0;
-    const dropped = this.parked.get(oldestKey)?.length ?? 0;
-    this.parkedCount -= dropped;
-    this.parked.delete(oldestKey);
-    return dropped;
-  }
-
   /** Applies the lifecycle events that waited for this request; returns why any of them was refused or could not be read. */
   private unpark(item: AttentionItem): string | undefined {
-    const key = parkKey(item.session, item.requestId);
-    const waiting = this.parked.get(key);
-    if (!waiting) return undefined;
-    // Parked events were addressed by session string and subject only. The ones the
-    // request's own emitter sent (and any consumer's `attention.routed`) apply. A
-    // sequenced one from another source may be waiting for that source's own request
-    // of the same id (session names are emitter-scoped) and stays parked; a seq-less
-    // one from another source claims this request and is refused (see onLifecycle).
-    const belongs = (event: AepEvent) => event.source === item.source || event.type === 'attention.routed';
-    const mine = waiting.filter(belongs);
-    const spoofed = waiting.filter((event) => !belongs(event) && event.seq === undefined);
-    const others = waiting.filter((event) => !belongs(event) && event.seq !== undefined);
-    this.parkedCount -= mine.length + spoofed.length;
-    if (others.length > 0) this.parked.set(key, others);
-    else this.parked.delete(key);
-    // Apply in session order so `answered` precedes `resolved` whatever the arrival order.
-    mine.sort((a, b) => epochOf(a) - epochOf(b) || (a.seq ?? -1) - (b.seq ?? -1));
+    const { mine, spoofed } = this.parked.takeFor(item);
     const problems: string[] = [];
     for (const event of mine) {
       const problem = this.applyLifecycle(item, event);
@@ -766,7 +516,3 @@ function spoofedLifecycle(event: AepEvent, item: Readonly<AttentionItem>): strin
   return `ignored ${event.type} ${event.id} from ${event.agent} (${event.source}) for ${item.agent}'s request ${item.requestId} in session ${item.session}: only the request's own emitter (${item.source}) can answer, resolve or time it out (AEP-0002 §7)`;
 }
 
-
-function parkKey(session: string, subject: string): string {
-  return `${session}\u0000${subject}`;
-}
