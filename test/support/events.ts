@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AttentionOption, KnownKind } from '../../src/aep/attention';
+import type { Answer, AttentionOption, KnownKind } from '../../src/aep/attention';
 import { AEP_VERSION, parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { ulid } from '../../src/aep/ulid';
 
@@ -98,6 +98,58 @@ export function makeRequest(
 ): AepEvent {
   const request: RequestData = { kind: 'input', prompt: 'Which branch?', ...data };
   return makeEvent('attention.requested', session, seq, { ...fields, data: request }, agent);
+}
+
+/** How a test's emitter (see `emitterEvents`) writes its events unless a call says otherwise. */
+export interface EmitterDefaults {
+  agent?: string;
+  session?: string;
+  /** The host part of the source, `aep://<host>/agent/<agent>/session/<session>`. */
+  host?: string;
+  /** A fixed time, so events built twice are the same but for their ids. */
+  time?: string;
+  /** Laid over every request's data (`kind: 'input'`, `prompt: 'Which branch?'` unless given). */
+  request?: Partial<RequestData>;
+  /** Envelope attributes of every request (a capture level, a severity). */
+  requestFields?: Omit<EventFields, 'type' | 'data' | 'id' | 'seq'>;
+}
+
+/**
+ * One emitter's session as a test writes it (AEP-0001 §5.2: a session is
+ * `(source, session)`): the same source, agent, session and time on every
+ * event, the test giving ids, subjects and seqs. The one set of lifecycle
+ * builders (AEP-0002 §5–7) for tests; each event passes the core's parser.
+ */
+export function emitterEvents(defaults: EmitterDefaults = {}) {
+  const agent = defaults.agent ?? 'test-agent';
+  const session = defaults.session ?? 's1';
+  const source = `aep://${defaults.host ?? 'test-host'}/agent/${agent}/session/${session}`;
+  const event = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
+    validEvent({ ...(defaults.time === undefined ? {} : { time: defaults.time }), source, agent, session, ...fields });
+  return {
+    source,
+    agent,
+    session,
+    /** Any event of this emitter's session; `fields` may override anything, the source too. */
+    event,
+    /** `attention.requested` (AEP-0002 §5.3). */
+    request: (id: string, seq: number, data: Partial<RequestData> = {}, fields: EventFields = {}) =>
+      event({ id, type: 'attention.requested', seq, ...defaults.requestFields, data: { kind: 'input', prompt: 'Which branch?', ...defaults.request, ...data }, ...fields }),
+    /** `attention.answered` for `subject`, via the control channel unless `fields` say otherwise. */
+    answered: (id: string, subject: string, seq: number, answer: Answer = { option: 'allow' }, fields: EventFields = {}) =>
+      event({ id, type: 'attention.answered', subject, cause: subject, seq, data: { answer, via: 'control' }, ...fields }),
+    /** `attention.resolved` for `subject`. */
+    resolved: (id: string, subject: string, seq: number, resolution = 'answered', fields: EventFields = {}) =>
+      event({ id, type: 'attention.resolved', subject, cause: subject, seq, data: { resolution }, ...fields }),
+    /** `attention.timeout` for `subject`. */
+    timedOut: (id: string, subject: string, seq: number, afterMs = 60_000, fields: EventFields = {}) =>
+      event({ id, type: 'attention.timeout', subject, cause: subject, seq, data: { after_ms: afterMs }, ...fields }),
+    /** `session.ended`. */
+    ended: (id: string, seq: number, reason = 'normal', fields: EventFields = {}) =>
+      event({ id, type: 'session.ended', seq, data: { reason }, ...fields }),
+    /** `progress.status`, the event a session emits between requests. */
+    status: (id: string, seq: number, fields: EventFields = {}) => event({ id, type: 'progress.status', seq, ...fields }),
+  };
 }
 
 /** POSTs events to the hub as JSON (one) or NDJSON (several). Anything goes: hostile cases post malformed events. */

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AepEvent } from '../../src/aep/envelope';
 import { deadlinePassed, Inbox, type InboxChange } from '../../src/aep/inbox/inbox';
-import { validEvent, type EventFields, type RequestData } from '../support/events';
+import { emitterEvents } from '../support/events';
 
-const SRC = 'aep://host-a/agent/claude-code/session/s1';
-
-const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
-  validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
-
-const request = (id: string, seq: number, data: Partial<RequestData> = {}, fields: EventFields = {}) =>
-  ev({ id, type: 'attention.requested', seq, capture: 'redacted', data: { kind: 'permission', prompt: 'Run it?', ...data }, ...fields });
-const resolved = (id: string, subject: string, seq: number) =>
-  ev({ id, type: 'attention.resolved', subject, cause: subject, seq, data: { resolution: 'answered' } });
-const answered = (id: string, subject: string, seq: number) =>
-  ev({ id, type: 'attention.answered', subject, cause: subject, seq, data: { answer: { option: 'allow' }, via: 'control' } });
+// claude-code's session s1 on host-a, asking permission at capture `redacted` unless a test says otherwise.
+const { event: ev, request, answered, resolved, source: SRC } = emitterEvents({
+  agent: 'claude-code',
+  host: 'host-a',
+  time: '2026-07-03T10:00:00Z',
+  request: { kind: 'permission', prompt: 'Run it?' },
+  requestFields: { capture: 'redacted' },
+});
 
 function recording(inbox: Inbox) {
   const changes: string[] = [];

@@ -6,21 +6,19 @@ import type { AepEvent } from '../../src/aep/envelope';
 import { approximateBytes } from '../../src/aep/inbox/byteSize';
 import { Inbox, ITEM_BYTES, type ApplyOutcome } from '../../src/aep/inbox/inbox';
 import { envelopeOf, TIMELINE_ENTRY_BYTES } from '../../src/aep/inbox/sessionTimeline';
-import { validEvent, type EventFields } from '../support/events';
+import { emitterEvents } from '../support/events';
 
-const SRC = 'aep://host-a/agent/claude-code/session/s1';
 const KB = 1024;
 
-const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
-  validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
+const claude = emitterEvents({ agent: 'claude-code', host: 'host-a', time: '2026-07-03T10:00:00Z' });
+const { event: ev, source: SRC } = claude;
 
 /** A request whose prompt is `promptChars` long: about 2 × promptChars bytes. */
 const request = (id: string, seq: number, promptChars: number, session = 's1') =>
-  ev({ id, type: 'attention.requested', session, seq, data: { kind: 'input', prompt: 'p'.repeat(promptChars) } });
-const resolved = (id: string, subject: string, seq: number, session = 's1') =>
-  ev({ id, type: 'attention.resolved', session, subject, cause: subject, seq, data: { resolution: 'dismissed' } });
+  claude.request(id, seq, { prompt: 'p'.repeat(promptChars) }, { session });
+const resolved = (id: string, subject: string, seq: number, session = 's1') => claude.resolved(id, subject, seq, 'dismissed', { session });
 const progress = (id: string, seq: number, session: string, padChars = 0) =>
-  ev({ id, type: 'progress.status', session, seq, ...(padChars > 0 ? { extensions: { note: 'n'.repeat(padChars) } } : {}) });
+  claude.status(id, seq, { session, ...(padChars > 0 ? { extensions: { note: 'n'.repeat(padChars) } } : {}) });
 
 const problemOf = (outcome: ApplyOutcome) => (outcome.applied ? outcome.problem : undefined);
 

@@ -2,21 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { validEvent, type EventFields } from '../support/events';
+import { emitterEvents, type EventFields } from '../support/events';
 
 // Session eviction under floods: the quiet-session order (src/aep/inbox/inbox.ts
 // `quietSessions`) and the open count the host reads for its badge and status bar.
 
-const sourceOf = (session: string) => `aep://host-a/agent/a/session/${session}`;
-
-const ev = (session: string, fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
-  validEvent({ time: '2026-07-03T10:00:00Z', source: sourceOf(session), agent: 'a', session, ...fields });
-
-const request = (session: string, id: string, seq: number) =>
-  ev(session, { id, type: 'attention.requested', seq, data: { kind: 'permission', prompt: 'Run it?' } });
+/** Agent a's session on host-a, a permission request unless a test says otherwise. */
+const sessionOf = (session: string) =>
+  emitterEvents({ agent: 'a', host: 'host-a', session, time: '2026-07-03T10:00:00Z', request: { kind: 'permission', prompt: 'Run it?' } });
+const ev = (session: string, fields: EventFields & Pick<AepEvent, 'type'>): AepEvent => sessionOf(session).event(fields);
+const request = (session: string, id: string, seq: number) => sessionOf(session).request(id, seq);
 const resolved = (session: string, id: string, subject: string, seq: number) =>
-  ev(session, { id, type: 'attention.resolved', subject, seq, data: { resolution: 'dismissed' } });
-const status = (session: string, id: string, seq: number) => ev(session, { id, type: 'progress.status', seq });
+  sessionOf(session).resolved(id, subject, seq, 'dismissed', { cause: undefined });
+const status = (session: string, id: string, seq: number) => sessionOf(session).status(id, seq);
 
 /** Whether the inbox still tracks the session (its resume position is remembered). */
 const tracked = (inbox: Inbox, session: string) => inbox.positionFor(session) !== undefined;

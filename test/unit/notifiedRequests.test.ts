@@ -3,18 +3,13 @@
 // only, however many come and go, and a redelivery never notifies twice.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
 import { NotifiedRequests } from '../../src/aep/inbox/notifiedRequests';
-import { validEvent, type EventFields } from '../support/events';
+import { emitterEvents } from '../support/events';
 
-const SRC = 'aep://host-a/agent/claude-code/session/s1';
-
-const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
-  validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
-const request = (id: string, seq: number) => ev({ id, type: 'attention.requested', seq, data: { kind: 'input', prompt: `question ${id}` } });
-const resolved = (id: string, subject: string, seq: number) =>
-  ev({ id, type: 'attention.resolved', subject, cause: subject, seq, data: { resolution: 'answered' } });
+const claude = emitterEvents({ agent: 'claude-code', host: 'host-a', time: '2026-07-03T10:00:00Z' });
+const request = (id: string, seq: number) => claude.request(id, seq, { prompt: `question ${id}` });
+const { resolved } = claude;
 
 /** An inbox wired to the bookkeeping as the notifier wires it; `notified` lists what would be notified. */
 function watched() {
