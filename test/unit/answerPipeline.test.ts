@@ -9,13 +9,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface, type SendAnswer,
+  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface,
 } from '../../src/aep/answer/answerPipeline';
 import { parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
 import type { CaptureChoice } from '../../src/aep/capture';
 import { CommandStore } from '../../src/aep/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
-import { buildRespondCommand } from '../../src/aep/control';
 import type { AepEvent } from '../../src/aep/envelope';
 import { describeRefusal } from '../../src/host/outcomeMessages';
 import { goldenEvents, repoRoot } from '../support/fixtures';
@@ -44,7 +43,7 @@ function stopAll(): void {
 function window(memento = new MemoryMemento()) {
   const request = permission();
   const store = new CommandStore(memento, KEY, new RecordingLogger());
-  const sender = new ControlSender(new RecordingLogger(), store);
+  const sender = new ControlSender(new RecordingLogger(), store, { identity, ackWindowFor: () => 60_000 });
   opened.push(sender);
   const wire: Array<{ id: string; answer: Answer; capture: string }> = [];
   const pipeline = new AnswerPipeline();
@@ -52,12 +51,6 @@ function window(memento = new MemoryMemento()) {
     hub: 'h1', source: request.source, requestId: request.id, session: request.session,
     request, status: 'pending', notAccepting: false, kept: store.list(), ...over,
   });
-  const send: SendAnswer = (answer, capture, built) => {
-    const made = buildRespondCommand(request, answer, identity, Date.now(), capture);
-    assert.ok(made.ok);
-    built(made.command.id);
-    return sender.send(made.command, 60_000, { session: request.session, source: request.source });
-  };
   const connect = () =>
     sender.connected((text) => {
       const sent = JSON.parse(text) as { id: string; capture: string; data: { answer: Answer } };
@@ -71,7 +64,7 @@ function window(memento = new MemoryMemento()) {
     };
     assert.ok(sender.onAck(event));
   };
-  return { request, store, sender, pipeline, facts, send, connect, ack, wire, memento };
+  return { request, store, sender, pipeline, facts, connect, ack, wire, memento };
 }
 
 type Window = ReturnType<typeof window>;
@@ -86,7 +79,7 @@ function enter(surface: AnswerSurface, w: Window, answer: Answer, choice: Captur
     const admission = w.pipeline.admit('answer-next', w.facts(over));
     if (!admission.ok) return { kind: 'refused', refusal: admission.refusal };
   }
-  return w.pipeline.submit(surface, w.facts(over), answer, choice, w.send);
+  return w.pipeline.submit(surface, w.facts(over), answer, choice, w.sender);
 }
 
 function refusal(result: AnswerResult): AnswerRefusal {
@@ -153,7 +146,7 @@ const CASES: Case[] = [
       w.connect();
       void enter(surface, w, { option: 'allow' });
       const id = w.wire[0]?.id ?? '';
-      const again = w.pipeline.resend(surface, w.facts(), id, () => w.sender.resend(id) ?? Promise.reject(new Error('nothing to resend')));
+      const again = w.pipeline.resend(surface, w.facts(), id, w.sender);
       w.ack(id, 'control.accepted');
       return { again: (await again).kind, wire: w.wire.length, sameId: (await again).commandId === id && w.wire.every((sent) => sent.id === id) };
     },
