@@ -287,3 +287,61 @@ describe('every answering surface enters the pipeline under its name, and nothin
     });
   }
 });
+
+describe('the record is the one home of what became of the answer', () => {
+  test('written with no store behind it: the record says awaiting its ack, and so does the refusal (sent)', async (t) => {
+    t.after(stopAll);
+    const request = permission();
+    const sender = new ControlSender(new RecordingLogger(), undefined, { identity, ackWindowFor: () => 60_000 });
+    opened.push(sender);
+    sender.connected(() => true);
+    const pipeline = new AnswerPipeline();
+    const facts: AnswerFacts = { hub: 'h1', source: request.source, requestId: request.id, session: request.session, request, status: 'pending', notAccepting: false, kept: [] };
+    void outcome(pipeline.submit('page', facts, { option: 'allow' }, {}, sender));
+    assert.equal(pipeline.record(facts)?.state, 'awaiting-ack');
+    const second = refusal(pipeline.submit('quick-input', facts, { option: 'deny' }, {}, sender));
+    assert.equal(second.code === 'answer-in-flight' && second.sent, true);
+  });
+
+  test('an accept that comes after the ack window: the record says accepted, no new answer and no Send Again', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected(() => true);
+    const first = outcome(w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    t.mock.timers.tick(1_000);
+    const timedOut = await first;
+    assert.equal(timedOut.kind, 'timeout');
+    assert.equal(w.pipeline.record(w.facts())?.state, 'timed-out');
+    assert.deepEqual(w.pipeline.sendAgain(w.facts()), { commandId: timedOut.commandId });
+    const event: AepEvent = {
+      aep: '0.1', id: 'late-ack', type: 'control.accepted', time: new Date().toISOString(), source: w.request.source, agent: w.request.agent,
+      session: w.request.session, cause: timedOut.commandId,
+    };
+    assert.ok(short.onAck(event));
+    assert.deepEqual(w.pipeline.record(w.facts()), { state: 'accepted', commandId: timedOut.commandId, surface: 'page', outcome: { kind: 'accepted', commandId: timedOut.commandId } });
+    assert.equal(w.pipeline.sendAgain(w.facts()), undefined);
+    assert.equal(refusal(w.pipeline.submit('notification', w.facts(), { option: 'deny' }, {}, short)).code, 'answer-accepted');
+  });
+
+  test('a command restored after a reload that is then accepted: the record says so, a new answer is refused', () => {
+    const w = window();
+    const pipeline = new AnswerPipeline();
+    pipeline.noteRestored(w.facts(), { kind: 'accepted', commandId: 'C-restored' });
+    assert.equal(pipeline.record(w.facts())?.state, 'accepted');
+    assert.equal(refusal(pipeline.submit('page', w.facts(), { option: 'deny' }, {}, w.sender)).code, 'answer-accepted');
+  });
+
+  test('a nack for an invalid answer is its own state, open to a fixed answer', async (t) => {
+    t.after(stopAll);
+    const w = window();
+    w.connect();
+    const first = outcome(w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, w.sender));
+    w.ack(w.wire[0]?.id ?? '', 'control.rejected', { reason: 'invalid', detail: 'no' });
+    await first;
+    assert.equal(w.pipeline.record(w.facts())?.state, 'invalid');
+    assert.deepEqual(w.pipeline.admit('page', w.facts()), { ok: true });
+  });
+});
