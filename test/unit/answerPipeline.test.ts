@@ -16,6 +16,7 @@ import type { CaptureChoice } from '../../src/aep/capture';
 import { CommandStore } from '../../src/aep/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
 import type { AepEvent } from '../../src/aep/envelope';
+import { inlinePlan, sendCheck } from '../../src/aep/inlineAnswer';
 import { describeRefusal } from '../../src/host/outcomeMessages';
 import { goldenEvents, repoRoot } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
@@ -343,5 +344,37 @@ describe('the record is the one home of what became of the answer', () => {
     await first;
     assert.equal(w.pipeline.record(w.facts())?.state, 'invalid');
     assert.deepEqual(w.pipeline.admit('page', w.facts()), { ok: true });
+  });
+});
+
+describe('the capture is decided once: the previews ask the pipeline\'s own decision', () => {
+  test('the quick input\'s preview offers exactly what the pipeline decides, and refuses what it refuses', (t) => {
+    t.after(stopAll);
+    const redaction = { home: '/home/alice' };
+    const answers: Answer[] = [{ option: 'allow' }, { option: 'deny', text: 'not on main' }, { option: 'deny', text: `use ${GITHUB}` }, { option: 'deny', text: 'see /home/alice/notes' }];
+    for (const answer of answers) {
+      // A window each: the answer before is not in flight here.
+      const w = window();
+      const plan = inlinePlan(w.request);
+      assert.ok(plan);
+      const decision = decideCapture(answer, w.request, { redaction });
+      const preview = sendCheck(w.request, plan, answer, redaction);
+      const submitted = w.pipeline.submit('quick-input', w.facts(), answer, { redaction }, w.sender);
+      if (decision.ok) {
+        assert.notEqual(preview.kind, 'redaction', JSON.stringify(answer));
+        assert.equal(submitted.kind, 'sending');
+        continue;
+      }
+      assert.ok(preview.kind === 'redaction', JSON.stringify(answer));
+      assert.deepEqual(preview.redaction, { answer: decision.redacted, changes: decision.changes }, '"Send redacted" sends what the pipeline decided');
+      assert.deepEqual(refusal(submitted), { code: 'would-redact', changes: decision.changes });
+      assert.ok(decideCapture(preview.redaction.answer, w.request, { redaction }).ok, 'the redacted answer passes the same decision');
+    }
+  });
+
+  test('no host-side preview runs the redaction pipeline by itself', () => {
+    for (const file of ['src/aep/inlineAnswer.ts', 'src/host/inlineAnswer.ts', 'src/host/requestPanel.ts', 'src/host/inlineWords.ts']) {
+      assert.doesNotMatch(readFileSync(path.join(repoRoot(), file), 'utf8'), /\bredactAnswer\(/, `${file} previews with decideCapture, the pipeline's function`);
+    }
   });
 });
