@@ -3,7 +3,7 @@ import {
   AnswerPipeline, type Admission, type AnswerFacts, type AnswerRecord, type AnswerResult, type AnswerSender, type AnswerSurface,
 } from '../aep/answer/answerPipeline';
 import type { CaptureChoice } from '../aep/capture';
-import type { KeyValueStorage, StoredCommand } from '../aep/client/commandStore';
+import type { KeyValueStorage } from '../aep/client/commandStore';
 import type { SendOutcome } from '../aep/client/controlSender';
 import type { Reachability } from '../aep/client/rosterSnapshot';
 import type { RespondCommand } from '../aep/control';
@@ -167,10 +167,6 @@ export class Hubs extends Disposable {
     return this.of(item)?.isConnected ?? false;
   }
 
-  keptAnswers(item: Readonly<AttentionItem>): StoredCommand[] {
-    return this.of(item)?.keptAnswers() ?? [];
-  }
-
   /** What every surface tells the answer pipeline about a request: the same facts whichever surface asks. */
   answerFacts(item: Readonly<AttentionItem>): AnswerFacts {
     const latest = this.item(item.key);
@@ -178,7 +174,7 @@ export class Hubs extends Disposable {
       hub: item.hub, source: item.source, requestId: item.requestId, session: item.session,
       request: latest?.request ?? item.request, status: latest?.status,
       // A watch-only hub is left to the client, whose refusal offers the token that lets answers through.
-      notAccepting: this.reachability(item).state === 'not-accepting', kept: this.keptAnswers(item),
+      notAccepting: this.reachability(item).state === 'not-accepting', kept: this.of(item)?.keptAnswers() ?? [],
     };
   }
 

@@ -1,10 +1,11 @@
-// From a person's Send to the socket, six hops:
-//   1. webview/answerForm.ts AnswerForm.send -> webview/main.ts (postMessage 'submit')
-//   2. webview/main.ts -> src/host/requestPanel.ts RequestPanel.submit (the webview message)
+// From a person's Send on the page to the socket, six hops (issue "One owner for an answer"):
+//   1. webview/answerForm.ts AnswerArea.hand -> webview/main.ts submit (the area's send callback)
+//   2. webview/main.ts submit -> src/host/requestPanel.ts RequestPanel.submit (the 'submit' webview message)
 //   3. RequestPanel.submit -> src/host/hubs.ts Hubs.answer
 //   4. Hubs.answer -> AnswerPipeline.submit (here: admit, check, decide the capture, record)
-//   5. AnswerPipeline.submit -> src/aep/client/controlSender.ts ControlSender.respond (build, keep, write)
-//   6. ControlSender.respond -> src/aep/client/hubSocket.ts HubSocket.send (the writer the client connected)
+//   5. AnswerPipeline.submit -> src/aep/client/controlSender.ts ControlSender.respond (builds with control.ts
+//      respondCommand, keeps it in the CommandStore, writes it)
+//   6. ControlSender.write -> src/aep/client/hubSocket.ts HubSocket.send (through the writer HubClient hands it on connect)
 // The quick input, the notification and Answer Next enter at hop 3.
 import type { Answer, AttentionRequest } from '../attention';
 import { answerProblem } from '../answerCheck';
