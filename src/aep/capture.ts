@@ -115,8 +115,12 @@ declare const decided: unique symbol;
 /** A capture `commandCapture` decided for one answer; only it makes one, so a command cannot carry a capture nobody decided. */
 export type DecidedCapture = { readonly ok: true; readonly capture: CaptureLevel; readonly [decided]: true };
 
-/** The capture to declare, or a refusal: the pipeline would change free text nobody chose to send verbatim. */
-export type CaptureDecision = DecidedCapture | { ok: false; changes: PartChange[] };
+/**
+ * The capture to declare, or a refusal: the pipeline would change free text
+ * nobody chose to send verbatim. The refusal carries the answer redacted, what
+ * "Send redacted" sends, so a preview offers exactly what was decided.
+ */
+export type CaptureDecision = DecidedCapture | { ok: false; changes: PartChange[]; redacted: Answer };
 
 function decide(capture: CaptureLevel): DecidedCapture {
   return { ok: true, capture } as DecidedCapture;
@@ -131,7 +135,7 @@ function decide(capture: CaptureLevel): DecidedCapture {
  */
 export function commandCapture(answer: Answer, fields: readonly FieldSpec[], choice: CaptureChoice = {}): CaptureDecision {
   if (freeTextParts(answer, fields).length === 0) return decide('metadata');
-  const { changes } = redactAnswer(answer, fields, choice.redaction);
+  const { answer: redacted, changes } = redactAnswer(answer, fields, choice.redaction);
   if (changes.length === 0) return decide('redacted');
-  return choice.verbatim ? decide('full') : { ok: false, changes };
+  return choice.verbatim ? decide('full') : { ok: false, changes, redacted };
 }

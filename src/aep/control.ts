@@ -86,21 +86,29 @@ export function buildRespondCommand(
       },
     };
   }
+  return { ok: true, command: respondCommand(request, answer, sender, decision, now) };
+}
+
+/** The envelope for an answer whose capture is decided already (the answer pipeline): stamped, never decided again. */
+export function respondCommand(
+  request: Pick<AttentionRequest, 'id' | 'session'>,
+  answer: Answer,
+  sender: SenderIdentity,
+  decided: DecidedCapture,
+  now: number = Date.now(),
+): RespondCommand {
   return {
-    ok: true,
-    command: {
-      aep: AEP_VERSION,
-      id: ulid(now),
-      type: RESPOND_TYPE,
-      time: new Date(now).toISOString(),
-      source: sender.source,
-      agent: sender.agent,
-      session: request.session,
-      subject: request.id,
-      cause: request.id,
-      capture: decision.capture,
-      data: { answer },
-    },
+    aep: AEP_VERSION,
+    id: ulid(now),
+    type: RESPOND_TYPE,
+    time: new Date(now).toISOString(),
+    source: sender.source,
+    agent: sender.agent,
+    session: request.session,
+    subject: request.id,
+    cause: request.id,
+    capture: decided.capture,
+    data: { answer },
   };
 }
 

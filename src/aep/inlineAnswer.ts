@@ -7,7 +7,8 @@
 import type { Answer, AttentionRequest, FieldSpec, SelectField } from './attention';
 import { answerProblem, type AnswerProblem } from './answerCheck';
 import { fieldValue, type SimpleField } from './fieldDraft';
-import { freeTextParts, redactAnswer, type AnswerRedaction, type FormValues } from './capture';
+import { decideCapture } from './answer/answerPipeline';
+import { freeTextParts, type AnswerRedaction, type FormValues } from './capture';
 import { validateFormValues } from './formValidation';
 import { honestRequestText, type HonestText } from './labels';
 import type { CaptureLevel } from './levels';
@@ -230,10 +231,11 @@ export type SendCheck =
   | { kind: 'redaction'; redaction: AnswerRedaction; sensitive?: Sensitivity }
   | { kind: 'sensitive'; sensitive: Sensitivity };
 
+/** Previews with the pipeline's own decision (answerPipeline.ts `decideCapture`), so what it offers is what the pipeline sends. */
 export function sendCheck(request: AttentionRequest, plan: InlinePlan, answer: Answer, redaction: RedactionOptions = {}): SendCheck {
-  const redacted = redactAnswer(answer, request.fields, redaction);
+  const decision = decideCapture(answer, request, { redaction });
   const sensitive = sensitivity(request, plan, answer);
-  if (redacted.changes.length > 0) return { kind: 'redaction', redaction: redacted, ...(sensitive ? { sensitive } : {}) };
+  if (!decision.ok) return { kind: 'redaction', redaction: { answer: decision.redacted, changes: decision.changes }, ...(sensitive ? { sensitive } : {}) };
   return sensitive ? { kind: 'sensitive', sensitive } : { kind: 'send' };
 }
 

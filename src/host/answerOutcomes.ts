@@ -1,4 +1,4 @@
-import type { StoredCommand } from '../aep/client/commandStore';
+import type { AnswerRecord } from '../aep/answer/answerPipeline';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { fieldNamedIn } from '../aep/nackField';
 import type { HostToWebview } from '../shared/webviewMessages';
@@ -31,48 +31,24 @@ export function outcomeMessage(submitId: string, outcome: SendOutcome, agentText
   };
 }
 
-/** The request a page shows, as the kept commands name it (`subject`, and the session and emitter they are addressed to). */
-export interface AnsweredRequest {
-  requestId: string;
-  session: string;
-  source: string;
-}
-
 /**
- * The answers to one request still kept unsettled (commandStore.ts), told to
- * a page that did not send them or no longer shows them: a window reload, or
- * the page rebuilt when shown again. Each goes under its command id as
- * `submitId`, so the page offers what the page that sent it would: a
- * timed-out one "Send again" (same id), one in flight nothing but waiting.
- * An answer whose outcome is unknown is "sent, waiting for the
- * acknowledgement", never "not sent": it is resent, unchanged, until it
- * settles. Timed-out ones come first, so one still in flight decides what
- * the page leaves enabled.
+ * What a page that did not send the answer (a window reload, the page
+ * rebuilt when shown again) is told of it: the pipeline's record of the
+ * request's answer (src/aep/answer), the one every surface reads, under its
+ * command id as `submitId`, so the page offers what the page that sent it
+ * would: a timed-out one "Send again" (same id), one in flight nothing but
+ * waiting. An answer whose outcome is unknown is "sent, waiting for the
+ * acknowledgement", never "not sent": it is resent, unchanged, until it settles.
  */
-export function keptAnswerMessages(
-  kept: readonly StoredCommand[],
-  request: AnsweredRequest,
-  agentText: string,
-  connected: boolean,
-): OutcomeMessage[] {
-  const mine = kept.filter(
-    (command) => command.subject === request.requestId && command.target.session === request.session && command.target.source === request.source,
-  );
-  // Kept without its text (a reload): not sent again, and said so, so the page is open to a new answer.
-  const withheld = mine.filter((command) => command.withheld === true);
-  const timedOut = mine.filter((command) => command.timedOut === true && command.withheld !== true);
-  const inFlight = mine.filter((command) => command.timedOut !== true && command.withheld !== true);
-  const agent = agentName(agentText);
-  return [
-    ...withheld.map((command) => outcomeMessage(command.id, { kind: 'not-kept', commandId: command.id, sent: command.unsent !== true }, agentText, [])),
-    ...timedOut.map((command) => outcomeMessage(command.id, { kind: 'timeout', commandId: command.id, afterMs: command.ackWindowMs }, agentText, [])),
-    ...inFlight.map((command): OutcomeMessage => {
-      if (command.unsent) return sendingMessage(command.id, agentText, connected);
-      // Connected, the client has written it again already; offline, it will be once the connection is back.
-      const message = connected
-        ? t('Sent; waiting for {0} to acknowledge it.', agent)
-        : describeOutcome({ kind: 'awaiting-ack', commandId: command.id, sent: true }, agentText).message;
-      return { type: 'outcome', submitId: command.id, phase: 'awaiting-ack', message };
-    }),
-  ];
+export function recordMessages(record: AnswerRecord | undefined, agentText: string, connected: boolean, fieldIds: readonly string[] = []): OutcomeMessage[] {
+  if (!record || !record.commandId) return [];
+  if (record.state === 'queued') return [sendingMessage(record.commandId, agentText, connected)];
+  if (record.state === 'awaiting-ack') {
+    // Connected, the client has written it again already; offline, it will be once the connection is back.
+    const message = connected
+      ? t('Sent; waiting for {0} to acknowledge it.', agentName(agentText))
+      : describeOutcome({ kind: 'awaiting-ack', commandId: record.commandId, sent: true }, agentText).message;
+    return [{ type: 'outcome', submitId: record.commandId, phase: 'awaiting-ack', message }];
+  }
+  return record.outcome ? [outcomeMessage(record.commandId, record.outcome, agentText, fieldIds)] : [];
 }

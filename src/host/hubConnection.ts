@@ -1,18 +1,15 @@
-import * as vscode from 'vscode';
-import type { Answer, AttentionRequest } from '../aep/attention';
-import type { DecidedCapture } from '../aep/capture';
+import type { AnswerSender } from '../aep/answer/answerPipeline';
 import type { StoredCommand } from '../aep/client/commandStore';
 import type { SendOutcome } from '../aep/client/controlSender';
-import { HubClient, type ClientState, type ResumeNotice } from '../aep/client/hubClient';
+import { HubClient, type ClientState, type HubClientOptions, type ResumeNotice } from '../aep/client/hubClient';
 import { hubEndpoint } from '../aep/client/hubEndpoint';
 import type { Reachability } from '../aep/client/rosterSnapshot';
-import type { RespondCommand } from '../aep/control';
-import type { AttentionStore } from './attentionStore';
+import { Emitter, type Subscription } from '../aep/emitter';
+import type { AttentionStore, ComponentLog } from './attentionStore';
 import { connectionInputs, needsRebuild, type ConnectionInputs } from './connectionInputs';
 import { Disposable } from './disposable';
-import type { ExtensionLog } from './log';
 import { hubLabel, type HubConfig } from './hubList';
-import type { SettingsService } from './settings';
+import type { Settings } from './settings';
 import { tokenKeyOf, type TokenStore } from './tokens';
 import { failureLogLine, lostLogLine } from '../aep/client/connectionFailure';
 
@@ -29,6 +26,18 @@ export interface RestoredOutcome {
   source: string;
 }
 
+/** The settings as a connection reads them (settings.ts SettingsService is one; a test passes its own). */
+export interface SettingsSource {
+  readonly value: Settings;
+  onDidChange(listener: (settings: Settings) => void): Subscription;
+}
+
+/** Where a connection finds its hub's token (tokens.ts TokenStore is one). */
+export type TokenSource = Pick<TokenStore, 'get' | 'onDidChange'>;
+
+/** Client options a test tightens (backoff); the rest come from the settings. */
+export type ClientTuning = Pick<HubClientOptions, 'backoffBaseMs' | 'backoffCapMs'>;
+
 export interface ReplayGap {
   session: string;
   at: number;
@@ -43,7 +52,7 @@ export interface ReplayGap {
  */
 export class HubConnection extends Disposable {
   private client: HubClient | undefined;
-  private clientSubscriptions: vscode.Disposable[] = [];
+  private clientSubscriptions: Subscription[] = [];
   // start() follows construction at once (hubs.ts): until its token is read, the hub is about to connect.
   private stateValue: ConnectionState = { kind: 'connecting', attempt: 1 };
   private userDisconnected = false;
@@ -54,22 +63,30 @@ export class HubConnection extends Disposable {
   /** The latest way this connection resumes with less than everything (shown in the status tooltip). */
   private resumeNoticeValue: ResumeNotice | undefined;
 
-  private readonly stateChanges = this._register(new vscode.EventEmitter<ConnectionState>());
-  private readonly rosterChanges = this._register(new vscode.EventEmitter<void>());
-  private readonly restoredOutcomes = this._register(new vscode.EventEmitter<RestoredOutcome>());
-  readonly onDidChangeState = this.stateChanges.event;
-  readonly onDidChangeRoster = this.rosterChanges.event;
+  private readonly stateChanges: Emitter<ConnectionState>;
+  private readonly rosterChanges: Emitter<void>;
+  private readonly restoredOutcomes: Emitter<RestoredOutcome>;
+  readonly onDidChangeState;
+  readonly onDidChangeRoster;
   /** An answer an earlier client left awaiting its ack (before a reload or rebuild) settled. */
-  readonly onDidSettleRestored = this.restoredOutcomes.event;
+  readonly onDidSettleRestored;
 
   constructor(
     private configValue: HubConfig,
-    private readonly settings: SettingsService,
-    private readonly tokens: TokenStore,
+    private readonly settings: SettingsSource,
+    private readonly tokens: TokenSource,
     readonly store: AttentionStore,
-    private readonly log: ExtensionLog,
+    private readonly log: ComponentLog,
+    private readonly tuning: ClientTuning = {},
   ) {
     super();
+    const onListenerError = (error: unknown) => log.for('connection').error(`listener failed: ${String(error)}`);
+    this.stateChanges = this._register(new Emitter<ConnectionState>(onListenerError));
+    this.rosterChanges = this._register(new Emitter<void>(onListenerError));
+    this.restoredOutcomes = this._register(new Emitter<RestoredOutcome>(onListenerError));
+    this.onDidChangeState = this.stateChanges.event;
+    this.onDidChangeRoster = this.rosterChanges.event;
+    this.onDidSettleRestored = this.restoredOutcomes.event;
     // Not on every change: a rebuild drops the connection; answers awaiting their ack are kept and resent after it (commandStore.ts).
     this._register(settings.onDidChange(() => this.rebuildIfChanged('settings changed')));
     // Only this hub's token: setting another hub's must not drop this connection.
@@ -154,18 +171,9 @@ export class HubConnection extends Disposable {
     else void this.connect();
   }
 
-  respond(request: AttentionRequest, answer: Answer, choice: DecidedCapture, onBuilt?: (command: RespondCommand) => void): Promise<SendOutcome> {
-    if (!this.client) {
-      return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
-    }
-    return this.client.respond(request, answer, choice, onBuilt).then((outcome) => this.logOutcome(request, outcome));
-  }
-
-  /** Sends a timed-out answer again under the same command id (AEP-0004 §2.3). */
-  resend(request: AttentionRequest, commandId: string): Promise<SendOutcome> {
-    const again = this.client?.resend(commandId);
-    if (!again) return Promise.resolve({ kind: 'cancelled', commandId, reason: vscode.l10n.t('That answer can no longer be sent again; send a new one.') });
-    return again.then((outcome) => this.logOutcome(request, outcome));
+  /** Where this hub's answers go now (the current client's control sender); undefined while there is no client. */
+  get sender(): AnswerSender | undefined {
+    return this.client?.answers;
   }
 
   /** Answers kept unsettled for this hub (commandStore.ts): in flight, or timed out and open to "Send again". */
@@ -176,16 +184,6 @@ export class HubConnection extends Disposable {
   /** Whether an answer sent now goes out at once (false: it waits for the connection). */
   get isConnected(): boolean {
     return this.client?.isConnected ?? false;
-  }
-
-  private logOutcome(request: AttentionRequest, outcome: SendOutcome): SendOutcome {
-    // The outcome, never the answer's text.
-    const log = this.log.for('answers');
-    const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' || (outcome.kind === 'cancelled' && outcome.code) ? ` (${outcome.code})` : '';
-    const line = `answer ${outcome.commandId} to ${request.agent}'s request ${request.id}: ${outcome.kind}${detail}`;
-    if (outcome.kind === 'accepted' || outcome.kind === 'awaiting-ack') log.info(line);
-    else log.warn(line);
-    return outcome;
   }
 
   private async rebuild(reason: string): Promise<void> {
@@ -239,20 +237,21 @@ export class HubConnection extends Disposable {
         this.restoredOutcomes.fire({ outcome, requestId: command.subject, source: command.target.source });
       },
       log: this.log.for('client'),
+      ...this.tuning,
     });
     this.client = client;
     this.clientSubscriptions = [
-      toDisposable(client.onDidChangeState((state) => this.setState(state))),
-      toDisposable(client.onDidReplayGap((gap) => {
+      client.onDidChangeState((state) => this.setState(state)),
+      client.onDidReplayGap((gap) => {
         this.gaps.push({ session: gap.session, at: Date.now() });
         if (this.gaps.length > 20) this.gaps.shift();
         this.stateChanges.fire(this.stateValue);
-      })),
-      toDisposable(client.onDidNoteResume((notice) => {
+      }),
+      client.onDidNoteResume((notice) => {
         this.resumeNoticeValue = notice;
         this.stateChanges.fire(this.stateValue);
-      })),
-      toDisposable(client.onDidChangeRoster(() => this.rosterChanges.fire())),
+      }),
+      client.onDidChangeRoster(() => this.rosterChanges.fire()),
     ];
     client.start();
   }
@@ -274,10 +273,6 @@ export class HubConnection extends Disposable {
     this.stateChanges.fire(state);
     this.log.for('connection').info(`${this.logName} state: ${describeState(state)}`);
   }
-}
-
-function toDisposable(subscription: { dispose(): void }): vscode.Disposable {
-  return { dispose: () => subscription.dispose() };
 }
 
 export function describeState(state: ConnectionState): string {

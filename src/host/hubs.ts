@@ -1,20 +1,28 @@
-import * as vscode from 'vscode';
 import type { Answer } from '../aep/attention';
-import { AnswerPipeline, type Admission, type AnswerFacts, type AnswerResult, type AnswerSurface } from '../aep/answer/answerPipeline';
+import {
+  AnswerPipeline, type Admission, type AnswerFacts, type AnswerRecord, type AnswerResult, type AnswerSender, type AnswerSurface,
+} from '../aep/answer/answerPipeline';
 import type { CaptureChoice } from '../aep/capture';
-import type { StoredCommand } from '../aep/client/commandStore';
+import type { KeyValueStorage } from '../aep/client/commandStore';
 import type { SendOutcome } from '../aep/client/controlSender';
 import type { Reachability } from '../aep/client/rosterSnapshot';
 import type { RespondCommand } from '../aep/control';
+import { Emitter } from '../aep/emitter';
 import type { AttentionItem, InboxChange } from '../aep/inbox/inbox';
-import { AttentionStore, type AttentionStoreOptions } from './attentionStore';
+import { AttentionStore, type AttentionStoreOptions, type ComponentLog } from './attentionStore';
 import { Disposable } from './disposable';
-import { HubConnection, type ConnectionState, type RestoredOutcome } from './hubConnection';
+import { HubConnection, type ClientTuning, type ConnectionState, type RestoredOutcome, type SettingsSource, type TokenSource } from './hubConnection';
 import type { HubConfig } from './hubList';
-import type { ExtensionLog } from './log';
-import type { SettingsService } from './settings';
-import type { TokenStore } from './tokens';
-import type { KeyValueStorage } from '../aep/client/commandStore';
+import { t } from './l10n';
+
+/** Words a sentence for the person: `vscode.l10n.t` in the window, the host's `t` (l10n.ts) in plain Node. */
+export type Translate = (message: string, ...args: Array<string | number>) => string;
+
+export interface HubsOptions {
+  store?: AttentionStoreOptions;
+  translate?: Translate;
+  client?: ClientTuning;
+}
 
 /** One hub of the window: its connection and the requests it brought (HubConnection.store). */
 export type Hub = HubConnection;
@@ -48,18 +56,20 @@ export class Hubs extends Disposable {
   /** What each hub's own subscriptions and store are released by, in order. */
   private readonly releases = new Map<Hub, () => void>();
   private reportedProblems = '';
-  private readonly listProblems = this._register(new vscode.EventEmitter<string[]>());
+  private readonly translate: Translate;
+  private readonly onListenerError = (error: unknown) => this.log.for('hubs').error(`listener failed: ${String(error)}`);
+  private readonly listProblems = this._register(new Emitter<string[]>(this.onListenerError));
   /** `aepAttention.hubs` holds entries that could not be used (each problem in words to act on). */
   readonly onDidFindListProblems = this.listProblems.event;
-  private readonly inboxChanges = this._register(new vscode.EventEmitter<HubInboxChange>());
-  private readonly stateChanges = this._register(new vscode.EventEmitter<Hub>());
-  private readonly rosterChanges = this._register(new vscode.EventEmitter<Hub>());
-  private readonly restored = this._register(new vscode.EventEmitter<RestoredOutcome & { hub: Hub }>());
-  private readonly listChanges = this._register(new vscode.EventEmitter<void>());
-  private readonly sent = this._register(new vscode.EventEmitter<SentAnswer>());
-  private readonly settled = this._register(new vscode.EventEmitter<{ hub: Hub; outcome: SendOutcome }>());
-  private readonly itemChanges = this._register(new vscode.EventEmitter<{ hub: Hub; item: Readonly<AttentionItem> }>());
-  private readonly dismissals = this._register(new vscode.EventEmitter<{ hub: Hub; item: Readonly<AttentionItem> }>());
+  private readonly inboxChanges = this._register(new Emitter<HubInboxChange>(this.onListenerError));
+  private readonly stateChanges = this._register(new Emitter<Hub>(this.onListenerError));
+  private readonly rosterChanges = this._register(new Emitter<Hub>(this.onListenerError));
+  private readonly restored = this._register(new Emitter<RestoredOutcome & { hub: Hub }>(this.onListenerError));
+  private readonly listChanges = this._register(new Emitter<void>(this.onListenerError));
+  private readonly sent = this._register(new Emitter<SentAnswer>(this.onListenerError));
+  private readonly settled = this._register(new Emitter<{ hub: Hub; outcome: SendOutcome }>(this.onListenerError));
+  private readonly itemChanges = this._register(new Emitter<{ hub: Hub; item: Readonly<AttentionItem> }>(this.onListenerError));
+  private readonly dismissals = this._register(new Emitter<{ hub: Hub; item: Readonly<AttentionItem> }>(this.onListenerError));
   /** Every change of an item, dismissed ones included. */
   readonly onDidChangeItem = this.itemChanges.event;
   /** The person dismissed a request in this window. */
@@ -76,13 +86,14 @@ export class Hubs extends Disposable {
   readonly onDidSettleAnswer = this.settled.event;
 
   constructor(
-    private readonly settings: SettingsService,
-    private readonly tokens: TokenStore,
+    private readonly settings: SettingsSource,
+    private readonly tokens: TokenSource,
     private readonly storage: KeyValueStorage,
-    private readonly log: ExtensionLog,
-    private readonly storeOptions: AttentionStoreOptions = {},
+    private readonly log: ComponentLog,
+    private readonly options: HubsOptions = {},
   ) {
     super();
+    this.translate = options.translate ?? t;
     this._register(settings.onDidChange(() => this.reconcile()));
     this._register({ dispose: () => this.removeAll() });
   }
@@ -156,10 +167,6 @@ export class Hubs extends Disposable {
     return this.of(item)?.isConnected ?? false;
   }
 
-  keptAnswers(item: Readonly<AttentionItem>): StoredCommand[] {
-    return this.of(item)?.keptAnswers() ?? [];
-  }
-
   /** What every surface tells the answer pipeline about a request: the same facts whichever surface asks. */
   answerFacts(item: Readonly<AttentionItem>): AnswerFacts {
     const latest = this.item(item.key);
@@ -167,7 +174,7 @@ export class Hubs extends Disposable {
       hub: item.hub, source: item.source, requestId: item.requestId, session: item.session,
       request: latest?.request ?? item.request, status: latest?.status,
       // A watch-only hub is left to the client, whose refusal offers the token that lets answers through.
-      notAccepting: this.reachability(item).state === 'not-accepting', kept: this.keptAnswers(item),
+      notAccepting: this.reachability(item).state === 'not-accepting', kept: this.of(item)?.keptAnswers() ?? [],
     };
   }
 
@@ -176,38 +183,52 @@ export class Hubs extends Disposable {
     return this.pipeline.admit(surface, this.answerFacts(item));
   }
 
+  /** What became of the request's answer: the pipeline's record, the one every surface reads. */
+  answerRecord(item: Readonly<AttentionItem>): AnswerRecord | undefined {
+    return this.pipeline.record(this.answerFacts(item));
+  }
+
+  /** The command "Send Again" repeats for this request, same id; undefined when nothing can be sent again. */
+  sendAgain(item: Readonly<AttentionItem>): { commandId: string } | undefined {
+    return this.pipeline.sendAgain(this.answerFacts(item));
+  }
+
   /** The only way to answer: through the pipeline, then the hub the request came from, never another (issue 16). */
   answer(surface: AnswerSurface, item: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}): AnswerResult {
-    const facts = this.answerFacts(item);
-    return this.pipeline.submit(surface, facts, answer, choice, (sent, capture, built) => {
-      const hub = this.of(item);
-      const request = facts.request;
-      if (!hub || !request) return Promise.resolve(this.gone());
-      const onBuilt = (command: RespondCommand) => {
-        built(command.id);
-        this.sent.fire({ hub, item, command });
-      };
-      return hub.respond(request, sent, capture, onBuilt).then((outcome) => this.settledFrom(hub, outcome));
+    const hub = this.of(item);
+    const result = this.pipeline.submit(surface, this.answerFacts(item), answer, choice, this.senderOf(hub), {
+      built: (command) => {
+        if (hub) this.sent.fire({ hub, item, command });
+      },
     });
+    return result.kind === 'sending' ? { kind: 'sending', outcome: result.outcome.then((outcome) => this.settledFrom(hub, item, outcome)) } : result;
   }
 
   /** "Send Again": the same command, same id (AEP-0004 §2 item 3). */
   resend(surface: AnswerSurface, item: Readonly<AttentionItem>, commandId: string): Promise<SendOutcome> {
-    return this.pipeline.resend(surface, this.answerFacts(item), commandId, () => {
-      const hub = this.of(item);
-      const request = item.request;
-      if (!hub || !request) return Promise.resolve(this.gone(commandId));
-      return hub.resend(request, commandId).then((outcome) => this.settledFrom(hub, outcome));
-    });
+    const hub = this.of(item);
+    return this.pipeline.resend(surface, this.answerFacts(item), commandId, this.senderOf(hub)).then((outcome) => this.settledFrom(hub, item, outcome));
   }
 
-  private settledFrom(hub: Hub, outcome: SendOutcome): SendOutcome {
-    this.settled.fire({ hub, outcome });
+  /** The hub's current sender, or one that says in words why nothing can go (no such hub, or no client right now). */
+  private senderOf(hub: Hub | undefined): AnswerSender {
+    const live = hub?.sender;
+    if (live) return live;
+    const reason = hub
+      ? this.translate('Not connected to a hub.')
+      : this.translate('The hub this request came through is no longer in the settings, so it cannot be answered from here.');
+    const cancelled = (commandId: string): Promise<SendOutcome> => Promise.resolve({ kind: 'cancelled', commandId, reason });
+    return { respond: () => cancelled(''), resend: (commandId) => cancelled(commandId) };
+  }
+
+  private settledFrom(hub: Hub | undefined, item: Readonly<AttentionItem>, outcome: SendOutcome): SendOutcome {
+    // The outcome, never the answer's text.
+    const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' || (outcome.kind === 'cancelled' && outcome.code) ? ` (${outcome.code})` : '';
+    const line = `answer ${outcome.commandId} to ${item.agent}'s request ${item.requestId}: ${outcome.kind}${detail}`;
+    if (outcome.kind === 'accepted' || outcome.kind === 'awaiting-ack') this.log.for('answers').info(line);
+    else this.log.for('answers').warn(line);
+    if (hub) this.settled.fire({ hub, outcome });
     return outcome;
-  }
-
-  private gone(commandId = ''): SendOutcome {
-    return { kind: 'cancelled', commandId, reason: vscode.l10n.t('The hub this request came through is no longer in the settings, so it cannot be answered from here.') };
   }
 
   /** Adds the hubs the settings now name, removes the ones they no longer do, and hands the rest their new settings. */
@@ -241,14 +262,15 @@ export class Hubs extends Disposable {
   }
 
   private add(config: HubConfig): Hub {
-    const store = new AttentionStore(this.storage, this.log, this.storeOptions);
-    const hub = new HubConnection(config, this.settings, this.tokens, store, this.log);
+    const store = new AttentionStore(this.storage, this.log, this.options.store ?? {});
+    const hub = new HubConnection(config, this.settings, this.tokens, store, this.log, this.options.client ?? {});
     const subscriptions = [
       store.onDidChangeInbox((change) => this.inboxChanges.fire({ hub, change })),
       store.onDidChangeItem((item) => this.itemChanges.fire({ hub, item })),
       hub.onDidChangeState(() => this.stateChanges.fire(hub)),
       hub.onDidChangeRoster(() => this.rosterChanges.fire(hub)),
       hub.onDidSettleRestored((restored) => {
+        this.pipeline.noteRestored({ hub: hub.id, source: restored.source, requestId: restored.requestId }, restored.outcome);
         this.restored.fire({ ...restored, hub });
         this.settled.fire({ hub, outcome: restored.outcome });
       }),

@@ -4,7 +4,7 @@ import type { SendOutcome } from '../aep/client/controlSender';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { draftIsEmpty } from '../aep/inlineAnswer';
 import { hostToWebviewSchema, webviewStateSchema, webviewToHostSchema, type HostToWebview, type PageDraft } from '../shared/webviewMessages';
-import { keptAnswerMessages, outcomeMessage, sendingMessage } from './answerOutcomes';
+import { outcomeMessage, recordMessages, sendingMessage } from './answerOutcomes';
 import { describeRefusal } from './outcomeMessages';
 import { agentName, kindLabel } from './describe';
 import { Disposable } from './disposable';
@@ -137,8 +137,6 @@ class RequestPanel extends Disposable {
   private ready = false;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
-  /** Answers whose ack window ran out, by the page's submit id: a retry resends the same command. */
-  private readonly timedOut = new Map<string, string>();
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -274,14 +272,13 @@ class RequestPanel extends Disposable {
   }
 
   private async retry(submitId: string): Promise<void> {
-    const commandId = this.timedOut.get(submitId);
     const current = this.hubs.item(this.item.key) ?? this.item;
+    const commandId = this.hubs.sendAgain(current)?.commandId;
     const request = current.request;
     if (!commandId || !request) {
       this.post({ type: 'outcome', submitId, phase: 'cancelled', message: vscode.l10n.t('That answer can no longer be sent again; send a new one.') });
       return;
     }
-    this.timedOut.delete(submitId);
     this.postSending(submitId, this.item.agent);
     this.postOutcome(submitId, request, await this.hubs.resend('page', current, commandId), this.item.agent);
   }
@@ -310,7 +307,6 @@ class RequestPanel extends Disposable {
   }
 
   private postOutcome(submitId: string, request: AttentionRequest, outcome: SendOutcome, agent: string): void {
-    if (outcome.kind === 'timeout') this.timedOut.set(submitId, outcome.commandId);
     this.post(outcomeMessage(submitId, outcome, agent, request.fields.map((f) => f.id)));
   }
 
@@ -321,10 +317,7 @@ class RequestPanel extends Disposable {
    * sent them did, "Send again" of the same command included.
    */
   private postKeptAnswers(): void {
-    for (const message of keptAnswerMessages(this.hubs.keptAnswers(this.item), this.item, this.item.agent, this.hubs.isConnected(this.item))) {
-      if (message.canRetry) this.timedOut.set(message.submitId, message.submitId);
-      this.post(message);
-    }
+    for (const message of recordMessages(this.hubs.answerRecord(this.item), this.item.agent, this.hubs.isConnected(this.item), this.item.request?.fields.map((f) => f.id))) this.post(message);
   }
 
   private pushUpdate(): void {

@@ -8,7 +8,7 @@ import type { SendOutcome } from '../../src/aep/client/controlSender';
 import { HubClient } from '../../src/aep/client/hubClient';
 import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterSnapshot';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { keptAnswerMessages } from '../../src/host/answerOutcomes';
+import { keptMessages } from '../support/keptMessages';
 import { WorkspacePersistence } from '../../src/host/persistence';
 import { startAgent } from '../peers/agent/agent';
 import { startHub } from '../peers/hub/hub';
@@ -154,7 +154,7 @@ describe('unsettled commands across a reload', () => {
       const second = openWindow(memento, hub.url, hub.url);
       windows.push(second);
       await waitUntil(() => second.client.isConnected, 'the second window to connect');
-      const offered = keptAnswerMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
+      const offered = keptMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
       assert.deepEqual(offered.map((m) => [m.submitId, m.phase, m.canRetry]), [[timedOut.commandId, 'timeout', true]]);
       assert.equal(target.commands().length, 1, 'a timed-out answer is not resent until the person asks');
 
@@ -166,7 +166,7 @@ describe('unsettled commands across a reload', () => {
       target.accept(resent);
       assert.deepEqual(await again, { kind: 'accepted', commandId: timedOut.commandId });
       assert.equal(second.persistence.commands.size, 0);
-      assert.deepEqual(keptAnswerMessages(second.persistence.commands.list(), item, item.agent, true), []);
+      assert.deepEqual(keptMessages(second.persistence.commands.list(), item, item.agent, true), []);
     } finally {
       for (const window of windows) window.close();
       await target?.close();
@@ -193,7 +193,7 @@ describe('unsettled commands across a reload', () => {
       const second = openWindow(memento, hub.url, hub.url);
       windows.push(second);
       // Whether connected yet or not, the page is told "sent, waiting", never "not sent", and gets no Send again.
-      const onLoad = keptAnswerMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
+      const onLoad = keptMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
       assert.deepEqual(onLoad.map((m) => [m.submitId, m.phase, m.canRetry]), [[interrupted.commandId, 'awaiting-ack', undefined]]);
       assert.match(onLoad[0]!.message, /^Sent; waiting for scripted-agent to acknowledge it\./);
       const resentOnConnect = await target.nextCommand(1);
@@ -201,7 +201,7 @@ describe('unsettled commands across a reload', () => {
 
       await waitUntil(() => second.restored.length > 0, 'the restored answer to time out', 10_000, () => second.log.lines.join('\n'));
       assert.deepEqual(second.restored, [{ kind: 'timeout', commandId: interrupted.commandId, afterMs: 2_000 }]);
-      const offered = keptAnswerMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
+      const offered = keptMessages(second.persistence.commands.list(), item, item.agent, second.client.isConnected);
       assert.deepEqual(offered.map((m) => [m.submitId, m.phase, m.canRetry]), [[interrupted.commandId, 'timeout', true]]);
       const again = second.client.resend(offered[0]!.submitId);
       assert.ok(again);

@@ -9,14 +9,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface, type SendAnswer,
+  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface,
 } from '../../src/aep/answer/answerPipeline';
 import { parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
 import type { CaptureChoice } from '../../src/aep/capture';
 import { CommandStore } from '../../src/aep/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
-import { buildRespondCommand } from '../../src/aep/control';
 import type { AepEvent } from '../../src/aep/envelope';
+import { inlinePlan, sendCheck } from '../../src/aep/inlineAnswer';
 import { describeRefusal } from '../../src/host/outcomeMessages';
 import { goldenEvents, repoRoot } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
@@ -44,7 +44,7 @@ function stopAll(): void {
 function window(memento = new MemoryMemento()) {
   const request = permission();
   const store = new CommandStore(memento, KEY, new RecordingLogger());
-  const sender = new ControlSender(new RecordingLogger(), store);
+  const sender = new ControlSender(new RecordingLogger(), store, { identity, ackWindowFor: () => 60_000 });
   opened.push(sender);
   const wire: Array<{ id: string; answer: Answer; capture: string }> = [];
   const pipeline = new AnswerPipeline();
@@ -52,12 +52,6 @@ function window(memento = new MemoryMemento()) {
     hub: 'h1', source: request.source, requestId: request.id, session: request.session,
     request, status: 'pending', notAccepting: false, kept: store.list(), ...over,
   });
-  const send: SendAnswer = (answer, capture, built) => {
-    const made = buildRespondCommand(request, answer, identity, Date.now(), capture);
-    assert.ok(made.ok);
-    built(made.command.id);
-    return sender.send(made.command, 60_000, { session: request.session, source: request.source });
-  };
   const connect = () =>
     sender.connected((text) => {
       const sent = JSON.parse(text) as { id: string; capture: string; data: { answer: Answer } };
@@ -71,7 +65,7 @@ function window(memento = new MemoryMemento()) {
     };
     assert.ok(sender.onAck(event));
   };
-  return { request, store, sender, pipeline, facts, send, connect, ack, wire, memento };
+  return { request, store, sender, pipeline, facts, connect, ack, wire, memento };
 }
 
 type Window = ReturnType<typeof window>;
@@ -86,7 +80,7 @@ function enter(surface: AnswerSurface, w: Window, answer: Answer, choice: Captur
     const admission = w.pipeline.admit('answer-next', w.facts(over));
     if (!admission.ok) return { kind: 'refused', refusal: admission.refusal };
   }
-  return w.pipeline.submit(surface, w.facts(over), answer, choice, w.send);
+  return w.pipeline.submit(surface, w.facts(over), answer, choice, w.sender);
 }
 
 function refusal(result: AnswerResult): AnswerRefusal {
@@ -153,7 +147,7 @@ const CASES: Case[] = [
       w.connect();
       void enter(surface, w, { option: 'allow' });
       const id = w.wire[0]?.id ?? '';
-      const again = w.pipeline.resend(surface, w.facts(), id, () => w.sender.resend(id) ?? Promise.reject(new Error('nothing to resend')));
+      const again = w.pipeline.resend(surface, w.facts(), id, w.sender);
       w.ack(id, 'control.accepted');
       return { again: (await again).kind, wire: w.wire.length, sameId: (await again).commandId === id && w.wire.every((sent) => sent.id === id) };
     },
@@ -293,4 +287,94 @@ describe('every answering surface enters the pipeline under its name, and nothin
       assert.doesNotMatch(text, /\.respond\(/, `${file} must not send past the pipeline`);
     });
   }
+});
+
+describe('the record is the one home of what became of the answer', () => {
+  test('written with no store behind it: the record says awaiting its ack, and so does the refusal (sent)', async (t) => {
+    t.after(stopAll);
+    const request = permission();
+    const sender = new ControlSender(new RecordingLogger(), undefined, { identity, ackWindowFor: () => 60_000 });
+    opened.push(sender);
+    sender.connected(() => true);
+    const pipeline = new AnswerPipeline();
+    const facts: AnswerFacts = { hub: 'h1', source: request.source, requestId: request.id, session: request.session, request, status: 'pending', notAccepting: false, kept: [] };
+    void outcome(pipeline.submit('page', facts, { option: 'allow' }, {}, sender));
+    assert.equal(pipeline.record(facts)?.state, 'awaiting-ack');
+    const second = refusal(pipeline.submit('quick-input', facts, { option: 'deny' }, {}, sender));
+    assert.equal(second.code === 'answer-in-flight' && second.sent, true);
+  });
+
+  test('an accept that comes after the ack window: the record says accepted, no new answer and no Send Again', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected(() => true);
+    const first = outcome(w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    t.mock.timers.tick(1_000);
+    const timedOut = await first;
+    assert.equal(timedOut.kind, 'timeout');
+    assert.equal(w.pipeline.record(w.facts())?.state, 'timed-out');
+    assert.deepEqual(w.pipeline.sendAgain(w.facts()), { commandId: timedOut.commandId });
+    const event: AepEvent = {
+      aep: '0.1', id: 'late-ack', type: 'control.accepted', time: new Date().toISOString(), source: w.request.source, agent: w.request.agent,
+      session: w.request.session, cause: timedOut.commandId,
+    };
+    assert.ok(short.onAck(event));
+    assert.deepEqual(w.pipeline.record(w.facts()), { state: 'accepted', commandId: timedOut.commandId, surface: 'page', outcome: { kind: 'accepted', commandId: timedOut.commandId } });
+    assert.equal(w.pipeline.sendAgain(w.facts()), undefined);
+    assert.equal(refusal(w.pipeline.submit('notification', w.facts(), { option: 'deny' }, {}, short)).code, 'answer-accepted');
+  });
+
+  test('a command restored after a reload that is then accepted: the record says so, a new answer is refused', () => {
+    const w = window();
+    const pipeline = new AnswerPipeline();
+    pipeline.noteRestored(w.facts(), { kind: 'accepted', commandId: 'C-restored' });
+    assert.equal(pipeline.record(w.facts())?.state, 'accepted');
+    assert.equal(refusal(pipeline.submit('page', w.facts(), { option: 'deny' }, {}, w.sender)).code, 'answer-accepted');
+  });
+
+  test('a nack for an invalid answer is its own state, open to a fixed answer', async (t) => {
+    t.after(stopAll);
+    const w = window();
+    w.connect();
+    const first = outcome(w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, w.sender));
+    w.ack(w.wire[0]?.id ?? '', 'control.rejected', { reason: 'invalid', detail: 'no' });
+    await first;
+    assert.equal(w.pipeline.record(w.facts())?.state, 'invalid');
+    assert.deepEqual(w.pipeline.admit('page', w.facts()), { ok: true });
+  });
+});
+
+describe('the capture is decided once: the previews ask the pipeline\'s own decision', () => {
+  test('the quick input\'s preview offers exactly what the pipeline decides, and refuses what it refuses', (t) => {
+    t.after(stopAll);
+    const redaction = { home: '/home/alice' };
+    const answers: Answer[] = [{ option: 'allow' }, { option: 'deny', text: 'not on main' }, { option: 'deny', text: `use ${GITHUB}` }, { option: 'deny', text: 'see /home/alice/notes' }];
+    for (const answer of answers) {
+      // A window each: the answer before is not in flight here.
+      const w = window();
+      const plan = inlinePlan(w.request);
+      assert.ok(plan);
+      const decision = decideCapture(answer, w.request, { redaction });
+      const preview = sendCheck(w.request, plan, answer, redaction);
+      const submitted = w.pipeline.submit('quick-input', w.facts(), answer, { redaction }, w.sender);
+      if (decision.ok) {
+        assert.notEqual(preview.kind, 'redaction', JSON.stringify(answer));
+        assert.equal(submitted.kind, 'sending');
+        continue;
+      }
+      assert.ok(preview.kind === 'redaction', JSON.stringify(answer));
+      assert.deepEqual(preview.redaction, { answer: decision.redacted, changes: decision.changes }, '"Send redacted" sends what the pipeline decided');
+      assert.deepEqual(refusal(submitted), { code: 'would-redact', changes: decision.changes });
+      assert.ok(decideCapture(preview.redaction.answer, w.request, { redaction }).ok, 'the redacted answer passes the same decision');
+    }
+  });
+
+  test('no host-side preview runs the redaction pipeline by itself', () => {
+    for (const file of ['src/aep/inlineAnswer.ts', 'src/host/inlineAnswer.ts', 'src/host/requestPanel.ts', 'src/host/inlineWords.ts']) {
+      assert.doesNotMatch(readFileSync(path.join(repoRoot(), file), 'utf8'), /\bredactAnswer\(/, `${file} previews with decideCapture, the pipeline's function`);
+    }
+  });
 });

@@ -271,14 +271,16 @@ describe('ControlSender', () => {
     assert.equal(control.resend(cmd.id), undefined, 'an acknowledged command is not resent');
   });
 
-  test('an ack that arrives after the window is kept: a retry reports it without sending again', async () => {
+  test('an ack that arrives after the window goes to the late hook (the pipeline\'s record), and leaves nothing to send again', async () => {
     const control = new ControlSender(silentLogger);
     const written: string[] = [];
     control.connected((text) => (written.push(text), true));
     const cmd = command();
-    assert.equal((await control.send(cmd, 30, target)).kind, 'timeout');
+    const late: SendOutcome[] = [];
+    assert.equal((await control.send(cmd, 30, target, false, { late: (outcome) => late.push(outcome) })).kind, 'timeout');
     assert.equal(control.onAck(ack('control.rejected', cmd.id, { reason: 'invalid', detail: 'late' })), true);
-    assert.deepEqual(await control.resend(cmd.id), { kind: 'rejected', commandId: cmd.id, reason: 'invalid', detail: 'late' });
+    assert.deepEqual(late, [{ kind: 'rejected', commandId: cmd.id, reason: 'invalid', detail: 'late' }]);
+    assert.equal(control.resend(cmd.id), undefined, 'settled: no "Send again" of it');
     assert.equal(written.length, 1, 'nothing was written again');
   });
 

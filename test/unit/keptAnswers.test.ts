@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import { CommandStore } from '../../src/aep/client/commandStore';
 import { ControlSender } from '../../src/aep/client/controlSender';
 import { buildRespondCommand } from '../../src/aep/control';
-import { keptAnswerMessages, outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
+import { outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
+import { keptMessages } from '../support/keptMessages';
 import { describeOutcome } from '../../src/host/outcomeMessages';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -40,11 +41,11 @@ describe('answers kept across a reload, as the page is told of them', () => {
     earlier.dispose();
     const shownBefore = outcomeMessage(cmd.id, await before, 'claude-code', []);
 
-    assert.deepEqual(keptAnswerMessages(kept(memento), request, 'claude-code', true), [
+    assert.deepEqual(keptMessages(kept(memento), request, 'claude-code', true), [
       { type: 'outcome', submitId: cmd.id, phase: 'awaiting-ack', message: 'Sent; waiting for claude-code to acknowledge it.' },
     ]);
     // Offline, the reloaded page says what the page that sent it said when its client stopped.
-    assert.deepEqual(keptAnswerMessages(kept(memento), request, 'claude-code', false), [{ ...shownBefore, submitId: cmd.id }]);
+    assert.deepEqual(keptMessages(kept(memento), request, 'claude-code', false), [{ ...shownBefore, submitId: cmd.id }]);
     assert.equal(shownBefore.phase, 'awaiting-ack');
   });
 
@@ -54,7 +55,7 @@ describe('answers kept across a reload, as the page is told of them', () => {
     const cmd = command();
     void earlier.send(cmd, 5_000, target);
     earlier.dispose();
-    assert.deepEqual(keptAnswerMessages(kept(memento), request, 'claude-code', false), [sendingMessage(cmd.id, 'claude-code', false)]);
+    assert.deepEqual(keptMessages(kept(memento), request, 'claude-code', false), [sendingMessage(cmd.id, 'claude-code', false)]);
     assert.equal(sendingMessage(cmd.id, 'claude-code', false).phase, 'queued');
   });
 
@@ -69,10 +70,10 @@ describe('answers kept across a reload, as the page is told of them', () => {
     const shownBefore = outcomeMessage('submit-1', await outcome, 'claude-code', []);
     earlier.dispose();
     assert.equal(shownBefore.canRetry, true);
-    assert.deepEqual(keptAnswerMessages(kept(memento), request, 'claude-code', true), [{ ...shownBefore, submitId: cmd.id }]);
+    assert.deepEqual(keptMessages(kept(memento), request, 'claude-code', true), [{ ...shownBefore, submitId: cmd.id }]);
   });
 
-  test('only this request\'s answers, timed-out ones first so one in flight decides the page', async (t) => {
+  test('only this request\'s answer, and one record: the command in flight wins over an older timed-out one', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const memento = new MemoryMemento();
     const earlier = earlierWindow(memento);
@@ -87,8 +88,8 @@ describe('answers kept across a reload, as the page is told of them', () => {
     void earlier.send(command('R1', 's2'), 5_000, { session: 's2', source: target.source });
     void earlier.send(command('R1'), 5_000, { session: 's1', source: 'aep://h/agent/other/session/s1' });
     earlier.dispose();
-    const messages = keptAnswerMessages(kept(memento), request, 'claude-code', true);
-    assert.deepEqual(messages.map((m) => [m.submitId, m.phase]), [[first.id, 'timeout'], [second.id, 'awaiting-ack']]);
+    const messages = keptMessages(kept(memento), request, 'claude-code', true);
+    assert.deepEqual(messages.map((m) => [m.submitId, m.phase]), [[second.id, 'awaiting-ack']]);
   });
 
   test('the agent\'s name enters as one capped line', () => {
@@ -98,7 +99,7 @@ describe('answers kept across a reload, as the page is told of them', () => {
     void earlier.send(command(), 5_000, target);
     earlier.dispose();
     const hostile = `evil\nagent${'x'.repeat(5_000)}`;
-    const [message] = keptAnswerMessages(kept(memento), request, hostile, true);
+    const [message] = keptMessages(kept(memento), request, hostile, true);
     assert.ok(message);
     assert.equal(message.message.includes('\n'), false);
     assert.ok(message.message.length < 400, `${message.message.length} characters`);
@@ -131,7 +132,7 @@ describe('an answer kept from before a reload whose request closed first', () =>
     const before = earlier.send(cmd, 5_000, target, true);
     earlier.dispose();
     assert.equal((await before).kind, 'awaiting-ack');
-    const messages = keptAnswerMessages(kept(memento), request, 'claude-code', true);
+    const messages = keptMessages(kept(memento), request, 'claude-code', true);
     assert.deepEqual(messages, [{
       type: 'outcome', submitId: cmd.id, phase: 'cancelled',
       message: 'Your answer from before the reload was not sent again: it held text that is not kept across a reload (sent as typed, or a secret). It went out earlier, so claude-code may have it; if the request stays open, answer again.',

@@ -11,7 +11,8 @@ import { ControlSender, type RequestLookup, type SendOutcome } from '../../src/a
 import type { Answer } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { keptAnswerMessages, outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
+import { outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
+import { keptMessages } from '../support/keptMessages';
 import { pageRequest } from '../../src/host/pageRequest';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -72,7 +73,7 @@ describe('request page after a window reload: an answer sent before it', chromiu
 
   /** The host tells a freshly loaded page of the kept answers, as RequestPanel does after `ready`. */
   async function tellKept(page: WebviewPage, memento: MemoryMemento, connected: boolean) {
-    const messages = keptAnswerMessages(new CommandStore(memento, KEY, new RecordingLogger()).list(), item, item.agent, connected);
+    const messages = keptMessages(new CommandStore(memento, KEY, new RecordingLogger()).list(), item, item.agent, connected);
     for (const message of messages) await page.post(message);
     return messages;
   }

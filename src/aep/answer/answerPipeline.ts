@@ -1,8 +1,18 @@
+// From a person's Send on the page to the socket, six hops (issue "One owner for an answer"):
+//   1. webview/answerForm.ts AnswerArea.hand -> webview/main.ts submit (the area's send callback)
+//   2. webview/main.ts submit -> src/host/requestPanel.ts RequestPanel.submit (the 'submit' webview message)
+//   3. RequestPanel.submit -> src/host/hubs.ts Hubs.answer
+//   4. Hubs.answer -> AnswerPipeline.submit (here: admit, check, decide the capture, record)
+//   5. AnswerPipeline.submit -> src/aep/client/controlSender.ts ControlSender.respond (builds with control.ts
+//      respondCommand, keeps it in the CommandStore, writes it)
+//   6. ControlSender.write -> src/aep/client/hubSocket.ts HubSocket.send (through the writer HubClient hands it on connect)
+// The quick input, the notification and Answer Next enter at hop 3.
 import type { Answer, AttentionRequest } from '../attention';
 import { answerProblem } from '../answerCheck';
 import { commandCapture, type CaptureChoice, type DecidedCapture, type PartChange } from '../capture';
 import type { StoredCommand } from '../client/commandStore';
-import type { SendOutcome } from '../client/controlSender';
+import type { AnsweredRequest, SendHooks, SendOutcome } from '../client/controlSender';
+import type { RespondCommand } from '../control';
 import { isOpenStatus, type AttentionStatus } from '../inbox/inbox';
 
 /** Every place a person can answer from. Each names itself, so a refusal can be traced to the surface that asked. */
@@ -14,13 +24,20 @@ export type AnswerSurface = (typeof ANSWER_SURFACES)[number];
  * `queued` (not written yet, offline) and `awaiting-ack` (written, no ack)
  * are both in flight: the agent may still act on that command.
  */
-export type AnswerState = 'queued' | 'awaiting-ack' | 'accepted' | 'refused' | 'timed-out' | 'not-sent' | 'request-closed';
+export type AnswerState = 'queued' | 'awaiting-ack' | 'accepted' | 'refused' | 'invalid' | 'timed-out' | 'not-sent' | 'request-closed';
 
+/**
+ * The one home of what became of a request's answer: every surface (the
+ * page, the quick input, the notification, Answer Next) reads it here, none
+ * keeps a copy of its own.
+ */
 export interface AnswerRecord {
   state: AnswerState;
   /** The command in flight or settled last; the one "Send Again" repeats (AEP-0004 §2.3). */
   commandId: string;
   surface: AnswerSurface | 'restored';
+  /** How it settled, for the surface's words; absent while in flight. */
+  outcome?: SendOutcome;
 }
 
 /**
@@ -66,9 +83,21 @@ export type Admission = { ok: true } | { ok: false; refusal: AnswerRefusal };
 /** What a submit became, at once: refused before anything was built, or on its way (the sender's outcome to come). */
 export type AnswerResult = { kind: 'refused'; refusal: AnswerRefusal } | { kind: 'sending'; outcome: Promise<SendOutcome> };
 
-/** Hands the command over with the capture decided here; control.ts stamps it, never decides it again. */
-/** `built` hears the new command's id before it goes, so a refusal can offer "Send Again" of it. */
-export type SendAnswer = (answer: Answer, capture: DecidedCapture, built: (commandId: string) => void) => Promise<SendOutcome>;
+/**
+ * Where the pipeline hands a decided answer: the hub client's control
+ * sender (controlSender.ts), which builds the command with the capture
+ * decided here (control.ts stamps it, never decides it again), keeps and
+ * writes it, and tells the hooks as it goes.
+ */
+export interface AnswerSender {
+  respond(request: AnsweredRequest, answer: Answer, capture: DecidedCapture, hooks: SendHooks): Promise<SendOutcome>;
+  resend(commandId: string, hooks: SendHooks): Promise<SendOutcome> | undefined;
+}
+
+/** What the caller of submit/resend also hears: the command before it goes (the answer history). */
+export interface SubmitHooks {
+  built?(command: RespondCommand): void;
+}
 
 /** Records kept; oldest go first (a request closes within minutes, not hundreds of answers later). */
 const MAX_RECORDS = 512;
@@ -88,7 +117,8 @@ export function decideCapture(answer: Answer, request: Pick<AttentionRequest, 'f
 function settledState(outcome: SendOutcome): AnswerState | undefined {
   switch (outcome.kind) {
     case 'accepted': return 'accepted';
-    case 'rejected':
+    // `invalid` leaves the request pending: the person fixes the answer and sends a new one.
+    case 'rejected': return outcome.reason === 'invalid' ? 'invalid' : 'refused';
     case 'refused-by-hub': return 'refused';
     case 'timeout': return 'timed-out';
     case 'cancelled':
@@ -99,12 +129,25 @@ function settledState(outcome: SendOutcome): AnswerState | undefined {
   }
 }
 
-/** A kept command for this request still in flight (neither timed out nor kept without its text). */
-function keptInFlight(facts: AnswerFacts): StoredCommand | undefined {
-  return facts.kept.find(
-    (command) => command.subject === facts.requestId && command.target.source === facts.source && command.target.session === facts.session &&
-      command.timedOut !== true && command.withheld !== true,
-  );
+/**
+ * What the hub's kept commands (commandStore.ts, which outlives a reload)
+ * say of this request's answer: the one place their flags are read. One in
+ * flight wins; else the newest timed out (open to "Send again"); else one
+ * kept without its text (not sent again).
+ */
+function keptRecord(facts: AnswerFacts, surface: AnswerRecord['surface']): AnswerRecord | undefined {
+  const mine = facts.kept.filter((command) => command.subject === facts.requestId && command.target.source === facts.source && command.target.session === facts.session);
+  const inFlight = mine.find((command) => command.timedOut !== true && command.withheld !== true);
+  if (inFlight) return { state: inFlight.unsent ? 'queued' : 'awaiting-ack', commandId: inFlight.id, surface };
+  const timedOut = mine.filter((command) => command.timedOut === true && command.withheld !== true).at(-1);
+  if (timedOut) return { state: 'timed-out', commandId: timedOut.id, surface, outcome: { kind: 'timeout', commandId: timedOut.id, afterMs: timedOut.ackWindowMs } };
+  const withheld = mine.filter((command) => command.withheld === true).at(-1);
+  if (withheld) return { state: 'not-sent', commandId: withheld.id, surface, outcome: { kind: 'not-kept', commandId: withheld.id, sent: withheld.unsent !== true } };
+  return undefined;
+}
+
+function inFlight(record: AnswerRecord | undefined): boolean {
+  return record?.state === 'queued' || record?.state === 'awaiting-ack';
 }
 
 /**
@@ -116,13 +159,38 @@ function keptInFlight(facts: AnswerFacts): StoredCommand | undefined {
 export class AnswerPipeline {
   private readonly records = new Map<string, AnswerRecord>();
 
-  /** The request's answer as the pipeline knows it: its own record, else a kept command in flight. */
+  /**
+   * The request's answer as the pipeline knows it: a kept command in flight
+   * (the store knows whether it was written, also for a command restored
+   * after a reload), else its own record, else what the store kept of a
+   * timed-out or withheld one.
+   */
   record(facts: AnswerFacts): AnswerRecord | undefined {
     const own = this.records.get(recordKey(facts));
-    const kept = keptInFlight(facts);
-    // The store knows the command's id and whether it was written; ours knows the surface.
-    if (kept) return { state: kept.unsent ? 'queued' : 'awaiting-ack', commandId: kept.id, surface: own?.surface ?? 'restored' };
-    return own;
+    const kept = keptRecord(facts, own?.surface ?? 'restored');
+    if (kept && inFlight(kept)) return kept;
+    return own ?? kept;
+  }
+
+  /** The command "Send Again" repeats, same id (AEP-0004 §2 item 3): one in flight or timed out; undefined when there is none. */
+  sendAgain(facts: AnswerFacts): { commandId: string } | undefined {
+    const record = this.record(facts);
+    if (!record || !record.commandId || !(inFlight(record) || record.state === 'timed-out')) return undefined;
+    return { commandId: record.commandId };
+  }
+
+  /**
+   * How a command an earlier client left (a reload, a rebuild) ended, as
+   * its restoring sender reports it: the record says so from now on.
+   */
+  noteRestored(key: AnswerKey, outcome: SendOutcome): void {
+    const state = settledState(outcome);
+    const recorded = recordKey(key);
+    const own = this.records.get(recorded);
+    // A newer answer of this window's own is not overwritten by an older one's ending.
+    if (own && own.commandId !== outcome.commandId && (inFlight(own) || own.state === 'accepted')) return;
+    if (state === undefined) this.records.delete(recorded);
+    else this.keep(recorded, { state, commandId: outcome.commandId, surface: own?.surface ?? 'restored', outcome });
   }
 
   /** Whether a new answer may go now; `surface` names who asks (every surface gets the same answer). */
@@ -130,7 +198,7 @@ export class AnswerPipeline {
     void surface;
     if (facts.status === undefined) return refuse({ code: 'request-closed' });
     const record = this.record(facts);
-    if (record && (record.state === 'queued' || record.state === 'awaiting-ack')) {
+    if (record && inFlight(record)) {
       return refuse({ code: 'answer-in-flight', commandId: record.commandId, sent: record.state === 'awaiting-ack' });
     }
     if (record?.state === 'accepted') return refuse({ code: 'answer-accepted', commandId: record.commandId });
@@ -146,7 +214,7 @@ export class AnswerPipeline {
    * anything is awaited (so a second submit in the same moment is refused),
    * sends, and records how it ended.
    */
-  submit(surface: AnswerSurface, facts: AnswerFacts, answer: Answer, choice: CaptureChoice, send: SendAnswer): AnswerResult {
+  submit(surface: AnswerSurface, facts: AnswerFacts, answer: Answer, choice: CaptureChoice, sender: AnswerSender, hooks: SubmitHooks = {}): AnswerResult {
     const admitted = this.admit(surface, facts);
     if (!admitted.ok) return { kind: 'refused', refusal: admitted.refusal };
     const request = facts.request;
@@ -155,20 +223,48 @@ export class AnswerPipeline {
     if (problem) return { kind: 'refused', refusal: { code: 'invalid', message: problem.message, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
     const decision = decideCapture(answer, request, choice);
     if (!decision.ok) return { kind: 'refused', refusal: { code: 'would-redact', changes: decision.changes } };
-    return { kind: 'sending', outcome: this.track(surface, facts, '', (entry) => send(answer, decision, (id) => (entry.commandId = id))) };
+    return {
+      kind: 'sending',
+      outcome: this.track(surface, facts, '', (entry) =>
+        sender.respond(request, answer, decision, this.hooks(facts, entry, { built: (command) => { entry.commandId = command.id; hooks.built?.(command); } })),
+      ),
+    };
   }
 
   /**
    * "Send Again": the same command under the same id (AEP-0004 §2 item 3),
    * never a second one, so it is allowed while that command is in flight.
    */
-  resend(surface: AnswerSurface, facts: AnswerFacts, commandId: string, resend: () => Promise<SendOutcome>): Promise<SendOutcome> {
+  resend(surface: AnswerSurface, facts: AnswerFacts, commandId: string, sender: AnswerSender): Promise<SendOutcome> {
     const record = this.record(facts);
-    if (record && record.commandId !== commandId && (record.state === 'queued' || record.state === 'awaiting-ack')) {
+    if (record && record.commandId !== commandId && inFlight(record)) {
       // Another command is in flight: resending an older one would compete with it.
       return Promise.resolve({ kind: 'cancelled', commandId, reason: 'another answer to this request is awaiting its acknowledgement' });
     }
-    return this.track(surface, facts, commandId, () => resend());
+    const written = record?.commandId === commandId && record.state === 'awaiting-ack';
+    return this.track(surface, facts, commandId, (entry) => {
+      if (written) entry.state = 'awaiting-ack';
+      const again = sender.resend(commandId, this.hooks(facts, entry));
+      return again ?? Promise.resolve<SendOutcome>({ kind: 'cancelled', commandId, reason: 'that answer can no longer be sent again; send a new one' });
+    });
+  }
+
+  /** The sender's news of one command, kept in its record while that record is still this request's. */
+  private hooks(facts: AnswerFacts, entry: AnswerRecord, extra: Pick<SendHooks, 'built'> = {}): SendHooks {
+    const key = recordKey(facts);
+    const current = () => this.records.get(key);
+    return {
+      ...extra,
+      written: () => {
+        if (current() === entry && entry.state === 'queued') entry.state = 'awaiting-ack';
+      },
+      late: (outcome) => {
+        const record = current();
+        const state = settledState(outcome);
+        // Settled after its ack window: the timeout was not the end (a late accept closes the answer).
+        if (record && record.commandId === outcome.commandId && record.state === 'timed-out' && state) this.keep(key, { state, commandId: outcome.commandId, surface: record.surface, outcome });
+      },
+    };
   }
 
   /** Records the answer in flight now, synchronously, and how it ends once it does. */
@@ -190,12 +286,17 @@ export class AnswerPipeline {
     if (this.records.get(key) !== entry) return outcome;
     const state = settledState(outcome);
     if (state === undefined) this.records.delete(key);
-    else this.records.set(key, { state, commandId: outcome.commandId || entry.commandId || commandId, surface });
+    else this.keep(key, { state, commandId: outcome.commandId || entry.commandId || commandId, surface, outcome });
+    return outcome;
+  }
+
+  private keep(key: string, record: AnswerRecord): void {
+    this.records.delete(key);
+    this.records.set(key, record);
     for (const oldest of this.records.keys()) {
       if (this.records.size <= MAX_RECORDS) break;
       this.records.delete(oldest);
     }
-    return outcome;
   }
 
   /** A request gone from the inbox: its record goes too (bounded by the inbox). */

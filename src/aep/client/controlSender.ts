@@ -1,5 +1,6 @@
-import type { AttentionRequest } from '../attention';
-import { ACCEPTED_TYPE, readRejected, REJECTED_TYPE, type RespondCommand } from '../control';
+import type { Answer, AttentionRequest } from '../attention';
+import type { DecidedCapture } from '../capture';
+import { ACCEPTED_TYPE, DEFAULT_ACK_WINDOW_MS, readRejected, REJECTED_TYPE, respondCommand, type RespondCommand, type SenderIdentity } from '../control';
 import type { AepEvent } from '../envelope';
 import type { ErrorFrame } from '../frames';
 import { commandHoldsSecret } from '../secretAsking';
@@ -52,7 +53,35 @@ export interface CommandTarget {
 /** What is sent and kept: the envelope serialized once, since a retry MUST resend it unchanged (AEP-0004 §2.3). */
 type Sendable = Omit<StoredCommand, 'timedOut' | 'unsent'>;
 
+/**
+ * What the caller hears of one command on the wire, as it happens; the
+ * answer pipeline (src/aep/answer) keeps the answer's phase from these, the
+ * sender keeps none a surface reads.
+ */
+export interface SendHooks {
+  /** The envelope, before it is handed over (the answer history keeps what was sent). */
+  built?(command: RespondCommand): void;
+  /** Written to a hub for the first time: the agent may act on it from now on. */
+  written?(commandId: string): void;
+  /** An ack that came after the ack window ran out: the timeout was not the end. */
+  late?(outcome: SendOutcome): void;
+}
+
+/** The request an answer goes to, as far as building and addressing its command needs. */
+export type AnsweredRequest = Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'> & Partial<Pick<AttentionRequest, 'kind' | 'renderKind' | 'capture'>>;
+
+/** Who the sender is and how long each target may take to ack; the client knows both (hubClient.ts). */
+export interface SenderRoute {
+  identity: SenderIdentity;
+  ackWindowFor(session: string): number;
+  /** Set when every command is refused before it is written (a watch-only hub, watchOnly.ts). */
+  refusal?(commandId: string): SendOutcome | undefined;
+}
+
+const DEFAULT_ROUTE: SenderRoute = { identity: { agent: 'aep-attention', source: 'aep://localhost/agent/aep-attention' }, ackWindowFor: () => DEFAULT_ACK_WINDOW_MS };
+
 interface Pending extends Sendable {
+  hooks: SendHooks;
   timer: ReturnType<typeof setTimeout> | undefined;
   attempts: number;
   /** Came from the store (an earlier client): re-checked against the open requests before each write. */
@@ -81,8 +110,12 @@ export type OpenCheck = (command: Readonly<Sendable>) => RequestLookup;
  */
 export class ControlSender {
   private readonly pending = new Map<string, Pending>();
-  /** Commands whose ack window ran out, kept (bounded) so the user can send the same command again. */
-  private readonly timedOut = new Map<string, Sendable & { late?: SendOutcome }>();
+  /**
+   * Commands whose ack window ran out (bounded): their bytes, for "Send
+   * again" under the same id, and who hears a late ack. Wire bookkeeping
+   * only; what became of the answer is the pipeline's record.
+   */
+  private readonly timedOut = new Map<string, Sendable & { late: SendHooks['late'] }>();
   private writer: CommandWriter | undefined;
   private isOpen: OpenCheck | undefined;
 
@@ -90,16 +123,33 @@ export class ControlSender {
   constructor(
     private readonly log: Logger,
     private readonly store?: UnsettledCommands,
+    private readonly route: SenderRoute = DEFAULT_ROUTE,
   ) {}
 
   get pendingCount(): number {
     return this.pending.size;
   }
 
+  /**
+   * Builds the `control.attention.respond` for an answer whose capture the
+   * pipeline decided (control.ts stamps it), addresses it to the request's
+   * session and emitter, and sends it. A secret or text sent as typed is
+   * not kept on disk (secretAsking.ts): its envelope lives in memory only.
+   */
+  respond(request: AnsweredRequest, answer: Answer, capture: DecidedCapture, hooks: SendHooks = {}): Promise<SendOutcome> {
+    const refused = this.route.refusal?.('');
+    if (refused) return Promise.resolve(refused);
+    const command = respondCommand(request, answer, this.route.identity, capture);
+    hooks.built?.(command);
+    const { kind, renderKind, capture: asked } = request;
+    const secret = commandHoldsSecret(JSON.stringify(command), kind !== undefined && renderKind !== undefined && asked !== undefined ? { kind, renderKind, capture: asked, fields: request.fields } : undefined);
+    return this.send(command, this.route.ackWindowFor(request.session), { session: request.session, source: request.source }, secret, hooks);
+  }
+
   /** `memoryOnly`: the answer holds text never stored readable (secretAsking.ts); its envelope is not written to disk. */
-  send(command: RespondCommand, ackWindowMs: number, target: CommandTarget, memoryOnly = false): Promise<SendOutcome> {
+  send(command: RespondCommand, ackWindowMs: number, target: CommandTarget, memoryOnly = false, hooks: SendHooks = {}): Promise<SendOutcome> {
     const text = JSON.stringify(command);
-    return this.enqueue({ id: command.id, type: command.type, subject: command.subject, text, target, ackWindowMs, ...(memoryOnly ? { memoryOnly: true } : {}) });
+    return this.enqueue({ id: command.id, type: command.type, subject: command.subject, text, target, ackWindowMs, ...(memoryOnly ? { memoryOnly: true } : {}) }, undefined, hooks);
   }
 
   /**
@@ -137,7 +187,7 @@ export class ControlSender {
       }
       const { timedOut, unsent, ...command } = stored;
       if (timedOut) {
-        this.timedOut.set(command.id, command);
+        this.timedOut.set(command.id, { ...command, late: (outcome) => onOutcome(outcome, stored) });
       } else {
         this.log.info(`restored answer ${command.id} for request ${command.subject}: it goes out ${unsent ? '' : 'again, '}unchanged, once connected`);
         void this.enqueue(command, { writtenBefore: unsent !== true }).then((outcome) => onOutcome(outcome, stored));
@@ -178,10 +228,12 @@ export class ControlSender {
   /**
    * Sends a timed-out command again, byte-identical and under the same id
    * (AEP-0004 §2.3), so a target that did receive it re-acks instead of
-   * acting twice. Undefined when no such command timed out here. If its ack
-   * arrived late in the meantime, that outcome is returned without a resend.
+   * acting twice. Undefined when no such command is in flight or timed out
+   * here (a late ack settled it: the pipeline's record says how).
    */
-  resend(commandId: string): Promise<SendOutcome> | undefined {
+  resend(commandId: string, hooks: SendHooks = {}): Promise<SendOutcome> | undefined {
+    const refused = this.route.refusal?.(commandId);
+    if (refused) return Promise.resolve(refused);
     const inFlight = this.pending.get(commandId);
     if (inFlight) {
       // Written and still awaiting its ack: the same bytes again under the same id (AEP-0004 §2 item 3), which the
@@ -194,13 +246,8 @@ export class ControlSender {
     }
     const expired = this.timedOut.get(commandId);
     if (!expired) return undefined;
-    if (expired.late) {
-      this.timedOut.delete(commandId);
-      this.store?.remove(commandId);
-      return Promise.resolve(expired.late);
-    }
     const { late: _late, ...command } = expired;
-    return this.enqueue(command);
+    return this.enqueue(command, undefined, hooks);
   }
 
   /** Offer every applied `control.accepted` / `control.rejected` event; returns true when it settled one of ours. */
@@ -233,9 +280,11 @@ export class ControlSender {
     }
     if (entry) entry.settle(outcome);
     else if (expired) {
-      expired.late = outcome;
+      // Settled after all: nothing left to send again, the pipeline's record hears how it ended.
+      this.timedOut.delete(commandId);
       this.store?.remove(commandId);
       this.log.info(`late acknowledgement for ${commandId} (after its ack window): ${outcome.kind}`);
+      expired.late?.(outcome);
     }
     return true;
   }
@@ -266,7 +315,7 @@ export class ControlSender {
   }
 
   /** `restored`: taken over from the store, so already in it; otherwise it is stored first, and not sent if it cannot be. */
-  private enqueue(command: Sendable, restored?: { writtenBefore: boolean }): Promise<SendOutcome> {
+  private enqueue(command: Sendable, restored?: { writtenBefore: boolean }, hooks: SendHooks = {}): Promise<SendOutcome> {
     if (!restored && this.store) {
       // A new answer to the request supersedes what a reload left of an earlier one without its text.
       for (const old of this.store.list()) {
@@ -279,7 +328,7 @@ export class ControlSender {
     this.timedOut.delete(command.id);
     return new Promise<SendOutcome>((resolve) => {
       const entry: Pending = {
-        ...command, timer: undefined, attempts: 0, restored: restored !== undefined, writtenBefore: restored?.writtenBefore ?? false, joined: [],
+        ...command, hooks, timer: undefined, attempts: 0, restored: restored !== undefined, writtenBefore: restored?.writtenBefore ?? false, joined: [],
         settle: (outcome, how) => {
           if (entry.timer) clearTimeout(entry.timer);
           this.pending.delete(command.id);
@@ -308,7 +357,10 @@ export class ControlSender {
     if (!this.writer || entry.timer) return;
     if (!this.writer(entry.text)) return;
     entry.attempts++;
-    if (entry.attempts === 1) this.store?.markWritten(entry.id);
+    if (entry.attempts === 1) {
+      this.store?.markWritten(entry.id);
+      entry.hooks.written?.(entry.id);
+    }
     const again = entry.attempts > 1 ? ` (resend ${entry.attempts - 1}, same id)` : entry.writtenBefore ? ' (again after a restart, same id)' : entry.restored ? ' (kept across a restart)' : '';
     this.log.info(`sent ${entry.type} ${entry.id} for request ${entry.subject}${again}`);
     entry.timer = setTimeout(() => {
@@ -318,8 +370,8 @@ export class ControlSender {
   }
 
   private rememberTimedOut(entry: Pending): void {
-    const { id, type, subject, text, target, ackWindowMs, memoryOnly } = entry;
-    this.timedOut.set(id, { id, type, subject, text, target, ackWindowMs, ...(memoryOnly ? { memoryOnly } : {}) });
+    const { id, type, subject, text, target, ackWindowMs, memoryOnly, hooks } = entry;
+    this.timedOut.set(id, { id, type, subject, text, target, ackWindowMs, ...(memoryOnly ? { memoryOnly } : {}), late: hooks.late });
     // Oldest first out: a person retries within minutes, not hundreds of answers later.
     while (this.timedOut.size > MAX_TIMED_OUT) {
       const oldest = this.timedOut.keys().next().value;

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
-import type { Answer, AttentionRequest } from '../attention';
-import { commandHoldsSecret } from '../secretAsking';
+import type { Answer } from '../attention';
 import type { AttrFilter } from '../attrMatch';
-import type { CaptureChoice, DecidedCapture } from '../capture';
-import { buildRespondCommand, type RespondCommand, type SenderIdentity } from '../control';
+import type { AnswerSender } from '../answer/answerPipeline';
+import { commandCapture, type CaptureChoice } from '../capture';
+import type { RespondCommand, SenderIdentity } from '../control';
 import { Emitter } from '../emitter';
 import type { Capabilities, HelloFrame } from '../frames';
 import { isOpenStatus, type Inbox } from '../inbox/inbox';
@@ -11,7 +11,7 @@ import type { CaptureLevel } from '../levels';
 import { Backoff } from './backoff';
 import type { StoredCommand, UnsettledCommands } from './commandStore';
 import { failureLogLine, lostLogLine, type ConnectionFailure, type LostReason } from './connectionFailure';
-import { ControlSender, type RequestLookup, type SendOutcome } from './controlSender';
+import { ControlSender, type AnsweredRequest, type RequestLookup, type SendOutcome } from './controlSender';
 import { EventIntake } from './eventIntake';
 import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
 import { HubSession } from './hubSession';
@@ -151,7 +151,13 @@ export class HubClient {
     this.onDidReportProblem = this.problems.event;
     this.onDidChangeRoster = this.rosterChanges.event;
     this.backoff = new Backoff(options.backoffBaseMs ?? 500, options.backoffCapMs ?? 30_000, options.random);
-    this.sender = new ControlSender(options.log, options.commands);
+    this.identity = { agent: options.senderName, source: `aep://${encodeURIComponent(hostname())}/agent/${encodeURIComponent(options.senderName)}` };
+    this.roster = new RosterSnapshot(options.log);
+    this.sender = new ControlSender(options.log, options.commands, {
+      identity: this.identity,
+      ackWindowFor: (session) => this.roster.ackWindowFor(session),
+      refusal: (commandId) => (this.watchOnly ? watchOnlyRefusal(commandId) : undefined),
+    });
     if (options.commands) {
       // Closed only when the inbox knows it closed: an unknown request is the agent's to nack.
       const isOpen = (command: { subject: string; target: { session: string; source: string } }): RequestLookup => {
@@ -161,7 +167,6 @@ export class HubClient {
       };
       this.sender.restore(isOpen, (outcome, command) => options.onRestoredOutcome?.(outcome, command));
     }
-    this.roster = new RosterSnapshot(options.log);
     this.resume = new ResumeTracker(options.stableMs ?? 10_000, (notice, message, problem) => {
       if (problem) this.report(message);
       else options.log.info(message);
@@ -169,7 +174,6 @@ export class HubClient {
     });
     this.intake = new EventIntake(options.inbox, options.positions, this.sender, (message) => this.report(message));
     this.instance = `${hostname()}/${process.pid}`;
-    this.identity = { agent: options.senderName, source: `aep://${encodeURIComponent(hostname())}/agent/${encodeURIComponent(options.senderName)}` };
 
     const endpoint = hubEndpoint(options.hubUrl, options.allowInsecureRemote ?? false);
     const filter = subscriptionFilter(options.filter);
@@ -223,32 +227,30 @@ export class HubClient {
   }
 
   /**
-   * Answers a request. Resolves once the command is settled: accepted,
-   * rejected, refused by the hub, or timed out. The request itself leaves
-   * the inbox only when the agent resolves it.
+   * Where answers go: the answer pipeline (src/aep/answer) hands its
+   * decided answers to this sender directly, which builds, keeps and writes
+   * the command and settles it on the target's ack.
    */
-  /** `onBuilt` sees the command before it is handed over (the answer history keeps what was sent). */
-  respond(
-    request: Pick<AttentionRequest, 'id' | 'session' | 'source' | 'fields'> & Partial<Pick<AttentionRequest, 'kind' | 'renderKind' | 'capture'>>,
-    answer: Answer,
-    choice: CaptureChoice | DecidedCapture = {},
-    onBuilt?: (command: RespondCommand) => void,
-  ): Promise<SendOutcome> {
-    if (this.watchOnly) return Promise.resolve(watchOnlyRefusal(''));
-    const built = buildRespondCommand(request, answer, this.identity, Date.now(), choice);
-    // Text the redaction pipeline would change goes only as the sender chose (AEP-0004 §5): never labelled `redacted`.
-    if (!built.ok) return Promise.resolve({ kind: 'cancelled', commandId: '', reason: built.refusal.message });
-    onBuilt?.(built.command);
-    // A secret or text sent as typed is not kept on disk (secretAsking.ts): its envelope lives in memory only.
-    const { kind, renderKind, capture } = request;
-    const asked = kind !== undefined && renderKind !== undefined && capture !== undefined ? { kind, renderKind, capture, fields: request.fields } : undefined;
-    const memoryOnly = commandHoldsSecret(JSON.stringify(built.command), asked);
-    return this.sender.send(built.command, this.roster.ackWindowFor(request.session), { session: request.session, source: request.source }, memoryOnly);
+  get answers(): AnswerSender {
+    return this.sender;
+  }
+
+  /**
+   * Answers a request outside any surface (tools, tests): the capture is
+   * decided here with the core's rule, then it goes as the pipeline's does.
+   * Resolves once the command is settled.
+   */
+  respond(request: AnsweredRequest, answer: Answer, choice: CaptureChoice = {}, onBuilt?: (command: RespondCommand) => void): Promise<SendOutcome> {
+    const decision = commandCapture(answer, request.fields, choice);
+    if (!decision.ok) {
+      const count = decision.changes.reduce((n, change) => n + change.replacements.length, 0);
+      return Promise.resolve({ kind: 'cancelled', commandId: '', reason: `the redaction pipeline would replace ${count} part${count === 1 ? '' : 's'} of the answer's text; send the redacted answer, or choose to send it as typed (capture full)` });
+    }
+    return this.sender.respond(request, answer, decision, onBuilt ? { built: onBuilt } : {});
   }
 
   /** Sends a timed-out answer again under the same command id; undefined when there is none to resend. */
   resend(commandId: string): Promise<SendOutcome> | undefined {
-    if (this.watchOnly) return Promise.resolve(watchOnlyRefusal(commandId));
     return this.sender.resend(commandId);
   }
 

@@ -1,0 +1,147 @@
+// Hubs, the window's entry for every answering surface, in plain Node over a
+// real hub on loopback and a scripted target that stays silent when told:
+// what a surface's Send becomes on the wire, and what the pipeline's record
+// (the one home of the answer's phase) lets each surface do meanwhile.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ANSWER_SURFACES, type AnswerRefusal } from '../../src/aep/answer/answerPipeline';
+import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterSnapshot';
+import { Emitter } from '../../src/aep/emitter';
+import type { AttentionItem } from '../../src/aep/inbox/inbox';
+import { hubList } from '../../src/host/hubList';
+import { Hubs } from '../../src/host/hubs';
+import type { Settings } from '../../src/host/settings';
+import { startHub } from '../peers/hub/hub';
+import { freshSession } from '../support/events';
+import { MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+import { ScriptedTarget } from '../support/scriptedTarget';
+import { waitUntil } from '../support/waitUntil';
+
+const TOKEN = 'hubs-test-token';
+
+function settingsFor(hubUrl: string): Settings {
+  const { hubs, problems } = hubList({
+    named: [{ hubUrl, source: 'user', filter: undefined, captureCeiling: undefined }],
+    list: undefined,
+    defaults: { filter: undefined, captureCeiling: undefined },
+  });
+  const user = { notifications: 'all' as const, senderName: 'hubs-test', allowInsecureRemote: false };
+  return { hubs, hubListProblems: problems, ...user, user, notificationMinSeverity: 'info', closeFormWhenResolved: false, history: { maxEntries: 10, maxAgeDays: 1 } };
+}
+
+/** A window's Hubs over the hub at `hubUrl`, with the test's settings, token, storage, words and log. */
+function openHubs(hubUrl: string) {
+  const changes = new Emitter<Settings>();
+  const settings = { value: settingsFor(hubUrl), onDidChange: changes.event };
+  const tokens = { get: () => Promise.resolve({ token: TOKEN, from: 'hub' as const }), onDidChange: () => ({ dispose: () => undefined }) };
+  const log = new RecordingLogger();
+  const worded: string[] = [];
+  const hubs = new Hubs(settings, tokens, new MemoryMemento(), { for: () => log }, {
+    translate: (message) => (worded.push(message), message),
+    client: { backoffBaseMs: 50, backoffCapMs: 200 },
+  });
+  hubs.start();
+  return { hubs, log, worded };
+}
+
+async function setUp(ackWindowMs: number) {
+  const hub = await startHub({ port: 0, token: TOKEN });
+  const target = await ScriptedTarget.start(hub.url, TOKEN, freshSession('hubs'), { ackWindowMs });
+  const window = openHubs(hub.url);
+  const requestId = target.raise({ kind: 'permission', prompt: 'Run the migration?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] });
+  const find = () => window.hubs.visibleItems().find((item) => item.requestId === requestId);
+  await waitUntil(() => find() !== undefined, 'the request in the window', 5_000, () => window.log.lines.join('\n'));
+  const item: Readonly<AttentionItem> = find()!;
+  await waitUntil(() => window.hubs.reachability(item).state === 'reachable', 'the target in the roster');
+  const close = async () => {
+    window.hubs.dispose();
+    await target.close();
+    await hub.close();
+  };
+  return { ...window, target, item, close };
+}
+
+/** What each surface is told when it tries a new answer now: the page, the quick input and the notification send; Answer Next asks first. */
+function everySurfaceTries(hubs: Hubs, item: Readonly<AttentionItem>): Map<string, AnswerRefusal | 'sending'> {
+  const told = new Map<string, AnswerRefusal | 'sending'>();
+  for (const surface of ANSWER_SURFACES) {
+    if (surface === 'answer-next') {
+      const admission = hubs.admit(surface, item);
+      told.set(surface, admission.ok ? 'sending' : admission.refusal);
+      continue;
+    }
+    const result = hubs.answer(surface, item, { option: 'deny' });
+    told.set(surface, result.kind === 'refused' ? result.refusal : 'sending');
+  }
+  return told;
+}
+
+describe('Hubs in plain Node, over a real hub', () => {
+  test('a Send reaches the target as one command; a second answer while it awaits its ack is refused from every surface alike; Send Again is the same command; after the timeout a different answer goes', async () => {
+    const w = await setUp(MIN_ACK_WINDOW_MS);
+    try {
+      const sent: string[] = [];
+      w.hubs.onDidSendAnswer(({ command }) => sent.push(command.id));
+      const first = w.hubs.answer('page', w.item, { option: 'allow' });
+      assert.equal(first.kind, 'sending');
+      const delivered = await w.target.nextCommand(0);
+      const commandId = String(delivered.value['id']);
+      assert.deepEqual(sent, [commandId], 'the history hears the command that went');
+      assert.deepEqual((delivered.value['data'] as { answer: unknown }).answer, { option: 'allow' });
+      await waitUntil(() => w.hubs.answerRecord(w.item)?.state === 'awaiting-ack', 'the record to say it was written');
+
+      const told = everySurfaceTries(w.hubs, w.item);
+      for (const surface of ANSWER_SURFACES) {
+        assert.deepEqual(told.get(surface), { code: 'answer-in-flight', commandId, sent: true }, `${surface} is refused as the page is`);
+      }
+      assert.equal(w.target.commands().length, 1, 'no second command reached the target');
+
+      // Send Again while it awaits its ack: the same bytes, same id (AEP-0004 §2 item 3).
+      assert.deepEqual(w.hubs.sendAgain(w.item), { commandId });
+      const again = w.hubs.resend('quick-input', w.item, commandId);
+      const resent = await w.target.nextCommand(1);
+      assert.equal(resent.text, delivered.text, 'Send Again writes the same command, byte for byte');
+
+      assert.ok(first.kind === 'sending');
+      assert.deepEqual(await first.outcome, { kind: 'timeout', commandId, afterMs: MIN_ACK_WINDOW_MS });
+      assert.equal((await again).kind, 'timeout');
+      assert.equal(w.hubs.answerRecord(w.item)?.state, 'timed-out');
+      assert.deepEqual(w.hubs.sendAgain(w.item), { commandId }, 'a timed-out answer can be sent again, same id');
+
+      const different = w.hubs.answer('notification', w.item, { option: 'deny' });
+      assert.equal(different.kind, 'sending', 'after the timeout a different answer is allowed');
+      const next = await w.target.nextCommand(2);
+      assert.notEqual(next.value['id'], commandId, 'a new command, under a new id');
+      assert.deepEqual((next.value['data'] as { answer: unknown }).answer, { option: 'deny' });
+      w.target.accept(next);
+      assert.ok(different.kind === 'sending');
+      assert.deepEqual(await different.outcome, { kind: 'accepted', commandId: next.value['id'] });
+      assert.deepEqual(w.hubs.answerRecord(w.item)?.state, 'accepted');
+      assert.equal(w.hubs.sendAgain(w.item), undefined, 'nothing to send again once accepted');
+      for (const [surface, refusal] of everySurfaceTries(w.hubs, w.item)) {
+        assert.deepEqual(refusal, { code: 'answer-accepted', commandId: next.value['id'] }, surface);
+      }
+      assert.equal(w.target.commands().length, 3);
+    } finally {
+      await w.close();
+    }
+  });
+
+  test('a hub the person disconnected: the answer is not sent, said in the injected words, and a new answer may go', async () => {
+    const w = await setUp(10_000);
+    try {
+      const hub = w.hubs.of(w.item)!;
+      hub.disconnect();
+      const result = w.hubs.answer('page', w.item, { option: 'allow' });
+      assert.ok(result.kind === 'sending');
+      const outcome = await result.outcome;
+      assert.deepEqual(outcome, { kind: 'cancelled', commandId: '', reason: 'Not connected to a hub.' });
+      assert.ok(w.worded.includes('Not connected to a hub.'), 'worded through the translator it was given');
+      assert.equal(w.hubs.answerRecord(w.item)?.state, 'not-sent');
+      assert.deepEqual(w.hubs.admit('quick-input', w.item), { ok: true }, 'nothing went: a new answer may');
+    } finally {
+      await w.close();
+    }
+  });
+});
