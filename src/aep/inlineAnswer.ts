@@ -175,7 +175,7 @@ export function stepOfField(plan: InlinePlan, fieldId: string | undefined): numb
 }
 
 function checked(request: AttentionRequest, plan: InlinePlan, answer: Answer): InlineAnswer {
-  // The host's own check (requestPanel.ts submit): whatever built the answer, this decides.
+  // The host's own check (requestPageController.ts submit): whatever built the answer, this decides.
   const problem = answerProblem(request, answer);
   return problem ? { ok: false, problem, step: stepOfField(plan, problem.fieldId) } : { ok: true, answer };
 }

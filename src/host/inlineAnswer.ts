@@ -24,7 +24,7 @@ import {
   choiceText, fieldPrompt, fieldQuestion, inlineTitle, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText, type AgentItem, type ListItem,
 } from './inlineWords';
 import { describeOutcome, describeRefusal } from './outcomeMessages';
-import type { RequestPanels } from './requestPanel';
+import type { RequestPages } from './requestPages';
 import { setHubToken } from './setHubToken';
 import { watchOnlySentence } from './watchOnlyWords';
 import {
@@ -59,7 +59,7 @@ export class InlineAnswers extends Disposable {
 
   constructor(
     private readonly hubs: Hubs,
-    private readonly panels: RequestPanels,
+    private readonly panels: RequestPages,
     private readonly log: Logger,
     private readonly secretValues: AlwaysSecretValues,
   ) {

@@ -280,7 +280,7 @@ describe('answer pipeline: every surface gets the same result', () => {
 describe('every answering surface enters the pipeline under its name, and nothing answers past it', () => {
   const source = (file: string) => readFileSync(path.join(repoRoot(), 'src', 'host', file), 'utf8');
   const entries: Array<[string, AnswerSurface, RegExp]> = [
-    ['requestPanel.ts', 'page', /hubs\.answer\('page'/],
+    ['requestPages.ts', 'page', /hubs\.answer\('page'/],
     ['inlineAnswer.ts', 'quick-input', /hubs\.answer\('quick-input'/],
     ['commands.ts', 'notification', /hubs\.answer\('notification'/],
     ['commands.ts', 'answer-next', /hubs\.admit\('answer-next'/],

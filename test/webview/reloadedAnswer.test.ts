@@ -12,7 +12,7 @@ import type { Answer } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { keptAnswerMessages, outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
-import { pageRequest } from '../../src/host/pageRequest';
+import { pageRequest } from '../../src/host/pageContent';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { goldenForm } from '../support/pageRequests';
