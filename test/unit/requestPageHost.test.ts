@@ -46,6 +46,8 @@ class FakeWebview implements PageWebview {
   postMessage(message: HostToWebview): void {
     // VS Code drops what is posted to a hidden webview: a host that posts then has lost it.
     assert.ok(this.visible, `posted to a hidden webview: ${message.type}`);
+    // VS Code throws on a disposed webview's postMessage.
+    assert.ok(!this.disposed, `posted to a disposed webview: ${message.type}`);
     this.posted.push(message);
   }
   reveal(): void {}
@@ -262,6 +264,21 @@ describe('request page host', () => {
     change({ ...item, status: 'resolved' });
     webview.fromPage(submit({ option: 'allow' }));
     assert.deepEqual(webview.types(), ['init']);
+  });
+
+  test('an outcome that settles after the page closed is not posted to it', async () => {
+    const item = permissionItem();
+    let settle: (outcome: SendOutcome) => void = () => {};
+    const outcome = new Promise<SendOutcome>((resolve) => (settle = resolve));
+    const { webview, controller } = page(item, { answer: () => ({ kind: 'sending', outcome }) });
+    webview.fromPage({ type: 'ready' });
+    webview.fromPage(submit({ option: 'allow' }));
+    assert.deepEqual(webview.types(), ['init', 'outcome']);
+    controller.dispose();
+    settle({ kind: 'accepted', commandId: 'C1' });
+    await outcome;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(webview.types(), ['init', 'outcome']);
   });
 });
 
