@@ -28,7 +28,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { EVENT_BOUNDS } from '../src/aep/bounds';
 import { parseEnvelope } from '../src/aep/envelope';
 import { Inbox } from '../src/aep/inbox/inbox';
-import { pageRequest } from '../src/host/pageRequest';
+import { pageRequest } from '../src/host/pageContent';
 import type { HostToWebview, PageRequest } from '../src/shared/webviewMessages';
 import { CHROMIUM_ARGS } from '../test/support/browser';
 import { chromiumPath } from '../test/support/harness';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from './host/commands';
 import { AnswerHistory } from './aep/history/answerHistory';
 import { recordAnswers } from './host/historyRecorder';
-import { HistoryPanels } from './host/historyPanel';
+import { HistoryPages } from './host/historyPages';
 import { HistoryView } from './host/historyView';
 import { Hubs } from './host/hubs';
 import { InboxView } from './host/inboxView';
@@ -10,7 +10,7 @@ import { InlineAnswers } from './host/inlineAnswer';
 import { configureHostStrings } from './host/l10n';
 import { ExtensionLog } from './host/log';
 import { Notifier } from './host/notifier';
-import { REQUEST_VIEW_TYPE, RequestPanels } from './host/requestPanel';
+import { REQUEST_VIEW_TYPE, RequestPages } from './host/requestPages';
 import { SettingsService } from './host/settings';
 import { StatusBar } from './host/statusBar';
 import { AlwaysSecretValues } from './host/alwaysSecretValues';
@@ -47,11 +47,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const secretValues = new AlwaysSecretValues(context.secrets, log.for('secrets'));
   context.subscriptions.push(secretValues);
   await secretValues.load();
-  const panels = new RequestPanels(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
+  const panels = new RequestPages(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
   const commands = new Commands(hubs, tokens, log, panels, inline, secretValues);
   const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
-  const historyPanels = new HistoryPanels(context.extensionUri, log.for('history'));
+  const historyPanels = new HistoryPages(context.extensionUri, log.for('history'));
   const recording = recordAnswers(hubs, history, settings);
   const notifier = new Notifier(hubs, settings, {
     open: (item) => commands.open(item),

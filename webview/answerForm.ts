@@ -1,70 +1,26 @@
 import type { Answer, FieldSpec } from '../src/aep/attention';
-import { freeTextParts, redactAnswer, type AnswerPart, type AnswerRedaction } from '../src/aep/capture';
-import { credentialKinds, type CredentialKind } from '../src/aep/credentials';
+import type { AnswerPart } from '../src/aep/capture';
 import { validateFormValues } from '../src/aep/formValidation';
+import { sendCheck } from '../src/aep/inlineAnswer';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues } from '../src/aep/secretAsking';
 import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
+import { answerSummary } from './answerSummary';
 import { el } from './dom';
 import { FieldList } from './fieldList';
 import { createFieldWidget, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
-import { t, tNodes } from './l10n';
+import { t } from './l10n';
+import { sendConfirmation, type SendHow } from './sendConfirmation';
 import { button, isButton, isMultilineText, textControl, type Control } from './toolkit';
 
 /** `verbatim`: the user chose to send text the redaction pipeline would change as typed (capture `full`). */
 type Sender = (answer: Answer, verbatim: boolean) => void;
 type Draft = Omit<WebviewState, 'key'>;
 
-/** The protocol core names the kind of credential it found in English; the page says it in the user's language. */
-function credentialName(kind: CredentialKind): string {
-  switch (kind) {
-    case 'private key': return t('private key');
-    case 'PEM block': return t('PEM block');
-    case 'AWS access key': return t('AWS access key');
-    case 'GitHub token': return t('GitHub token');
-    case 'GitLab token': return t('GitLab token');
-    case 'Slack token': return t('Slack token');
-    case 'OpenAI key': return t('OpenAI key');
-    case 'Anthropic key': return t('Anthropic key');
-    case 'Stripe key': return t('Stripe key');
-    case 'Google API key': return t('Google API key');
-    case 'npm token': return t('npm token');
-    case 'PyPI token': return t('PyPI token');
-    case 'Hugging Face token': return t('Hugging Face token');
-    case 'SendGrid key': return t('SendGrid key');
-    case 'Docker token': return t('Docker token');
-    case 'Google OAuth token': return t('Google OAuth token');
-    case 'Shopify token': return t('Shopify token');
-    case 'DigitalOcean token': return t('DigitalOcean token');
-    case 'Linear key': return t('Linear key');
-    case 'Supabase token': return t('Supabase token');
-    case 'AWS secret key': return t('AWS secret key');
-    case 'JSON Web Token': return t('JSON Web Token');
-    case 'bearer token': return t('bearer token');
-    case 'Basic auth': return t('Basic auth');
-    case 'authorization header': return t('authorization header');
-    case 'connection string with password': return t('connection string with password');
-    case 'password assignment': return t('password assignment');
-    case 'key or token assignment': return t('key or token assignment');
-    case 'field named like a credential': return t('field named like a credential');
-    case 'configured secret': return t('configured secret');
-  }
-}
-
 /** A field's draft with its text through the stored masking; choice ids and booleans pass as they are. */
 function maskedDraft(draft: FieldDraft): FieldDraft {
   const value = typeof draft.value === 'string' ? maskStoredText(draft.value) : draft.value;
   return { ...(value !== undefined ? { value } : {}), ...(draft.other !== undefined ? { other: maskStoredText(draft.other) } : {}) };
-}
-
-/** Longest original shown whole in the list of replacements; longer ones show their start and end. */
-const SHOWN_CHARS = 200;
-/** Most replacements listed; the rest are counted. */
-const LISTED = 50;
-
-function elided(original: string): string {
-  if (original.length <= SHOWN_CHARS) return original;
-  return t('{0}…{1} ({2} characters)', original.slice(0, 120), original.slice(-40), original.length);
 }
 
 /**
@@ -89,7 +45,7 @@ export class AnswerArea {
   private readonly retryButton: HTMLElement & { disabled: boolean };
   private confirmation: HTMLElement | undefined;
   /** The last answer handed to the host (the redacted one, when that was chosen), for the read-only summary once it is accepted. */
-  private lastSent: { answer: Answer; verbatim: boolean; redacted: boolean } | undefined;
+  private lastSent: ({ answer: Answer } & SendHow) | undefined;
   private readonly changeListeners: Array<() => void> = [];
   private retryListener: (() => void) | undefined;
 
@@ -166,33 +122,7 @@ export class AnswerArea {
   showSummary(kept?: { answer: Answer; note?: string | undefined }): void {
     const last = kept ?? this.lastSent;
     if (!last || this.element.querySelector('.summary')) return;
-    const sent = last.answer;
-    const verbatim = 'verbatim' in last && last.verbatim;
-    const redacted = 'redacted' in last && last.redacted;
-    const list = el('dl', {});
-    const row = (term: string, value: string) => list.append(el('dt', {}, term), el('dd', {}, value));
-    if (sent.option !== undefined) {
-      const index = this.request.options.findIndex((o) => o.id === sent.option);
-      const option = this.request.options[index];
-      row(t('Option'), option && option.label.honesty !== 'structural' ? option.label.text : t('Option {0} ({1})', index + 1, sent.option));
-    }
-    if (sent.text !== undefined) row(sent.option !== undefined ? t('Reason') : t('Reply'), sent.text);
-    this.request.fields.forEach((field, index) => {
-      const value = sent.values?.[field.spec.id];
-      if (value === undefined) return;
-      const term = field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
-      const shown = (one: unknown): string => {
-        if (typeof one === 'boolean') return one ? t('Yes') : t('No');
-        const choice = field.choices.find((c) => c.id === one);
-        if (choice) return choice.label.honesty === 'structural' ? t('Choice {0}', choice.id) : choice.label.text;
-        return String(one);
-      };
-      row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));
-    });
-    const how = kept ? kept.note : verbatim
-      ? t('Sent as typed, at capture full: kept verbatim in the agent\'s session history.')
-      : redacted ? t('Sent redacted: the redaction pipeline replaced parts of your answer, as listed before sending.') : undefined;
-    this.element.append(el('section', { class: 'summary', 'aria-label': t('What you sent') }, el('h3', {}, t('What you sent')), list, how ? el('p', { class: 'note' }, how) : undefined));
+    this.element.append(answerSummary(this.request, last));
   }
 
   /** A page of the answer history (issue 16): nothing to answer with, only what was sent and what became of it. */
@@ -391,15 +321,18 @@ export class AnswerArea {
    */
   private deliver(answer: Answer): void {
     this.dismissConfirmation();
-    const fields = this.specs();
-    const redaction = redactAnswer(answer, fields, { home: this.request.home, secretValues: this.request.secretValues });
-    const sensitive = this.sensitivity(answer, fields);
-    if (redaction.changes.length > 0) this.confirmRedaction(answer, redaction, sensitive);
-    else if (sensitive) this.confirmSensitive(answer, sensitive);
-    else this.hand(answer, { verbatim: false, redacted: false });
+    const check = sendCheck(this.request, answer, { home: this.request.home, secretValues: this.request.secretValues });
+    if (check.kind === 'send') {
+      this.hand(answer, { verbatim: false, redacted: false });
+      return;
+    }
+    const confirmation = sendConfirmation(this.request, answer, check, { send: (sent, how) => this.hand(sent, how), edit: (part) => this.editAnswer(part) });
+    this.confirmation = confirmation.element;
+    this.element.append(confirmation.element);
+    confirmation.focus.focus();
   }
 
-  private hand(answer: Answer, how: { verbatim: boolean; redacted: boolean }): void {
+  private hand(answer: Answer, how: SendHow): void {
     this.dismissConfirmation();
     if (this.closed || this.blocked) return;
     this.lastSent = { answer, ...how };
@@ -418,78 +351,9 @@ export class AnswerArea {
     for (const widget of this.fields?.all() ?? []) widget.showSent(answer.values?.[widget.field.spec.id]);
   }
 
-  /** Why this answer is confirmed even if the pipeline changes nothing: an `auth` request, or a field that asks for a secret. */
-  private sensitivity(answer: Answer, fields: readonly FieldSpec[]): string | undefined {
-    const parts = freeTextParts(answer, fields).filter((free) => free.text !== '');
-    if (parts.length === 0) return undefined;
-    if (requestAsksForSecret(this.request)) return t('This is an authentication request: what you type may be a credential.');
-    const secretField = parts.map(({ part }) => part).find((part) => part.kind === 'value' && this.asksForSecret(part.fieldId));
-    return secretField?.kind === 'value' ? t('The field "{0}" asks for a secret.', this.fieldName(secretField.fieldId)) : undefined;
-  }
-
   /** The protocol core's rule, as the quick input asks it (src/aep/secretAsking.ts). */
   private asksForSecret(fieldId: string): boolean {
     return fieldAsksForSecret(fieldId, this.request.fields.find((f) => f.spec.id === fieldId)?.label);
-  }
-
-  private fieldName(fieldId: string): string {
-    const index = this.request.fields.findIndex((f) => f.spec.id === fieldId);
-    const field = this.request.fields[index];
-    if (!field) return fieldId;
-    return field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
-  }
-
-  private partName(part: AnswerPart, answer: Answer): string {
-    if (part.kind === 'text') return answer.option !== undefined ? t('Reason') : t('Reply');
-    return this.fieldName(part.fieldId);
-  }
-
-  private confirmRedaction(answer: Answer, redaction: AnswerRedaction, sensitive: string | undefined): void {
-    const replacements = redaction.changes.flatMap((change) => change.replacements.map((replacement) => ({ part: change.part, replacement })));
-    const kinds = credentialKinds(replacements.map((r) => r.replacement));
-    const intro = kinds.length > 0
-      ? t('Your answer looks like it contains a credential ({0}).', kinds.map(credentialName).join(', '))
-      : t('Your answer contains text that the redaction pipeline replaces before it leaves this editor.');
-    const list = el('ul', { class: 'replacements', id: 'confirm-replacements', 'aria-label': t('What would be replaced') });
-    for (const { part, replacement } of replacements.slice(0, LISTED)) {
-      const kind = replacement.kind !== undefined && replacement.confident ? credentialName(replacement.kind) : undefined;
-      const item = el('li', {}, ...tNodes('{0}: {1} → {2}', this.partName(part, answer), el('code', { class: 'original' }, elided(replacement.original)), el('code', { class: 'replacement' }, replacement.replacement)));
-      if (kind) item.append(' ', t('({0})', kind));
-      list.append(item);
-    }
-    if (replacements.length > LISTED) list.append(el('li', {}, t('…and {0} more.', replacements.length - LISTED)));
-    const redacted = button(t('Send redacted'), 'primary', () => this.hand(redaction.answer, { verbatim: false, redacted: true }));
-    const verbatim = button(t('Send as typed'), 'secondary', () => this.hand(answer, { verbatim: true, redacted: false }));
-    const edit = button(t('Edit answer'), 'secondary', () => this.editAnswer(redaction.changes[0]?.part));
-    redacted.id = 'confirm-redacted';
-    verbatim.id = 'confirm-verbatim';
-    edit.id = 'confirm-edit';
-    this.showConfirmation(
-      el('p', { id: 'confirm-text' }, `${intro} ${t('Answers are kept in the agent\'s session history and relayed by the hub. Before sending, the redaction pipeline would replace:')}`),
-      list,
-      sensitive ? el('p', {}, sensitive) : undefined,
-      el('p', { class: 'note', id: 'confirm-verbatim-note' }, t('Send as typed sends your text unchanged, at capture full: it is kept verbatim in the agent\'s session history.')),
-      el('div', { class: 'actions' }, redacted, verbatim, edit),
-    );
-    redacted.focus();
-  }
-
-  private confirmSensitive(answer: Answer, reason: string): void {
-    const edit = button(t('Edit answer'), 'primary', () => this.editAnswer(undefined));
-    const send = button(t('Send'), 'secondary', () => this.hand(answer, { verbatim: false, redacted: false }));
-    edit.id = 'confirm-edit';
-    send.id = 'confirm-send';
-    this.showConfirmation(
-      el('p', { id: 'confirm-text' }, `${reason} ${t('The redaction pipeline finds nothing to replace, so your answer is sent as typed and kept in the agent\'s session history. Send it?')}`),
-      el('div', { class: 'actions' }, edit, send),
-    );
-    edit.focus();
-  }
-
-  private showConfirmation(...children: Array<Node | undefined>): void {
-    this.dismissConfirmation();
-    this.confirmation = el('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text' }, ...children);
-    this.element.append(this.confirmation);
   }
 
   private dismissConfirmation(): void {

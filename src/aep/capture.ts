@@ -127,6 +127,14 @@ function decide(capture: CaptureLevel): DecidedCapture {
 }
 
 /**
+ * The capture an answer declares, decided once (AEP-0004 §5, AEP-0003 §9.4):
+ * the page and the quick input preview with it, the answer pipeline sends with it.
+ */
+export function decideCapture(answer: Answer, request: { readonly fields: readonly FieldSpec[] }, choice: CaptureChoice = {}): CaptureDecision {
+  return commandCapture(answer, request.fields, choice);
+}
+
+/**
  * The `capture` a `control.attention.respond` must declare. `redacted` is a
  * provenance claim (AEP-0002 §5.1 rule 2): it is only ever returned when the
  * pipeline changes none of the free-text parts. Text the pipeline would

@@ -7,8 +7,7 @@
 import type { Answer, AttentionRequest, FieldSpec, SelectField } from './attention';
 import { answerProblem, type AnswerProblem } from './answerCheck';
 import { fieldValue, type SimpleField } from './fieldDraft';
-import { decideCapture } from './answer/answerPipeline';
-import { freeTextParts, type AnswerRedaction, type FormValues } from './capture';
+import { decideCapture, freeTextParts, type AnswerRedaction, type FormValues } from './capture';
 import { validateFormValues } from './formValidation';
 import { honestRequestText, type HonestText } from './labels';
 import type { CaptureLevel } from './levels';
@@ -176,7 +175,7 @@ export function stepOfField(plan: InlinePlan, fieldId: string | undefined): numb
 }
 
 function checked(request: AttentionRequest, plan: InlinePlan, answer: Answer): InlineAnswer {
-  // The host's own check (requestPanel.ts submit): whatever built the answer, this decides.
+  // The host's own check (requestPageController.ts submit): whatever built the answer, this decides.
   const problem = answerProblem(request, answer);
   return problem ? { ok: false, problem, step: stepOfField(plan, problem.fieldId) } : { ok: true, answer };
 }
@@ -215,11 +214,31 @@ export function optionAnswer(request: AttentionRequest, plan: InlinePlan, option
 
 // ---- before it leaves: honest capture -----------------------------------------
 
-/** Why an answer is confirmed although the pipeline changes nothing: the page's rule (answerForm.ts `sensitivity`). */
-export type Sensitivity = { kind: 'auth' } | { kind: 'secret-field'; fieldId: string; name: Naming };
+/** Why an answer is confirmed although the pipeline changes nothing. */
+export type Sensitivity = { kind: 'auth' } | { kind: 'secret-field'; fieldId: string };
 
 /**
- * What must happen before the answer leaves (AEP-0004 §5, AEP-0003 §9.4):
+ * What the send check reads of a request: its kind, and each field's spec
+ * with its label as the person sees it (labels.ts honesty). The page's
+ * PageRequest is one; `checkedRequestOf` makes one of a parsed request.
+ */
+export interface CheckedRequest {
+  kind: string;
+  renderKind: string;
+  fields: ReadonlyArray<{ spec: FieldSpec; label: HonestText }>;
+}
+
+export function checkedRequestOf(request: AttentionRequest): CheckedRequest {
+  const honest = honestRequestText(request);
+  return {
+    kind: request.kind, renderKind: request.renderKind,
+    fields: request.fields.map((spec, index) => ({ spec, label: honest.fields[index]?.label ?? { text: spec.label, honesty: 'structural' } })),
+  };
+}
+
+/**
+ * What must happen before the answer leaves (AEP-0004 §5, AEP-0003 §9.4),
+ * decided here for the page and the quick input alike:
  * - `send`: no free text, or text the pipeline passes unchanged;
  * - `redaction`: the pipeline would change some text: the person chooses the
  *   redacted answer, the text as typed (capture `full`) or to edit;
@@ -231,22 +250,24 @@ export type SendCheck =
   | { kind: 'redaction'; redaction: AnswerRedaction; sensitive?: Sensitivity }
   | { kind: 'sensitive'; sensitive: Sensitivity };
 
-/** Previews with the pipeline's own decision (answerPipeline.ts `decideCapture`), so what it offers is what the pipeline sends. */
-export function sendCheck(request: AttentionRequest, plan: InlinePlan, answer: Answer, redaction: RedactionOptions = {}): SendCheck {
-  const decision = decideCapture(answer, request, { redaction });
-  const sensitive = sensitivity(request, plan, answer);
+/** Previews with the pipeline's own decision (`decideCapture`), so what it offers is what the pipeline sends. */
+export function sendCheck(request: CheckedRequest, answer: Answer, redaction: RedactionOptions = {}): SendCheck {
+  const specs = request.fields.map((field) => field.spec);
+  const decision = decideCapture(answer, { fields: specs }, { redaction });
+  const sensitive = sensitivity(request, specs, answer);
   if (!decision.ok) return { kind: 'redaction', redaction: { answer: decision.redacted, changes: decision.changes }, ...(sensitive ? { sensitive } : {}) };
   return sensitive ? { kind: 'sensitive', sensitive } : { kind: 'send' };
 }
 
-function sensitivity(request: AttentionRequest, plan: InlinePlan, answer: Answer): Sensitivity | undefined {
-  const parts = freeTextParts(answer, request.fields).filter((free) => free.text !== '');
+function sensitivity(request: CheckedRequest, specs: readonly FieldSpec[], answer: Answer): Sensitivity | undefined {
+  const parts = freeTextParts(answer, specs).filter((free) => free.text !== '');
   if (parts.length === 0) return undefined;
   if (requestAsksForSecret(request)) return { kind: 'auth' };
   for (const { part } of parts) {
     if (part.kind !== 'value') continue;
-    const step = plan.steps.find((s) => s.kind === 'field' && s.field.id === part.fieldId);
-    if (step?.kind === 'field' && step.secret) return { kind: 'secret-field', fieldId: part.fieldId, name: step.name };
+    const field = request.fields.find((f) => f.spec.id === part.fieldId);
+    // The rule the plan's `secret` steps and the page's password boxes follow (secretAsking.ts).
+    if (field && fieldAsksForSecret(field.spec.id, field.label)) return { kind: 'secret-field', fieldId: part.fieldId };
   }
   return undefined;
 }

@@ -12,7 +12,7 @@ import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inboxView';
 import type { InlineAnswers } from './inlineAnswer';
 import type { ExtensionLog } from './log';
 import { describeOutcome, describeRefusal } from './outcomeMessages';
-import type { RequestPanels } from './requestPanel';
+import type { RequestPages } from './requestPages';
 import { STATUS_COMMAND } from './statusBar';
 import { confirm, notify, pick } from './surfaces';
 import { tokenKeyOf, type TokenKey, type TokenStore } from './tokens';
@@ -62,7 +62,7 @@ export class Commands extends Disposable {
     private readonly hubs: Hubs,
     private readonly tokens: TokenStore,
     private readonly log: ExtensionLog,
-    private readonly panels: RequestPanels,
+    private readonly panels: RequestPages,
     private readonly inline: InlineAnswers,
     private readonly secretValues: AlwaysSecretValues,
   ) {

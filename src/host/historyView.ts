@@ -3,12 +3,12 @@ import type { AnswerHistory } from '../aep/history/answerHistory';
 import { commandJson, type HistoryEntry } from '../aep/history/historyEntry';
 import { agoRounded } from '../shared/timeText';
 import { Disposable } from './disposable';
-import type { HistoryPanels } from './historyPanel';
+import type { HistoryPages } from './historyPages';
 import { entryDescription, historyPrompt, outcomeLines, sentLine } from './historyWords';
 import type { Hubs } from './hubs';
 import { t } from './l10n';
 import type { ExtensionLog } from './log';
-import type { RequestPanels } from './requestPanel';
+import type { RequestPages } from './requestPages';
 import { confirm, notify, treeItem } from './surfaces';
 
 export const HISTORY_VIEW_ID = 'aepAttention.history';
@@ -34,8 +34,8 @@ export class HistoryView extends Disposable {
   constructor(
     private readonly history: AnswerHistory,
     private readonly hubs: Hubs,
-    private readonly pages: HistoryPanels,
-    private readonly requests: RequestPanels,
+    private readonly pages: HistoryPages,
+    private readonly requests: RequestPages,
     private readonly log: ExtensionLog,
   ) {
     super();

@@ -8,7 +8,7 @@ import type { RedactionOptions } from '../aep/redaction';
 import type { AlwaysSecretValues } from './alwaysSecretValues';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import {
-  fieldDraftOf, fieldProblem, formAnswer, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf, sendCheck, stepOfField, withField, withReply,
+  checkedRequestOf, fieldDraftOf, fieldProblem, formAnswer, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf, sendCheck, stepOfField, withField, withReply,
   type InlineAnswer, type InlinePlan, type InlineStep, type SelectPick,
 } from '../aep/inlineAnswer';
 import { fieldNamedIn } from '../aep/nackField';
@@ -24,7 +24,7 @@ import {
   choiceText, fieldPrompt, fieldQuestion, inlineTitle, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText, type AgentItem, type ListItem,
 } from './inlineWords';
 import { describeOutcome, describeRefusal } from './outcomeMessages';
-import type { RequestPanels } from './requestPanel';
+import type { RequestPages } from './requestPages';
 import { setHubToken } from './setHubToken';
 import { watchOnlySentence } from './watchOnlyWords';
 import {
@@ -59,7 +59,7 @@ export class InlineAnswers extends Disposable {
 
   constructor(
     private readonly hubs: Hubs,
-    private readonly panels: RequestPanels,
+    private readonly panels: RequestPages,
     private readonly log: Logger,
     private readonly secretValues: AlwaysSecretValues,
   ) {
@@ -472,7 +472,7 @@ class InlineFlow {
    * an Enter on "Send…".
    */
   private async confirm(answer: Answer): Promise<FlowEnd | { kind: 'escape'; edit: number }> {
-    const check = sendCheck(this.request, this.plan, answer, this.redaction());
+    const check = sendCheck(checkedRequestOf(this.request), answer, this.redaction());
     if (check.kind === 'send') return { kind: 'send', answer, verbatim: false };
     type Value = 'redacted' | 'verbatim' | 'send' | 'edit';
     const editStep = (() => {

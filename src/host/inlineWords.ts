@@ -76,7 +76,7 @@ export function sensitivityText(sensitive: Sensitivity, plan: InlinePlan): strin
     : t('The field "{0}" asks for a secret.', fieldName(plan, sensitive.fieldId));
 }
 
-/** The kind of credential found, in the user's language (the page's words, answerForm.ts `credentialName`). */
+/** The kind of credential found, in the user's language (the page's words, webview/credentialNames.ts). */
 function credentialName(kind: CredentialKind): string {
   return t(kind);
 }

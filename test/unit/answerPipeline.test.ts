@@ -5,7 +5,7 @@
 // table fails if one surface gets a different result, or if a second command
 // reaches the wire while the first awaits its acknowledgement.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
@@ -16,7 +16,7 @@ import type { CaptureChoice } from '../../src/aep/capture';
 import { CommandStore } from '../../src/aep/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
 import type { AepEvent } from '../../src/aep/envelope';
-import { inlinePlan, sendCheck } from '../../src/aep/inlineAnswer';
+import { checkedRequestOf, inlinePlan, sendCheck } from '../../src/aep/inlineAnswer';
 import { describeRefusal } from '../../src/host/outcomeMessages';
 import { goldenEvents, repoRoot } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
@@ -274,7 +274,7 @@ describe('answer pipeline: every surface gets the same result', () => {
 describe('every answering surface enters the pipeline under its name, and nothing answers past it', () => {
   const source = (file: string) => readFileSync(path.join(repoRoot(), 'src', 'host', file), 'utf8');
   const entries: Array<[string, AnswerSurface, RegExp]> = [
-    ['requestPanel.ts', 'page', /hubs\.answer\('page'/],
+    ['requestPages.ts', 'page', /hubs\.answer\('page'/],
     ['inlineAnswer.ts', 'quick-input', /hubs\.answer\('quick-input'/],
     ['commands.ts', 'notification', /hubs\.answer\('notification'/],
     ['commands.ts', 'answer-next', /hubs\.admit\('answer-next'/],
@@ -358,7 +358,7 @@ describe('the capture is decided once: the previews ask the pipeline\'s own deci
       const plan = inlinePlan(w.request);
       assert.ok(plan);
       const decision = decideCapture(answer, w.request, { redaction });
-      const preview = sendCheck(w.request, plan, answer, redaction);
+      const preview = sendCheck(checkedRequestOf(w.request), answer, redaction);
       const submitted = w.pipeline.submit('quick-input', w.facts(), answer, { redaction }, w.sender);
       if (decision.ok) {
         assert.notEqual(preview.kind, 'redaction', JSON.stringify(answer));
@@ -372,9 +372,13 @@ describe('the capture is decided once: the previews ask the pipeline\'s own deci
     }
   });
 
-  test('no host-side preview runs the redaction pipeline by itself', () => {
-    for (const file of ['src/aep/inlineAnswer.ts', 'src/host/inlineAnswer.ts', 'src/host/requestPanel.ts', 'src/host/inlineWords.ts']) {
-      assert.doesNotMatch(readFileSync(path.join(repoRoot(), file), 'utf8'), /\bredactAnswer\(/, `${file} previews with decideCapture, the pipeline's function`);
+  test('no preview, in the host or on the page, runs the redaction pipeline by itself', () => {
+    const root = repoRoot();
+    const files = ['src/aep/inlineAnswer.ts', ...['src/host', 'webview'].flatMap((dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts')).map((name) => path.join(dir, name)))];
+    assert.ok(files.length > 30, `found ${files.length} files`);
+    for (const file of files) {
+      assert.doesNotMatch(readFileSync(path.join(root, file), 'utf8'), /\bredactAnswer\(/, `${file} previews with decideCapture, the pipeline's function`);
     }
   });
 });

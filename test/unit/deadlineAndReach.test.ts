@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { nextToAnswer } from '../../src/host/nextRequest';
-import { pageReachability } from '../../src/host/pageRequest';
+import { pageReachability } from '../../src/host/pageContent';
 import type { RequestData } from '../support/events';
 import { requestEvent, sessionEvent } from '../support/pageRequests';
 

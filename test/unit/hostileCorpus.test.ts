@@ -13,7 +13,7 @@ import { parseWireMessage } from '../../src/aep/frames';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { kindLabel, promptLine, provenance } from '../../src/host/describe';
 import { describeOutcome } from '../../src/host/outcomeMessages';
-import { pageRequest } from '../../src/host/pageRequest';
+import { pageRequest } from '../../src/host/pageContent';
 import { forSurface, ICON_SYNTAX, LINK_SYNTAX, SURFACES, type Surface } from '../../src/host/untrustedText';
 import { pageRequestSchema } from '../../src/shared/webviewMessages';
 import { hostileStrings } from '../support/hostileCorpus';

@@ -12,7 +12,7 @@ import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
 import { fieldValue, type SimpleField } from '../../src/aep/fieldDraft';
 import {
   draftIsEmpty, fieldDraftOf, fieldProblem, formAnswer, INLINE_LIMITS, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf,
-  sendCheck, stepOfField, withField, withReply, type InlinePlan, type InlineStep,
+  checkedRequestOf, sendCheck, stepOfField, withField, withReply, type InlinePlan, type InlineStep,
 } from '../../src/aep/inlineAnswer';
 import type { CaptureLevel } from '../../src/aep/levels';
 import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, replacementsLine, sensitivityText } from '../../src/host/inlineWords';
@@ -323,9 +323,9 @@ describe('honest capture before the answer leaves', () => {
 
   test('text the pipeline passes goes as it is; no free text at all needs nothing', () => {
     const question = request({ kind: 'input', prompt: 'Which branch?' });
-    assert.deepEqual(sendCheck(question, planOf(question), { text: 'main' }, { home }), { kind: 'send' });
+    assert.deepEqual(sendCheck(checkedRequestOf(question), { text: 'main' }, { home }), { kind: 'send' });
     const permission = request({ kind: 'permission', prompt: 'Run it?', options: ALLOW_DENY });
-    assert.deepEqual(sendCheck(permission, planOf(permission), { option: 'allow' }, { home }), { kind: 'send' });
+    assert.deepEqual(sendCheck(checkedRequestOf(permission), { option: 'allow' }, { home }), { kind: 'send' });
   });
 
   test('a credential in a reply: the person chooses redacted or as typed; the line names the part and the kind, not the secret', () => {
@@ -333,7 +333,7 @@ describe('honest capture before the answer leaves', () => {
     const plan = planOf(question);
     const secret = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
     const answer = { text: `use ${secret} from ${home}/repo` };
-    const check = sendCheck(question, plan, answer, { home });
+    const check = sendCheck(checkedRequestOf(question), answer, { home });
     assert.equal(check.kind, 'redaction');
     if (check.kind !== 'redaction') return;
     assert.equal(check.redaction.answer.text, 'use [REDACTED:secret] from ~/repo');
@@ -344,13 +344,13 @@ describe('honest capture before the answer leaves', () => {
 
   test('a field that asks for a secret is confirmed even when nothing would change; a withheld label asks nothing', () => {
     const labelled = form([{ id: 'k', type: 'string', label: 'Your API key' }]);
-    const check = sendCheck(labelled, planOf(labelled), { values: { k: 'none' } }, { home });
+    const check = sendCheck(checkedRequestOf(labelled), { values: { k: 'none' } }, { home });
     assert.equal(check.kind, 'sensitive');
     if (check.kind === 'sensitive') assert.equal(sensitivityText(check.sensitive, planOf(labelled)), 'The field "Your API key" asks for a secret.');
     const withheld = form([{ id: 'k', type: 'string', label: 'Your API key' }], 'metadata');
-    assert.deepEqual(sendCheck(withheld, planOf(withheld), { values: { k: 'none' } }, { home }), { kind: 'send' });
+    assert.deepEqual(sendCheck(checkedRequestOf(withheld), { values: { k: 'none' } }, { home }), { kind: 'send' });
     const byId = form([{ id: 'password', type: 'string', label: 'x' }], 'metadata');
-    const dropped = sendCheck(byId, planOf(byId), { values: { password: 'correct horse' } }, { home });
+    const dropped = sendCheck(checkedRequestOf(byId), { values: { password: 'correct horse' } }, { home });
     assert.equal(dropped.kind, 'redaction', 'a credential-named field goes whole');
     if (dropped.kind === 'redaction') {
       assert.deepEqual(dropped.redaction.answer, { values: { password: '[REDACTED:secret]' } });

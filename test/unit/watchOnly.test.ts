@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { refusesAnswers } from '../../src/aep/client/rosterSnapshot';
 import { isWatchOnly } from '../../src/aep/client/watchOnly';
 import { describeOutcome } from '../../src/host/outcomeMessages';
-import { pageReachability } from '../../src/host/pageRequest';
+import { pageReachability } from '../../src/host/pageContent';
 import { REACHABILITY_STATES, sendingBlockedBy } from '../../src/shared/webviewMessages';
 
 describe('watch-only', () => {

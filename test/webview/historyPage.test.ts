@@ -8,7 +8,7 @@ import { buildRespondCommand } from '../../src/aep/control';
 import { AnswerHistory } from '../../src/aep/history/answerHistory';
 import { historyItem } from '../../src/aep/history/historyItem';
 import { Inbox } from '../../src/aep/inbox/inbox';
-import { pageRequest } from '../../src/host/pageRequest';
+import { pageRequest } from '../../src/host/pageContent';
 import { goldenForm } from '../support/pageRequests';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';

@@ -13,7 +13,7 @@ import { buildRespondCommand } from '../../src/aep/control';
 import { Inbox } from '../../src/aep/inbox/inbox';
 import { outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
 import { keptMessages } from '../support/keptMessages';
-import { pageRequest } from '../../src/host/pageRequest';
+import { pageRequest } from '../../src/host/pageContent';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { goldenForm } from '../support/pageRequests';
@@ -71,7 +71,7 @@ describe('request page after a window reload: an answer sent before it', chromiu
     return { submitId: String(submit['submitId']), command: built.command };
   }
 
-  /** The host tells a freshly loaded page of the kept answers, as RequestPanel does after `ready`. */
+  /** The host tells a freshly loaded page of the kept answers, as RequestPageController does after `ready`. */
   async function tellKept(page: WebviewPage, memento: MemoryMemento, connected: boolean) {
     const messages = keptMessages(new CommandStore(memento, KEY, new RecordingLogger()).list(), item, item.agent, connected);
     for (const message of messages) await page.post(message);
@@ -145,7 +145,7 @@ describe('request page after a window reload: an answer sent before it', chromiu
     const restoredOutcome = new Promise<SendOutcome>((resolve) => later.sender.restore(() => OPEN, (outcome) => (settled.push(outcome), resolve(outcome))));
     later.connect();
     assert.deepEqual(later.written, earlier.written);
-    // As RequestPanel does on onDidSettleRestored: the outcome under the command id.
+    // As RequestPageController does on onDidSettleRestored: the outcome under the command id.
     const timedOut = await restoredOutcome;
     assert.equal(timedOut.kind, 'timeout');
     await reloaded.post(outcomeMessage(timedOut.commandId, timedOut, item.agent, fieldIds));

@@ -9,7 +9,7 @@
 // The quick input, the notification and Answer Next enter at hop 3.
 import type { Answer, AttentionRequest } from '../attention';
 import { answerProblem } from '../answerCheck';
-import { commandCapture, type CaptureChoice, type DecidedCapture, type PartChange } from '../capture';
+import { decideCapture, type CaptureChoice, type DecidedCapture, type PartChange } from '../capture';
 import type { StoredCommand } from '../client/commandStore';
 import type { AnsweredRequest, SendHooks, SendOutcome } from '../client/controlSender';
 import type { RespondCommand } from '../control';
@@ -106,13 +106,8 @@ function recordKey(key: AnswerKey): string {
   return `${key.hub}\u0000${key.source}\u0000${key.requestId}`;
 }
 
-/**
- * The capture an answer declares, decided once (AEP-0004 §5, AEP-0003 §9.4):
- * the page and the quick input preview with it, the pipeline sends with it.
- */
-export function decideCapture(answer: Answer, request: Pick<AttentionRequest, 'fields'>, choice: CaptureChoice = {}) {
-  return commandCapture(answer, request.fields, choice);
-}
+// The one capture decision; defined beside the rules it applies, so the page's bundle can preview with it too.
+export { decideCapture } from '../capture';
 
 function settledState(outcome: SendOutcome): AnswerState | undefined {
   switch (outcome.kind) {

@@ -1,0 +1,311 @@
+// The host side of the request and history pages, in plain Node: a fake
+// webview stands in for VS Code's panel, and the answer path is the real
+// answer pipeline over a real sender and command store.
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import { AnswerPipeline, type AnswerFacts } from '../../src/aep/answer/answerPipeline';
+import type { Answer } from '../../src/aep/attention';
+import { CommandStore } from '../../src/aep/client/commandStore';
+import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import { buildRespondCommand } from '../../src/aep/control';
+import type { AepEvent } from '../../src/aep/envelope';
+import { AnswerHistory } from '../../src/aep/history/answerHistory';
+import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
+import { HistoryPageController } from '../../src/host/historyPageController';
+import { describeRefusal } from '../../src/host/outcomeMessages';
+import type { Listen, PageWebview } from '../../src/host/pageHost';
+import { RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/host/requestPageController';
+import type { HostToWebview } from '../../src/shared/webviewMessages';
+import { goldenEvents } from '../support/fixtures';
+import { MemoryMemento } from '../support/memoryMemento';
+import { RecordingLogger } from '../support/recordingLogger';
+
+/** A tiny event emitter shaped as `vscode.Event`. */
+function emitter<T>(): { event: Listen<T>; fire: (value: T) => void } {
+  const listeners = new Set<(value: T) => void>();
+  return {
+    event: (listener) => {
+      listeners.add(listener);
+      return { dispose: () => listeners.delete(listener) };
+    },
+    fire: (value) => [...listeners].forEach((listener) => listener(value)),
+  };
+}
+
+/** The webview as the host sees it; `fromPage` plays the page's side. */
+class FakeWebview implements PageWebview {
+  readonly posted: HostToWebview[] = [];
+  visible = true;
+  disposed = false;
+  private readonly messages = emitter<unknown>();
+  private readonly visibility = emitter<void>();
+  private readonly disposal = emitter<void>();
+  readonly onDidReceiveMessage = this.messages.event;
+  readonly onDidChangeVisible = this.visibility.event;
+  readonly onDidDispose = this.disposal.event;
+  postMessage(message: HostToWebview): void {
+    // VS Code drops what is posted to a hidden webview: a host that posts then has lost it.
+    assert.ok(this.visible, `posted to a hidden webview: ${message.type}`);
+    // VS Code throws on a disposed webview's postMessage.
+    assert.ok(!this.disposed, `posted to a disposed webview: ${message.type}`);
+    this.posted.push(message);
+  }
+  reveal(): void {}
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.disposal.fire();
+  }
+  fromPage(message: unknown): void {
+    this.messages.fire(message);
+  }
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    this.visibility.fire();
+  }
+  types(): string[] {
+    return this.posted.map((message) => message.type);
+  }
+}
+
+const identity = { agent: 'tester', source: 'aep://host/agent/tester' };
+
+function permissionItem(): Readonly<AttentionItem> {
+  const event = goldenEvents().find((e) => e.id === '01JX9YB4RQ000000000000GOLD');
+  assert.ok(event);
+  const inbox = new Inbox({ hub: 'h1' });
+  inbox.apply(event);
+  const [item] = inbox.open();
+  assert.ok(item?.request, 'the golden permission request opened');
+  return item;
+}
+
+const senders: ControlSender[] = [];
+afterEach(() => senders.splice(0).forEach((sender) => sender.dispose()));
+
+/**
+ * One window's answer path as hubs.ts builds it: the real pipeline, a real
+ * sender and command store; `wire` holds what reached the hub.
+ */
+function answerPath(item: Readonly<AttentionItem>) {
+  const request = item.request;
+  assert.ok(request);
+  const log = new RecordingLogger();
+  const store = new CommandStore(new MemoryMemento(), 'aepAttention.commands:test', log);
+  const sender = new ControlSender(log, store, { identity, ackWindowFor: () => 60_000 });
+  senders.push(sender);
+  const wire: string[] = [];
+  sender.connected((text) => {
+    wire.push((JSON.parse(text) as { id: string }).id);
+    return true;
+  });
+  const pipeline = new AnswerPipeline();
+  const facts = (current: Readonly<AttentionItem>): AnswerFacts => ({
+    hub: current.hub, source: current.source, requestId: current.requestId, session: current.session,
+    request: current.request, status: current.status, notAccepting: false, kept: store.list(),
+  });
+  const answer: PageAnswer = (current, given, choice) =>
+    pipeline.submit('page', facts(current), given, choice, sender);
+  const ack = (commandId: string) => {
+    const event: AepEvent = {
+      aep: '0.1', id: `ack-${commandId}`, type: 'control.accepted', time: new Date().toISOString(), source: request.source,
+      agent: request.agent, session: request.session, cause: commandId, data: {},
+    };
+    assert.ok(sender.onAck(event));
+  };
+  return { answer, ack, wire, store };
+}
+
+function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}) {
+  const webview = new FakeWebview();
+  const log = new RecordingLogger();
+  const inbox = emitter<{ hub: { id: string }; change: { item: { key: string } } | undefined }>();
+  const roster = emitter<{ id: string }>();
+  const state = emitter<{ id: string }>();
+  const restored = emitter<{ hub: { id: string }; outcome: SendOutcome; requestId: string; source: string }>();
+  let current = item;
+  const hubs: RequestPageHubs = {
+    item: (key) => (key === current.key ? current : undefined),
+    reachability: () => ({ state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 60_000 }),
+    isConnected: () => true,
+    answerRecord: () => undefined,
+    sendAgain: () => undefined,
+    size: 1,
+    of: () => ({ label: 'laptop' }),
+    onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleRestored: restored.event,
+  };
+  const answered: Answer[] = [];
+  const deps: RequestPageDeps = {
+    hubs,
+    answer: (_item, answer) => {
+      answered.push(answer);
+      return { kind: 'sending', outcome: Promise.resolve({ kind: 'accepted', commandId: 'C1' }) };
+    },
+    resend: () => Promise.resolve({ kind: 'accepted', commandId: 'C1' }),
+    log,
+    redaction: () => ({}),
+    takeDraft: () => undefined,
+    strings: undefined,
+    closeWhenResolved: () => false,
+    showLog: () => {},
+    setToken: () => {},
+    ...over,
+  };
+  const controller = new RequestPageController(item, webview, deps);
+  /** The item changed in the inbox (as AttentionStore reports it). */
+  const change = (next: Readonly<AttentionItem>) => {
+    current = next;
+    inbox.fire({ hub: { id: next.hub }, change: { item: { key: next.key } } });
+  };
+  return { webview, log, controller, answered, change };
+}
+
+/** Resolves once the page has been posted `count` messages (an outcome follows its answer's promise). */
+async function posted(webview: FakeWebview, count: number): Promise<HostToWebview[]> {
+  for (let turn = 0; turn < 50 && webview.posted.length < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(webview.posted.length, count, `posted: ${webview.types().join(', ')}`);
+  return webview.posted;
+}
+
+const submit = (answer: Answer, submitId = 'submit-1') => ({ type: 'submit', submitId, answer });
+
+describe('request page host', () => {
+  test('nothing is posted before the page is ready; what was posted meanwhile follows its init', () => {
+    const item = permissionItem();
+    const { webview, change } = page(item);
+    change({ ...item, status: 'resolved', resolution: 'approved' });
+    assert.equal(webview.posted.length, 0, 'a page still loading is posted nothing');
+    webview.fromPage({ type: 'ready' });
+    assert.deepEqual(webview.types(), ['init', 'update']);
+    const update = webview.posted[1];
+    assert.ok(update?.type === 'update');
+    assert.equal(update.status, 'resolved');
+  });
+
+  test('a hidden page is posted nothing; shown and ready again, it gets a fresh init, then only the latest update', () => {
+    const item = permissionItem();
+    const { webview, change } = page(item);
+    webview.fromPage({ type: 'ready' });
+    assert.deepEqual(webview.types(), ['init']);
+    webview.setVisible(false);
+    change({ ...item, status: 'answered' });
+    change({ ...item, status: 'resolved', resolution: 'approved' });
+    webview.setVisible(true);
+    assert.deepEqual(webview.types(), ['init'], 'shown, the page loads anew: nothing until it says ready');
+    webview.fromPage({ type: 'ready' });
+    assert.deepEqual(webview.types(), ['init', 'init', 'update']);
+    const [, init, update] = webview.posted;
+    assert.ok(init?.type === 'init' && update?.type === 'update');
+    assert.equal(init.request.status, 'resolved');
+    assert.equal(update.status, 'resolved', 'the update superseded while hidden is not replayed');
+  });
+
+  test('an invalid message from the page is logged and ignored', () => {
+    const item = permissionItem();
+    const { webview, log, answered } = page(item);
+    webview.fromPage({ type: 'ready' });
+    for (const bad of [{ type: 'submit', submitId: '', answer: { option: 'allow' } }, { type: 'erase-everything' }, 'ready', null]) webview.fromPage(bad);
+    assert.deepEqual(answered, [], 'nothing reached the answer path');
+    assert.deepEqual(webview.types(), ['init'], 'nothing was posted back');
+    assert.equal(log.lines.filter((line) => line === 'warn ignored a malformed message from a request page').length, 4, log.lines.join('\n'));
+  });
+
+  test('a Send from the page reaches the answer path and its outcome is posted back', async () => {
+    const item = permissionItem();
+    const { webview, answered } = page(item);
+    webview.fromPage({ type: 'ready' });
+    webview.fromPage(submit({ option: 'allow' }));
+    assert.deepEqual(answered, [{ option: 'allow' }]);
+    const [, sending, accepted] = await posted(webview, 3);
+    assert.ok(sending?.type === 'outcome' && accepted?.type === 'outcome');
+    assert.deepEqual([sending.submitId, sending.phase], ['submit-1', 'sending']);
+    assert.deepEqual([accepted.submitId, accepted.phase], ['submit-1', 'accepted']);
+    assert.match(accepted.message, /accepted the answer/);
+  });
+
+  test('through the real pipeline: a second Send while the first awaits its ack is refused with the pipeline\'s refusal, and one command goes out', async () => {
+    const item = permissionItem();
+    const path = answerPath(item);
+    const { webview } = page(item, { answer: path.answer });
+    webview.fromPage({ type: 'ready' });
+    webview.fromPage(submit({ option: 'allow' }, 'submit-1'));
+    webview.fromPage(submit({ option: 'deny' }, 'submit-2'));
+    assert.equal(path.wire.length, 1, 'exactly one command reached the hub');
+    const commandId = path.wire[0]!;
+    const refused = webview.posted.find((message) => message.type === 'outcome' && message.submitId === 'submit-2');
+    assert.ok(refused?.type === 'outcome');
+    assert.equal(refused.phase, 'awaiting-ack', 'the page keeps waiting on the answer in flight');
+    assert.equal(refused.message, describeRefusal({ code: 'answer-in-flight', commandId, sent: true }, item.agent));
+    path.ack(commandId);
+    const last = (await posted(webview, 4)).at(-1);
+    assert.ok(last?.type === 'outcome');
+    assert.deepEqual([last.submitId, last.phase], ['submit-1', 'accepted']);
+  });
+
+  test('a message that fails the protocol is never posted; the host bug is logged', () => {
+    const item = permissionItem();
+    const { webview, log, controller } = page(item);
+    webview.fromPage({ type: 'ready' });
+    controller.host.post({ type: 'outcome', submitId: 'x', phase: 'no-such-phase', message: '' } as unknown as HostToWebview);
+    assert.deepEqual(webview.types(), ['init']);
+    assert.ok(log.lines.some((line) => line.startsWith('error refused to post an invalid message to a request page')), log.lines.join('\n'));
+  });
+
+  test('disposed, the page stops listening: later changes post nothing and the webview is released', () => {
+    const item = permissionItem();
+    const { webview, controller, change } = page(item);
+    webview.fromPage({ type: 'ready' });
+    controller.dispose();
+    assert.ok(webview.disposed);
+    change({ ...item, status: 'resolved' });
+    webview.fromPage(submit({ option: 'allow' }));
+    assert.deepEqual(webview.types(), ['init']);
+  });
+
+  test('an outcome that settles after the page closed is not posted to it', async () => {
+    const item = permissionItem();
+    let settle: (outcome: SendOutcome) => void = () => {};
+    const outcome = new Promise<SendOutcome>((resolve) => (settle = resolve));
+    const { webview, controller } = page(item, { answer: () => ({ kind: 'sending', outcome }) });
+    webview.fromPage({ type: 'ready' });
+    webview.fromPage(submit({ option: 'allow' }));
+    assert.deepEqual(webview.types(), ['init', 'outcome']);
+    controller.dispose();
+    settle({ kind: 'accepted', commandId: 'C1' });
+    await outcome;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(webview.types(), ['init', 'outcome']);
+  });
+});
+
+describe('history page host', () => {
+  function entry() {
+    const item = permissionItem();
+    assert.ok(item.request);
+    const built = buildRespondCommand(item.request, { option: 'allow' }, identity);
+    assert.ok(built.ok);
+    const history = new AnswerHistory(new MemoryMemento(), new RecordingLogger());
+    history.recordSent({ id: 'h1', label: 'laptop' }, item, built.command);
+    history.recordOutcome(built.command.id, { kind: 'accepted', commandId: built.command.id });
+    const [kept] = history.entries();
+    history.dispose();
+    assert.ok(kept);
+    return kept;
+  }
+
+  test('on ready the page gets the entry, read-only; a Send from it is logged and never answered', () => {
+    const webview = new FakeWebview();
+    const log = new RecordingLogger();
+    new HistoryPageController(entry(), webview, { log, hubName: 'laptop', strings: undefined, showLog: () => {} });
+    assert.equal(webview.posted.length, 0);
+    webview.fromPage({ type: 'ready' });
+    const [init] = webview.posted;
+    assert.ok(init?.type === 'init');
+    assert.deepEqual(init.history?.sent, { option: 'allow' });
+    assert.equal(init.history?.accepted, true);
+    assert.equal(init.request.hub, 'laptop');
+    webview.fromPage(submit({ option: 'deny' }));
+    assert.deepEqual(webview.types(), ['init'], 'nothing is posted for it');
+    assert.ok(log.lines.includes('warn ignored a submit from a read-only history page'), log.lines.join('\n'));
+  });
+});

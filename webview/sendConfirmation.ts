@@ -1,0 +1,104 @@
+import type { Answer } from '../src/aep/attention';
+import type { AnswerPart, AnswerRedaction } from '../src/aep/capture';
+import { credentialKinds } from '../src/aep/credentials';
+import type { SendCheck, Sensitivity } from '../src/aep/inlineAnswer';
+import type { PageRequest } from '../src/shared/webviewMessages';
+import { credentialName } from './credentialNames';
+import { el } from './dom';
+import { t, tNodes } from './l10n';
+import { button } from './toolkit';
+
+// What the page asks before an answer leaves, when the core's sendCheck
+// (src/aep/inlineAnswer.ts) says it must: text the redaction pipeline would
+// replace, or an answer that may be a credential although nothing would.
+
+/** How the person chose to send: the answer as typed at capture `full` (`verbatim`), or the pipeline's redacted one. */
+export interface SendHow {
+  verbatim: boolean;
+  redacted: boolean;
+}
+
+export interface ConfirmActions {
+  send(answer: Answer, how: SendHow): void;
+  /** Back to the answer, at the part the pipeline would change (undefined: its start). */
+  edit(part: AnswerPart | undefined): void;
+}
+
+/** Longest original shown whole in the list of replacements; longer ones show their start and end. */
+const SHOWN_CHARS = 200;
+/** Most replacements listed; the rest are counted. */
+const LISTED = 50;
+
+function elided(original: string): string {
+  if (original.length <= SHOWN_CHARS) return original;
+  return t('{0}…{1} ({2} characters)', original.slice(0, 120), original.slice(-40), original.length);
+}
+
+/** A field named in a sentence: its label, or "Question 2 (db)" when the label was withheld. */
+export function fieldName(request: PageRequest, fieldId: string): string {
+  const index = request.fields.findIndex((f) => f.spec.id === fieldId);
+  const field = request.fields[index];
+  if (!field) return fieldId;
+  return field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
+}
+
+function partName(request: PageRequest, part: AnswerPart, answer: Answer): string {
+  if (part.kind === 'text') return answer.option !== undefined ? t('Reason') : t('Reply');
+  return fieldName(request, part.fieldId);
+}
+
+function sensitivityText(request: PageRequest, sensitive: Sensitivity): string {
+  return sensitive.kind === 'auth'
+    ? t('This is an authentication request: what you type may be a credential.')
+    : t('The field "{0}" asks for a secret.', fieldName(request, sensitive.fieldId));
+}
+
+/** The confirmation to show for `check`, and the button that takes the focus. */
+export function sendConfirmation(request: PageRequest, answer: Answer, check: Exclude<SendCheck, { kind: 'send' }>, actions: ConfirmActions): { element: HTMLElement; focus: HTMLElement } {
+  const { children, focus } = check.kind === 'redaction'
+    ? redactionChoice(request, answer, check.redaction, check.sensitive ? sensitivityText(request, check.sensitive) : undefined, actions)
+    : sensitiveChoice(answer, sensitivityText(request, check.sensitive), actions);
+  return { element: el('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text' }, ...children), focus };
+}
+
+function redactionChoice(request: PageRequest, answer: Answer, redaction: AnswerRedaction, sensitive: string | undefined, actions: ConfirmActions) {
+  const replacements = redaction.changes.flatMap((change) => change.replacements.map((replacement) => ({ part: change.part, replacement })));
+  const kinds = credentialKinds(replacements.map((r) => r.replacement));
+  const intro = kinds.length > 0
+    ? t('Your answer looks like it contains a credential ({0}).', kinds.map(credentialName).join(', '))
+    : t('Your answer contains text that the redaction pipeline replaces before it leaves this editor.');
+  const list = el('ul', { class: 'replacements', id: 'confirm-replacements', 'aria-label': t('What would be replaced') });
+  for (const { part, replacement } of replacements.slice(0, LISTED)) {
+    const kind = replacement.kind !== undefined && replacement.confident ? credentialName(replacement.kind) : undefined;
+    const item = el('li', {}, ...tNodes('{0}: {1} → {2}', partName(request, part, answer), el('code', { class: 'original' }, elided(replacement.original)), el('code', { class: 'replacement' }, replacement.replacement)));
+    if (kind) item.append(' ', t('({0})', kind));
+    list.append(item);
+  }
+  if (replacements.length > LISTED) list.append(el('li', {}, t('…and {0} more.', replacements.length - LISTED)));
+  const redacted = button(t('Send redacted'), 'primary', () => actions.send(redaction.answer, { verbatim: false, redacted: true }));
+  const verbatim = button(t('Send as typed'), 'secondary', () => actions.send(answer, { verbatim: true, redacted: false }));
+  const edit = button(t('Edit answer'), 'secondary', () => actions.edit(redaction.changes[0]?.part));
+  redacted.id = 'confirm-redacted';
+  verbatim.id = 'confirm-verbatim';
+  edit.id = 'confirm-edit';
+  const children = [
+    el('p', { id: 'confirm-text' }, `${intro} ${t('Answers are kept in the agent\'s session history and relayed by the hub. Before sending, the redaction pipeline would replace:')}`),
+    list,
+    sensitive ? el('p', {}, sensitive) : undefined,
+    el('p', { class: 'note', id: 'confirm-verbatim-note' }, t('Send as typed sends your text unchanged, at capture full: it is kept verbatim in the agent\'s session history.')),
+    el('div', { class: 'actions' }, redacted, verbatim, edit),
+  ];
+  return { children, focus: redacted };
+}
+
+function sensitiveChoice(answer: Answer, reason: string, actions: ConfirmActions) {
+  const edit = button(t('Edit answer'), 'primary', () => actions.edit(undefined));
+  const send = button(t('Send'), 'secondary', () => actions.send(answer, { verbatim: false, redacted: false }));
+  edit.id = 'confirm-edit';
+  send.id = 'confirm-send';
+  const children = [
+    el('p', { id: 'confirm-text' }, `${reason} ${t('The redaction pipeline finds nothing to replace, so your answer is sent as typed and kept in the agent\'s session history. Send it?')}`),
+    el('div', { class: 'actions' }, edit, send),
+  ];
+  return { children, focus: edit };
+}
