@@ -246,7 +246,12 @@ export class CommandStore implements UnsettledCommands {
   }
 
   private save(): void {
-    this.slot.write([...this.commands.values()]);
+    // Only a timed-out answer growing by its flag can pass the bound (put admits the rest): the slot drops timed-out
+    // ones first, and what it did not keep is not kept here either, so this window says what a reload will have.
+    for (const command of this.slot.write([...this.commands.values()]).dropped) {
+      this.delete(command.id);
+      this.log.warn(`no longer keeping timed-out answer ${command.id} for request ${command.subject} across a reload: the unsettled answers are full`);
+    }
   }
 
   /** Characters of JSON it takes on disk. */
