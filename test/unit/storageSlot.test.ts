@@ -99,7 +99,7 @@ describe('StorageSlot', () => {
     slot.clear();
     assert.deepEqual(memento.get('notes', undefined), future, 'untouched');
     assert.deepEqual(log.lines, [
-      'warn the notes was saved by a newer version of the extension (storage version 4; this one reads up to 3): it is left as it is, and nothing is saved over it from this window',
+      'warn not reading the notes: saved by a newer version of the extension (storage version 4; this one reads up to 3); left as it is, and nothing is saved over it from this window',
       "info not saving the notes: a newer version's is stored there, and is kept",
     ]);
   });
@@ -168,7 +168,7 @@ describe('the stores on storage slots', () => {
 
     for (const name of ['commands', 'open', 'hidden', 'positions']) assert.deepEqual(memento.get(key(name), undefined), future(name), `${name} untouched`);
     assert.deepEqual(memento.get(HISTORY_STORAGE_KEY, undefined), future('history'), 'history untouched');
-    const newer = log.lines.filter((line) => line.startsWith('warn') && line.includes('was saved by a newer version of the extension (storage version 99'));
+    const newer = log.lines.filter((line) => line.startsWith('warn') && line.includes(': saved by a newer version of the extension (storage version 99'));
     assert.equal(newer.length, 5, log.lines.join('\n'));
   });
 

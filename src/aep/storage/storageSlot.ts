@@ -149,13 +149,13 @@ export class StorageSlot<T, P = T> {
     if (version > spec.version) {
       this.frozen = true;
       this.log.warn(
-        `${spec.label} was saved by a newer version of the extension (storage version ${version}; this one reads up to ${spec.version}): ` +
-          'it is left as it is, and nothing is saved over it from this window',
+        `not reading ${spec.label}: saved by a newer version of the extension (storage version ${version}; this one reads up to ${spec.version}); ` +
+          'left as it is, and nothing is saved over it from this window',
       );
       return { entries: [], form: 'newer', skipped: 0 };
     }
     if (stored === undefined) {
-      this.log.warn(`${spec.label} is saved in a form this version does not read (${shapeOf(raw)}): it starts empty`);
+      this.log.warn(`could not read ${spec.label}: saved in a form this version does not read (${shapeOf(raw)}); starting empty`);
       return { entries: [], form: 'unreadable', skipped: 0 };
     }
     const entries: T[] = [];
