@@ -1,10 +1,13 @@
 import type * as vscode from 'vscode';
+import * as z from 'zod/mini';
 import { CommandStore, type KeyValueStorage } from '../aep/client/commandStore';
 import { describeError, type Logger } from '../aep/client/logger';
-import { RecentPositions, type KeptPosition, type PositionStore } from '../aep/client/positionStore';
+import { MAX_KEPT_POSITIONS, RecentPositions, type KeptPosition, type PositionStore } from '../aep/client/positionStore';
 import { parseEnvelope, type AepEvent } from '../aep/envelope';
 import { keptPositionSchema } from '../aep/frames';
 import type { AttentionItem, Inbox } from '../aep/inbox/inbox';
+import { parsedOk, parsedProblem, type Parsed } from '../aep/result';
+import { capWords, StorageSlot } from '../aep/storage/storageSlot';
 
 const SAVE_DELAY_MS = 1_000;
 const MAX_SAVED_ITEMS = 1_000;
@@ -15,10 +18,35 @@ const DEFAULT_MAX_SNAPSHOT_BYTES = 8 * 1024 * 1024;
  * before the rename saved dismissals under it, and a new name would lose them on update.
  */
 const DISMISSED_KEY = 'hidden';
+/** Where version 0 kept when each open request arrived, beside the requests: version 1 keeps it in each entry. */
+const LEGACY_RECEIVED_KEY = 'received';
 
 export interface PersistenceOptions {
   /** Largest snapshot of open requests, in characters of JSON; the newest requests are kept. */
   maxSnapshotBytes?: number;
+}
+
+/** One open request as saved: its own event, then the answer seen for it, and when it first arrived. */
+interface SavedRequest {
+  events: AepEvent[];
+  receivedAt?: number;
+}
+
+const savedRequestSchema = z.object({
+  events: z.array(z.unknown()).check(z.minLength(1), z.maxLength(2)),
+  /** Not a reason to lose the request: one that is no time is dated by the reload. */
+  receivedAt: z.optional(z.unknown()),
+});
+
+function readSavedRequest(saved: z.infer<typeof savedRequestSchema>): Parsed<SavedRequest> {
+  const events: AepEvent[] = [];
+  for (const [index, raw] of saved.events.entries()) {
+    const event = parseEnvelope(raw);
+    if (!event.ok) return parsedProblem(`event ${index}: ${event.problem}`);
+    events.push(event.value);
+  }
+  const { receivedAt } = saved;
+  return parsedOk({ events, ...(typeof receivedAt === 'number' && Number.isFinite(receivedAt) ? { receivedAt } : {}) });
 }
 
 /**
@@ -27,21 +55,22 @@ export interface PersistenceOptions {
  * hubs apart), in `workspaceState`: the
  * resume positions and the open requests (their own events), so a reload
  * shows pending requests at once and resumes without a gap or a second
- * notification. Writes are debounced; `flush` runs on dispose.
- *
- * Every key is written on its own and every failure is caught and logged:
- * one value that cannot be stored (or a storage that refuses) must not stop
- * the others, least of all the resume positions.
+ * notification. Each is a storage slot of its own (src/aep/storage): a
+ * value that cannot be stored, or a storage that refuses, stops no other,
+ * least of all the resume positions. Writes are debounced; `flush` runs on dispose.
  */
 export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   /** Only sessions the inbox still tracks, newest 1 000 (see RecentPositions): a fleet's ended sessions must not pile up. */
   private readonly positions: RecentPositions;
-  private timer: ReturnType<typeof setTimeout> | undefined;
   private inbox: Inbox | undefined;
   private dismissed = new Set<string>();
-  private readonly maxSnapshotBytes: number;
   /** Answers not yet acknowledged, written at once (not debounced): a reload must not lose one (AEP-0004 §2.3). */
   readonly commands: CommandStore;
+  private readonly positionSlot: StorageSlot<KeptPosition>;
+  private readonly openSlot: StorageSlot<SavedRequest, z.infer<typeof savedRequestSchema>>;
+  private readonly dismissedSlot: StorageSlot<string>;
+  /** Version 0's arrival times, read once when its requests are; removed once version 1 is written. */
+  private legacyReceived: Record<string, unknown> | undefined;
 
   constructor(
     private readonly memento: KeyValueStorage,
@@ -49,25 +78,74 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
     private readonly log: Logger,
     options: PersistenceOptions = {},
   ) {
-    this.maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
     this.commands = new CommandStore(memento, this.key('commands'), log);
-    const saved = memento.get<unknown[]>(this.key('positions'), []);
-    const valid: KeptPosition[] = [];
-    // Positions saved before they named their emitter are `{session, epoch, seq}`: read as kept without a source.
-    for (const raw of Array.isArray(saved) ? saved : []) {
-      const position = keptPositionSchema.safeParse(raw);
-      if (position.success) valid.push(position.data);
-    }
+    // Version 0 is the bare list; positions saved before they named their emitter (`{session, epoch, seq}`) are read as kept without a source.
+    const bareList = (raw: unknown) => (Array.isArray(raw) ? raw : undefined);
+    this.positionSlot = new StorageSlot<KeptPosition>(
+      memento,
+      {
+        key: this.key('positions'),
+        label: `the resume positions for ${hub}`,
+        noun: ['resume position', 'resume positions'],
+        version: 1,
+        schema: keptPositionSchema,
+        legacy: bareList,
+        // Least recently advanced first: those go. RecentPositions holds the list to this (and to its size) already.
+        cap: { maxEntries: MAX_KEPT_POSITIONS, dropFrom: 'first' },
+        debounceMs: SAVE_DELAY_MS,
+        source: () => this.positions.list(),
+      },
+      log,
+    );
+    const valid = this.positionSlot.read().entries;
     // A list saved before positions were bounded may hold every session ever seen: its newest end is kept.
     this.positions = new RecentPositions(valid);
     if (this.positions.size < valid.length) {
       log.info(`kept the ${this.positions.size} most recently advanced of ${valid.length} saved resume positions`);
-      this.schedule();
+      this.positionSlot.schedule();
     }
-    const dismissed = memento.get<unknown[]>(this.key(DISMISSED_KEY), []);
+    const maxChars = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
+    this.openSlot = new StorageSlot(
+      memento,
+      {
+        key: this.key('open'),
+        label: `the open requests for ${hub}`,
+        noun: ['open request', 'open requests'],
+        version: 1,
+        schema: savedRequestSchema,
+        check: readSavedRequest,
+        legacy: bareList,
+        // Version 0: a bare list of events, their arrival times under a key of their own.
+        migrations: { 0: (event) => this.fromVersion0(event) },
+        // Oldest first: the oldest go; they come back only if the hub still holds them.
+        cap: { maxEntries: MAX_SAVED_ITEMS, maxChars, dropFrom: 'first' },
+        describe: ({ events: [event] }) => (event ? `${event.agent}'s request ${event.id} in session ${event.session ?? ''}` : 'an empty entry'),
+        droppedLine: ({ kept, dropped }, total) =>
+          `saved the ${kept.length} newest of ${total} open requests for a window reload; the ${dropped.length} oldest did not fit in ` +
+          `${capWords({ maxChars })} (or ${MAX_SAVED_ITEMS} requests) and will come back only if the hub still holds them`,
+        debounceMs: SAVE_DELAY_MS,
+        source: () => this.savedRequests(),
+      },
+      log,
+    );
     // Keys saved before they named their hub lack the hub the inbox now puts first (InboxOptions.hub).
     const scope = `${hub}\u0000`;
-    for (const key of Array.isArray(dismissed) ? dismissed : []) if (typeof key === 'string') this.dismissed.add(key.startsWith(scope) ? key : scope + key);
+    this.dismissedSlot = new StorageSlot<string>(
+      memento,
+      {
+        key: this.key(DISMISSED_KEY),
+        label: `the dismissed requests for ${hub}`,
+        noun: ['dismissed request', 'dismissed requests'],
+        version: 1,
+        schema: z.string(),
+        legacy: bareList,
+        migrations: { 0: (key) => (typeof key === 'string' && !key.startsWith(scope) ? scope + key : key) },
+        debounceMs: SAVE_DELAY_MS,
+        source: () => this.dismissedToSave(),
+      },
+      log,
+    );
+    for (const key of this.dismissedSlot.read().entries) this.dismissed.add(key);
   }
 
   load(): readonly KeptPosition[] {
@@ -76,13 +154,13 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
 
   record(position: KeptPosition): void {
     this.positions.record(position);
-    this.schedule();
+    this.positionSlot.schedule();
   }
 
   forget(source: string, session: string): void {
     const before = this.positions.size;
     this.positions.forget(source, session);
-    if (this.positions.size !== before) this.schedule();
+    if (this.positions.size !== before) this.positionSlot.schedule();
   }
 
   /** Requests the user dismissed locally (nothing was sent); left out of this inbox only. */
@@ -92,100 +170,90 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
 
   dismiss(key: string): void {
     this.dismissed.add(key);
-    this.schedule();
+    this.dismissedSlot.schedule();
   }
 
   /** Replays the saved open requests into a fresh inbox, then keeps the snapshot current. */
   restoreInto(inbox: Inbox): number {
     this.inbox = inbox;
-    const saved = this.memento.get<unknown[]>(this.key('open'), []);
-    const received = this.memento.get<unknown>(this.key('received'), {});
-    const receivedAt = (event: AepEvent): number | undefined => {
-      const at = typeof received === 'object' && received !== null ? (received as Record<string, unknown>)[`${event.source}\u0000${event.id}`] : undefined;
-      return typeof at === 'number' && Number.isFinite(at) ? at : undefined;
-    };
     let restored = 0;
-    for (const raw of Array.isArray(saved) ? saved : []) {
-      try {
-        const event = parseEnvelope(raw);
-        if (event.ok && inbox.apply(event.value, receivedAt(event.value)).applied) restored++;
-      } catch (error) {
-        this.log.warn(`skipped a saved request that could not be restored: ${describeError(error)}`);
+    for (const { events, receivedAt } of this.openSlot.read().entries) {
+      for (const event of events) {
+        try {
+          if (inbox.apply(event, receivedAt).applied) restored++;
+        } catch (error) {
+          this.log.warn(`skipped a saved request that could not be restored: ${describeError(error)}`);
+        }
       }
     }
     return restored;
   }
 
   inboxChanged(): void {
-    this.schedule();
+    this.openSlot.schedule();
+    this.dismissedSlot.schedule();
   }
 
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.write('positions', () => this.positions.list());
+    this.positionSlot.flush();
     if (this.inbox) {
-      const inbox = this.inbox;
-      let open: ReadonlyArray<Readonly<AttentionItem>> = [];
-      try {
-        open = inbox.open();
-      } catch (error) {
-        this.log.error(`could not read the open requests to save them: ${describeError(error)}`);
+      const written = this.openSlot.flush();
+      if (written && this.legacyReceived !== undefined && !this.openSlot.readOnly) {
+        this.legacyReceived = undefined;
+        this.write(LEGACY_RECEIVED_KEY, undefined);
       }
-      const kept = this.snapshot(open);
-      this.write('open', () => kept.flatMap((item) => (item.answeredEvent ? [item.requestEvent, item.answeredEvent] : [item.requestEvent])));
-      // When each request first arrived, so its age survives a reload.
-      this.write('received', () => Object.fromEntries(kept.map((item) => [`${item.source}\u0000${item.requestId}`, item.receivedAt])));
-      // Forget dismissals of requests that are no longer open (saved or not).
-      const openKeys = new Set(open.map((item) => item.key));
-      for (const key of this.dismissed) if (!openKeys.has(key)) this.dismissed.delete(key);
     }
-    this.write(DISMISSED_KEY, () => [...this.dismissed]);
+    this.dismissedSlot.flush();
   }
 
   dispose(): void {
     this.flush();
   }
 
-  /**
-   * The open requests to save, oldest first: the newest that fit in
-   * `maxSnapshotBytes` (and `MAX_SAVED_ITEMS`). Each item's events are
-   * serialized here, once, to measure them; one that cannot be is skipped
-   * and logged, so it cannot make the whole snapshot fail in `update`.
-   */
-  private snapshot(open: ReadonlyArray<Readonly<AttentionItem>>): Array<Readonly<AttentionItem>> {
-    const kept: Array<Readonly<AttentionItem>> = [];
-    let bytes = 0;
-    let skipped = 0;
-    for (let i = open.length - 1; i >= 0 && kept.length < MAX_SAVED_ITEMS; i--) {
-      const item = open[i];
-      if (!item) continue;
-      let size: number;
-      try {
-        size = JSON.stringify(item.requestEvent).length + (item.answeredEvent ? JSON.stringify(item.answeredEvent).length : 0);
-      } catch (error) {
-        skipped++;
-        this.log.warn(`not saving ${item.agent}'s request ${item.requestId} in session ${item.session}: it cannot be stored as JSON (${describeError(error)})`);
-        continue;
-      }
-      if (bytes + size > this.maxSnapshotBytes) break;
-      bytes += size;
-      kept.push(item);
-    }
-    const left = open.length - kept.length - skipped;
-    if (left > 0) {
-      this.log.warn(
-        `saved the ${kept.length} newest of ${open.length} open requests for a window reload; the ${left} oldest did not fit in ${Math.round(this.maxSnapshotBytes / 1024)} KB (or ${MAX_SAVED_ITEMS} requests) and will come back only if the hub still holds them`,
-      );
-    }
-    return kept.reverse();
+  /** The open requests to save, oldest first, each with its answer and when it first arrived (so its age survives a reload). */
+  private savedRequests(): SavedRequest[] {
+    const inbox = this.inbox;
+    if (!inbox) return [];
+    return inbox.open().map((item: Readonly<AttentionItem>) => ({
+      events: item.answeredEvent ? [item.requestEvent, item.answeredEvent] : [item.requestEvent],
+      receivedAt: item.receivedAt,
+    }));
   }
 
-  /** Writes one key; a value that cannot be stored, or a storage that fails, is logged and the other keys still go out. */
-  private write(name: string, value: () => unknown): void {
+  /** The dismissals still worth keeping: those of requests still open (saved or not). */
+  private dismissedToSave(): string[] {
+    if (this.inbox) {
+      try {
+        const openKeys = new Set(this.inbox.open().map((item) => item.key));
+        for (const key of this.dismissed) if (!openKeys.has(key)) this.dismissed.delete(key);
+      } catch (error) {
+        this.log.error(`could not read the open requests to keep their dismissals: ${describeError(error)}`);
+      }
+    }
+    return [...this.dismissed];
+  }
+
+  /** A version 0 entry (one event) as version 1 has it, with the arrival time version 0 kept beside it. */
+  private fromVersion0(event: unknown): unknown {
+    if (this.legacyReceived === undefined) {
+      let received: unknown;
+      try {
+        received = this.memento.get<unknown>(this.key(LEGACY_RECEIVED_KEY), {});
+      } catch (error) {
+        this.log.warn(`could not read when the saved requests arrived; they are dated now: ${describeError(error)}`);
+      }
+      this.legacyReceived = typeof received === 'object' && received !== null ? (received as Record<string, unknown>) : {};
+    }
+    const { source, id } = typeof event === 'object' && event !== null ? (event as Record<string, unknown>) : {};
+    const at = typeof source === 'string' && typeof id === 'string' ? this.legacyReceived[`${source}\u0000${id}`] : undefined;
+    return { events: [event], ...(typeof at === 'number' && Number.isFinite(at) ? { receivedAt: at } : {}) };
+  }
+
+  /** Writes one key; a storage that fails is logged. */
+  private write(name: string, value: unknown): void {
     const failed = (error: unknown) => this.log.error(`could not save ${name} for ${this.hub}: ${describeError(error)}`);
     try {
-      Promise.resolve(this.memento.update(this.key(name), value())).catch(failed);
+      Promise.resolve(this.memento.update(this.key(name), value)).catch(failed);
     } catch (error) {
       failed(error);
     }
@@ -193,10 +261,5 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
 
   private key(name: string): string {
     return `aepAttention.${name}:${this.hub}`;
-  }
-
-  private schedule(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
   }
 }

@@ -17,6 +17,7 @@ import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 import { failureLogLine } from '../../src/aep/client/connectionFailure';
+import { slotEntries } from '../support/slotEntries';
 
 const TOKEN = 'resume-bounds-token';
 
@@ -79,7 +80,7 @@ describe('a fleet of 300 sessions, a window reload, then a dropped connection', 
     await waitUntil(() => firstPersistence.load().length === 300, 'a position for every session', 10_000, () => `${firstPersistence.load().length} positions`);
     first.client.dispose();
     firstPersistence.dispose();
-    assert.equal(memento.get<ResumePosition[]>(`aepAttention.positions:${origin}`, []).length, 300, 'more positions saved than the hub takes in one `from`');
+    assert.equal(slotEntries<ResumePosition>(memento, `aepAttention.positions:${origin}`).length, 300, 'more positions saved than the hub takes in one `from`');
 
     // The reload: a fresh inbox and client built from what was persisted.
     const persistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
@@ -240,7 +241,7 @@ describe('two emitters in one session string, across a window reload (AEP-0001 Â
     await waitUntil(() => firstPersistence.load().some((p) => p.session === session && p.seq === 2), 'the first emitter\'s position');
     first.client.dispose();
     firstPersistence.dispose();
-    const saved = memento.get<Array<Record<string, unknown>>>(`aepAttention.positions:${origin}`, []);
+    const saved = slotEntries<Record<string, unknown>>(memento, `aepAttention.positions:${origin}`);
     assert.deepEqual(saved.filter((p) => p['session'] === session), [{ source: events[0]!.source, session, epoch: 0, seq: 2 }], 'saved with its emitter');
 
     const { h, persistence } = await reloadAfterFirstEmitter(memento, origin, session);

@@ -8,6 +8,7 @@ import { hubId } from '../../src/host/hubList';
 import { MemoryMemento } from '../support/memoryMemento';
 import { validEvent, type EventFields, type RequestData } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
+import { slotEntries } from '../support/slotEntries';
 
 const HUB_A = 'http://127.0.0.1:8787';
 const HUB_B = 'http://127.0.0.1:9797';
@@ -194,6 +195,6 @@ describe('AttentionStore', () => {
     assert.equal(store.base, undefined);
     assert.equal(store.persistence, undefined);
     assert.equal(store.inbox, inbox);
-    assert.equal(memento.get<unknown[]>(`aepAttention.open:${HUB_A}`, []).length, 1, 'saved on release');
+    assert.equal(slotEntries(memento, `aepAttention.open:${HUB_A}`).length, 1, 'saved on release');
   });
 });

@@ -455,3 +455,19 @@ describe('unsettled commands: nothing sent as typed, nor a secret, is kept reada
     second.dispose();
   });
 });
+
+describe('CommandStore at its bound', () => {
+  test('an answer that times out when the store is full, and so no longer fits, goes from memory as from disk, with a log line', () => {
+    const memento = new MemoryMemento();
+    const log = new RecordingLogger();
+    // Exactly two answers that await their ack: the wrapper, both entries and the comma between them.
+    const exact = JSON.stringify({ version: 1, entries: [stored('c1', 100), stored('c2', 100)] }).length;
+    const store = new CommandStore(memento, KEY, log, { maxBytes: exact });
+    assert.deepEqual(store.put(stored('c1', 100)), { ok: true });
+    assert.deepEqual(store.put(stored('c2', 100)), { ok: true });
+    store.markTimedOut('c2');
+    assert.deepEqual(store.list().map((c) => c.id), ['c1'], 'the timed-out one goes, never the one awaiting its ack');
+    assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), ['c1'], 'what this window holds is what a reload reads');
+    assert.ok(log.lines.includes(`warn no longer keeping timed-out answer c2 for request R-c2 across a reload: the unsettled answers are full`), log.lines.join('\n'));
+  });
+});

@@ -6,6 +6,7 @@ import { WorkspacePersistence } from '../../src/host/persistence';
 import { validEvent, type EventFields } from '../support/events';
 import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
+import { slotEntries } from '../support/slotEntries';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 const key = (name: string) => `aepAttention.${name}:${ORIGIN}`;
@@ -70,13 +71,13 @@ test('dismissals saved under the storage key "hidden" by earlier versions are re
   assert.deepEqual([...persistence.dismissedKeys], [scoped('saved-key')], 'a non-string entry is dropped');
   persistence.dismiss(scoped('new-key'));
   persistence.flush();
-  assert.deepEqual(memento.get(key('hidden')), [scoped('saved-key'), scoped('new-key')]);
+  assert.deepEqual(slotEntries(memento, key('hidden')), [scoped('saved-key'), scoped('new-key')]);
   persistence.dispose();
 });
 
 test('a key whose write throws and one whose write rejects do not stop the others, and both are logged', async () => {
-  // `open` throws as a deeply nested value would in Memento.update; `received` is refused by the storage.
-  const memento = new FailingMemento((k) => k === key('open'), (k) => k === key('received'));
+  // `open` throws as a deeply nested value would in Memento.update; `hidden` is refused by the storage.
+  const memento = new FailingMemento((k) => k === key('open'), (k) => k === key('hidden'));
   const log = new RecordingLogger();
   const inbox = new Inbox();
   const persistence = new WorkspacePersistence(memento, ORIGIN, log);
@@ -86,11 +87,11 @@ test('a key whose write throws and one whose write rejects do not stop the other
   persistence.dismiss('some-key');
   const unhandled = await unhandledRejections(() => persistence.flush());
   assert.deepEqual(unhandled, [], 'every rejection is caught');
-  assert.deepEqual([...memento.keys()].sort(), [key('hidden'), key('positions')]);
-  assert.deepEqual(memento.get(key('positions')), [{ session: 's1', epoch: 0, seq: 1 }]);
+  assert.deepEqual([...memento.keys()], [key('positions')]);
+  assert.deepEqual(slotEntries(memento, key('positions')), [{ session: 's1', epoch: 0, seq: 1 }]);
   assert.deepEqual(log.lines.filter((line) => line.startsWith('error')).sort(), [
-    `error could not save open for ${ORIGIN}: RangeError: Maximum call stack size exceeded`,
-    `error could not save received for ${ORIGIN}: Error: the storage is full`,
+    `error could not save the dismissed requests for ${ORIGIN}: Error: the storage is full`,
+    `error could not save the open requests for ${ORIGIN}: RangeError: Maximum call stack size exceeded`,
   ]);
   persistence.dispose();
 });
@@ -128,7 +129,7 @@ test('a request that cannot be serialized is left out with a log line; the rest 
   inbox.apply(requestEvent('R3', 3));
   assert.equal(inbox.open().length, 3);
   persistence.flush();
-  assert.deepEqual((memento.get<Array<{ id: string }>>(key('open'), [])).map((event) => event.id), ['R1', 'R3']);
+  assert.deepEqual(slotEntries<{ events: Array<{ id: string }> }>(memento, key('open')).map((saved) => saved.events[0]?.id), ['R1', 'R3']);
   assert.deepEqual(log.lines, [
     `warn not saving a's request BAD in session s1: it cannot be stored as JSON (TypeError: Do not know how to serialize a BigInt)`,
   ]);

@@ -12,6 +12,7 @@ import { Inbox } from '../../src/aep/inbox/inbox';
 import { WorkspacePersistence } from '../../src/host/persistence';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
+import { slotEntries } from '../support/slotEntries';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 const POSITIONS_KEY = `aepAttention.positions:${ORIGIN}`;
@@ -55,7 +56,7 @@ describe('WorkspacePersistence positions', () => {
     const persistence = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
     for (let i = 0; i < 100_000; i++) persistence.record(at(`fleet-session-${i.toString(36).padStart(6, '0')}`, i % 50));
     persistence.flush();
-    const saved = memento.get<ResumePosition[]>(POSITIONS_KEY, []);
+    const saved = slotEntries<ResumePosition>(memento, POSITIONS_KEY);
     const chars = JSON.stringify(saved).length;
     assert.equal(saved.length, MAX_KEPT_POSITIONS);
     assert.ok(chars <= MAX_KEPT_POSITION_CHARS, `${chars} characters`);
@@ -89,7 +90,7 @@ describe('WorkspacePersistence positions', () => {
     persistence.record(of(SRC_A, 'live'));
     persistence.forget(SRC_A, 'ended');
     persistence.flush();
-    assert.deepEqual(memento.get<ResumePosition[]>(POSITIONS_KEY, []), [of(SRC_A, 'live')]);
+    assert.deepEqual(slotEntries<ResumePosition>(memento, POSITIONS_KEY), [of(SRC_A, 'live')]);
     persistence.dispose();
   });
 
@@ -102,7 +103,7 @@ describe('WorkspacePersistence positions', () => {
     persistence.forget(SRC_A, 'default');
     persistence.record(of(SRC_A, 'main', 6));
     persistence.flush();
-    assert.deepEqual(memento.get<unknown[]>(POSITIONS_KEY, []), [at('main', 4), of(SRC_B, 'main', 2), of(SRC_A, 'main', 6)]);
+    assert.deepEqual(slotEntries(memento, POSITIONS_KEY), [at('main', 4), of(SRC_B, 'main', 2), of(SRC_A, 'main', 6)]);
     persistence.dispose();
   });
 });

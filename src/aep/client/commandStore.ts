@@ -1,5 +1,8 @@
+import * as z from 'zod/mini';
+import { parsedOk, parsedProblem, type Parsed } from '../result';
 import { commandHoldsSecret } from '../secretAsking';
-import { describeError, type Logger } from './logger';
+import { StorageSlot, type KeyValueStorage } from '../storage/storageSlot';
+import type { Logger } from './logger';
 
 /**
  * A command handed to the sender and not yet settled, as it is kept across a
@@ -51,11 +54,7 @@ export interface UnsettledCommands {
   remove(id: string): void;
 }
 
-/** The part of `vscode.Memento` this store needs (no vscode import in the protocol core). */
-export interface KeyValueStorage {
-  get<T>(key: string, fallback: T): T;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
+export type { KeyValueStorage } from '../storage/storageSlot';
 
 export interface CommandStoreLimits {
   maxCommands?: number;
@@ -87,39 +86,55 @@ export class CommandStore implements UnsettledCommands {
   private readonly maxBytes: number;
   /** Characters of JSON held, kept as commands come and go rather than re-serialized on every put. */
   private bytes = 0;
+  private readonly slot: StorageSlot<StoredCommand, StoredShape>;
 
   constructor(
-    private readonly storage: KeyValueStorage,
-    private readonly key: string,
+    storage: KeyValueStorage,
+    key: string,
     private readonly log: Logger,
     limits: CommandStoreLimits = {},
   ) {
     this.maxCommands = limits.maxCommands ?? MAX_STORED_COMMANDS;
     this.maxBytes = limits.maxBytes ?? MAX_STORED_COMMAND_BYTES;
-    let saved: unknown;
-    try {
-      saved = storage.get<unknown>(key, []);
-    } catch (error) {
-      log.error(`could not read the unsettled answers: ${describeError(error)}`);
-    }
-    let skipped = 0;
+    this.slot = new StorageSlot(
+      storage,
+      {
+        key,
+        label: 'the unsettled answers',
+        noun: ['unsettled answer', 'unsettled answers'],
+        version: COMMANDS_VERSION,
+        schema: storedCommandSchema,
+        check: readStored,
+        stored: storedForm,
+        // Version 0: the bare list, in the same shape.
+        legacy: (raw) => (Array.isArray(raw) ? raw : undefined),
+        // A list saved under larger bounds (another version) is cut to these: the timed-out go first, then the oldest.
+        cap: { maxEntries: this.maxCommands, maxChars: this.maxBytes, dropFrom: 'first', dropSooner: (command) => command.timedOut === true },
+        describe: (command) => `answer ${command.id} for request ${command.subject}`,
+      },
+      log,
+    );
     let unmasked = 0;
-    for (const raw of Array.isArray(saved) ? saved : []) {
-      const command = readStored(raw);
-      if (!command) skipped++;
-      else {
-        // Stored by an older version with text sent at capture `full`: from now on in memory only.
-        if (!command.withheld && commandHoldsSecret(command.text, undefined)) {
-          command.memoryOnly = true;
-          unmasked++;
-        }
-        this.delete(command.id);
-        this.set(command);
+    for (const command of this.slot.read().entries) {
+      // Stored by an older version with text sent at capture `full`: from now on in memory only.
+      if (!command.withheld && commandHoldsSecret(command.text, undefined)) {
+        command.memoryOnly = true;
+        unmasked++;
       }
+      this.delete(command.id);
+      this.set(command);
     }
-    if (skipped > 0) log.warn(`skipped ${skipped} saved unsettled answers that could not be read`);
     if (unmasked > 0) log.info(`no longer keeping the text of ${unmasked} saved unsettled answer${unmasked === 1 ? '' : 's'} on disk: sent as typed (capture full), it is kept in memory only`);
-    if (this.trimSaved() || unmasked > 0) this.save();
+    // Nobody can be told in a page yet, so each goes with a log line.
+    const { dropped } = this.slot.fit([...this.commands.values()]);
+    for (const command of dropped) {
+      this.delete(command.id);
+      log.warn(
+        `no longer keeping saved answer ${command.id} for request ${command.subject}${command.timedOut ? ' (timed out)' : ''}: ` +
+          `more than ${this.maxCommands} unsettled answers or ${Math.round(this.maxBytes / 1024)} KB were saved`,
+      );
+    }
+    if (dropped.length > 0 || unmasked > 0) this.save();
   }
 
   get size(): number {
@@ -137,10 +152,10 @@ export class CommandStore implements UnsettledCommands {
     if (existing && !existing.unsent) delete next.unsent;
     // Once its text is kept off disk, it stays off.
     if (existing?.memoryOnly) next.memoryOnly = true;
-    const size = sizeOf(next);
+    const size = this.sizeOf(next);
     const count = this.commands.size - (existing ? 1 : 0) + 1;
-    const bytes = this.bytes - (existing ? sizeOf(existing) : 0) + size;
-    const room = size > this.maxBytes ? tooLarge(this.maxBytes) : this.makeRoom(count, bytes, command.id);
+    const bytes = this.bytes - (existing ? this.sizeOf(existing) : 0) + size;
+    const room = !this.slot.fits(1, size) ? tooLarge(this.maxBytes) : this.makeRoom(count, bytes, command.id);
     if (!room.ok) {
       this.log.warn(`refused to take answer ${command.id} for request ${command.subject}: ${room.why}`);
       return { ok: false, problem: room.problem };
@@ -161,28 +176,28 @@ export class CommandStore implements UnsettledCommands {
   markWritten(id: string): void {
     const command = this.commands.get(id);
     if (!command?.unsent) return;
-    this.bytes -= sizeOf(command);
+    this.bytes -= this.sizeOf(command);
     delete command.unsent;
-    this.bytes += sizeOf(command);
+    this.bytes += this.sizeOf(command);
     this.save();
   }
 
   markTimedOut(id: string): void {
     const command = this.commands.get(id);
     if (!command || command.timedOut) return;
-    this.bytes -= sizeOf(command);
+    this.bytes -= this.sizeOf(command);
     command.timedOut = true;
     delete command.unsent;
-    this.bytes += sizeOf(command);
+    this.bytes += this.sizeOf(command);
     this.save();
   }
 
   keepInMemoryOnly(id: string): void {
     const command = this.commands.get(id);
     if (!command || command.memoryOnly || command.withheld) return;
-    this.bytes -= sizeOf(command);
+    this.bytes -= this.sizeOf(command);
     command.memoryOnly = true;
-    this.bytes += sizeOf(command);
+    this.bytes += this.sizeOf(command);
     this.save();
   }
 
@@ -199,13 +214,13 @@ export class CommandStore implements UnsettledCommands {
     | { ok: false; problem: string; why: string } {
     const drop: StoredCommand[] = [];
     for (const command of this.commands.values()) {
-      if (count <= this.maxCommands && bytes <= this.maxBytes) break;
+      if (this.slot.fits(count, bytes)) break;
       if (!command.timedOut || command.id === keep) continue;
       drop.push(command);
       count--;
-      bytes -= sizeOf(command);
+      bytes -= this.sizeOf(command);
     }
-    if (count <= this.maxCommands && bytes <= this.maxBytes) return { ok: true, drop };
+    if (this.slot.fits(count, bytes)) return { ok: true, drop };
     const kb = Math.round(this.maxBytes / 1024);
     const full = count > this.maxCommands ? `${this.maxCommands} answers` : `${kb} KB of answers`;
     return {
@@ -217,49 +232,31 @@ export class CommandStore implements UnsettledCommands {
     };
   }
 
-  /**
-   * A list saved under larger bounds (another version) is cut to these: the
-   * timed-out go first, then the oldest. Nobody can be told in a page yet,
-   * so each goes with a log line.
-   */
-  private trimSaved(): boolean {
-    let dropped = false;
-    const over = () => this.commands.size > this.maxCommands || this.bytes > this.maxBytes;
-    for (const timedOutFirst of [true, false]) {
-      for (const command of [...this.commands.values()]) {
-        if (!over()) return dropped;
-        if (timedOutFirst && !command.timedOut) continue;
-        this.delete(command.id);
-        dropped = true;
-        this.log.warn(
-          `no longer keeping saved answer ${command.id} for request ${command.subject}${command.timedOut ? ' (timed out)' : ''}: ` +
-            `more than ${this.maxCommands} unsettled answers or ${Math.round(this.maxBytes / 1024)} KB were saved`,
-        );
-      }
-    }
-    return dropped;
-  }
-
   private set(command: StoredCommand): void {
     this.commands.set(command.id, command);
-    this.bytes += sizeOf(command);
+    this.bytes += this.sizeOf(command);
   }
 
   private delete(id: string): boolean {
     const command = this.commands.get(id);
     if (!command) return false;
     this.commands.delete(id);
-    this.bytes -= sizeOf(command);
+    this.bytes -= this.sizeOf(command);
     return true;
   }
 
   private save(): void {
-    const failed = (error: unknown) => this.log.error(`could not save the unsettled answers: ${describeError(error)}`);
-    try {
-      Promise.resolve(this.storage.update(this.key, [...this.commands.values()].map(storedForm))).catch(failed);
-    } catch (error) {
-      failed(error);
+    // Only a timed-out answer growing by its flag can pass the bound (put admits the rest): the slot drops timed-out
+    // ones first, and what it did not keep is not kept here either, so this window says what a reload will have.
+    for (const command of this.slot.write([...this.commands.values()]).dropped) {
+      this.delete(command.id);
+      this.log.warn(`no longer keeping timed-out answer ${command.id} for request ${command.subject} across a reload: the unsettled answers are full`);
     }
+  }
+
+  /** Characters of JSON it takes on disk. */
+  private sizeOf(command: StoredCommand): number {
+    return this.slot.charsOf(command) ?? Infinity;
   }
 }
 
@@ -279,28 +276,31 @@ function storedForm(command: StoredCommand): StoredCommand | Omit<StoredCommand,
   return { ...rest, withheld: true };
 }
 
-/** Characters of JSON it takes on disk. */
-function sizeOf(command: StoredCommand): number {
-  return JSON.stringify(storedForm(command)).length;
-}
+const COMMANDS_VERSION = 1;
 
-/** A saved value is data from an older run (or another version): checked field by field. */
-function readStored(raw: unknown): StoredCommand | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const value = raw as Record<string, unknown>;
-  const target = value['target'];
-  if (typeof target !== 'object' || target === null) return undefined;
-  const { session, source } = target as Record<string, unknown>;
-  const { id, type, subject, text, ackWindowMs, timedOut, unsent, withheld } = value;
-  if (typeof id !== 'string' || typeof type !== 'string' || typeof subject !== 'string') return undefined;
-  // A withheld command's text was never stored; one stored with text anyway is read without it.
-  if (withheld !== true && typeof text !== 'string') return undefined;
-  if (typeof session !== 'string' || typeof source !== 'string') return undefined;
-  if (typeof ackWindowMs !== 'number' || !Number.isFinite(ackWindowMs) || ackWindowMs <= 0) return undefined;
-  return {
-    id, type, subject, text: withheld === true ? '' : (text as string), target: { session, source }, ackWindowMs,
+/** Read as `=== true`: a flag of another type is no flag, and does not cost the command. */
+const flag = z.optional(z.unknown());
+const storedCommandSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  subject: z.string(),
+  text: z.optional(z.unknown()),
+  target: z.object({ session: z.string(), source: z.string() }),
+  ackWindowMs: z.number().check(z.positive()),
+  timedOut: flag,
+  unsent: flag,
+  withheld: flag,
+});
+type StoredShape = z.infer<typeof storedCommandSchema>;
+
+/** A saved command, from the stored form: a withheld one has no text; one stored with text anyway is read without it. */
+function readStored(value: StoredShape): Parsed<StoredCommand> {
+  const { id, type, subject, text, target, ackWindowMs, timedOut, unsent, withheld } = value;
+  if (withheld !== true && typeof text !== 'string') return parsedProblem('`text` is not a string, and the answer is not withheld');
+  return parsedOk({
+    id, type, subject, text: withheld === true || typeof text !== 'string' ? '' : text, target: { session: target.session, source: target.source }, ackWindowMs,
     ...(timedOut === true ? { timedOut: true } : {}),
     ...(unsent === true && timedOut !== true ? { unsent: true } : {}),
     ...(withheld === true ? { withheld: true } : {}),
-  };
+  });
 }

@@ -1,9 +1,9 @@
 import type { SendOutcome } from '../client/controlSender';
-import type { KeyValueStorage } from '../client/commandStore';
 import { describeError, type Logger } from '../client/logger';
 import type { RespondCommand } from '../control';
 import { Emitter } from '../emitter';
 import { isOpenStatus, type AttentionItem } from '../inbox/inbox';
+import { StorageSlot, type KeyValueStorage } from '../storage/storageSlot';
 import {
   agentOutcomes,
   answeredFor,
@@ -12,7 +12,8 @@ import {
   historyOutcome,
   newHistoryEntry,
   newHistorySend,
-  readHistoryEntry,
+  checkHistoryEntry,
+  historyEntrySchema,
   remaskEntry,
   type HistoryEntry,
   type HistorySend,
@@ -65,28 +66,50 @@ export class AnswerHistory {
    * timeout ends thousands at once, of which the bound keeps a few.
    */
   private readonly endedQueue = new Map<string, { hub: HubRef; item: Readonly<AttentionItem>; endedAt: number }>();
-  /** Characters of JSON each entry stores, measured once per change to it: a flood of closing requests must not re-serialize the whole history each time. */
-  private readonly sizes = new WeakMap<HistoryEntry, number>();
   private readonly now: () => number;
   private readonly limitsSource: (() => HistoryLimits) | undefined;
   private limits: HistoryLimits;
-  private readonly maxBytes: number;
   private readonly minOpenMs: number;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private disposed = false;
+  private readonly slot: StorageSlot<HistoryEntry>;
+  /** Entries an older version stored that the masking changed as they were read. */
+  private remasked = 0;
   /** The stored history is read on first use, not at construction: the extension's activation does not wait for it. */
   private loaded = false;
   private readonly changes: Emitter<void>;
   readonly onDidChange;
 
   constructor(
-    private readonly storage: KeyValueStorage,
+    storage: KeyValueStorage,
     private readonly log: Logger,
     options: AnswerHistoryOptions = {},
   ) {
     this.now = options.now ?? Date.now;
     this.limitsSource = options.limits;
-    this.maxBytes = options.maxBytes ?? DEFAULT_HISTORY_MAX_BYTES;
+    this.slot = new StorageSlot<HistoryEntry>(
+      storage,
+      {
+        key: HISTORY_STORAGE_KEY,
+        label: 'the answer history',
+        noun: ['answer history entry', 'answer history entries'],
+        version: HISTORY_VERSION,
+        schema: historyEntrySchema,
+        check: checkHistoryEntry,
+        // Version 1 is version 2 before the masking knew `auth` answers and secret-asking fields: masked as it is read.
+        migrations: { [UNMASKED_HISTORY_VERSION]: (raw) => this.remask(raw) },
+        keys: (entry) => [entry.id, ...entry.sends.map((send) => `command ${send.commandId}`)],
+        // Newest first: the oldest go (see `prune`, which applies it to the list in memory as well).
+        cap: { maxChars: options.maxBytes ?? DEFAULT_HISTORY_MAX_BYTES, dropFrom: 'last' },
+        describe: (entry) => `the answer history entry for ${entry.agent}'s request ${entry.requestId}`,
+        debounceMs: SAVE_DELAY_MS,
+        source: () => {
+          this.drainEnded();
+          return this.list;
+        },
+        // Measured once per change to it (`changed`): a flood of closing requests must not re-serialize the whole history each time.
+        cacheSizes: true,
+      },
+      log,
+    );
     this.minOpenMs = options.minOpenMs ?? DEFAULT_MIN_OPEN_MS;
     this.changes = new Emitter<void>((error) => log.error(`an answer history listener failed: ${describeError(error)}`));
     this.onDidChange = this.changes.event;
@@ -100,8 +123,8 @@ export class AnswerHistory {
     const repaired = this.load();
     const pruned = this.prune();
     // Text an older version kept readable is not left on disk for the debounce.
-    if (repaired === 'now') this.flush();
-    else if (pruned || repaired === 'later') this.schedule();
+    if (repaired === 'now') this.slot.flush();
+    else if (pruned || repaired === 'later') this.slot.schedule();
   }
 
   entries(): readonly HistoryEntry[] {
@@ -130,7 +153,7 @@ export class AnswerHistory {
     this.touch(entry, now);
     // Sends and their outcomes are written at once, not debounced: a reload right after
     // answering (which a web workbench does not wait for) must not lose what was sent.
-    this.flush();
+    this.slot.flush();
   }
 
   /** How a recorded send ended; an id not recorded (or pruned since) is ignored. */
@@ -142,7 +165,7 @@ export class AnswerHistory {
     if (outcome.kind === 'not-kept' && known.send.outcomes.some((o) => o.kind === 'not-kept')) return;
     known.send.outcomes.push(historyOutcome(outcome, this.now()));
     this.changed(known.entry);
-    this.flush();
+    this.slot.flush();
   }
 
   /**
@@ -167,7 +190,7 @@ export class AnswerHistory {
     const endedAt = isOpenStatus(item.status) ? now : (item.closedAt ?? now);
     if (endedAt - item.receivedAt < this.minOpenMs) return;
     this.endedQueue.set(id, { hub, item, endedAt });
-    this.schedule();
+    this.slot.schedule();
     this.changes.fire();
   }
 
@@ -190,7 +213,7 @@ export class AnswerHistory {
     this.drainEnded();
     this.limits = this.readLimits();
     if (!this.prune()) return;
-    this.schedule();
+    this.slot.schedule();
     this.changes.fire();
   }
 
@@ -198,20 +221,18 @@ export class AnswerHistory {
   clear(): void {
     // Nothing stored may come back after a clear.
     this.loaded = true;
-    this.cancelSave();
     this.endedQueue.clear();
     const had = this.list.length > 0;
     this.list = [];
     this.byId.clear();
     this.byCommand.clear();
-    this.write(undefined);
+    this.slot.clear();
     if (had) this.changes.fire();
   }
 
   /** Writes pending changes. */
   dispose(): void {
-    if (this.timer) this.flush();
-    this.disposed = true;
+    this.slot.dispose();
     this.changes.dispose();
   }
 
@@ -272,9 +293,9 @@ export class AnswerHistory {
   }
 
   private changed(entry: HistoryEntry): void {
-    this.sizes.delete(entry);
+    this.slot.changed(entry);
     this.prune();
-    this.schedule();
+    this.slot.schedule();
     this.changes.fire();
   }
 
@@ -314,15 +335,8 @@ export class AnswerHistory {
       if (entry.sends.length === 0 && ended++ >= maxEnded) continue;
       kept.push(entry);
     }
-    let bytes = JSON.stringify(storedJson([])).length;
-    let fits = 0;
-    for (const entry of kept) {
-      const size = this.sizeOf(entry);
-      if (size === undefined || bytes + size + (fits > 0 ? 1 : 0) > this.maxBytes) break;
-      bytes += size + (fits > 0 ? 1 : 0);
-      fits++;
-    }
-    kept.length = fits;
+    // Then what the storage slot's size cap keeps: the newest that fit.
+    kept.splice(0, kept.length, ...this.slot.fit(kept).kept);
     const dropped = ordered.length - kept.length;
     this.list = kept;
     if (dropped === 0) return false;
@@ -335,89 +349,28 @@ export class AnswerHistory {
     return true;
   }
 
-  private sizeOf(entry: HistoryEntry): number | undefined {
-    let size = this.sizes.get(entry);
-    if (size !== undefined) return size;
-    try {
-      size = JSON.stringify(entry).length;
-    } catch (error) {
-      this.log.warn(`an answer history entry cannot be stored as JSON, so it and older ones are dropped: ${describeError(error)}`);
-      return undefined;
-    }
-    this.sizes.set(entry, size);
-    return size;
-  }
-
   // ---- storage ------------------------------------------------------------------
 
   /** Reads the stored history; whether what was stored needs writing again: entries skipped (`later`), or masked again (`now`). */
   private load(): 'no' | 'later' | 'now' {
-    let saved: unknown;
-    try {
-      saved = this.storage.get<unknown>(HISTORY_STORAGE_KEY, undefined);
-    } catch (error) {
-      this.log.error(`could not read the answer history: ${describeError(error)}`);
-      return 'no';
-    }
-    if (saved === undefined) return 'no';
-    const stored = typeof saved === 'object' && saved !== null ? (saved as Record<string, unknown>) : {};
-    const version = stored['version'];
-    if ((version !== HISTORY_VERSION && version !== UNMASKED_HISTORY_VERSION) || !Array.isArray(stored['entries'])) {
-      this.log.warn('the saved answer history is in a form this version does not read; it starts empty');
-      return 'no';
-    }
-    // What an older version stored may hold what this one masks: masked now, and written back at once.
-    const unmasked = version === UNMASKED_HISTORY_VERSION;
-    let skipped = 0;
-    let remasked = 0;
-    for (const raw of stored['entries'] as unknown[]) {
-      const entry = readHistoryEntry(raw);
-      if (!entry || this.byId.has(entry.id) || entry.sends.some((send) => this.byCommand.has(send.commandId))) {
-        skipped++;
-        continue;
-      }
-      if (unmasked && remaskEntry(entry)) remasked++;
+    const read = this.slot.read();
+    for (const entry of read.entries) {
       this.byId.set(entry.id, entry);
       for (const send of entry.sends) this.byCommand.set(send.commandId, { entry, send });
       this.list.push(entry);
     }
-    if (skipped > 0) this.log.warn(`skipped ${skipped} saved answer history entr${skipped === 1 ? 'y' : 'ies'} that could not be read`);
+    const remasked = this.remasked;
     if (remasked > 0) this.log.info(`masked ${remasked} saved answer history entr${remasked === 1 ? 'y' : 'ies'} that held text this version does not keep`);
-    if (unmasked) return 'now';
-    return skipped > 0 ? 'later' : 'no';
+    // What an older version stored may hold what this one masks: written back at once.
+    if (read.form === 'older') return 'now';
+    return read.skipped > 0 ? 'later' : 'no';
   }
 
-  private schedule(): void {
-    if (this.disposed) {
-      this.write(storedJson(this.list));
-      return;
-    }
-    if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
+  /** Version 1 to 2: the entry masked as a new one is; one that cannot be read is left to the schema to refuse. */
+  private remask(raw: unknown): unknown {
+    const parsed = historyEntrySchema.safeParse(raw);
+    if (!parsed.success) return raw;
+    if (remaskEntry(parsed.data)) this.remasked++;
+    return parsed.data;
   }
-
-  private cancelSave(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private flush(): void {
-    this.drainEnded();
-    this.cancelSave();
-    this.write(storedJson(this.list));
-  }
-
-  /** One write; a storage that throws or rejects is logged, and the history in memory stays. */
-  private write(value: unknown): void {
-    const failed = (error: unknown) => this.log.error(`could not save the answer history: ${describeError(error)}`);
-    try {
-      Promise.resolve(this.storage.update(HISTORY_STORAGE_KEY, value)).catch(failed);
-    } catch (error) {
-      failed(error);
-    }
-  }
-}
-
-function storedJson(entries: readonly HistoryEntry[]): { version: number; entries: readonly HistoryEntry[] } {
-  return { version: HISTORY_VERSION, entries };
 }

@@ -13,6 +13,7 @@ import type { AttentionItem } from '../inbox/inbox';
 import { honestRequestText, type TextHonesty } from '../labels';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../levels';
 import { redactValue, SECRET_MARK } from '../redaction';
+import { parsedOk, parsedProblem, type Parsed } from '../result';
 import { maskStoredText, partAsksForSecret, secretAskingOf, storedMasking, type SecretAskingRequest } from '../secretAsking';
 
 /** A hub the history was written for. */
@@ -337,7 +338,8 @@ const sendSchema = z.object({
   outcomes: z.array(outcomeSchema),
 });
 
-const entrySchema = z.object({
+/** One stored entry, as the answer history's storage slot reads it. */
+export const historyEntrySchema = z.object({
   id: nonEmpty,
   hub: z.object({ id: text, label: text }),
   itemKey: nonEmpty,
@@ -378,16 +380,13 @@ export function remaskEntry(entry: HistoryEntry): boolean {
 }
 
 /**
- * A stored entry, checked: stored data is untrusted (another version, a
- * damaged file). Undefined when it cannot be read or does not hang together
- * (its id, a send's command id).
+ * What the schema cannot say of a stored entry (stored data is untrusted:
+ * another version, a damaged file): its id and each send's command id must
+ * agree. The entry, or why it is not one.
  */
-export function readHistoryEntry(raw: unknown): HistoryEntry | undefined {
-  const parsed = entrySchema.safeParse(raw);
-  if (!parsed.success) return undefined;
-  const entry: HistoryEntry = parsed.data;
-  if (entry.id !== historyEntryId(entry.hub, entry.itemKey)) return undefined;
-  if (entry.sends.some((send) => send.command.id !== send.commandId)) return undefined;
+export function checkHistoryEntry(entry: HistoryEntry): Parsed<HistoryEntry> {
+  if (entry.id !== historyEntryId(entry.hub, entry.itemKey)) return parsedProblem('`id` is not the id of its hub and item');
+  if (entry.sends.some((send) => send.command.id !== send.commandId)) return parsedProblem("a send's `commandId` is not its command's id");
   if (entry.sends.length > 0) delete entry.ended;
-  return entry;
+  return parsedOk(entry);
 }
