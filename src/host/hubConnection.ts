@@ -156,7 +156,7 @@ export class HubConnection extends Disposable {
 
   respond(request: AttentionRequest, answer: Answer, choice: DecidedCapture, onBuilt?: (command: RespondCommand) => void): Promise<SendOutcome> {
     if (!this.client) {
-      return Promise.resolve({ kind: 'cancelled', commandId: '', reason: vscode.l10n.t('Not connected to a hub.') });
+      return Promise.resolve({ kind: 'cancelled', commandId: '', code: 'not-connected' });
     }
     return this.client.respond(request, answer, choice, onBuilt).then((outcome) => this.logOutcome(request, outcome));
   }
@@ -164,7 +164,7 @@ export class HubConnection extends Disposable {
   /** Sends a timed-out answer again under the same command id (AEP-0004 §2.3). */
   resend(request: AttentionRequest, commandId: string): Promise<SendOutcome> {
     const again = this.client?.resend(commandId);
-    if (!again) return Promise.resolve({ kind: 'cancelled', commandId, reason: vscode.l10n.t('That answer can no longer be sent again; send a new one.') });
+    if (!again) return Promise.resolve({ kind: 'cancelled', commandId, code: 'cannot-resend' });
     return again.then((outcome) => this.logOutcome(request, outcome));
   }
 

@@ -207,7 +207,7 @@ export class Hubs extends Disposable {
   }
 
   private gone(commandId = ''): SendOutcome {
-    return { kind: 'cancelled', commandId, reason: vscode.l10n.t('The hub this request came through is no longer in the settings, so it cannot be answered from here.') };
+    return { kind: 'cancelled', commandId, code: 'hub-removed' };
   }
 
   /** Adds the hubs the settings now name, removes the ones they no longer do, and hands the rest their new settings. */

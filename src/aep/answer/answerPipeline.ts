@@ -1,5 +1,5 @@
 import type { Answer, AttentionRequest } from '../attention';
-import { answerProblem } from '../answerCheck';
+import { answerProblem, type AnswerProblem } from '../answerCheck';
 import { commandCapture, type CaptureChoice, type DecidedCapture, type PartChange } from '../capture';
 import type { StoredCommand } from '../client/commandStore';
 import type { SendOutcome } from '../client/controlSender';
@@ -37,7 +37,7 @@ export type AnswerRefusal =
   | { code: 'unreadable' }
   | { code: 'answered-elsewhere' }
   | { code: 'not-accepting' }
-  | { code: 'invalid'; message: string; fieldId?: string }
+  | { code: 'invalid'; problem: AnswerProblem; fieldId?: string }
   | { code: 'would-redact'; changes: PartChange[] };
 
 /** The one key of a request's answer: hub, request source and id (AEP-0001 dedupes by `(source, id)`). */
@@ -152,7 +152,7 @@ export class AnswerPipeline {
     const request = facts.request;
     if (!request) return { kind: 'refused', refusal: { code: 'unreadable' } };
     const problem = answerProblem(request, answer);
-    if (problem) return { kind: 'refused', refusal: { code: 'invalid', message: problem.message, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
+    if (problem) return { kind: 'refused', refusal: { code: 'invalid', problem, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
     const decision = decideCapture(answer, request, choice);
     if (!decision.ok) return { kind: 'refused', refusal: { code: 'would-redact', changes: decision.changes } };
     return { kind: 'sending', outcome: this.track(surface, facts, '', (entry) => send(answer, decision, (id) => (entry.commandId = id))) };
@@ -166,7 +166,7 @@ export class AnswerPipeline {
     const record = this.record(facts);
     if (record && record.commandId !== commandId && (record.state === 'queued' || record.state === 'awaiting-ack')) {
       // Another command is in flight: resending an older one would compete with it.
-      return Promise.resolve({ kind: 'cancelled', commandId, reason: 'another answer to this request is awaiting its acknowledgement' });
+      return Promise.resolve({ kind: 'cancelled', commandId, code: 'other-answer-in-flight' });
     }
     return this.track(surface, facts, commandId, () => resend());
   }

@@ -237,7 +237,7 @@ export class HubClient {
     if (this.watchOnly) return Promise.resolve(watchOnlyRefusal(''));
     const built = buildRespondCommand(request, answer, this.identity, Date.now(), choice);
     // Text the redaction pipeline would change goes only as the sender chose (AEP-0004 §5): never labelled `redacted`.
-    if (!built.ok) return Promise.resolve({ kind: 'cancelled', commandId: '', reason: built.refusal.message });
+    if (!built.ok) return Promise.resolve({ kind: 'cancelled', commandId: '', code: 'would-redact', parts: built.refusal.parts });
     onBuilt?.(built.command);
     // A secret or text sent as typed is not kept on disk (secretAsking.ts): its envelope lives in memory only.
     const { kind, renderKind, capture } = request;
@@ -412,5 +412,5 @@ export class HubClient {
 }
 
 function watchOnlyRefusal(commandId: string): SendOutcome {
-  return { kind: 'cancelled', commandId, code: WATCH_ONLY, reason: 'the hub is watch-only (it declared no control routing, and no token is set for it), so it refuses every answer' };
+  return { kind: 'cancelled', commandId, code: WATCH_ONLY };
 }
