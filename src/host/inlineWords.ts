@@ -62,7 +62,7 @@ export function optionText(name: Naming): string {
 export function fieldPrompt(step: FieldStep): string {
   const question = fieldQuestion(step);
   const asked = step.field.required ? t('{0} (required)', question) : t('{0} (optional: Enter leaves it empty)', question);
-  const hint = fieldHint(t, step.field);
+  const hint = fieldHint(step.field);
   return hint ? `${asked} ${hint}` : asked;
 }
 
