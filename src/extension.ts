@@ -43,7 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const fromEnvironment = environmentToken(process.env);
   const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
   const tokens = new TokenStore(context.secrets, fromEnvironment);
-  const hubs = new Hubs(settings, tokens, context.workspaceState, log, { translate: vscode.l10n.t });
+  const hubs = new Hubs(settings, tokens, context.workspaceState, log);
   const secretValues = new AlwaysSecretValues(context.secrets, log.for('secrets'));
   context.subscriptions.push(secretValues);
   await secretValues.load();

@@ -2,6 +2,7 @@ import type { Answer, FieldSpec } from '../src/aep/attention';
 import type { AnswerPart } from '../src/aep/capture';
 import { validateFormValues } from '../src/aep/formValidation';
 import { sendCheck } from '../src/aep/inlineAnswer';
+import { fieldProblemText } from '../src/shared/problemWords';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues } from '../src/aep/secretAsking';
 import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
 import { answerSummary } from './answerSummary';
@@ -269,7 +270,7 @@ export class AnswerArea {
 
   private checkOne(widget: FieldWidget): void {
     const result = validateFormValues([widget.field.spec], widget.value() === undefined ? {} : { [widget.field.spec.id]: widget.value() });
-    widget.setError(result.ok ? undefined : result.errors[0]?.message);
+    widget.setError(result.ok ? undefined : fieldProblemText(result.errors[0].problem));
   }
 
   private submitForm(): void {
@@ -283,7 +284,7 @@ export class AnswerArea {
     const result = validateFormValues(this.specs(), values);
     widgets.forEach((widget) => widget.setError(undefined));
     if (!result.ok) {
-      for (const error of result.errors) widgets.find((w) => w.field.spec.id === error.fieldId)?.setError(error.message);
+      for (const error of result.errors) widgets.find((w) => w.field.spec.id === error.fieldId)?.setError(fieldProblemText(error.problem));
       const first = widgets.find((w) => result.errors.some((e) => e.fieldId === w.field.spec.id));
       first?.focus();
       this.showMessage(result.errors.length === 1 ? t('One field needs attention before sending.') : t('{0} fields need attention before sending.', result.errors.length), 'error');

@@ -31,7 +31,7 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
   const base = `field-${index}`;
   const labelId = `${base}-label`;
   const errorId = `${base}-error`;
-  const hintText = fieldHint(t, spec);
+  const hintText = fieldHint(spec);
   const hintId = hintText ? `${base}-hint` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ');
   const required = spec.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: t('required') }, ' *') : undefined;

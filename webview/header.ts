@@ -67,11 +67,11 @@ export class Header {
    */
   tick(): boolean {
     const now = Date.now() + this.clockOffset;
-    this.ageCell.textContent = agoExact(t, now - this.request.receivedAt);
+    this.ageCell.textContent = agoExact(now - this.request.receivedAt);
     const passed = this.request.expiresAt !== undefined && this.request.expiresAt <= now;
     if (!this.countdown || this.request.expiresAt === undefined) return passed;
     if (this.endedAs !== undefined) this.countdown.textContent = this.endedAs;
-    else this.countdown.textContent = passed ? t('passed, by this computer\'s clock') : t('in {0}', durationExact(t, this.request.expiresAt - now));
+    else this.countdown.textContent = passed ? t('passed, by this computer\'s clock') : t('in {0}', durationExact(this.request.expiresAt - now));
     this.countdown.dataset['passed'] = String(passed);
     return passed;
   }

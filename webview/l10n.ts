@@ -1,8 +1,8 @@
-// The only module that touches @vscode/l10n. Every user-visible string of the
-// page goes through `t` (or `tNodes` when the sentence embeds an element),
-// with the English text as the key, as `vscode.l10n.t` does on the host. The
-// host passes its loaded bundle (`vscode.l10n.bundle`) in the `init` message;
-// without one the English is shown unchanged.
+// The page's strings: every user-visible string goes through `l10n.t` of
+// '@vscode/l10n', as on the host (src/host/l10n.ts says why that form), or
+// `tNodes` when the sentence embeds an element, with the English text as the
+// key. The host passes its loaded bundle (`vscode.l10n.bundle`) in the `init`
+// message and the page loads it here; without one the English is shown unchanged.
 import * as l10n from '@vscode/l10n';
 
 export type StringBundle = Record<string, string>;

@@ -1,11 +1,24 @@
 import type { Answer, AttentionRequest, FieldSpec } from './attention';
-import { validateFormValues } from './formValidation';
+import { validateFormValues, type FieldError, type FieldProblem } from './formValidation';
 
-/** What is wrong with an answer, in a sentence; `fieldId` when one field is at fault. */
-export interface AnswerProblem {
-  message: string;
-  fieldId?: string;
-}
+/** How a field is named to the person: its label when it is real text, else its id. */
+export type FieldName = { kind: 'label'; label: string } | { kind: 'id'; id: string };
+
+/**
+ * What is wrong with an answer, as a code the UI words (src/host
+ * outcomeMessages.ts); `fieldId` when one field is at fault, the first of
+ * `fields` for a form.
+ */
+export type AnswerProblem = { fieldId?: string } & (
+  | { code: 'unreadable' }
+  | { code: 'answered-elsewhere' }
+  | { code: 'unknown-option'; option: string }
+  | { code: 'fields'; fieldId: string; fields: ReadonlyArray<{ name: FieldName; problem: FieldProblem }> }
+  | { code: 'values-not-form' }
+  | { code: 'empty' }
+);
+
+export type AnswerProblemCode = AnswerProblem['code'];
 
 /**
  * Whether an answer may be sent for a request, checked again on the host side
@@ -13,31 +26,33 @@ export interface AnswerProblem {
  * is wrong, in words, or undefined.
  */
 export function answerProblem(request: AttentionRequest | undefined, answer: Answer): AnswerProblem | undefined {
-  if (!request) return { message: 'this request could not be read, so it cannot be answered here.' };
-  if (!request.answerableHere) return { message: 'this request is answered outside VS Code.' };
+  if (!request) return { code: 'unreadable' };
+  if (!request.answerableHere) return { code: 'answered-elsewhere' };
   if (answer.option !== undefined && !request.options.some((option) => option.id === answer.option)) {
-    return { message: `"${answer.option}" is not one of the request's options.` };
+    return { code: 'unknown-option', option: answer.option };
   }
   if (request.renderKind === 'form') {
     const check = validateFormValues(request.fields, answer.values ?? {});
-    if (!check.ok) {
-      const named = (fieldId: string) => fieldName(request, request.fields.find((field) => field.id === fieldId), fieldId);
-      const message = check.errors.map((error) => `${named(error.fieldId)}: ${error.message}`).join(' ');
-      const first = check.errors[0];
-      return first ? { message, fieldId: first.fieldId } : { message };
-    }
+    if (!check.ok) return fieldsProblem(request, check.errors);
   } else if (answer.values !== undefined) {
-    return { message: 'only a form takes field values.' };
+    return { code: 'values-not-form' };
   }
-  if (answer.option === undefined && answer.values === undefined && !answer.text?.trim()) return { message: 'the answer is empty.' };
+  if (answer.option === undefined && answer.values === undefined && !answer.text?.trim()) return { code: 'empty' };
   return undefined;
+}
+
+/** A form's field errors as one problem, each field named as the person sees it. */
+export function fieldsProblem(request: AttentionRequest, errors: readonly [FieldError, ...FieldError[]]): AnswerProblem {
+  const first = errors[0];
+  const named = (fieldId: string) => fieldName(request, request.fields.find((field) => field.id === fieldId), fieldId);
+  return { code: 'fields', fieldId: first.fieldId, fields: errors.map((error) => ({ name: named(error.fieldId), problem: error.problem })) };
 }
 
 /**
  * How a field is named to the user: its label when the label is real text;
  * at capture `metadata`/`none` labels are placeholders (AEP-0006), so the id.
  */
-function fieldName(request: AttentionRequest, field: FieldSpec | undefined, fieldId: string): string {
+function fieldName(request: AttentionRequest, field: FieldSpec | undefined, fieldId: string): FieldName {
   const realLabel = field && field.label.trim() !== '' && (request.capture === 'redacted' || request.capture === 'full');
-  return realLabel ? `"${field.label}"` : `field \`${fieldId}\``;
+  return realLabel ? { kind: 'label', label: field.label } : { kind: 'id', id: fieldId };
 }

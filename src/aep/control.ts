@@ -49,7 +49,8 @@ export interface RespondRefusal {
   reason: 'would-redact';
   /** What the pipeline would replace, part by part (never logged: it is the user's text). */
   changes: PartChange[];
-  message: string;
+  /** How many parts, all changes together. */
+  parts: number;
 }
 
 /** A command, or a refusal: there is no way to get `redacted` on text the pipeline would change. */
@@ -82,7 +83,7 @@ export function buildRespondCommand(
       refusal: {
         reason: 'would-redact',
         changes: decision.changes,
-        message: `the redaction pipeline would replace ${count} part${count === 1 ? '' : 's'} of the answer's text; send the redacted answer, or choose to send it as typed (capture full)`,
+        parts: count,
       },
     };
   }

@@ -1,13 +1,37 @@
 import type { FieldSpec, SelectField } from './attention';
 import type { FormValues } from './capture';
 
-/** One problem with one field, worded for the person filling in the form. */
+/**
+ * What is wrong with one field's value, as a code with what the wording
+ * needs; only the UI words it (src/shared/problemWords.ts), so the rule
+ * lives here and the sentence in the person's language there.
+ * `other`: the field also takes the person's own answer.
+ */
+export type FieldProblem =
+  | { code: 'required' }
+  | { code: 'required-unsupported'; declaredType: string }
+  | { code: 'unsupported'; declaredType: string }
+  | { code: 'not-text' }
+  | { code: 'not-boolean' }
+  | { code: 'not-number' }
+  | { code: 'below-min'; min: number }
+  | { code: 'above-max'; max: number }
+  | { code: 'not-a-list' }
+  | { code: 'repeated-choice' }
+  | { code: 'unlisted-choices'; other: boolean }
+  | { code: 'unlisted-choice'; other: boolean }
+  /** A key of the answer that is no field of the form (`fieldId` is that key). */
+  | { code: 'unknown-field' };
+
+export type FieldProblemCode = FieldProblem['code'];
+
+/** One problem with one field. */
 export interface FieldError {
   fieldId: string;
-  message: string;
+  problem: FieldProblem;
 }
 
-export type FormCheck = { ok: true; values: FormValues } | { ok: false; errors: FieldError[] };
+export type FormCheck = { ok: true; values: FormValues } | { ok: false; errors: readonly [FieldError, ...FieldError[]] };
 
 /** An unanswered field: absent, blank text, or no choice picked. */
 export function isEmptyValue(value: unknown): boolean {
@@ -17,19 +41,17 @@ export function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-function checkSelect(field: SelectField, value: unknown): string | undefined {
+function checkSelect(field: SelectField, value: unknown): FieldProblem | undefined {
   const isChoice = (item: unknown) => typeof item === 'string' && field.choices.some((c) => c.id === item);
   const isOther = (item: unknown) => field.other && typeof item === 'string' && item.trim() !== '';
   if (field.multi) {
-    if (!Array.isArray(value)) return 'Choose from the list.';
-    if (new Set(value).size !== value.length) return 'Each choice can be picked only once.';
-    if (!value.every((item) => isChoice(item) || isOther(item))) {
-      return field.other ? 'Pick listed choices, or type your own answer.' : 'Pick only the listed choices.';
-    }
+    if (!Array.isArray(value)) return { code: 'not-a-list' };
+    if (new Set(value).size !== value.length) return { code: 'repeated-choice' };
+    if (!value.every((item) => isChoice(item) || isOther(item))) return { code: 'unlisted-choices', other: field.other };
     return undefined;
   }
   if (isChoice(value) || isOther(value)) return undefined;
-  return field.other ? 'Pick a listed choice, or type your own answer.' : 'Pick one of the listed choices.';
+  return { code: 'unlisted-choice', other: field.other };
 }
 
 /**
@@ -37,21 +59,21 @@ function checkSelect(field: SelectField, value: unknown): string | undefined {
  * must be a choice id unless `other` is true; plus the types of field_spec).
  * The value must already be non-empty; emptiness is `validateFormValues`'s call.
  */
-export function checkFieldValue(field: FieldSpec, value: unknown): string | undefined {
+export function checkFieldValue(field: FieldSpec, value: unknown): FieldProblem | undefined {
   switch (field.type) {
     case 'string':
-      return typeof value === 'string' ? undefined : 'Enter text.';
+      return typeof value === 'string' ? undefined : { code: 'not-text' };
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'Choose yes or no.';
+      return typeof value === 'boolean' ? undefined : { code: 'not-boolean' };
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'Enter a number.';
-      if (field.min !== undefined && value < field.min) return `Enter a number of at least ${field.min}.`;
-      if (field.max !== undefined && value > field.max) return `Enter a number of at most ${field.max}.`;
+      if (typeof value !== 'number' || !Number.isFinite(value)) return { code: 'not-number' };
+      if (field.min !== undefined && value < field.min) return { code: 'below-min', min: field.min };
+      if (field.max !== undefined && value > field.max) return { code: 'above-max', max: field.max };
       return undefined;
     case 'select':
       return checkSelect(field, value);
     case 'unsupported':
-      return `This extension cannot answer a field of type "${field.declaredType}".`;
+      return { code: 'unsupported', declaredType: field.declaredType };
   }
 }
 
@@ -72,20 +94,18 @@ export function validateFormValues(fields: readonly FieldSpec[], values: FormVal
       if (field.required) {
         errors.push({
           fieldId: field.id,
-          message:
-            field.type === 'unsupported'
-              ? `This required field has a type this extension cannot answer ("${field.declaredType}").`
-              : 'This field is required.',
+          problem: field.type === 'unsupported' ? { code: 'required-unsupported', declaredType: field.declaredType } : { code: 'required' },
         });
       }
       continue;
     }
     const problem = checkFieldValue(field, value);
-    if (problem) errors.push({ fieldId: field.id, message: problem });
+    if (problem) errors.push({ fieldId: field.id, problem });
     else out[field.id] = value;
   }
   for (const key of Object.keys(values)) {
-    if (!known.has(key)) errors.push({ fieldId: key, message: `"${key}" is not a field of this form.` });
+    if (!known.has(key)) errors.push({ fieldId: key, problem: { code: 'unknown-field' } });
   }
-  return errors.length === 0 ? { ok: true, values: out } : { ok: false, errors };
+  const [first, ...rest] = errors;
+  return first ? { ok: false, errors: [first, ...rest] } : { ok: true, values: out };
 }

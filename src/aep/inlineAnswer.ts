@@ -5,10 +5,10 @@
 // the page reads its controls (webview/fields.ts) and checked with the page's
 // code (formValidation.ts, answerCheck.ts).
 import type { Answer, AttentionRequest, FieldSpec, SelectField } from './attention';
-import { answerProblem, type AnswerProblem } from './answerCheck';
+import { answerProblem, fieldsProblem, type AnswerProblem } from './answerCheck';
 import { fieldValue, type SimpleField } from './fieldDraft';
 import { decideCapture, freeTextParts, type AnswerRedaction, type FormValues } from './capture';
-import { validateFormValues } from './formValidation';
+import { validateFormValues, type FieldProblem } from './formValidation';
 import { honestRequestText, type HonestText } from './labels';
 import type { CaptureLevel } from './levels';
 import type { RedactionOptions } from './redaction';
@@ -104,14 +104,14 @@ export function inlinePlan(request: AttentionRequest): InlinePlan | undefined {
 // ---- one field: its draft, its value, its check ------------------------------
 
 /**
- * What is wrong with a field's drafted value, in the words the page shows
- * under the field (the same `validateFormValues` call as its per-field
- * check): `required` enforced, an optional empty field passes.
+ * What is wrong with a field's drafted value, as the page finds it under
+ * the field (the same `validateFormValues` call as its per-field check):
+ * `required` enforced, an optional empty field passes.
  */
-export function fieldProblem(field: SimpleField, draft: FieldDraft | undefined): string | undefined {
+export function fieldProblem(field: SimpleField, draft: FieldDraft | undefined): FieldProblem | undefined {
   const value = fieldValue(field, draft);
   const check = validateFormValues([field], value === undefined ? {} : { [field.id]: value });
-  return check.ok ? undefined : check.errors[0]?.message;
+  return check.ok ? undefined : check.errors[0]?.problem;
 }
 
 /** What was picked in a select, as the quick pick shows it: listed choice ids, and "Other…" with its text. */
@@ -194,8 +194,8 @@ export function formAnswer(request: AttentionRequest, plan: InlinePlan, draft: P
   }
   const check = validateFormValues(request.fields, values);
   if (!check.ok) {
-    const first = check.errors[0];
-    return { ok: false, problem: answerProblem(request, { values }) ?? { message: first?.message ?? '', ...(first ? { fieldId: first.fieldId } : {}) }, step: stepOfField(plan, first?.fieldId) };
+    const problem = answerProblem(request, { values }) ?? fieldsProblem(request, check.errors);
+    return { ok: false, problem, step: stepOfField(plan, check.errors[0].fieldId) };
   }
   return checked(request, plan, { values: check.values });
 }
@@ -204,7 +204,7 @@ export function formAnswer(request: AttentionRequest, plan: InlinePlan, draft: P
 export function replyAnswer(request: AttentionRequest, plan: InlinePlan, draft: PageDraft): InlineAnswer {
   const text = draft.reply?.trim() ?? '';
   const step = plan.steps.findIndex((s) => s.kind === 'reply');
-  if (text === '') return { ok: false, problem: { message: 'the answer is empty.' }, step: step < 0 ? 0 : step };
+  if (text === '') return { ok: false, problem: { code: 'empty' }, step: step < 0 ? 0 : step };
   return checked(request, plan, { text });
 }
 

@@ -65,7 +65,7 @@ export class HistoryView extends Disposable {
   /** Every string here may hold agent or hub text: surfaces.treeItem makes it inert. */
   private treeItem({ entry }: Node): vscode.TreeItem {
     const several = this.hubs.size > 1;
-    const description = `${entryDescription(entry, several)} · ${agoRounded(t, entry.at, Date.now())}`;
+    const description = `${entryDescription(entry, several)} · ${agoRounded(entry.at, Date.now())}`;
     const sent = sentLine(entry);
     return treeItem({
       label: historyPrompt(entry) || entry.requestId,

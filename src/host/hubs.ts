@@ -13,14 +13,9 @@ import { AttentionStore, type AttentionStoreOptions, type ComponentLog } from '.
 import { Disposable } from './disposable';
 import { HubConnection, type ClientTuning, type ConnectionState, type RestoredOutcome, type SettingsSource, type TokenSource } from './hubConnection';
 import type { HubConfig } from './hubList';
-import { t } from './l10n';
-
-/** Words a sentence for the person: `vscode.l10n.t` in the window, the host's `t` (l10n.ts) in plain Node. */
-export type Translate = (message: string, ...args: Array<string | number>) => string;
 
 export interface HubsOptions {
   store?: AttentionStoreOptions;
-  translate?: Translate;
   client?: ClientTuning;
 }
 
@@ -56,7 +51,6 @@ export class Hubs extends Disposable {
   /** What each hub's own subscriptions and store are released by, in order. */
   private readonly releases = new Map<Hub, () => void>();
   private reportedProblems = '';
-  private readonly translate: Translate;
   private readonly onListenerError = (error: unknown) => this.log.for('hubs').error(`listener failed: ${String(error)}`);
   private readonly listProblems = this._register(new Emitter<string[]>(this.onListenerError));
   /** `aepAttention.hubs` holds entries that could not be used (each problem in words to act on). */
@@ -93,7 +87,6 @@ export class Hubs extends Disposable {
     private readonly options: HubsOptions = {},
   ) {
     super();
-    this.translate = options.translate ?? t;
     this._register(settings.onDidChange(() => this.reconcile()));
     this._register({ dispose: () => this.removeAll() });
   }
@@ -210,14 +203,12 @@ export class Hubs extends Disposable {
     return this.pipeline.resend(surface, this.answerFacts(item), commandId, this.senderOf(hub)).then((outcome) => this.settledFrom(hub, item, outcome));
   }
 
-  /** The hub's current sender, or one that says in words why nothing can go (no such hub, or no client right now). */
+  /** The hub's current sender, or one that says by its code why nothing can go (no such hub, or no client right now). */
   private senderOf(hub: Hub | undefined): AnswerSender {
     const live = hub?.sender;
     if (live) return live;
-    const reason = hub
-      ? this.translate('Not connected to a hub.')
-      : this.translate('The hub this request came through is no longer in the settings, so it cannot be answered from here.');
-    const cancelled = (commandId: string): Promise<SendOutcome> => Promise.resolve({ kind: 'cancelled', commandId, reason });
+    const code = hub ? 'not-connected' : 'hub-removed';
+    const cancelled = (commandId: string): Promise<SendOutcome> => Promise.resolve({ kind: 'cancelled', commandId, code });
     return { respond: () => cancelled(''), resend: (commandId) => cancelled(commandId) };
   }
 

@@ -6,7 +6,6 @@ import { agentName, kindLabel, promptLine, provenance, sessionName } from './des
 import { Disposable } from './disposable';
 import { shownStatus } from '../shared/shownStatus';
 import type { Hub, Hubs } from './hubs';
-import { t } from './l10n';
 import { setBadge, treeItem } from './surfaces';
 import { watchOnlySentence } from './watchOnlyWords';
 
@@ -116,7 +115,7 @@ export class InboxView extends Disposable {
     // Rows are open requests and answered ones the agent has yet to resolve (src/shared/shownStatus.ts).
     if (shownStatus(request.status, {}).kind === 'answered') parts.push(vscode.l10n.t('answered, waiting for the agent'));
     const expiresAt = request.request?.expiresAt;
-    parts.push(expiresAt !== undefined ? leftRounded(t, expiresAt, now) : agoRounded(t, request.receivedAt, now));
+    parts.push(expiresAt !== undefined ? leftRounded(expiresAt, now) : agoRounded(request.receivedAt, now));
     if (request.request) parts.push(vscode.l10n.t('capture {0}', request.request.capture));
     if (request.request && !request.request.answerableHere) parts.push(vscode.l10n.t('answered outside VS Code'));
     const description = parts.join(' · ');

@@ -8,7 +8,7 @@ import type { RedactionOptions } from '../aep/redaction';
 import type { AlwaysSecretValues } from './alwaysSecretValues';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import {
-  checkedRequestOf, fieldDraftOf, fieldProblem, formAnswer, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf, sendCheck, stepOfField, withField, withReply,
+  checkedRequestOf, fieldDraftOf, formAnswer, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf, sendCheck, stepOfField, withField, withReply,
   type InlineAnswer, type InlinePlan, type InlineStep, type SelectPick,
 } from '../aep/inlineAnswer';
 import { fieldNamedIn } from '../aep/nackField';
@@ -19,9 +19,10 @@ import { sendingMessage } from './answerOutcomes';
 import { agentName } from './describe';
 import { Disposable } from './disposable';
 import type { Hubs } from './hubs';
+import { answerProblemText } from '../shared/problemWords';
 import { piece, PIECES } from './untrustedText';
 import {
-  choiceText, fieldPrompt, fieldQuestion, inlineTitle, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText, type AgentItem, type ListItem,
+  choiceText, fieldProblemWords, fieldPrompt, fieldQuestion, inlineTitle, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText, type AgentItem, type ListItem,
 } from './inlineWords';
 import { describeOutcome, describeRefusal } from './outcomeMessages';
 import type { RequestPages } from './requestPages';
@@ -309,7 +310,7 @@ class InlineFlow {
         : this.plan.mode === 'form' ? formAnswer(this.request, this.plan, this.draft) : replyAnswer(this.request, this.plan, this.draft);
       if (!built.ok) {
         index = built.step;
-        problem = built.problem.message;
+        problem = answerProblemText(built.problem);
         continue;
       }
       const confirmed = await this.confirm(built.answer);
@@ -386,7 +387,7 @@ class InlineFlow {
           password: field.type === 'string' && step.secret,
           problem,
           // While typing, a blank required field is not yet a problem; on Enter it is.
-          check: (text, accepting) => (!accepting && text.trim() === '' ? undefined : fieldProblem(field, { value: text })),
+          check: (text, accepting) => (!accepting && text.trim() === '' ? undefined : fieldProblemWords(field, { value: text })),
           keep: (text) => keep({ value: text }),
         });
         return end.kind === 'next' ? { kind: 'next', value: undefined } : end;
@@ -423,7 +424,7 @@ class InlineFlow {
       active: isPicked,
       selected: field.multi ? isPicked : undefined,
       // Only a multi-select can be accepted empty; the field's own check says whether it may be.
-      check: field.multi ? (values) => (values.some((v) => v.kind === 'other') ? undefined : fieldProblem(field, selectDraft(field, toPick(values, undefined)))) : undefined,
+      check: field.multi ? (values) => (values.some((v) => v.kind === 'other') ? undefined : fieldProblemWords(field, selectDraft(field, toPick(values, undefined)))) : undefined,
       keep: field.multi ? (values) => void this.keepSelect(field, toPick(values, undefined)) : undefined,
     });
     if (end.kind !== 'next') return end;
@@ -437,7 +438,7 @@ class InlineFlow {
       prompt: vscode.l10n.t('{0}: your own answer', fieldQuestion(step)),
       value: before.other ?? '',
       problem: undefined,
-      check: (text, accepting) => (!accepting && text.trim() === '' ? undefined : fieldProblem(field, selectDraft(field, toPick(values, text)))),
+      check: (text, accepting) => (!accepting && text.trim() === '' ? undefined : fieldProblemWords(field, selectDraft(field, toPick(values, text)))),
       keep: (text) => this.keepSelect(field, toPick(values, text)),
     });
     if (other.kind === 'back') return this.selectStep(step, field, index, undefined);

@@ -7,10 +7,13 @@
 import type { Answer } from '../aep/attention';
 import type { AnswerPart, AnswerRedaction } from '../aep/capture';
 import { credentialKinds, type CredentialKind } from '../aep/credentials';
-import type { InlinePlan, InlineStep, Naming, Sensitivity } from '../aep/inlineAnswer';
+import type { SimpleField } from '../aep/fieldDraft';
+import { fieldProblem, type InlinePlan, type InlineStep, type Naming, type Sensitivity } from '../aep/inlineAnswer';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { distinctOptions, readsLikeOurs } from '../aep/ownItems';
 import { fieldHint } from '../shared/fieldWords';
+import { fieldProblemText } from '../shared/problemWords';
+import type { FieldDraft } from '../shared/webviewMessages';
 import { agentName, kindLabel } from './describe';
 import { t } from './l10n';
 import type { PickItem } from './surfaces';
@@ -59,7 +62,7 @@ export function optionText(name: Naming): string {
 export function fieldPrompt(step: FieldStep): string {
   const question = fieldQuestion(step);
   const asked = step.field.required ? t('{0} (required)', question) : t('{0} (optional: Enter leaves it empty)', question);
-  const hint = fieldHint(t, step.field);
+  const hint = fieldHint(step.field);
   return hint ? `${asked} ${hint}` : asked;
 }
 
@@ -154,4 +157,10 @@ export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: Readonly
  */
 export function optionButtons<T extends { label: string }>(options: readonly T[], buttons: readonly string[]): T[] {
   return distinctOptions(options, [...buttons, t('Reply with text…'), t('Open as page')], (label) => forSurface('notificationButton', label));
+}
+
+/** What is wrong with a field's drafted value, in the words the page shows under the field. */
+export function fieldProblemWords(field: SimpleField, draft: FieldDraft | undefined): string | undefined {
+  const problem = fieldProblem(field, draft);
+  return problem && fieldProblemText(problem);
 }

@@ -1,16 +1,55 @@
 import type { AnswerRefusal } from '../aep/answer/answerPipeline';
 import type { SendOutcome } from '../aep/client/controlSender';
+import type { NotSentReason } from '../aep/client/notSent';
+import { answerProblemText } from '../shared/problemWords';
 import { agentName } from './describe';
 import { t } from './l10n';
 import { piece, PIECES } from './untrustedText';
 import { watchOnlySentence } from './watchOnlyWords';
 
-const HUB_CODES: Record<string, string> = {
-  'no-route': 'no agent connected to the hub owns that session right now',
-  ambiguous: 'more than one agent claims that session, so the hub will not guess',
-  unsupported: 'that agent does not accept answers through the hub',
-  unauthorized: 'the hub does not allow this client to send answers (watch-only hub, or a token without that right)',
-};
+/** What a hub's refusal code means (AEP-0004 §4.2); undefined for a code this extension does not know. */
+export function hubCodeText(code: string): string | undefined {
+  switch (code) {
+    case 'no-route':
+      return t('no agent connected to the hub owns that session right now');
+    case 'ambiguous':
+      return t('more than one agent claims that session, so the hub will not guess');
+    case 'unsupported':
+      return t('that agent does not accept answers through the hub');
+    case 'unauthorized':
+      return t('the hub does not allow this client to send answers (watch-only hub, or a token without that right)');
+    default:
+      return undefined;
+  }
+}
+
+/** Why an answer was not sent, in one sentence. */
+export function notSentText(reason: NotSentReason): string {
+  switch (reason.code) {
+    case 'watch-only':
+      return t('Not sent. {0}', watchOnlySentence());
+    case 'client-stopped':
+      return t('The answer was not sent: the extension stopped before the agent answered.');
+    case 'store-full':
+      return reason.limit === 'count'
+        ? t('The answer was not sent: {0} answers are already waiting for an agent\'s acknowledgement in this workspace, the most kept until they settle. Send this one again once some of them are acknowledged or time out (those waiting for the connection go out when the hub is back).', reason.maxCommands)
+        : t('The answer was not sent: {0} KB of answers are already waiting for an agent\'s acknowledgement in this workspace, the most kept until they settle. Send this one again once some of them are acknowledged or time out (those waiting for the connection go out when the hub is back).', reason.maxKb);
+    case 'too-large-to-keep':
+      return t('The answer was not sent: it is too large to be kept until the agent acknowledges it (more than {0} KB). Shorten it and send it again.', reason.maxKb);
+    case 'would-redact':
+      return reason.parts === 1
+        ? t('The answer was not sent: the redaction pipeline would replace a part of its text. Send the redacted answer, or choose to send it as typed (capture full).')
+        : t('The answer was not sent: the redaction pipeline would replace {0} parts of its text. Send the redacted answer, or choose to send it as typed (capture full).', reason.parts);
+    case 'other-answer-in-flight':
+      return t('The answer was not sent: another answer to this request is awaiting its acknowledgement.');
+    case 'not-connected':
+      return t('The answer was not sent: not connected to a hub.');
+    case 'cannot-resend':
+      return t('The answer was not sent: that answer can no longer be sent again; send a new one.');
+    case 'hub-removed':
+      return t('The answer was not sent: the hub this request came through is no longer in the settings, so it cannot be answered from here.');
+  }
+}
 
 /**
  * One sentence for what became of an answer, for notifications and the form.
@@ -33,8 +72,7 @@ export function describeOutcome(outcome: SendOutcome, agentText: string): { ok: 
       };
     case 'refused-by-hub': {
       const code = piece(outcome.code, PIECES.kind);
-      // An own property only: a hub's code is no key into this object's prototype.
-      const why = Object.hasOwn(HUB_CODES, outcome.code) ? HUB_CODES[outcome.code] : undefined;
+      const why = hubCodeText(outcome.code);
       return {
         ok: false,
         message: t('The hub did not deliver the answer ({0}): {1}.', code, outcome.detail ? piece(outcome.detail, PIECES.detail) : (why ?? code)),
@@ -46,8 +84,7 @@ export function describeOutcome(outcome: SendOutcome, agentText: string): { ok: 
         message: t('{0} did not acknowledge the answer within {1} s. It may still arrive; the request stays open until the agent resolves it.', agent, Math.round(outcome.afterMs / 1000)),
       };
     case 'cancelled':
-      if (outcome.code === 'watch-only') return { ok: false, message: t('Not sent. {0}', watchOnlySentence()) };
-      return { ok: false, message: t('The answer was not sent: {0}', piece(outcome.reason, PIECES.detail)) };
+      return { ok: false, message: notSentText(outcome) };
     case 'request-closed':
       return {
         ok: false,
@@ -98,7 +135,7 @@ export function describeRefusal(refusal: AnswerRefusal, agentText: string): stri
     case 'not-accepting':
       return t('Not sent: {0} does not take answers from editors.', agent);
     case 'invalid':
-      return t('Not sent: {0}', refusal.message);
+      return t('Not sent: {0}', answerProblemText(refusal.problem));
     case 'would-redact': {
       const count = refusal.changes.reduce((n, change) => n + change.replacements.length, 0);
       return count === 1

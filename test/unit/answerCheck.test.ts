@@ -21,16 +21,19 @@ test('a valid option, text reply or form answer passes', () => {
   assert.equal(answerProblem(form(), { values: { name: 'billing-api', db: 'MariaDB' } }), undefined);
 });
 
-test('what the page must never get through is refused with the reason', () => {
-  assert.match(answerProblem(permission(), { option: 'sudo' })?.message ?? '', /"sudo" is not one of the request's options/);
-  assert.match(answerProblem(permission(), { values: { x: 1 } })?.message ?? '', /only a form takes field values/);
-  assert.match(answerProblem(permission(), { text: '   ' })?.message ?? '', /the answer is empty/);
-  assert.deepEqual(answerProblem(form(), { values: { db: '1' } }), { message: '"Service name": This field is required.', fieldId: 'name' });
+test('what the page must never get through is refused with the reason, as a code', () => {
+  assert.deepEqual(answerProblem(permission(), { option: 'sudo' }), { code: 'unknown-option', option: 'sudo' });
+  assert.deepEqual(answerProblem(permission(), { values: { x: 1 } }), { code: 'values-not-form' });
+  assert.deepEqual(answerProblem(permission(), { text: '   ' }), { code: 'empty' });
+  assert.deepEqual(answerProblem(form(), { values: { db: '1' } }), {
+    code: 'fields', fieldId: 'name', fields: [{ name: { kind: 'label', label: 'Service name' }, problem: { code: 'required' } }],
+  });
   const regions = answerProblem(form(), { values: { name: 'x', regions: ['9'] } });
   assert.equal(regions?.fieldId, 'regions');
-  assert.match(regions?.message ?? '', /^"Regions": /);
+  assert.deepEqual(regions?.code === 'fields' ? regions.fields.map((f) => f.name) : regions, [{ kind: 'label', label: 'Regions' }]);
   // At capture metadata labels are placeholders: the field is named by its id.
-  assert.match(answerProblem({ ...form(), capture: 'metadata' }, { values: { db: '1' } })?.message ?? '', /^field `name`: This field is required\./);
-  assert.match(answerProblem(undefined, { option: 'allow' })?.message ?? '', /could not be read/);
-  assert.match(answerProblem({ ...permission(), answerableHere: false }, { option: 'allow' })?.message ?? '', /answered outside VS Code/);
+  const withheld = answerProblem({ ...form(), capture: 'metadata' }, { values: { db: '1' } });
+  assert.deepEqual(withheld?.code === 'fields' ? withheld.fields : withheld, [{ name: { kind: 'id', id: 'name' }, problem: { code: 'required' } }]);
+  assert.deepEqual(answerProblem(undefined, { option: 'allow' }), { code: 'unreadable' });
+  assert.deepEqual(answerProblem({ ...permission(), answerableHere: false }, { option: 'allow' }), { code: 'answered-elsewhere' });
 });

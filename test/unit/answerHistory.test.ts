@@ -101,7 +101,7 @@ function world(options: { limits?: () => HistoryLimits; maxBytes?: number; minOp
       const it = item(id);
       assert.ok(it.request, `request ${id} could be read`);
       const built = buildRespondCommand(it.request, answer, SENDER, clock.now, { verbatim, ...(redaction ? { redaction } : {}) });
-      assert.ok(built.ok, built.ok ? '' : built.refusal.message);
+      assert.ok(built.ok, built.ok ? '' : built.refusal.reason);
       history.recordSent(HUB, it, built.command);
       return built.command;
     },
@@ -173,7 +173,7 @@ describe('AnswerHistory: entries and outcomes', () => {
       [second.id, { kind: 'rejected', commandId: second.id, reason: 'invalid', detail: `not like ${GITHUB_TOKEN}` }],
       [first.id, { kind: 'accepted', commandId: first.id }],
       [second.id, { kind: 'refused-by-hub', commandId: second.id, code: 'no-route' }],
-      [second.id, { kind: 'cancelled', commandId: second.id, reason: 'the storage is full' }],
+      [second.id, { kind: 'cancelled', commandId: second.id, code: 'store-full', limit: 'count', maxCommands: 64 }],
       [first.id, { kind: 'awaiting-ack', commandId: first.id, sent: true }],
       [first.id, { kind: 'request-closed', commandId: first.id, sent: false }],
     ];
@@ -195,7 +195,7 @@ describe('AnswerHistory: entries and outcomes', () => {
     assert.deepEqual(b?.outcomes, [
       { kind: 'rejected', at: START + 200, reason: 'invalid', detail: `not like ${SECRET_MARK}` },
       { kind: 'refused-by-hub', at: START + 400, code: 'no-route' },
-      { kind: 'not-delivered', at: START + 500, reason: 'the storage is full' },
+      { kind: 'not-delivered', at: START + 500, reason: 'store-full' },
     ]);
   });
 

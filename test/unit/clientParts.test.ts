@@ -287,7 +287,7 @@ describe('ControlSender', () => {
   test('dispose cancels what is pending', async () => {
     const control = new ControlSender(silentLogger);
     const outcome = control.send(command(), 5_000, target);
-    control.dispose('closing the window');
+    control.dispose();
     assert.equal((await outcome).kind, 'cancelled');
     assert.equal(control.pendingCount, 0);
   });

@@ -86,7 +86,7 @@ const FORM_REQUEST = { id: '01JX9ZZZZZFORM00000000000A', session: 's_custom', fi
 /** A command for an answer that passes the redaction pipeline (or is sent as typed); fails the test on a refusal. */
 function built(...args: Parameters<typeof buildRespondCommand>): RespondCommand {
   const result = buildRespondCommand(...args);
-  if (!result.ok) assert.fail(result.refusal.message);
+  if (!result.ok) assert.fail(result.refusal.reason);
   return result.command;
 }
 

@@ -155,6 +155,6 @@ describe('buildRespondCommand over the redaction corpus: never `redacted` for te
     assert.equal(built.refusal.reason, 'would-redact');
     assert.equal(built.refusal.changes[0]?.replacements[0]?.kind, 'GitHub token');
     assert.equal('command' in built, false);
-    assert.ok(!built.refusal.message.includes(GITHUB), 'the message never quotes the text');
+    assert.equal(built.refusal.parts, 1);
   });
 });

@@ -584,7 +584,7 @@ function runFuzz(seed: number, count: number): FuzzRun {
           validateFormValues(item.request.fields, values);
           // Sent as typed (the hostile text may hold secrets): always built, at an honest capture.
           const built = buildRespondCommand(item.request, item.answer ?? { option: 'allow' }, SENDER, NOW, { verbatim: true });
-          bound('respond-command-builds', built.ok, built.ok ? '' : built.refusal.message);
+          bound('respond-command-builds', built.ok, built.ok ? '' : built.refusal.reason);
           if (built.ok) {
             const reparsed = parseEnvelope(built.command);
             bound('respond-command-parses', reparsed.ok, reparsed.ok ? '' : reparsed.problem);

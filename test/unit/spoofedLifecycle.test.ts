@@ -93,7 +93,7 @@ describe('misrouted acks', () => {
       } else {
         assert.equal(settled, undefined, 'the command is still waiting for its own target');
         assert.ok(log.lines.some((line) => /misrouted/.test(line)), log.lines.join('\n'));
-        control.dispose('test over');
+        control.dispose();
       }
       await outcome;
     });

@@ -160,7 +160,7 @@ describe('sentences built from agent and hub text', () => {
       { kind: 'rejected', commandId: 'c', reason: 'invalid', detail: text },
       { kind: 'refused-by-hub', commandId: 'c', code: text, detail: text },
       { kind: 'refused-by-hub', commandId: 'c', code: text },
-      { kind: 'cancelled', commandId: 'c', reason: text },
+      { kind: 'cancelled', commandId: 'c', code: 'would-redact', parts: 2 },
     ];
     const it = item(agent, text);
     return [

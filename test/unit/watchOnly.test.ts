@@ -25,7 +25,7 @@ describe('watch-only', () => {
     assert.equal(sendingBlockedBy('watch-only'), 'watch-only');
     assert.equal(sendingBlockedBy('not-accepting'), 'not-accepting');
     for (const state of ['unknown', 'unreachable', 'ambiguous', 'reachable'] as const) assert.equal(sendingBlockedBy(state), undefined, state);
-    const refused = describeOutcome({ kind: 'cancelled', commandId: '', code: 'watch-only', reason: 'anything' }, 'claude-code');
+    const refused = describeOutcome({ kind: 'cancelled', commandId: '', code: 'watch-only' }, 'claude-code');
     assert.deepEqual(refused, { ok: false, message: 'Not sent. This hub is watch-only: set a token to answer.' });
   });
 });

@@ -3,7 +3,11 @@
 // every string of the page comes from it, English where it has no entry. A
 // translation is text like agent text: markup in it is shown, never parsed.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, test } from 'node:test';
+import { getL10nPseudoLocalized, type l10nJsonFormat } from '@vscode/l10n-dev';
+import { repoRoot } from '../support/fixtures';
 import { hostToWebviewSchema, type PageRequest } from '../../src/shared/webviewMessages';
 import { goldenForm, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
@@ -73,6 +77,27 @@ describe('request page: strings in the display language', chromiumSuite(), () =>
     assert.match(await p.locator('#countdown').innerText(), /^noch (1 Min\. \d+ Sek\.|2 Min\. 0 Sek\.)$/);
     await page.post({ type: 'update', status: 'timed-out', reachability: { state: 'reachable' }, now: Date.now() });
     await p.waitForFunction(() => document.getElementById('countdown')?.textContent === 'abgelaufen');
+  });
+
+  test('the extension\'s own bundle, pseudo-translated, translates the page and its field problems', async () => {
+    // What VS Code would hand over for a display language: the committed export, every message translated.
+    const exported = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.json'), 'utf8')) as l10nJsonFormat;
+    const pseudo = Object.fromEntries(Object.entries(getL10nPseudoLocalized(exported)).map(([key, value]) => [key, typeof value === 'string' ? value : value.message]));
+    const translated = (english: string) => {
+      const text = pseudo[english];
+      assert.ok(text !== undefined && text !== english, `${english} is in the bundle, translated`);
+      return text;
+    };
+    const view = viewOf(goldenForm());
+    const page = await open(view);
+    await initWith(page, view, pseudo);
+    const p = page.page;
+    assert.equal(await p.locator('[data-field="regions"] .hint').innerText(), translated('Pick any.'));
+    // A field problem is a code from the core; the page words it from the same bundle.
+    await p.locator('#send').click();
+    const error = p.locator('#field-0-error');
+    await error.waitFor({ state: 'visible' });
+    assert.equal(await error.innerText(), translated('This field is required.'));
   });
 
   test('markup in a translation is shown as text, never parsed', async () => {

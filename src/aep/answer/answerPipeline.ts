@@ -8,7 +8,7 @@
 //   6. ControlSender.write -> src/aep/client/hubSocket.ts HubSocket.send (through the writer HubClient hands it on connect)
 // The quick input, the notification and Answer Next enter at hop 3.
 import type { Answer, AttentionRequest } from '../attention';
-import { answerProblem } from '../answerCheck';
+import { answerProblem, type AnswerProblem } from '../answerCheck';
 import { decideCapture, type CaptureChoice, type DecidedCapture, type PartChange } from '../capture';
 import type { StoredCommand } from '../client/commandStore';
 import type { AnsweredRequest, SendHooks, SendOutcome } from '../client/controlSender';
@@ -54,7 +54,7 @@ export type AnswerRefusal =
   | { code: 'unreadable' }
   | { code: 'answered-elsewhere' }
   | { code: 'not-accepting' }
-  | { code: 'invalid'; message: string; fieldId?: string }
+  | { code: 'invalid'; problem: AnswerProblem; fieldId?: string }
   | { code: 'would-redact'; changes: PartChange[] };
 
 /** The one key of a request's answer: hub, request source and id (AEP-0001 dedupes by `(source, id)`). */
@@ -215,7 +215,7 @@ export class AnswerPipeline {
     const request = facts.request;
     if (!request) return { kind: 'refused', refusal: { code: 'unreadable' } };
     const problem = answerProblem(request, answer);
-    if (problem) return { kind: 'refused', refusal: { code: 'invalid', message: problem.message, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
+    if (problem) return { kind: 'refused', refusal: { code: 'invalid', problem, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
     const decision = decideCapture(answer, request, choice);
     if (!decision.ok) return { kind: 'refused', refusal: { code: 'would-redact', changes: decision.changes } };
     return {
@@ -234,13 +234,13 @@ export class AnswerPipeline {
     const record = this.record(facts);
     if (record && record.commandId !== commandId && inFlight(record)) {
       // Another command is in flight: resending an older one would compete with it.
-      return Promise.resolve({ kind: 'cancelled', commandId, reason: 'another answer to this request is awaiting its acknowledgement' });
+      return Promise.resolve({ kind: 'cancelled', commandId, code: 'other-answer-in-flight' });
     }
     const written = record?.commandId === commandId && record.state === 'awaiting-ack';
     return this.track(surface, facts, commandId, (entry) => {
       if (written) entry.state = 'awaiting-ack';
       const again = sender.resend(commandId, this.hooks(facts, entry));
-      return again ?? Promise.resolve<SendOutcome>({ kind: 'cancelled', commandId, reason: 'that answer can no longer be sent again; send a new one' });
+      return again ?? Promise.resolve<SendOutcome>({ kind: 'cancelled', commandId, code: 'cannot-resend' });
     });
   }
 

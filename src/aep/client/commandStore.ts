@@ -3,6 +3,7 @@ import { parsedOk, parsedProblem, type Parsed } from '../result';
 import { commandHoldsSecret } from '../secretAsking';
 import { StorageSlot, type KeyValueStorage } from '../storage/storageSlot';
 import type { Logger } from './logger';
+import type { NotSentReason } from './notSent';
 
 /**
  * A command handed to the sender and not yet settled, as it is kept across a
@@ -38,8 +39,8 @@ export interface StoredCommand {
   withheld?: boolean;
 }
 
-/** Whether the store took a command; when not, why, in words for the person who answered. */
-export type PutResult = { ok: true } | { ok: false; problem: string };
+/** Whether the store took a command; when not, why, as a code the UI words for the person who answered. */
+export type PutResult = { ok: true } | { ok: false; problem: Extract<NotSentReason, { code: 'store-full' | 'too-large-to-keep' }> };
 
 /** Where the sender keeps its unsettled commands; every change is written at once. */
 export interface UnsettledCommands {
@@ -211,7 +212,7 @@ export class CommandStore implements UnsettledCommands {
    */
   private makeRoom(count: number, bytes: number, keep: string):
     | { ok: true; drop: StoredCommand[] }
-    | { ok: false; problem: string; why: string } {
+    | { ok: false; problem: Extract<NotSentReason, { code: 'store-full' }>; why: string } {
     const drop: StoredCommand[] = [];
     for (const command of this.commands.values()) {
       if (this.slot.fits(count, bytes)) break;
@@ -226,9 +227,7 @@ export class CommandStore implements UnsettledCommands {
     return {
       ok: false,
       why: `${full} already await their acknowledgement`,
-      problem:
-        `${full} are already waiting for an agent's acknowledgement in this workspace, the most kept until they settle. ` +
-        'Send this one again once some of them are acknowledged or time out (those waiting for the connection go out when the hub is back).',
+      problem: count > this.maxCommands ? { code: 'store-full', limit: 'count', maxCommands: this.maxCommands } : { code: 'store-full', limit: 'size', maxKb: kb },
     };
   }
 
@@ -260,13 +259,9 @@ export class CommandStore implements UnsettledCommands {
   }
 }
 
-function tooLarge(maxBytes: number): { ok: false; problem: string; why: string } {
+function tooLarge(maxBytes: number): { ok: false; problem: Extract<NotSentReason, { code: 'too-large-to-keep' }>; why: string } {
   const kb = Math.round(maxBytes / 1024);
-  return {
-    ok: false,
-    why: `larger than the ${kb} KB kept across a reload`,
-    problem: `the answer is too large to be kept until the agent acknowledges it (more than ${kb} KB). Shorten it and send it again.`,
-  };
+  return { ok: false, why: `larger than the ${kb} KB kept across a reload`, problem: { code: 'too-large-to-keep', maxKb: kb } };
 }
 
 /** What goes to disk: a `memoryOnly` command without its text, marked `withheld`. */

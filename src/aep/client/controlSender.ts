@@ -6,6 +6,7 @@ import type { ErrorFrame } from '../frames';
 import { commandHoldsSecret } from '../secretAsking';
 import type { StoredCommand, UnsettledCommands } from './commandStore';
 import type { Logger } from './logger';
+import type { NotSentReason } from './notSent';
 
 /** How a command ended, as the sender saw it (AEP-0004 §3, §4.2). */
 export type SendOutcome =
@@ -16,8 +17,8 @@ export type SendOutcome =
   | { kind: 'refused-by-hub'; commandId: string; code: string; detail?: string }
   /** No acknowledgement within the ack window: synthesized here, never on the wire. */
   | { kind: 'timeout'; commandId: string; afterMs: number }
-  /** Not sent. `code` `watch-only`: refused here, before anything went to a hub that refuses every command (watchOnly.ts). */
-  | { kind: 'cancelled'; commandId: string; reason: string; code?: 'watch-only' }
+  /** Not sent, and why (notSent.ts). `watch-only`: refused here, before anything went to a hub that refuses every command (watchOnly.ts). */
+  | ({ kind: 'cancelled'; commandId: string } & NotSentReason)
   /**
    * The client stopped (reload, rebuild) before an ack: the command is kept
    * and goes out again, unchanged, from the next client for the same hub.
@@ -305,11 +306,11 @@ export class ControlSender {
    * here as `awaiting-ack` and the next sender for the hub resends them
    * unchanged. Without a store they are cancelled.
    */
-  dispose(reason = 'the extension stopped before the agent answered'): void {
+  dispose(): void {
     this.writer = undefined;
     for (const entry of [...this.pending.values()]) {
       if (this.store) entry.settle({ kind: 'awaiting-ack', commandId: entry.id, sent: entry.attempts > 0 || entry.writtenBefore }, { keep: true });
-      else entry.settle({ kind: 'cancelled', commandId: entry.id, reason });
+      else entry.settle({ kind: 'cancelled', commandId: entry.id, code: 'client-stopped' });
     }
     this.timedOut.clear();
   }
@@ -323,7 +324,7 @@ export class ControlSender {
       }
       const kept = this.store.put({ ...command, unsent: true });
       // Sent but not kept, its ack could not be matched after a reload and the person would never learn how it ended.
-      if (!kept.ok) return Promise.resolve({ kind: 'cancelled', commandId: command.id, reason: kept.problem });
+      if (!kept.ok) return Promise.resolve({ kind: 'cancelled', commandId: command.id, ...kept.problem });
     }
     this.timedOut.delete(command.id);
     return new Promise<SendOutcome>((resolve) => {

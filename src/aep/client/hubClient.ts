@@ -243,8 +243,8 @@ export class HubClient {
   respond(request: AnsweredRequest, answer: Answer, choice: CaptureChoice = {}, onBuilt?: (command: RespondCommand) => void): Promise<SendOutcome> {
     const decision = commandCapture(answer, request.fields, choice);
     if (!decision.ok) {
-      const count = decision.changes.reduce((n, change) => n + change.replacements.length, 0);
-      return Promise.resolve({ kind: 'cancelled', commandId: '', reason: `the redaction pipeline would replace ${count} part${count === 1 ? '' : 's'} of the answer's text; send the redacted answer, or choose to send it as typed (capture full)` });
+      const parts = decision.changes.reduce((n, change) => n + change.replacements.length, 0);
+      return Promise.resolve({ kind: 'cancelled', commandId: '', code: 'would-redact', parts });
     }
     return this.sender.respond(request, answer, decision, onBuilt ? { built: onBuilt } : {});
   }
@@ -414,5 +414,5 @@ export class HubClient {
 }
 
 function watchOnlyRefusal(commandId: string): SendOutcome {
-  return { kind: 'cancelled', commandId, code: WATCH_ONLY, reason: 'the hub is watch-only (it declared no control routing, and no token is set for it), so it refuses every answer' };
+  return { kind: 'cancelled', commandId, code: WATCH_ONLY };
 }

@@ -229,7 +229,8 @@ export function historyOutcome(outcome: SendOutcome, at: number): HistoryOutcome
     case 'timeout':
       return { kind: 'timed-out', at, afterMs: outcome.afterMs };
     case 'cancelled':
-      return { kind: 'not-delivered', at, reason: maskText(outcome.reason) };
+      // The code, not words: the history shows "not delivered", and a code is no text to mask.
+      return { kind: 'not-delivered', at, reason: outcome.code };
     case 'awaiting-ack':
       return { kind: 'awaiting-ack', at, sent: outcome.sent };
     case 'request-closed':

@@ -12,6 +12,7 @@ import { redactText } from '../../../src/aep/redaction';
 import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, type RejectReason } from '../../../src/aep/control';
 import { dedupeKey, parseEnvelope, type AepEvent } from '../../../src/aep/envelope';
 import { validateFormValues, type FieldError } from '../../../src/aep/formValidation';
+import { fieldProblemText } from '../../../src/shared/problemWords';
 import { captureAtLeast, type CaptureLevel } from '../../../src/aep/levels';
 import { describeZodError, safeParseEnglish } from '../../../src/aep/result';
 import { ulid } from '../../../src/aep/ulid';
@@ -109,10 +110,11 @@ type Evaluation = { ok: true; answer: Answer; capture: CaptureLevel } | { ok: fa
 function fieldProblems(errors: readonly FieldError[]): string {
   return errors
     .map((error) =>
-      error.message === 'This field is required.'
-        ? `field ${JSON.stringify(error.fieldId)} is required`
-        : `field ${JSON.stringify(error.fieldId)}: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1).replace(/\.$/, '')}`,
-    )
+    {
+      if (error.problem.code === 'required') return `field ${JSON.stringify(error.fieldId)} is required`;
+      const message = fieldProblemText(error.problem);
+      return `field ${JSON.stringify(error.fieldId)}: ${message.charAt(0).toLowerCase()}${message.slice(1).replace(/\.$/, '')}`;
+    })
     .join('; ');
 }
 

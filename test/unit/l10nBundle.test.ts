@@ -1,0 +1,51 @@
+// The strings bundle translators work from (l10n/bundle.l10n.json) is what
+// `npm run l10n:export` makes of the source as it is now, VS Code is told
+// where it is (package.json `l10n`), and the packaged extension carries it.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, test } from 'node:test';
+import { getL10nJson, type l10nJsonFormat } from '@vscode/l10n-dev';
+import { repoRoot } from '../support/fixtures';
+
+/** Every script the exporter reads for `l10n:export` (src and webview, as its folder glob finds them). */
+function scripts(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return scripts(full);
+    return /\.(ts|tsx|js|jsx)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+function committedBundle(): l10nJsonFormat {
+  return JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.json'), 'utf8')) as l10nJsonFormat;
+}
+
+describe('the l10n bundle', () => {
+  test('the committed bundle is the export of the source as it is now (else: npm run l10n:export)', async () => {
+    const files = ['src', 'webview'].flatMap((dir) => scripts(path.join(repoRoot(), dir)));
+    assert.ok(files.length > 50, `found ${files.length} files`);
+    const exported = await getL10nJson(files.map((file) => ({ extension: path.extname(file), contents: fs.readFileSync(file, 'utf8') })));
+    const committed = committedBundle();
+    const missing = Object.keys(exported).filter((key) => !Object.hasOwn(committed, key));
+    const gone = Object.keys(committed).filter((key) => !Object.hasOwn(exported, key));
+    assert.deepEqual({ missing, gone }, { missing: [], gone: [] }, 'run `npm run l10n:export` and commit l10n/bundle.l10n.json');
+    assert.deepEqual(committed, exported);
+  });
+
+  test('package.json points VS Code at it, and the export script writes it there', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { l10n?: string; scripts?: Record<string, string> };
+    assert.equal(manifest.l10n, './l10n');
+    assert.match(manifest.scripts?.['l10n:export'] ?? '', /^npx @vscode\/l10n-dev export --outDir \.\/l10n \.\/src \.\/webview$/);
+  });
+
+  test('the packaged extension carries the bundle (vsce ls, as vsce package would take it)', async () => {
+    const vsce = path.join(repoRoot(), 'node_modules', '@vscode', 'vsce', 'vsce');
+    const { stdout } = await promisify(execFile)(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: repoRoot() });
+    const listed = stdout.split('\n').map((line) => line.trim());
+    assert.ok(listed.includes('package.json'), stdout);
+    assert.ok(listed.includes('l10n/bundle.l10n.json'), `not packaged:\n${stdout}`);
+  });
+});
