@@ -35,6 +35,18 @@ describe('the l10n bundle', () => {
     assert.deepEqual(committed, exported);
   });
 
+  test('one way to word a message: l10n.t of @vscode/l10n, never vscode.l10n.t or a t of our own, which the export cannot see', () => {
+    const files = ['src', 'webview'].flatMap((dir) => scripts(path.join(repoRoot(), dir)));
+    for (const file of files) {
+      const source = fs.readFileSync(file, 'utf8');
+      const name = path.relative(repoRoot(), file);
+      assert.doesNotMatch(source, /\bvscode\.l10n\.t\(/, `${name} calls vscode.l10n.t`);
+      assert.doesNotMatch(source, /^import \{[^}]*\bt\b[^}]*\} from '[^']*l10n';$/m, `${name} imports a t of its own`);
+      assert.doesNotMatch(source, /^export function t\(/m, `${name} defines a t of its own`);
+      if (/\bl10n\.t\(/.test(source)) assert.match(source, /^import \* as l10n from '@vscode\/l10n';$/m, `${name} calls l10n.t on another import`);
+    }
+  });
+
   test('package.json points VS Code at it, and the export script writes it there', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { l10n?: string; scripts?: Record<string, string> };
     assert.equal(manifest.l10n, './l10n');

@@ -58,12 +58,12 @@ const NOT_SENT: OnePerCode<NotSentReason> = {
   'hub-removed': [{ code: 'hub-removed' }],
 };
 
-/** Every code's sentences, in the language loaded now; `sharedOnly`: the page's and the quick input's (src/shared). */
-function everySentence(sharedOnly = false): Array<[string, string]> {
+/** Every code's sentences, in the language loaded now. */
+function everySentence(): Array<[string, string]> {
   const field = (Object.keys(FIELD_PROBLEMS) as FieldProblemCode[]).flatMap((code) => FIELD_PROBLEMS[code].map((p): [string, string] => [`field ${code}`, fieldProblemText(p)]));
   const answer = (Object.keys(ANSWER_PROBLEMS) as AnswerProblemCode[]).flatMap((code) => ANSWER_PROBLEMS[code].map((p): [string, string] => [`answer ${code}`, answerProblemText(p)]));
   const notSent = (Object.keys(NOT_SENT) as NotSentCode[]).flatMap((code) => NOT_SENT[code].map((r): [string, string] => [`not sent ${code}`, notSentText(r)]));
-  return sharedOnly ? [...field, ...answer] : [...field, ...answer, ...notSent];
+  return [...field, ...answer, ...notSent];
 }
 
 /** A bundle's messages as strings (an exported bundle may carry comments). */
@@ -89,13 +89,13 @@ describe('every problem and outcome code has words', () => {
     assert.match(notSentText({ code: 'store-full', limit: 'count', maxCommands: 64 }), /^The answer was not sent: 64 answers are already waiting/);
   });
 
-  test('through the bundle: with the committed bundle pseudo-translated, no field or answer problem stays English', () => {
+  test('through the bundle: with the committed bundle pseudo-translated, no sentence stays English', () => {
     const bundle = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.json'), 'utf8')) as l10nJsonFormat;
     l10n.config({ contents: {} });
-    const english = everySentence(true);
+    const english = everySentence();
     l10n.config({ contents: messagesOf(getL10nPseudoLocalized(bundle)) });
     try {
-      const pseudo = everySentence(true);
+      const pseudo = everySentence();
       assert.equal(pseudo.length, english.length);
       pseudo.forEach(([code, sentence], i) => {
         // Agent text and numbers stay as given; every word of ours is translated.

@@ -92,6 +92,7 @@ describe('request page: strings in the display language', chromiumSuite(), () =>
     const page = await open(view);
     await initWith(page, view, pseudo);
     const p = page.page;
+    assert.equal(await p.locator('#send').innerText(), translated('Send answer'));
     assert.equal(await p.locator('[data-field="regions"] .hint').innerText(), translated('Pick any.'));
     // A field problem is a code from the core; the page words it from the same bundle.
     await p.locator('#send').click();
