@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Answer, FieldSpec } from '../src/aep/attention';
 import type { AnswerPart } from '../src/aep/capture';
 import { validateFormValues } from '../src/aep/formValidation';
@@ -10,7 +11,6 @@ import { el } from './dom';
 import { FieldList } from './fieldList';
 import { createFieldWidget, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
-import { t } from './l10n';
 import { sendConfirmation, type SendHow } from './sendConfirmation';
 import { button, isButton, isMultilineText, textControl, type Control } from './toolkit';
 
@@ -53,13 +53,13 @@ export class AnswerArea {
   constructor(private readonly request: PageRequest, private readonly send: Sender) {
     // The draft kept with setState is masked with the same always-secret values as the answer.
     setStoredSecretValues(request.secretValues ?? []);
-    this.retryButton = button(t('Send again (same answer)'), 'secondary', () => this.retryListener?.());
+    this.retryButton = button(l10n.t('Send again (same answer)'), 'secondary', () => this.retryListener?.());
     this.retryButton.id = 'retry';
     this.retryButton.hidden = true;
     this.message = el('div', { class: 'outcome', id: 'outcome', role: 'status', 'aria-live': 'polite' });
-    this.element = el('section', { class: 'answer', 'aria-label': t('Your answer') });
+    this.element = el('section', { class: 'answer', 'aria-label': l10n.t('Your answer') });
     if (request.problem) {
-      this.element.append(el('p', { class: 'problem', role: 'alert' }, t('This request cannot be shown: {0}', request.problem)));
+      this.element.append(el('p', { class: 'problem', role: 'alert' }, l10n.t('This request cannot be shown: {0}', request.problem)));
       this.close();
     } else if (!request.answerableHere) {
       this.renderInformational();
@@ -158,8 +158,8 @@ export class AnswerArea {
     if (blocked && !this.closed && !this.blockedNote) {
       // First in the answer area, so it is read before the controls it disables.
       this.blockedNote = why === 'watch-only'
-        ? el('p', { class: 'informational blocked', id: 'blocked', role: 'status' }, t('This hub is watch-only: set a token to answer.'), ' ', button(t('Set Hub Token'), 'secondary', () => setToken?.()))
-        : el('p', { class: 'informational blocked', id: 'blocked', role: 'status' }, t('This agent does not take answers from editors, so nothing can be sent from here.'));
+        ? el('p', { class: 'informational blocked', id: 'blocked', role: 'status' }, l10n.t('This hub is watch-only: set a token to answer.'), ' ', button(l10n.t('Set Hub Token'), 'secondary', () => setToken?.()))
+        : el('p', { class: 'informational blocked', id: 'blocked', role: 'status' }, l10n.t('This agent does not take answers from editors, so nothing can be sent from here.'));
       this.blockedNote.dataset['why'] = why;
       this.element.prepend(this.blockedNote);
     } else if (!blocked) {
@@ -205,10 +205,10 @@ export class AnswerArea {
   }
 
   private renderInformational(): void {
-    const via = (this.request.respondVia ?? []).join(', ') || t('another channel');
-    this.element.append(el('p', { class: 'informational' }, t('This request is answered outside VS Code (respond_via: {0}). It is shown here for information; nothing can be sent from this editor.', via)));
+    const via = (this.request.respondVia ?? []).join(', ') || l10n.t('another channel');
+    this.element.append(el('p', { class: 'informational' }, l10n.t('This request is answered outside VS Code (respond_via: {0}). It is shown here for information; nothing can be sent from this editor.', via)));
     if (this.request.options.length > 0) {
-      const list = el('ul', { class: 'options-info', 'aria-label': t('Options offered elsewhere') });
+      const list = el('ul', { class: 'options-info', 'aria-label': l10n.t('Options offered elsewhere') });
       this.request.options.forEach((option, index) => list.append(el('li', {}, choiceLabel(option.label, index, option.id))));
       this.element.append(list);
     }
@@ -231,21 +231,21 @@ export class AnswerArea {
       event.preventDefault();
       this.submitForm();
     });
-    const send = button(t('Send answer'), 'primary', () => this.submitForm());
+    const send = button(l10n.t('Send answer'), 'primary', () => this.submitForm());
     send.id = 'send';
     // Reached by Tab or pointer before every field is drawn: Shift+Tab back from here must meet them all.
     send.addEventListener('focus', () => fields.all());
     this.buttons.push(send);
-    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, t('Enter'))));
+    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Enter'))));
   }
 
   private renderReply(): void {
     const request = this.request;
     const hasOptions = request.options.length > 0;
     if (hasOptions) {
-      const row = el('div', { class: 'options', role: 'group', 'aria-label': t('Answer with an option') });
+      const row = el('div', { class: 'options', role: 'group', 'aria-label': l10n.t('Answer with an option') });
       request.options.forEach((option, index) => {
-        const label = option.label.honesty === 'structural' ? t('Option {0} ({1})', index + 1, option.id) : option.label.text;
+        const label = option.label.honesty === 'structural' ? l10n.t('Option {0} ({1})', index + 1, option.id) : option.label.text;
         const b = button(label, index === 0 ? 'primary' : 'secondary', () => this.sendOption(option.id));
         b.dataset['option'] = option.id;
         this.buttons.push(b);
@@ -253,11 +253,11 @@ export class AnswerArea {
       });
       this.element.append(row);
     }
-    const replyLabel = el('label', { id: 'reply-label', class: 'field-label' }, hasOptions ? t('Reason or reply (optional, sent as text)') : t('Your reply'));
+    const replyLabel = el('label', { id: 'reply-label', class: 'field-label' }, hasOptions ? l10n.t('Reason or reply (optional, sent as text)') : l10n.t('Your reply'));
     // An authentication request's reply may be a credential: drawn as dots, as a secret-asking field is.
-    this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, secret: requestAsksForSecret(request), placeholder: hasOptions ? t('Optional') : t('Type your answer') });
+    this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, secret: requestAsksForSecret(request), placeholder: hasOptions ? l10n.t('Optional') : l10n.t('Type your answer') });
     this.element.append(el('div', { class: 'field' }, replyLabel, this.reply.element));
-    const sendText = button(hasOptions ? t('Send reply only') : t('Send reply'), hasOptions ? 'secondary' : 'primary', () => this.sendText());
+    const sendText = button(hasOptions ? l10n.t('Send reply only') : l10n.t('Send reply'), hasOptions ? 'secondary' : 'primary', () => this.sendText());
     sendText.id = 'send';
     this.buttons.push(sendText);
     this.element.append(el('div', { class: 'actions' }, sendText));
@@ -287,7 +287,7 @@ export class AnswerArea {
       for (const error of result.errors) widgets.find((w) => w.field.spec.id === error.fieldId)?.setError(fieldProblemText(error.problem));
       const first = widgets.find((w) => result.errors.some((e) => e.fieldId === w.field.spec.id));
       first?.focus();
-      this.showMessage(result.errors.length === 1 ? t('One field needs attention before sending.') : t('{0} fields need attention before sending.', result.errors.length), 'error');
+      this.showMessage(result.errors.length === 1 ? l10n.t('One field needs attention before sending.') : l10n.t('{0} fields need attention before sending.', result.errors.length), 'error');
       return;
     }
     this.deliver({ values: result.values });
@@ -303,7 +303,7 @@ export class AnswerArea {
     if (this.closed || this.blocked) return;
     const text = this.reply?.get().trim();
     if (!text) {
-      this.showMessage(t('Type a reply first.'), 'error');
+      this.showMessage(l10n.t('Type a reply first.'), 'error');
       this.reply?.focus();
       return;
     }

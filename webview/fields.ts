@@ -1,9 +1,10 @@
+import * as l10n from '@vscode/l10n';
 import { fieldValue } from '../src/aep/fieldDraft';
 import { fieldHint } from '../src/shared/fieldWords';
 import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type PageField } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
-import { t, tNodes } from './l10n';
+import { tNodes } from './l10n';
 import { checkboxControl, checkboxGroupControl, dropdownControl, radioControl, textControl, type ChoiceItem, type Control } from './toolkit';
 
 /** Few enough choices to show them all as radio buttons. */
@@ -34,7 +35,7 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
   const hintText = fieldHint(spec);
   const hintId = hintText ? `${base}-hint` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ');
-  const required = spec.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: t('required') }, ' *') : undefined;
+  const required = spec.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: l10n.t('required') }, ' *') : undefined;
   const label = el('div', { class: 'field-label', id: labelId }, fieldLabel(field.label, index, spec.id, spec.type, capture), required);
   const error = el('div', { class: 'error', id: errorId, role: 'alert', hidden: '' });
   const container = el('div', { class: `field field-${spec.type}`, 'data-field': spec.id });
@@ -59,25 +60,25 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
       break;
     }
     case 'boolean': {
-      const box = checkboxControl(base, el('span', {}, t('Yes')), describedBy);
+      const box = checkboxControl(base, el('span', {}, l10n.t('Yes')), describedBy);
       box.element.setAttribute('aria-labelledby', labelId);
       control = box;
       break;
     }
     case 'select': {
-      const withOther = spec.other ? [...choices, { value: OTHER, label: el('span', {}, t('Other…')) }] : choices;
+      const withOther = spec.other ? [...choices, { value: OTHER, label: el('span', {}, l10n.t('Other…')) }] : choices;
       if (spec.multi) {
         const group = checkboxGroupControl(base, labelId, withOther, describedBy);
         control = group;
       } else {
         const single = withOther.length <= RADIO_LIMIT + (spec.other ? 1 : 0)
           ? radioControl(base, labelId, withOther, describedBy)
-          : dropdownControl(base, labelId, withOther, t('Choose…'), describedBy);
+          : dropdownControl(base, labelId, withOther, l10n.t('Choose…'), describedBy);
         control = single;
       }
       if (spec.other) {
-        extra = textControl({ id: `${base}-other`, placeholder: t('Your own answer'), describedBy, secret });
-        extra.element.setAttribute('aria-label', t('Your own answer'));
+        extra = textControl({ id: `${base}-other`, placeholder: l10n.t('Your own answer'), describedBy, secret });
+        extra.element.setAttribute('aria-label', l10n.t('Your own answer'));
         extra.element.hidden = true;
         extra.onInput(fire);
         const picked = control;

@@ -1,7 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import { agoExact, durationExact } from '../src/shared/timeText';
 import type { PageRequest } from '../src/shared/webviewMessages';
 import { el } from './dom';
-import { t } from './l10n';
 
 /**
  * Who is asking, apart from what they ask: agent, session, host, kind,
@@ -22,22 +22,22 @@ export class Header {
     this.ageCell = el('dd', { id: 'age' });
     this.reachCell = el('dd', { id: 'reachability' });
     const rows: Array<[string, Node | string]> = [
-      [t('Agent'), request.agent],
-      [t('Session'), request.session],
-      [t('Host'), request.host ?? request.source],
-      ...(request.hub === undefined ? [] : [[t('Hub'), request.hub] as [string, string]]),
-      [t('Kind'), request.kind],
-      [t('Severity'), request.severity],
-      [t('Capture'), request.capture],
+      [l10n.t('Agent'), request.agent],
+      [l10n.t('Session'), request.session],
+      [l10n.t('Host'), request.host ?? request.source],
+      ...(request.hub === undefined ? [] : [[l10n.t('Hub'), request.hub] as [string, string]]),
+      [l10n.t('Kind'), request.kind],
+      [l10n.t('Severity'), request.severity],
+      [l10n.t('Capture'), request.capture],
     ];
-    const list = el('dl', { class: 'provenance', 'aria-label': t('Who is asking') });
+    const list = el('dl', { class: 'provenance', 'aria-label': l10n.t('Who is asking') });
     for (const [name, value] of rows) list.append(el('dt', {}, name), el('dd', {}, value));
-    list.append(el('dt', {}, t('Received')), this.ageCell);
+    list.append(el('dt', {}, l10n.t('Received')), this.ageCell);
     if (request.expiresAt !== undefined) {
       this.countdown = el('dd', { id: 'countdown', role: 'timer', 'aria-live': 'off' });
-      list.append(el('dt', {}, t('Expires')), this.countdown);
+      list.append(el('dt', {}, l10n.t('Expires')), this.countdown);
     }
-    list.append(el('dt', {}, t('Delivery')), this.reachCell);
+    list.append(el('dt', {}, l10n.t('Delivery')), this.reachCell);
     this.element = el('header', { class: 'request-header' }, list);
     this.setReachability(request.reachability.state, request.reachability.detail);
     this.tick();
@@ -71,7 +71,7 @@ export class Header {
     const passed = this.request.expiresAt !== undefined && this.request.expiresAt <= now;
     if (!this.countdown || this.request.expiresAt === undefined) return passed;
     if (this.endedAs !== undefined) this.countdown.textContent = this.endedAs;
-    else this.countdown.textContent = passed ? t('passed, by this computer\'s clock') : t('in {0}', durationExact(this.request.expiresAt - now));
+    else this.countdown.textContent = passed ? l10n.t('passed, by this computer\'s clock') : l10n.t('in {0}', durationExact(this.request.expiresAt - now));
     this.countdown.dataset['passed'] = String(passed);
     return passed;
   }
@@ -81,17 +81,17 @@ export class Header {
 function reachabilityText(state: string, detail: string | undefined): string {
   switch (state) {
     case 'reachable':
-      return t('the agent is connected to the hub');
+      return l10n.t('the agent is connected to the hub');
     case 'unreachable':
-      return detail ? t('the agent is not connected right now ({0})', detail) : t('the agent is not connected right now');
+      return detail ? l10n.t('the agent is not connected right now ({0})', detail) : l10n.t('the agent is not connected right now');
     case 'ambiguous':
-      return detail ? t('ambiguous: answers will be refused ({0})', detail) : t('ambiguous: answers will be refused');
+      return detail ? l10n.t('ambiguous: answers will be refused ({0})', detail) : l10n.t('ambiguous: answers will be refused');
     case 'not-accepting':
-      return detail ? t('this agent does not take answers from editors ({0})', detail) : t('this agent does not take answers from editors');
+      return detail ? l10n.t('this agent does not take answers from editors ({0})', detail) : l10n.t('this agent does not take answers from editors');
     case 'unknown':
-      return detail ? t('unknown until an answer is sent ({0})', detail) : t('unknown until an answer is sent');
+      return detail ? l10n.t('unknown until an answer is sent ({0})', detail) : l10n.t('unknown until an answer is sent');
     case 'watch-only':
-      return t('This hub is watch-only: set a token to answer.');
+      return l10n.t('This hub is watch-only: set a token to answer.');
     default:
       return detail ? `${state} (${detail})` : state;
   }

@@ -1,6 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import type { PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
-import { t, tNodes } from './l10n';
+import { tNodes } from './l10n';
 
 /**
  * How agent text is shown, so a placeholder never passes for the question
@@ -29,7 +30,7 @@ export function choiceLabel(label: PageText, index: number, choiceId: string): H
     return el(
       'span',
       { class: 'structural' },
-      el('span', { class: 'placeholder' }, t('Choice {0}', index + 1)),
+      el('span', { class: 'placeholder' }, l10n.t('Choice {0}', index + 1)),
       el('span', { class: 'meta' }, ' ', ...tNodes('(id {0})', el('code', {}, choiceId))),
     );
   }
@@ -49,5 +50,5 @@ export function promptBlock(prompt: PageText, capture: string): HTMLElement {
 }
 
 function redactionTag(label: PageText): HTMLElement | undefined {
-  return label.honesty === 'redacted' ? tag(t('redacted'), t('This text passed the agent\'s redaction pipeline: secrets and personal data were replaced.')) : undefined;
+  return label.honesty === 'redacted' ? tag(l10n.t('redacted'), l10n.t('This text passed the agent\'s redaction pipeline: secrets and personal data were replaced.')) : undefined;
 }

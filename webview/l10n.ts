@@ -12,11 +12,6 @@ export function configureStrings(bundle: StringBundle | undefined): void {
   l10n.config({ contents: bundle ?? {} });
 }
 
-/** A whole message, English as written, with `{0}`, `{1}`… replaced by `args`. */
-export function t(message: string, ...args: Array<string | number>): string {
-  return l10n.t(message, ...args);
-}
-
 /** First private-use character: slot `i` stands for argument `i` while the sentence is translated. */
 const SLOT = 0xe000;
 

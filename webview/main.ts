@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import { shownStatus, statusKey, type OurAnswer, type RequestStatus, type ShownStatus } from '../src/shared/shownStatus';
 import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRequest, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
@@ -5,7 +6,7 @@ import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
 import { promptBlock } from './honestText';
-import { configureStrings, t } from './l10n';
+import { configureStrings } from './l10n';
 import { registerComponents } from './toolkit';
 
 interface VsCodeApi {
@@ -22,14 +23,14 @@ registerComponents();
 function statusText(shown: ShownStatus): string {
   switch (shown.kind) {
     // AEP-0002 §7: the agent, not this clock, ends a request; past its deadline it stays answerable.
-    case 'open': return shown.deadline === 'passed' ? t('The deadline has passed by this computer\'s clock. You can still send an answer; the agent may refuse it.') : '';
+    case 'open': return shown.deadline === 'passed' ? l10n.t('The deadline has passed by this computer\'s clock. You can still send an answer; the agent may refuse it.') : '';
     case 'answered':
     case 'resolved':
-      if (shown.by === 'elsewhere') return t('Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.');
-      if (shown.kind === 'answered') return t('Answered. Waiting for the agent to resolve the request.');
-      return shown.resolution ? t('Resolved ({0}).', shown.resolution) : t('Resolved.');
-    case 'timed-out': return t('The agent stopped waiting (timeout). Nothing more can be sent.');
-    case 'session-ended': return t('The agent\'s session ended. Nothing more can be sent.');
+      if (shown.by === 'elsewhere') return l10n.t('Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.');
+      if (shown.kind === 'answered') return l10n.t('Answered. Waiting for the agent to resolve the request.');
+      return shown.resolution ? l10n.t('Resolved ({0}).', shown.resolution) : l10n.t('Resolved.');
+    case 'timed-out': return l10n.t('The agent stopped waiting (timeout). Nothing more can be sent.');
+    case 'session-ended': return l10n.t('The agent\'s session ended. Nothing more can be sent.');
   }
 }
 
@@ -54,8 +55,8 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   const status = el('div', { class: 'status', id: 'status', role: 'status' });
   const agentRegion = el(
     'section',
-    { class: 'from-agent', 'aria-label': t('What {0} asks', request.agent) },
-    el('h2', {}, t('{0} asks', request.agent)),
+    { class: 'from-agent', 'aria-label': l10n.t('What {0} asks', request.agent) },
+    el('h2', {}, l10n.t('{0} asks', request.agent)),
     request.problem ? undefined : promptBlock(request.prompt, request.capture),
   );
   app.replaceChildren(header.element, agentRegion, status, answer.element);
@@ -106,7 +107,7 @@ function applyStatus(status: RequestStatus, resolution?: string): void {
   delete page.status.dataset['deadline'];
   page.answer.close();
   // The agent's own timeout may arrive before or after this page's clock reaches expires_at.
-  page.header.end(shown.kind === 'timed-out' ? t('timed out') : shown.kind === 'session-ended' ? t('session ended') : t('answered'));
+  page.header.end(shown.kind === 'timed-out' ? l10n.t('timed out') : shown.kind === 'session-ended' ? l10n.t('session ended') : l10n.t('answered'));
   if ((shown.kind === 'answered' || shown.kind === 'resolved') && shown.by === 'here') {
     page.answer.showSummary();
     // Sent and accepted: the draft has done its job.
@@ -127,7 +128,7 @@ function showHistory(history: NonNullable<Extract<HostToWebview, { type: 'init' 
   if (history.sent) page.answer.showSummary({ answer: history.sent, note: history.note });
   const list = el('ol', {});
   for (const line of history.lines) list.append(el('li', {}, line));
-  page.answer.element.append(el('section', { class: 'history', 'aria-label': t('From your answer history') }, el('h3', {}, t('From your answer history')), list));
+  page.answer.element.append(el('section', { class: 'history', 'aria-label': l10n.t('From your answer history') }, el('h3', {}, l10n.t('From your answer history')), list));
   page.answer.keepOnlySummary();
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import type { AnswerPart, AnswerRedaction } from '../src/aep/capture';
 import { credentialKinds } from '../src/aep/credentials';
@@ -5,7 +6,7 @@ import type { SendCheck, Sensitivity } from '../src/aep/inlineAnswer';
 import type { PageRequest } from '../src/shared/webviewMessages';
 import { credentialName } from './credentialNames';
 import { el } from './dom';
-import { t, tNodes } from './l10n';
+import { tNodes } from './l10n';
 import { button } from './toolkit';
 
 // What the page asks before an answer leaves, when the core's sendCheck
@@ -31,7 +32,7 @@ const LISTED = 50;
 
 function elided(original: string): string {
   if (original.length <= SHOWN_CHARS) return original;
-  return t('{0}…{1} ({2} characters)', original.slice(0, 120), original.slice(-40), original.length);
+  return l10n.t('{0}…{1} ({2} characters)', original.slice(0, 120), original.slice(-40), original.length);
 }
 
 /** A field named in a sentence: its label, or "Question 2 (db)" when the label was withheld. */
@@ -39,18 +40,18 @@ export function fieldName(request: PageRequest, fieldId: string): string {
   const index = request.fields.findIndex((f) => f.spec.id === fieldId);
   const field = request.fields[index];
   if (!field) return fieldId;
-  return field.label.honesty === 'structural' ? t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
+  return field.label.honesty === 'structural' ? l10n.t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
 }
 
 function partName(request: PageRequest, part: AnswerPart, answer: Answer): string {
-  if (part.kind === 'text') return answer.option !== undefined ? t('Reason') : t('Reply');
+  if (part.kind === 'text') return answer.option !== undefined ? l10n.t('Reason') : l10n.t('Reply');
   return fieldName(request, part.fieldId);
 }
 
 function sensitivityText(request: PageRequest, sensitive: Sensitivity): string {
   return sensitive.kind === 'auth'
-    ? t('This is an authentication request: what you type may be a credential.')
-    : t('The field "{0}" asks for a secret.', fieldName(request, sensitive.fieldId));
+    ? l10n.t('This is an authentication request: what you type may be a credential.')
+    : l10n.t('The field "{0}" asks for a secret.', fieldName(request, sensitive.fieldId));
 }
 
 /** The confirmation to show for `check`, and the button that takes the focus. */
@@ -65,39 +66,39 @@ function redactionChoice(request: PageRequest, answer: Answer, redaction: Answer
   const replacements = redaction.changes.flatMap((change) => change.replacements.map((replacement) => ({ part: change.part, replacement })));
   const kinds = credentialKinds(replacements.map((r) => r.replacement));
   const intro = kinds.length > 0
-    ? t('Your answer looks like it contains a credential ({0}).', kinds.map(credentialName).join(', '))
-    : t('Your answer contains text that the redaction pipeline replaces before it leaves this editor.');
-  const list = el('ul', { class: 'replacements', id: 'confirm-replacements', 'aria-label': t('What would be replaced') });
+    ? l10n.t('Your answer looks like it contains a credential ({0}).', kinds.map(credentialName).join(', '))
+    : l10n.t('Your answer contains text that the redaction pipeline replaces before it leaves this editor.');
+  const list = el('ul', { class: 'replacements', id: 'confirm-replacements', 'aria-label': l10n.t('What would be replaced') });
   for (const { part, replacement } of replacements.slice(0, LISTED)) {
     const kind = replacement.kind !== undefined && replacement.confident ? credentialName(replacement.kind) : undefined;
     const item = el('li', {}, ...tNodes('{0}: {1} → {2}', partName(request, part, answer), el('code', { class: 'original' }, elided(replacement.original)), el('code', { class: 'replacement' }, replacement.replacement)));
-    if (kind) item.append(' ', t('({0})', kind));
+    if (kind) item.append(' ', l10n.t('({0})', kind));
     list.append(item);
   }
-  if (replacements.length > LISTED) list.append(el('li', {}, t('…and {0} more.', replacements.length - LISTED)));
-  const redacted = button(t('Send redacted'), 'primary', () => actions.send(redaction.answer, { verbatim: false, redacted: true }));
-  const verbatim = button(t('Send as typed'), 'secondary', () => actions.send(answer, { verbatim: true, redacted: false }));
-  const edit = button(t('Edit answer'), 'secondary', () => actions.edit(redaction.changes[0]?.part));
+  if (replacements.length > LISTED) list.append(el('li', {}, l10n.t('…and {0} more.', replacements.length - LISTED)));
+  const redacted = button(l10n.t('Send redacted'), 'primary', () => actions.send(redaction.answer, { verbatim: false, redacted: true }));
+  const verbatim = button(l10n.t('Send as typed'), 'secondary', () => actions.send(answer, { verbatim: true, redacted: false }));
+  const edit = button(l10n.t('Edit answer'), 'secondary', () => actions.edit(redaction.changes[0]?.part));
   redacted.id = 'confirm-redacted';
   verbatim.id = 'confirm-verbatim';
   edit.id = 'confirm-edit';
   const children = [
-    el('p', { id: 'confirm-text' }, `${intro} ${t('Answers are kept in the agent\'s session history and relayed by the hub. Before sending, the redaction pipeline would replace:')}`),
+    el('p', { id: 'confirm-text' }, `${intro} ${l10n.t('Answers are kept in the agent\'s session history and relayed by the hub. Before sending, the redaction pipeline would replace:')}`),
     list,
     sensitive ? el('p', {}, sensitive) : undefined,
-    el('p', { class: 'note', id: 'confirm-verbatim-note' }, t('Send as typed sends your text unchanged, at capture full: it is kept verbatim in the agent\'s session history.')),
+    el('p', { class: 'note', id: 'confirm-verbatim-note' }, l10n.t('Send as typed sends your text unchanged, at capture full: it is kept verbatim in the agent\'s session history.')),
     el('div', { class: 'actions' }, redacted, verbatim, edit),
   ];
   return { children, focus: redacted };
 }
 
 function sensitiveChoice(answer: Answer, reason: string, actions: ConfirmActions) {
-  const edit = button(t('Edit answer'), 'primary', () => actions.edit(undefined));
-  const send = button(t('Send'), 'secondary', () => actions.send(answer, { verbatim: false, redacted: false }));
+  const edit = button(l10n.t('Edit answer'), 'primary', () => actions.edit(undefined));
+  const send = button(l10n.t('Send'), 'secondary', () => actions.send(answer, { verbatim: false, redacted: false }));
   edit.id = 'confirm-edit';
   send.id = 'confirm-send';
   const children = [
-    el('p', { id: 'confirm-text' }, `${reason} ${t('The redaction pipeline finds nothing to replace, so your answer is sent as typed and kept in the agent\'s session history. Send it?')}`),
+    el('p', { id: 'confirm-text' }, `${reason} ${l10n.t('The redaction pipeline finds nothing to replace, so your answer is sent as typed and kept in the agent\'s session history. Send it?')}`),
     el('div', { class: 'actions' }, edit, send),
   ];
   return { children, focus: edit };

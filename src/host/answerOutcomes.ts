@@ -1,9 +1,9 @@
+import * as l10n from '@vscode/l10n';
 import type { AnswerRecord } from '../aep/answer/answerPipeline';
 import type { SendOutcome } from '../aep/client/controlSender';
 import { fieldNamedIn } from '../aep/nackField';
 import type { HostToWebview } from '../shared/webviewMessages';
 import { agentName } from './describe';
-import { t } from './l10n';
 import { describeOutcome } from './outcomeMessages';
 
 /** What the request page is told about one answer. */
@@ -12,8 +12,8 @@ export type OutcomeMessage = Extract<HostToWebview, { type: 'outcome' }>;
 /** An answer just handed over: on its way now, or waiting for the connection. */
 export function sendingMessage(submitId: string, agentText: string, connected: boolean): OutcomeMessage {
   return connected
-    ? { type: 'outcome', submitId, phase: 'sending', message: t('Sending to {0}…', agentName(agentText)) }
-    : { type: 'outcome', submitId, phase: 'queued', message: t('Not connected to the hub: the answer waits here and goes out as soon as the connection is back.') };
+    ? { type: 'outcome', submitId, phase: 'sending', message: l10n.t('Sending to {0}…', agentName(agentText)) }
+    : { type: 'outcome', submitId, phase: 'queued', message: l10n.t('Not connected to the hub: the answer waits here and goes out as soon as the connection is back.') };
 }
 
 /**
@@ -46,7 +46,7 @@ export function recordMessages(record: AnswerRecord | undefined, agentText: stri
   if (record.state === 'awaiting-ack') {
     // Connected, the client has written it again already; offline, it will be once the connection is back.
     const message = connected
-      ? t('Sent; waiting for {0} to acknowledge it.', agentName(agentText))
+      ? l10n.t('Sent; waiting for {0} to acknowledge it.', agentName(agentText))
       : describeOutcome({ kind: 'awaiting-ack', commandId: record.commandId, sent: true }, agentText).message;
     return [{ type: 'outcome', submitId: record.commandId, phase: 'awaiting-ack', message }];
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { addSecretValue, MIN_SECRET_VALUE_LENGTH } from '../aep/alwaysSecret';
 import type { AlwaysSecretValues } from './alwaysSecretValues';
@@ -69,10 +70,10 @@ export class Commands extends Disposable {
     super();
     const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
     register(COMMANDS.connect, (argument) => this.connect(argument));
-    register(COMMANDS.disconnect, (argument) => this.withHub(argument, vscode.l10n.t('Disconnect from which hub?'), (hub) => hub.disconnect()));
-    register(COMMANDS.reconnect, (argument) => this.withHub(argument, vscode.l10n.t('Reconnect to which hub?'), (hub) => hub.retryNow()));
-    register(COMMANDS.setToken, (argument) => this.withHub(argument, vscode.l10n.t('Set the token of which hub?'), (hub) => this.setToken(hub)));
-    register(COMMANDS.clearToken, (argument) => this.withHub(argument, vscode.l10n.t('Clear the token of which hub?'), (hub) => this.clearToken(hub)));
+    register(COMMANDS.disconnect, (argument) => this.withHub(argument, l10n.t('Disconnect from which hub?'), (hub) => hub.disconnect()));
+    register(COMMANDS.reconnect, (argument) => this.withHub(argument, l10n.t('Reconnect to which hub?'), (hub) => hub.retryNow()));
+    register(COMMANDS.setToken, (argument) => this.withHub(argument, l10n.t('Set the token of which hub?'), (hub) => this.setToken(hub)));
+    register(COMMANDS.clearToken, (argument) => this.withHub(argument, l10n.t('Clear the token of which hub?'), (hub) => this.clearToken(hub)));
     register(COMMANDS.addAlwaysSecret, () => this.addAlwaysSecret());
     register(COMMANDS.clearAlwaysSecrets, () => this.clearAlwaysSecrets());
     register(COMMANDS.showInbox, () => this.showInbox());
@@ -87,7 +88,7 @@ export class Commands extends Disposable {
     this._register(hubs.onDidChangeState((hub) => this.explainState(hub, hub.state)));
     this._register(
       hubs.onDidFindListProblems((problems) => {
-        void notify('warning', problems.join(' '), [{ title: vscode.l10n.t('Open Settings'), value: 'settings' }]).then(
+        void notify('warning', problems.join(' '), [{ title: l10n.t('Open Settings'), value: 'settings' }]).then(
           (choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings),
         );
       }),
@@ -97,24 +98,24 @@ export class Commands extends Disposable {
   /** Rule (b): a value replaced by the redaction pipeline wherever it appears in an answer. Typed into a password box, kept in secret storage. */
   private async addAlwaysSecret(): Promise<void> {
     const value = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Add Always-Secret Value'),
-      prompt: vscode.l10n.t('A value (a password, a key) to replace with [REDACTED:secret] wherever it appears in an answer. Kept in VS Code secret storage.'),
+      title: l10n.t('Add Always-Secret Value'),
+      prompt: l10n.t('A value (a password, a key) to replace with [REDACTED:secret] wherever it appears in an answer. Kept in VS Code secret storage.'),
       password: true,
       ignoreFocusOut: true,
-      validateInput: (text) => (addSecretValue([], text).ok ? undefined : vscode.l10n.t('At least {0} characters: a shorter value would replace ordinary words.', MIN_SECRET_VALUE_LENGTH)),
+      validateInput: (text) => (addSecretValue([], text).ok ? undefined : l10n.t('At least {0} characters: a shorter value would replace ordinary words.', MIN_SECRET_VALUE_LENGTH)),
     });
     if (value === undefined) return;
     const added = await this.secretValues.add(value);
-    if (added.ok) void notify('info', vscode.l10n.t('Added. Answers replace {0} always-secret values.', this.secretValues.count));
-    else if (added.reason === 'already-listed') void notify('info', vscode.l10n.t('That value is already listed.'));
+    if (added.ok) void notify('info', l10n.t('Added. Answers replace {0} always-secret values.', this.secretValues.count));
+    else if (added.reason === 'already-listed') void notify('info', l10n.t('That value is already listed.'));
   }
 
   private async clearAlwaysSecrets(): Promise<void> {
     if (this.secretValues.count === 0) {
-      void notify('info', vscode.l10n.t('No always-secret values are listed.'));
+      void notify('info', l10n.t('No always-secret values are listed.'));
       return;
     }
-    const clear = await confirm(vscode.l10n.t('Clear all {0} always-secret values? Answers will no longer replace them.', this.secretValues.count), vscode.l10n.t('Clear'));
+    const clear = await confirm(l10n.t('Clear all {0} always-secret values? Answers will no longer replace them.', this.secretValues.count), l10n.t('Clear'));
     if (clear) await this.secretValues.clear();
   }
 
@@ -134,8 +135,8 @@ export class Commands extends Disposable {
     }
     void notify(
       'warning',
-      vscode.l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', hub.base ?? 'The hub'),
-      [{ title: vscode.l10n.t('Set Hub Token'), value: 'token' }, { title: vscode.l10n.t('Show Log'), value: 'log' }],
+      l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', hub.base ?? 'The hub'),
+      [{ title: l10n.t('Set Hub Token'), value: 'token' }, { title: l10n.t('Show Log'), value: 'log' }],
     ).then((choice) => {
       if (choice === 'log') this.log.show();
       else if (choice === 'token') void this.setToken(hub);
@@ -154,14 +155,14 @@ export class Commands extends Disposable {
   private async pickHub(title: string): Promise<Hub | undefined> {
     const hubs = this.hubs.list();
     if (hubs.length === 0) {
-      void notify('error', vscode.l10n.t('No hub is configured: set aepAttention.hubUrl, or add one to aepAttention.hubs.'), [
-        { title: vscode.l10n.t('Open Settings'), value: 'settings' },
+      void notify('error', l10n.t('No hub is configured: set aepAttention.hubUrl, or add one to aepAttention.hubs.'), [
+        { title: l10n.t('Open Settings'), value: 'settings' },
       ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
       return undefined;
     }
     if (hubs.length === 1) return hubs[0];
     const id = await pick(
-      hubs.map((hub) => ({ label: hub.label, description: hub.base ?? vscode.l10n.t('not a usable address'), detail: hubStateLine(hub), value: hub.id })),
+      hubs.map((hub) => ({ label: hub.label, description: hub.base ?? l10n.t('not a usable address'), detail: hubStateLine(hub), value: hub.id })),
       { title },
     );
     return id === undefined ? undefined : this.hubs.get(id);
@@ -186,7 +187,7 @@ export class Commands extends Disposable {
     if (!request) return;
     const result = this.hubs.answer('notification', item, { option: optionId });
     if (result.kind === 'refused') {
-      const choice = await notify('warning', describeRefusal(result.refusal, item.agent), [{ title: vscode.l10n.t('Open'), value: 'open' }]);
+      const choice = await notify('warning', describeRefusal(result.refusal, item.agent), [{ title: l10n.t('Open'), value: 'open' }]);
       if (choice === 'open') this.open(item);
       return;
     }
@@ -195,11 +196,11 @@ export class Commands extends Disposable {
     if (described.ok) {
       void notify('info', described.message);
     } else if (outcome.kind === 'cancelled' && outcome.code === 'watch-only') {
-      const choice = await notify('warning', described.message, [{ title: vscode.l10n.t('Set Hub Token'), value: 'token' }]);
+      const choice = await notify('warning', described.message, [{ title: l10n.t('Set Hub Token'), value: 'token' }]);
       const hub = this.hubs.of(item);
       if (choice === 'token' && hub) await this.setToken(hub);
     } else {
-      const choice = await notify('warning', described.message, [{ title: vscode.l10n.t('Open'), value: 'open' }]);
+      const choice = await notify('warning', described.message, [{ title: l10n.t('Open'), value: 'open' }]);
       if (choice === 'open') this.open(item);
     }
   }
@@ -207,11 +208,11 @@ export class Commands extends Disposable {
   private async connect(argument: unknown): Promise<void> {
     if (this.hubs.size === 0) {
       const url = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Connect to an AEP hub'),
-        prompt: vscode.l10n.t('The hub address for this workspace, e.g. http://127.0.0.1:8787. Saved as aepAttention.hubUrl in the workspace settings.'),
+        title: l10n.t('Connect to an AEP hub'),
+        prompt: l10n.t('The hub address for this workspace, e.g. http://127.0.0.1:8787. Saved as aepAttention.hubUrl in the workspace settings.'),
         placeHolder: 'http://127.0.0.1:8787',
         ignoreFocusOut: true,
-        validateInput: (value) => (tokenKeyOf(value) ? undefined : vscode.l10n.t('Enter an http://, https://, ws:// or wss:// address')),
+        validateInput: (value) => (tokenKeyOf(value) ? undefined : l10n.t('Enter an http://, https://, ws:// or wss:// address')),
       });
       if (!url) return;
       const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
@@ -219,15 +220,15 @@ export class Commands extends Disposable {
       await vscode.workspace.getConfiguration('aepAttention').update('hubUrl', url.trim(), target);
       return;
     }
-    await this.withHub(argument, vscode.l10n.t('Connect to which hub?'), (hub) => hub.connect());
+    await this.withHub(argument, l10n.t('Connect to which hub?'), (hub) => hub.connect());
   }
 
   /** Where the hub's token is filed (its base URL); none for an address that is not a usable URL. */
   private tokenKeyOrExplain(hub: Hub): TokenKey | undefined {
     const key = tokenKeyOf(hub.config.hubUrl);
     if (!key) {
-      void notify('error', vscode.l10n.t('That hub\'s address is not usable: fix it in the settings first; the token is stored for that hub only.'), [
-        { title: vscode.l10n.t('Open Settings'), value: 'settings' },
+      void notify('error', l10n.t('That hub\'s address is not usable: fix it in the settings first; the token is stored for that hub only.'), [
+        { title: l10n.t('Open Settings'), value: 'settings' },
       ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
     }
     return key;
@@ -237,16 +238,16 @@ export class Commands extends Disposable {
     const key = this.tokenKeyOrExplain(hub);
     if (!key) return;
     const token = await vscode.window.showInputBox({
-      title: vscode.l10n.t('AEP hub token for {0}', key.base),
-      prompt: vscode.l10n.t('Stored in VS Code\'s secret storage and only ever sent to {0}.', key.base),
+      title: l10n.t('AEP hub token for {0}', key.base),
+      prompt: l10n.t('Stored in VS Code\'s secret storage and only ever sent to {0}.', key.base),
       password: true,
       ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('The token cannot be empty')),
+      validateInput: (value) => (value.trim() ? undefined : l10n.t('The token cannot be empty')),
     });
     if (!token) return;
     await this.tokens.set(key, token.trim());
     this.log.for('token').info(`stored a token for ${key.base}`);
-    void notify('info', vscode.l10n.t('Token saved for {0}.', key.base));
+    void notify('info', l10n.t('Token saved for {0}.', key.base));
   }
 
   private async clearToken(hub: Hub): Promise<void> {
@@ -257,8 +258,8 @@ export class Commands extends Disposable {
     void notify(
       'info',
       alsoOrigin
-        ? vscode.l10n.t('Token cleared for {0}, and the one an earlier version filed for {1}, which it used.', key.base, key.origin)
-        : vscode.l10n.t('Token cleared for {0}.', key.base),
+        ? l10n.t('Token cleared for {0}, and the one an earlier version filed for {1}, which it used.', key.base, key.origin)
+        : l10n.t('Token cleared for {0}.', key.base),
     );
   }
 
@@ -272,16 +273,16 @@ export class Commands extends Disposable {
     }
     const waiting = items.map((item) => ({ item, admission: this.hubs.admit('answer-next', item) })).find(({ admission }) => !admission.ok && admission.refusal.code === 'answer-in-flight');
     if (waiting && !waiting.admission.ok) void this.inline.refused(waiting.item, waiting.admission.refusal, 'answer-next');
-    else void notify('info', vscode.l10n.t('No request is waiting for an answer.'));
+    else void notify('info', l10n.t('No request is waiting for an answer.'));
   }
 
   private async openRequest(argument: unknown): Promise<void> {
-    const item = itemFrom(this.hubs, argument) ?? (await this.pickRequest(vscode.l10n.t('Open a request')));
+    const item = itemFrom(this.hubs, argument) ?? (await this.pickRequest(l10n.t('Open a request')));
     if (item) this.open(item);
   }
 
   private async answerInline(argument: unknown): Promise<void> {
-    const item = itemFrom(this.hubs, argument) ?? (await this.pickRequest(vscode.l10n.t('Answer a request')));
+    const item = itemFrom(this.hubs, argument) ?? (await this.pickRequest(l10n.t('Answer a request')));
     if (item) await this.answer(item);
   }
 
@@ -293,10 +294,10 @@ export class Commands extends Disposable {
       items.map((candidate) => ({
         label: promptLine(candidate) || candidate.requestId,
         description: kindLabel(candidate),
-        detail: several ? vscode.l10n.t('{0} · via {1}', provenance(candidate), this.hubs.of(candidate)?.label ?? '') : provenance(candidate),
+        detail: several ? l10n.t('{0} · via {1}', provenance(candidate), this.hubs.of(candidate)?.label ?? '') : provenance(candidate),
         value: candidate.key,
       })),
-      { title, ...(items.length ? {} : { placeHolder: vscode.l10n.t('No request is waiting') }) },
+      { title, ...(items.length ? {} : { placeHolder: l10n.t('No request is waiting') }) },
     );
     return key === undefined ? undefined : this.hubs.item(key);
   }
@@ -311,7 +312,7 @@ export class Commands extends Disposable {
   /** A failed hub's reason and its fix; otherwise the inbox. */
   private async statusClicked(): Promise<void> {
     const failed = this.hubs.list().filter((hub) => hub.state.kind === 'failed');
-    const hub = failed.length > 1 ? await this.pickHub(vscode.l10n.t('Which hub\'s problem?')) : failed[0];
+    const hub = failed.length > 1 ? await this.pickHub(l10n.t('Which hub\'s problem?')) : failed[0];
     if (hub) await this.explainFailure(hub);
     else await this.showInbox();
   }
@@ -319,14 +320,14 @@ export class Commands extends Disposable {
   private async explainFailure(hub: Hub): Promise<void> {
     const state = hub.state;
     if (state.kind !== 'failed') return;
-    const retry = { title: vscode.l10n.t('Retry'), value: 'retry' } as const;
-    const showLog = { title: vscode.l10n.t('Show Log'), value: 'log' } as const;
-    const setToken = { title: vscode.l10n.t('Set Hub Token'), value: 'token' } as const;
+    const retry = { title: l10n.t('Retry'), value: 'retry' } as const;
+    const showLog = { title: l10n.t('Show Log'), value: 'log' } as const;
+    const setToken = { title: l10n.t('Set Hub Token'), value: 'token' } as const;
     const actions = tokenCanFix(state.failure) ? [setToken, retry, showLog] : [retry, showLog];
     // The reason may quote the hub: it goes through the notification surface like agent text.
     const message = this.hubs.size > 1
-      ? vscode.l10n.t('AEP Attention cannot connect to {0}: {1}', hub.label, describeFailure(state.failure))
-      : vscode.l10n.t('AEP Attention cannot connect: {0}', describeFailure(state.failure));
+      ? l10n.t('AEP Attention cannot connect to {0}: {1}', hub.label, describeFailure(state.failure))
+      : l10n.t('AEP Attention cannot connect: {0}', describeFailure(state.failure));
     const choice = await notify('error', message, actions);
     if (choice === 'retry') hub.retryNow();
     else if (choice === 'log') this.log.show();
@@ -337,6 +338,6 @@ export class Commands extends Disposable {
 /** A hub in the picker: its state in a few words. */
 function hubStateLine(hub: Hub): string {
   const waiting = hub.store.visibleCount;
-  const state = hub.state.kind === 'failed' ? vscode.l10n.t('cannot connect: {0}', describeFailure(hub.state.failure)) : hub.state.kind;
-  return vscode.l10n.t('{0} · {1} waiting', state, waiting);
+  const state = hub.state.kind === 'failed' ? l10n.t('cannot connect: {0}', describeFailure(hub.state.failure)) : hub.state.kind;
+  return l10n.t('{0} · {1} waiting', state, waiting);
 }

@@ -1,7 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { textHonesty } from '../aep/labels';
 import { sourceHost } from '../aep/envelope';
-import { t } from './l10n';
 import { piece, PIECES } from './untrustedText';
 
 // Words for things the UI shows in several places (tree, notifications, status, webview title).
@@ -21,15 +21,15 @@ export function kindLabel(item: Readonly<AttentionItem>): string {
   const kind = item.request?.kind ?? 'request';
   switch (kind) {
     case 'permission':
-      return t('permission');
+      return l10n.t('permission');
     case 'form':
-      return t('form');
+      return l10n.t('form');
     case 'input':
-      return t('question');
+      return l10n.t('question');
     case 'review':
-      return t('review');
+      return l10n.t('review');
     case 'auth':
-      return t('sign-in');
+      return l10n.t('sign-in');
     default:
       // An unknown kind is the agent's word.
       return piece(kind, PIECES.kind);
@@ -41,16 +41,16 @@ export function kindLabel(item: Readonly<AttentionItem>): string {
  * At capture metadata the prompt was synthesized from structure; say so.
  */
 export function promptLine(item: Readonly<AttentionItem>): string {
-  if (item.problem) return t('Cannot be shown: {0}', piece(item.problem.message, PIECES.detail));
+  if (item.problem) return l10n.t('Cannot be shown: {0}', piece(item.problem.message, PIECES.detail));
   const request = item.request;
   if (!request) return '';
   const prompt = piece(request.prompt, PIECES.prompt);
-  return textHonesty(request.capture) === 'structural' ? t('{0} (synthesized, capture {1})', prompt, request.capture) : prompt;
+  return textHonesty(request.capture) === 'structural' ? l10n.t('{0} (synthesized, capture {1})', prompt, request.capture) : prompt;
 }
 
 export function provenance(item: Readonly<AttentionItem>): string {
   const host = sourceHost(item.source);
   const agent = agentName(item.agent);
   const session = sessionName(item.session);
-  return host ? t('{0} · session {1} · {2}', agent, session, piece(host, PIECES.source)) : t('{0} · session {1}', agent, session);
+  return host ? l10n.t('{0} · session {1} · {2}', agent, session, piece(host, PIECES.source)) : l10n.t('{0} · session {1}', agent, session);
 }

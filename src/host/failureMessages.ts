@@ -1,7 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import { describeBytes, describeDuration, type ConnectionFailure, type LostReason } from '../aep/client/connectionFailure';
 import type { AddressProblem } from '../aep/client/hubEndpoint';
 import type { FilterProblem } from '../aep/client/userFilter';
-import { t } from './l10n';
 import { piece, PIECES } from './untrustedText';
 
 /**
@@ -12,15 +12,15 @@ import { piece, PIECES } from './untrustedText';
 export function describeFailure(failure: ConnectionFailure): string {
   switch (failure.code) {
     case 'token-refused':
-      return t('the hub refused the token (HTTP {0}). Set the right one with "AEP Attention: Set Hub Token".', failure.httpStatus);
+      return l10n.t('the hub refused the token (HTTP {0}). Set the right one with "AEP Attention: Set Hub Token".', failure.httpStatus);
     case 'token-required':
-      return t('the hub requires a token (HTTP {0}). Set it with "AEP Attention: Set Hub Token".', failure.httpStatus);
+      return l10n.t('the hub requires a token (HTTP {0}). Set it with "AEP Attention: Set Hub Token".', failure.httpStatus);
     case 'version-unsupported':
       return failure.hubVersions.length > 0
-        ? t('the hub speaks AEP {0}, but this extension speaks {1}.', piece(failure.hubVersions.join(', '), PIECES.detail), failure.ours)
-        : t('the hub does not speak AEP {0}.', failure.ours);
+        ? l10n.t('the hub speaks AEP {0}, but this extension speaks {1}.', piece(failure.hubVersions.join(', '), PIECES.detail), failure.ours)
+        : l10n.t('the hub does not speak AEP {0}.', failure.ours);
     case 'hello-not-received':
-      return t('the hub says it never received this window\'s hello: the extension and the hub do not agree on the protocol. Show Log has the details.');
+      return l10n.t('the hub says it never received this window\'s hello: the extension and the hub do not agree on the protocol. Show Log has the details.');
     case 'bad-address':
       return describeAddressProblem(failure.address);
     case 'bad-filter':
@@ -32,38 +32,38 @@ export function describeFailure(failure: ConnectionFailure): string {
 export function describeLost(lost: LostReason): string {
   switch (lost.code) {
     case 'nothing-listening':
-      return t('nothing is listening at the hub address (connection refused)');
+      return l10n.t('nothing is listening at the hub address (connection refused)');
     case 'host-not-found':
-      return t('the hub host name does not resolve');
+      return l10n.t('the hub host name does not resolve');
     case 'reset':
-      return t('the connection was reset');
+      return l10n.t('the connection was reset');
     case 'timed-out':
-      return t('the connection timed out');
+      return l10n.t('the connection timed out');
     case 'closed':
       return lost.reason
-        ? t('the connection closed ({0}: {1})', lost.wsCode, piece(lost.reason, PIECES.detail))
-        : t('the connection closed ({0})', lost.wsCode);
+        ? l10n.t('the connection closed ({0}: {1})', lost.wsCode, piece(lost.reason, PIECES.detail))
+        : l10n.t('the connection closed ({0})', lost.wsCode);
     case 'ours-too-large':
-      return t('the hub closed the connection because a message from this window was larger than it accepts (WebSocket 1009); a very long answer may need to be shorter');
+      return l10n.t('the hub closed the connection because a message from this window was larger than it accepts (WebSocket 1009); a very long answer may need to be shorter');
     case 'frame-too-large':
-      return t(
+      return l10n.t(
         'the hub sent a message larger than {0}, the most AEP Attention accepts, so the connection was closed (WebSocket 1009). If this repeats after reconnecting, an agent is sending events that large and needs to send smaller ones',
         describeBytes(lost.limitBytes),
       );
     case 'http-status':
-      return t('the hub answered HTTP {0} instead of opening the socket', lost.httpStatus);
+      return l10n.t('the hub answered HTTP {0} instead of opening the socket', lost.httpStatus);
     case 'silent':
-      return t('the hub has been silent for more than {0} s', lost.seconds);
+      return l10n.t('the hub has been silent for more than {0} s', lost.seconds);
     case 'fell-behind':
-      return t('this window fell {0} messages behind the hub; reconnecting to resume', lost.messages);
+      return l10n.t('this window fell {0} messages behind the hub; reconnecting to resume', lost.messages);
     case 'no-hello':
-      return t('the hub did not answer hello');
+      return l10n.t('the hub did not answer hello');
     case 'subscription-unconfirmed':
-      return t('the hub accepted the connection but never confirmed the subscription within {0}; check that the hub is an AEP 0.1 hub and look at its log', describeDuration(lost.afterMs));
+      return l10n.t('the hub accepted the connection but never confirmed the subscription within {0}; check that the hub is an AEP 0.1 hub and look at its log', describeDuration(lost.afterMs));
     case 'subscription-refused':
       return lost.detail
-        ? t('the hub refused the subscription ({0}): {1}', piece(lost.hubCode, PIECES.kind), piece(lost.detail, PIECES.detail))
-        : t('the hub refused the subscription ({0})', piece(lost.hubCode, PIECES.kind));
+        ? l10n.t('the hub refused the subscription ({0}): {1}', piece(lost.hubCode, PIECES.kind), piece(lost.detail, PIECES.detail))
+        : l10n.t('the hub refused the subscription ({0})', piece(lost.hubCode, PIECES.kind));
     case 'socket-error':
       return lost.message;
   }
@@ -72,15 +72,15 @@ export function describeLost(lost: LostReason): string {
 function describeAddressProblem(problem: AddressProblem | undefined): string {
   switch (problem?.code) {
     case undefined:
-      return t('no hub is configured: set aepAttention.hubUrl.');
+      return l10n.t('no hub is configured: set aepAttention.hubUrl.');
     case 'not-a-url':
-      return t('aepAttention.hubUrl is not a URL; use the hub\'s address, e.g. http://127.0.0.1:8787.');
+      return l10n.t('aepAttention.hubUrl is not a URL; use the hub\'s address, e.g. http://127.0.0.1:8787.');
     case 'unsupported-scheme':
-      return t('aepAttention.hubUrl must start with http://, https://, ws:// or wss://, not {0}//.', piece(problem.scheme, PIECES.kind));
+      return l10n.t('aepAttention.hubUrl must start with http://, https://, ws:// or wss://, not {0}//.', piece(problem.scheme, PIECES.kind));
     case 'token-in-url':
-      return t('aepAttention.hubUrl must not carry a token or credentials: URLs end up in logs and settings. Use "AEP Attention: Set Hub Token".');
+      return l10n.t('aepAttention.hubUrl must not carry a token or credentials: URLs end up in logs and settings. Use "AEP Attention: Set Hub Token".');
     case 'insecure-remote':
-      return t(
+      return l10n.t(
         'refusing unencrypted {0}// to {1}: AEP requires TLS off this machine (AEP-0003 §8.1). Use https:// (or wss://), or set aepAttention.allowInsecureRemote if you accept the risk.',
         piece(problem.scheme, PIECES.kind),
         piece(problem.host, PIECES.source),
@@ -92,12 +92,12 @@ function describeFilterProblem(problem: FilterProblem): string {
   switch (problem.code) {
     case 'invalid':
       // attr-match's own words: the same sentence a hub sends with invalid-filter (not yet localized).
-      return t('aepAttention.filter is not a valid attr-match filter: {0}', problem.detail);
+      return l10n.t('aepAttention.filter is not a valid attr-match filter: {0}', problem.detail);
     case 'matches-nothing':
-      return t('aepAttention.filter can match no event: {0}', problem.detail);
+      return l10n.t('aepAttention.filter can match no event: {0}', problem.detail);
     case 'names-type':
-      return t('aepAttention.filter may not name `type`: the extension chooses the event types it needs. Narrow by agent, session or source instead.');
+      return l10n.t('aepAttention.filter may not name `type`: the extension chooses the event types it needs. Narrow by agent, session or source instead.');
     case 'names-severity':
-      return t('aepAttention.filter may not name `severity`: use aepAttention.notifications and aepAttention.notificationMinSeverity to choose what notifies you.');
+      return l10n.t('aepAttention.filter may not name `severity`: use aepAttention.notifications and aepAttention.notificationMinSeverity to choose what notifies you.');
   }
 }

@@ -1,9 +1,10 @@
+import * as l10n from '@vscode/l10n';
 import type { Logger } from '../aep/client/logger';
 import type { HistoryEntry } from '../aep/history/historyEntry';
 import { historyItem } from '../aep/history/historyItem';
 import type { HostToWebview } from '../shared/webviewMessages';
 import { outcomeLines } from './historyWords';
-import { t, type StringBundle } from './l10n';
+import { type StringBundle } from './l10n';
 import { pageRequest } from './pageContent';
 import { PageHost, type PageWebview } from './pageHost';
 
@@ -41,7 +42,7 @@ export class HistoryPageController {
     const send = entry.sends.at(-1);
     const accepted = send?.outcomes.some((outcome) => outcome.kind === 'accepted') ?? false;
     const note = send && send.masked > 0
-      ? t('As this history keeps it: {0} part(s) of what you sent are masked here, never stored.', send.masked)
+      ? l10n.t('As this history keeps it: {0} part(s) of what you sent are masked here, never stored.', send.masked)
       : undefined;
     return {
       type: 'init',

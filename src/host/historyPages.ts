@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { HistoryEntry } from '../aep/history/historyEntry';
 import { historyItem } from '../aep/history/historyItem';
@@ -29,7 +30,7 @@ export class HistoryPages extends Disposable {
       return;
     }
     const item = historyItem(entry);
-    const panel = createPagePanel(HISTORY_PAGE_VIEW_TYPE, vscode.l10n.t('History: {0} from {1}', kindLabel(item), agentName(item.agent)), vscode.ViewColumn.Active, this.extensionUri);
+    const panel = createPagePanel(HISTORY_PAGE_VIEW_TYPE, l10n.t('History: {0} from {1}', kindLabel(item), agentName(item.agent)), vscode.ViewColumn.Active, this.extensionUri);
     const page = new HistoryPageController(entry, pageWebview(panel), {
       log: this.log,
       hubName,

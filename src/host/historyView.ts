@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { AnswerHistory } from '../aep/history/answerHistory';
 import { commandJson, type HistoryEntry } from '../aep/history/historyEntry';
@@ -6,7 +7,6 @@ import { Disposable } from './disposable';
 import type { HistoryPages } from './historyPages';
 import { entryDescription, historyPrompt, outcomeLines, sentLine } from './historyWords';
 import type { Hubs } from './hubs';
-import { t } from './l10n';
 import type { ExtensionLog } from './log';
 import type { RequestPages } from './requestPages';
 import { confirm, notify, treeItem } from './surfaces';
@@ -74,8 +74,8 @@ export class HistoryView extends Disposable {
       id: entry.id,
       icon: entry.sends.length === 0 ? 'circle-slash' : entry.sends.at(-1)?.outcomes.some((o) => o.kind === 'accepted') ? 'pass' : 'warning',
       contextValue: entry.sends.length > 0 ? 'historyEntry.sent' : 'historyEntry.ended',
-      tooltip: [historyPrompt(entry), t('{0} · session {1} · hub {2}', entry.agent, entry.session, entry.hub.label), ...(sent ? [sent] : []), ...outcomeLines(entry)],
-      command: { command: HISTORY_COMMANDS.open, title: t('Open'), arguments: [entry.id] },
+      tooltip: [historyPrompt(entry), l10n.t('{0} · session {1} · hub {2}', entry.agent, entry.session, entry.hub.label), ...(sent ? [sent] : []), ...outcomeLines(entry)],
+      command: { command: HISTORY_COMMANDS.open, title: l10n.t('Open'), arguments: [entry.id] },
       accessibilityLabel: `${historyPrompt(entry)}. ${description}`,
     });
   }
@@ -106,20 +106,20 @@ export class HistoryView extends Disposable {
     const entry = this.entryFrom(argument);
     const send = entry?.sends.at(-1);
     if (!entry || !send) {
-      void notify('info', t('Nothing was sent from here for that request, so there is no command to copy.'));
+      void notify('info', l10n.t('Nothing was sent from here for that request, so there is no command to copy.'));
       return;
     }
     await vscode.env.clipboard.writeText(commandJson(send));
     this.log.for('history').info(`copied command ${send.command.id} as JSON`);
-    const masked = send.masked > 0 ? t(' {0} part(s) of the answer are masked, as the history keeps them.', send.masked) : '';
-    void notify('info', t('Copied the command sent to {0} as JSON.{1}', entry.agent, masked));
+    const masked = send.masked > 0 ? l10n.t(' {0} part(s) of the answer are masked, as the history keeps them.', send.masked) : '';
+    void notify('info', l10n.t('Copied the command sent to {0} as JSON.{1}', entry.agent, masked));
   }
 
   private async clear(): Promise<void> {
     const count = this.history.entries().length;
     if (count === 0) return;
-    const message = count === 1 ? t('Clear the answer history of this workspace (1 entry)?') : t('Clear the answer history of this workspace ({0} entries)?', count);
-    if (!(await confirm(message, t('Clear History')))) return;
+    const message = count === 1 ? l10n.t('Clear the answer history of this workspace (1 entry)?') : l10n.t('Clear the answer history of this workspace ({0} entries)?', count);
+    if (!(await confirm(message, l10n.t('Clear History')))) return;
     this.history.clear();
     this.log.for('history').info(`cleared ${count} history entries`);
   }

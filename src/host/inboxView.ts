@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { Reachability } from '../aep/client/rosterSnapshot';
 import type { AttentionItem } from '../aep/inbox/inbox';
@@ -59,7 +60,7 @@ export class InboxView extends Disposable {
 
   private updateBadge(): void {
     const count = this.hubs.visibleCount;
-    const tooltip = count === 1 ? vscode.l10n.t('1 request waits for an answer') : vscode.l10n.t('{0} requests wait for an answer', count);
+    const tooltip = count === 1 ? l10n.t('1 request waits for an answer') : l10n.t('{0} requests wait for an answer', count);
     setBadge(this.view, count, tooltip);
     void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.hubs.size > 0);
     // Answer Inline shows in the palette only when there is something to answer.
@@ -89,14 +90,14 @@ export class InboxView extends Disposable {
     if (node.kind === 'hub') {
       return treeItem({
         label: node.hub.label, collapsible: 'expanded', icon: hubIcon(node.hub), contextValue: 'hub', id: `hub:${node.hub.id}`,
-        description: [vscode.l10n.t('{0} waiting', node.items.length), hubStateWord(node.hub)].join(' · '),
-        tooltip: [node.hub.base ?? vscode.l10n.t('not a usable address: see the status bar for why'), ...node.hub.config.folders.map((folder) => vscode.l10n.t('named by the folder {0}', folder))],
+        description: [l10n.t('{0} waiting', node.items.length), hubStateWord(node.hub)].join(' · '),
+        tooltip: [node.hub.base ?? l10n.t('not a usable address: see the status bar for why'), ...node.hub.config.folders.map((folder) => l10n.t('named by the folder {0}', folder))],
       });
     }
     if (node.kind === 'agent') {
       return treeItem({
         label: agentName(node.agent), collapsible: 'expanded', icon: 'robot', contextValue: 'agent',
-        description: vscode.l10n.t('{0} waiting', node.items.length),
+        description: l10n.t('{0} waiting', node.items.length),
       });
     }
     if (node.kind === 'session') {
@@ -113,11 +114,11 @@ export class InboxView extends Disposable {
     const label = promptLine(request);
     const parts = [kindLabel(request)];
     // Rows are open requests and answered ones the agent has yet to resolve (src/shared/shownStatus.ts).
-    if (shownStatus(request.status, {}).kind === 'answered') parts.push(vscode.l10n.t('answered, waiting for the agent'));
+    if (shownStatus(request.status, {}).kind === 'answered') parts.push(l10n.t('answered, waiting for the agent'));
     const expiresAt = request.request?.expiresAt;
     parts.push(expiresAt !== undefined ? leftRounded(expiresAt, now) : agoRounded(request.receivedAt, now));
-    if (request.request) parts.push(vscode.l10n.t('capture {0}', request.request.capture));
-    if (request.request && !request.request.answerableHere) parts.push(vscode.l10n.t('answered outside VS Code'));
+    if (request.request) parts.push(l10n.t('capture {0}', request.request.capture));
+    if (request.request && !request.request.answerableHere) parts.push(l10n.t('answered outside VS Code'));
     const description = parts.join(' · ');
     return treeItem({
       label: label || request.requestId,
@@ -128,7 +129,7 @@ export class InboxView extends Disposable {
       tooltip: [label, provenance(request)],
       icon: request.problem ? 'warning' : request.status === 'answered' ? 'check' : request.request?.kind === 'form' ? 'checklist' : request.request?.kind === 'permission' ? 'shield' : 'comment-discussion',
       contextValue: request.problem ? 'request.malformed' : 'request',
-      command: { command: OPEN_REQUEST_COMMAND, title: vscode.l10n.t('Open Request'), arguments: [request.key] },
+      command: { command: OPEN_REQUEST_COMMAND, title: l10n.t('Open Request'), arguments: [request.key] },
       accessibilityLabel: `${kindLabel(request)}: ${label}. ${description}`,
     });
   }
@@ -151,15 +152,15 @@ function hubIcon(hub: Hub): string {
 function hubStateWord(hub: Hub): string {
   switch (hub.state.kind) {
     case 'connected':
-      return vscode.l10n.t('connected');
+      return l10n.t('connected');
     case 'connecting':
-      return vscode.l10n.t('connecting');
+      return l10n.t('connecting');
     case 'backing-off':
-      return vscode.l10n.t('lost, retrying');
+      return l10n.t('lost, retrying');
     case 'failed':
-      return vscode.l10n.t('cannot connect');
+      return l10n.t('cannot connect');
     default:
-      return vscode.l10n.t('disconnected');
+      return l10n.t('disconnected');
   }
 }
 
@@ -167,13 +168,13 @@ function hubStateWord(hub: Hub): string {
 function reachabilityDescription(reach: Reachability): string {
   switch (reach.state) {
     case 'reachable':
-      return vscode.l10n.t('reachable');
+      return l10n.t('reachable');
     case 'ambiguous':
-      return vscode.l10n.t('ambiguous: {0} claimants, answers will be refused', reach.claimants);
+      return l10n.t('ambiguous: {0} claimants, answers will be refused', reach.claimants);
     case 'unreachable':
-      return vscode.l10n.t('not reachable right now');
+      return l10n.t('not reachable right now');
     case 'not-accepting':
-      return vscode.l10n.t('this agent does not take answers from editors');
+      return l10n.t('this agent does not take answers from editors');
     case 'watch-only':
       return watchOnlySentence();
     case 'unknown':

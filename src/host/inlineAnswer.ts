@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import type { AnswerRefusal, AnswerSurface } from '../aep/answer/answerPipeline';
@@ -137,8 +138,8 @@ export class InlineAnswers extends Disposable {
   private async sayWatchOnly(item: Readonly<AttentionItem>): Promise<void> {
     this.log.info(`inline answer to ${item.requestId} from ${item.agent}: not offered, its hub is watch-only`);
     const choice = await notify('warning', watchOnlySentence(), [
-      { title: vscode.l10n.t('Set Hub Token'), value: 'token' },
-      { title: vscode.l10n.t('Open'), value: 'open' },
+      { title: l10n.t('Set Hub Token'), value: 'token' },
+      { title: l10n.t('Open'), value: 'open' },
     ]);
     if (choice === 'token') await setHubToken(item.hub);
     else if (choice === 'open') this.panels.show(this.hubs.item(item.key) ?? item);
@@ -165,7 +166,7 @@ export class InlineAnswers extends Disposable {
       return;
     }
     if (!this.hubs.isConnected(item)) void this.offerOpen(item, 'info', sendingMessage('', item.agent, false).message);
-    const outcome = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => result.outcome);
+    const outcome = await withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => result.outcome);
     await this.settled(item, plan, request, outcome);
   }
 
@@ -181,11 +182,11 @@ export class InlineAnswers extends Disposable {
       return;
     }
     type Action = 'open' | 'again';
-    const choice = await notify<Action>('info', message, [{ title: vscode.l10n.t('Send Again'), value: 'again' }, { title: vscode.l10n.t('Open'), value: 'open' }]);
+    const choice = await notify<Action>('info', message, [{ title: l10n.t('Send Again'), value: 'again' }, { title: l10n.t('Open'), value: 'open' }]);
     const latest = this.hubs.item(item.key) ?? item;
     if (choice === 'open') this.panels.show(latest);
     else if (choice === 'again') {
-      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(surface, latest, refusal.commandId));
+      const again = await withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(surface, latest, refusal.commandId));
       void notify(describeOutcome(again, item.agent).ok ? 'info' : 'warning', describeOutcome(again, item.agent).message);
     }
   }
@@ -204,11 +205,11 @@ export class InlineAnswers extends Disposable {
       return;
     }
     type Action = 'open' | 'fix' | 'again';
-    const open: Choice<Action> = { title: vscode.l10n.t('Open'), value: 'open' };
+    const open: Choice<Action> = { title: l10n.t('Open'), value: 'open' };
     const invalid = outcome.kind === 'rejected' && outcome.reason === 'invalid';
     const actions: Array<Choice<Action>> = invalid
-      ? [{ title: vscode.l10n.t('Fix'), value: 'fix' }, open]
-      : outcome.kind === 'timeout' ? [{ title: vscode.l10n.t('Send Again'), value: 'again' }, open] : [open];
+      ? [{ title: l10n.t('Fix'), value: 'fix' }, open]
+      : outcome.kind === 'timeout' ? [{ title: l10n.t('Send Again'), value: 'again' }, open] : [open];
     const waiting = outcome.kind === 'awaiting-ack';
     const choice = await notify(waiting ? 'info' : 'warning', described.message, actions);
     const latest = this.hubs.item(item.key) ?? item;
@@ -217,7 +218,7 @@ export class InlineAnswers extends Disposable {
       const field = outcome.kind === 'rejected' ? fieldNamedIn(outcome.detail, request.fields.map((f) => f.id)) : undefined;
       await this.answer(latest, field);
     } else if (choice === 'again') {
-      const again = await withStatusProgress(vscode.l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend('quick-input', latest, outcome.commandId));
+      const again = await withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend('quick-input', latest, outcome.commandId));
       await this.settled(item, plan, request, again);
     }
   }
@@ -227,23 +228,23 @@ export class InlineAnswers extends Disposable {
     const latest = this.hubs.item(item.key);
     // Nothing was sent from this flow, so whoever ended it answered elsewhere.
     const shown = latest ? shownStatus(latest.status, { ours: 'none' }) : undefined;
-    const why = shown === undefined ? vscode.l10n.t('no longer in the inbox')
-      : shown.kind === 'timed-out' ? vscode.l10n.t('timed out')
-        : shown.kind === 'session-ended' ? vscode.l10n.t('session ended') : vscode.l10n.t('answered elsewhere');
-    const message = vscode.l10n.t('The request from {0} closed before you answered ({1}). Nothing was sent.', agentName(item.agent), why);
+    const why = shown === undefined ? l10n.t('no longer in the inbox')
+      : shown.kind === 'timed-out' ? l10n.t('timed out')
+        : shown.kind === 'session-ended' ? l10n.t('session ended') : l10n.t('answered elsewhere');
+    const message = l10n.t('The request from {0} closed before you answered ({1}). Nothing was sent.', agentName(item.agent), why);
     if (latest) await this.offerOpen(latest, 'info', message);
     else void notify('info', message);
   }
 
   private async offerOpen(item: Readonly<AttentionItem>, severity: 'info' | 'warning', message: string): Promise<void> {
-    const choice = await notify(severity, message, [{ title: vscode.l10n.t('Open'), value: 'open' }]);
+    const choice = await notify(severity, message, [{ title: l10n.t('Open'), value: 'open' }]);
     if (choice === 'open') this.panels.show(this.hubs.item(item.key) ?? item);
   }
 }
 
 /** The button on every step. */
 function openAsPageButton(): vscode.QuickInputButton {
-  return { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: vscode.l10n.t('Open as page (Ctrl+Shift+Enter)') };
+  return { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: l10n.t('Open as page (Ctrl+Shift+Enter)') };
 }
 
 /**
@@ -341,28 +342,28 @@ class InlineFlow {
         type Value = { kind: 'option'; id: string } | { kind: 'reply' };
         const options = step.options.map((option): AgentItem<Picked<Value>> => ({ label: optionText(option.name), id: option.id, value: { kind: 'value', value: { kind: 'option', id: option.id } } }));
         const reply: ListItem<Picked<Value>> = {
-          label: vscode.l10n.t('Reply with text…'), description: vscode.l10n.t('the agent reads it; an option is the exact answer'), icon: 'comment', value: { kind: 'value', value: { kind: 'reply' } },
+          label: l10n.t('Reply with text…'), description: l10n.t('the agent reads it; an option is the exact answer'), icon: 'comment', value: { kind: 'value', value: { kind: 'reply' } },
         };
         for (;;) {
-          const end = await this.pick(this.quickStep(index, vscode.l10n.t('Choose an answer (Enter), or reply with text')), options, [reply], { problem });
+          const end = await this.pick(this.quickStep(index, l10n.t('Choose an answer (Enter), or reply with text')), options, [reply], { problem });
           if (end.kind !== 'next') return end;
           const [value] = end.value;
           if (value?.kind !== 'option') return { kind: 'next', value: { kind: 'done' } };
           // Ranking puts ours first only for words typed from its start; an agent option that reads like ours is sent only when the person says so.
           const chosen = options.find((option) => option.id === value.id);
-          if (!chosen || !readsLikeOurs(chosen.label, [reply.label, vscode.l10n.t('Open as page')])) return { kind: 'next', value };
+          if (!chosen || !readsLikeOurs(chosen.label, [reply.label, l10n.t('Open as page')])) return { kind: 'next', value };
           const confirmed = await this.confirmMimic(index, chosen);
           if (confirmed.kind === 'back') continue;
           return confirmed.kind === 'next' ? { kind: 'next', value } : confirmed;
         }
       }
       case 'reply': {
-        const asked = this.plan.steps.length === 1 ? this.plan.prompt.text : vscode.l10n.t('Your reply, sent as text');
-        const end = await this.input(this.quickStep(index, vscode.l10n.t('Type your answer')), {
-          prompt: this.plan.prompt.synthesized && this.plan.steps.length === 1 ? vscode.l10n.t('{0} (synthesized, capture {1})', asked, this.plan.prompt.capture) : asked,
+        const asked = this.plan.steps.length === 1 ? this.plan.prompt.text : l10n.t('Your reply, sent as text');
+        const end = await this.input(this.quickStep(index, l10n.t('Type your answer')), {
+          prompt: this.plan.prompt.synthesized && this.plan.steps.length === 1 ? l10n.t('{0} (synthesized, capture {1})', asked, this.plan.prompt.capture) : asked,
           value: this.draft.reply ?? '',
           problem,
-          check: (text, accepting) => (accepting && text.trim() === '' ? vscode.l10n.t('Type a reply first.') : undefined),
+          check: (text, accepting) => (accepting && text.trim() === '' ? l10n.t('Type a reply first.') : undefined),
           keep: (text) => (this.draft = withReply(this.draft, text)),
         });
         return end.kind === 'next' ? { kind: 'next', value: { kind: 'done' } } : end;
@@ -393,8 +394,8 @@ class InlineFlow {
         return end.kind === 'next' ? { kind: 'next', value: undefined } : end;
       }
       case 'boolean': {
-        const yes = { label: vscode.l10n.t('Yes'), value: { kind: 'value' as const, value: true } };
-        const no = { label: vscode.l10n.t('No'), value: { kind: 'value' as const, value: false } };
+        const yes = { label: l10n.t('Yes'), value: { kind: 'value' as const, value: true } };
+        const no = { label: l10n.t('No'), value: { kind: 'value' as const, value: false } };
         // The page's box starts unchecked: "No" is what Enter sends unless the person moves.
         const end = await this.pick(this.quickStep(index, fieldPrompt(step)), [], [yes, no], { problem, active: (value) => value === (current?.value === true) });
         if (end.kind !== 'next') return end;
@@ -411,8 +412,8 @@ class InlineFlow {
     const before = selectPickOf(field, fieldDraftOf(this.draft, field.id));
     const choices = step.choices.map((choice): AgentItem<Picked<Value>> => ({ label: choiceText(choice.name), id: choice.id, value: { kind: 'value', value: { kind: 'choice', id: choice.id } } }));
     const ours: Array<ListItem<Picked<Value>>> = [];
-    if (field.other) ours.push({ label: vscode.l10n.t('Other…'), description: vscode.l10n.t('your own answer'), icon: 'edit', value: { kind: 'value', value: { kind: 'other' } } });
-    if (!field.multi && !field.required) ours.push({ label: vscode.l10n.t('Leave empty'), description: vscode.l10n.t('optional'), icon: 'circle-slash', value: { kind: 'value', value: { kind: 'empty' } } });
+    if (field.other) ours.push({ label: l10n.t('Other…'), description: l10n.t('your own answer'), icon: 'edit', value: { kind: 'value', value: { kind: 'other' } } });
+    if (!field.multi && !field.required) ours.push({ label: l10n.t('Leave empty'), description: l10n.t('optional'), icon: 'circle-slash', value: { kind: 'value', value: { kind: 'empty' } } });
     const isPicked = (value: Value) => (value.kind === 'choice' ? before.choices.includes(value.id) : value.kind === 'other' && before.other !== undefined);
     const toPick = (values: readonly Value[], other: string | undefined): SelectPick => ({
       choices: values.flatMap((value) => (value.kind === 'choice' ? [value.id] : [])),
@@ -434,8 +435,8 @@ class InlineFlow {
       return { kind: 'next', value: undefined };
     }
     // "Other…": the person's own words, in a box of their own.
-    const other = await this.input(this.quickStep(index, vscode.l10n.t('Your own answer')), {
-      prompt: vscode.l10n.t('{0}: your own answer', fieldQuestion(step)),
+    const other = await this.input(this.quickStep(index, l10n.t('Your own answer')), {
+      prompt: l10n.t('{0}: your own answer', fieldQuestion(step)),
       value: before.other ?? '',
       problem: undefined,
       check: (text, accepting) => (!accepting && text.trim() === '' ? undefined : fieldProblemWords(field, selectDraft(field, toPick(values, text)))),
@@ -456,10 +457,10 @@ class InlineFlow {
   private async confirmMimic(index: number, option: AgentItem<unknown>): Promise<StepEnd<unknown>> {
     type Value = 'back' | 'send';
     const items: Array<ListItem<Picked<Value>>> = [
-      { label: vscode.l10n.t('Back to the choices'), icon: 'arrow-left', value: { kind: 'value', value: 'back' } },
-      { label: vscode.l10n.t('Send the agent\'s option'), detail: vscode.l10n.t('Sends the option with id {0} to the agent.', piece(option.id, PIECES.kind)), icon: 'warning', value: { kind: 'value', value: 'send' } },
+      { label: l10n.t('Back to the choices'), icon: 'arrow-left', value: { kind: 'value', value: 'back' } },
+      { label: l10n.t('Send the agent\'s option'), detail: l10n.t('Sends the option with id {0} to the agent.', piece(option.id, PIECES.kind)), icon: 'warning', value: { kind: 'value', value: 'send' } },
     ];
-    const placeholder = vscode.l10n.t('"{0}" is an option the agent offers, not an item of this editor. Send it?', option.label);
+    const placeholder = l10n.t('"{0}" is an option the agent offers, not an item of this editor. Send it?', option.label);
     const end = await this.pick({ ...this.quickStep(index, placeholder), step: undefined, totalSteps: undefined }, [], items, {});
     if (end.kind !== 'next') return end;
     return end.value[0] === 'send' ? { kind: 'next', value: undefined } : { kind: 'back' };
@@ -483,17 +484,17 @@ class InlineFlow {
       }
       return check.sensitive.kind === 'secret-field' ? stepOfField(this.plan, check.sensitive.fieldId) : 0;
     })();
-    const edit = { label: vscode.l10n.t('Edit answer'), value: { kind: 'value' as const, value: 'edit' as Value } };
+    const edit = { label: l10n.t('Edit answer'), value: { kind: 'value' as const, value: 'edit' as Value } };
     const sensitive = check.sensitive ? sensitivityText(check.sensitive, this.plan) : undefined;
     const items: Array<ListItem<Picked<Value>>> = check.kind === 'redaction'
       ? [
-        { label: vscode.l10n.t('Send redacted'), detail: replacementsLine(check.redaction, answer, this.plan), value: { kind: 'value', value: 'redacted' } },
-        { label: vscode.l10n.t('Send as typed'), detail: vscode.l10n.t('Sends your text unchanged, at capture full: it is kept verbatim in the agent\'s session history.'), value: { kind: 'value', value: 'verbatim' } },
+        { label: l10n.t('Send redacted'), detail: replacementsLine(check.redaction, answer, this.plan), value: { kind: 'value', value: 'redacted' } },
+        { label: l10n.t('Send as typed'), detail: l10n.t('Sends your text unchanged, at capture full: it is kept verbatim in the agent\'s session history.'), value: { kind: 'value', value: 'verbatim' } },
         edit,
       ]
       : [
         edit,
-        { label: vscode.l10n.t('Send'), detail: vscode.l10n.t('The redaction pipeline finds nothing to replace, so your answer is sent as typed and kept in the agent\'s session history.'), value: { kind: 'value', value: 'send' } },
+        { label: l10n.t('Send'), detail: l10n.t('The redaction pipeline finds nothing to replace, so your answer is sent as typed and kept in the agent\'s session history.'), value: { kind: 'value', value: 'send' } },
       ];
     const intro = check.kind === 'redaction' ? redactionIntro(check.redaction) : sensitive ?? '';
     const placeholder = check.kind === 'redaction' && sensitive ? `${sensitive} ${intro}` : intro;
@@ -561,7 +562,7 @@ class InlineFlow {
     quickPick.canSelectMany = spec.many === true;
     quickPick.ignoreFocusOut = true;
     quickPick.matchOnDescription = true;
-    const page: ListItem<Picked<T>> = { label: vscode.l10n.t('Open as page'), description: vscode.l10n.t('Ctrl+Shift+Enter'), icon: 'go-to-file', value: { kind: 'page' } };
+    const page: ListItem<Picked<T>> = { label: l10n.t('Open as page'), description: l10n.t('Ctrl+Shift+Enter'), icon: 'go-to-file', value: { kind: 'page' } };
     const withPage: Array<StepPickItem<Picked<T>>> = mixedItems(agent, spec.many ? ours : [...ours, page]);
     const show = (problem: string | undefined) => {
       // No validation line on a quick pick in this VS Code API: the problem heads the list.

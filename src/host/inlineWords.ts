@@ -4,6 +4,7 @@
 // (webview/honestText.ts, answerForm.ts), so one translation serves both.
 // Agent text enters only as capped, inert pieces; surfaces.ts sanitises the
 // whole string again for the place it is shown.
+import * as l10n from '@vscode/l10n';
 import type { Answer } from '../aep/attention';
 import type { AnswerPart, AnswerRedaction } from '../aep/capture';
 import { credentialKinds, type CredentialKind } from '../aep/credentials';
@@ -15,7 +16,6 @@ import { fieldHint } from '../shared/fieldWords';
 import { fieldProblemText } from '../shared/problemWords';
 import type { FieldDraft } from '../shared/webviewMessages';
 import { agentName, kindLabel } from './describe';
-import { t } from './l10n';
 import type { PickItem } from './surfaces';
 import { forSurface, piece, PIECES } from './untrustedText';
 
@@ -31,37 +31,37 @@ const TITLE_PROMPT = 120;
  */
 export function inlineTitle(item: Readonly<AttentionItem>, plan: InlinePlan, hub?: string): string {
   // With several hubs the title says which one the request came through: "agent via hub".
-  const agent = hub === undefined ? agentName(item.agent) : t('{0} via {1}', agentName(item.agent), piece(hub, PIECES.agent));
+  const agent = hub === undefined ? agentName(item.agent) : l10n.t('{0} via {1}', agentName(item.agent), piece(hub, PIECES.agent));
   const kind = kindLabel(item);
   const prompt = piece(plan.prompt.text, TITLE_PROMPT);
-  if (prompt === '') return t('{0} · {1}', agent, kind);
+  if (prompt === '') return l10n.t('{0} · {1}', agent, kind);
   return plan.prompt.synthesized
-    ? t('{0} · {1} · synthesized at capture {2}: {3}', agent, kind, plan.prompt.capture, prompt)
-    : t('{0} · {1}: {2}', agent, kind, prompt);
+    ? l10n.t('{0} · {1} · synthesized at capture {2}: {3}', agent, kind, plan.prompt.capture, prompt)
+    : l10n.t('{0} · {1}: {2}', agent, kind, prompt);
 }
 
 /** A field's question: its label, or at structural capture the page's placeholder wording with the field's id, never the label. */
 export function fieldQuestion(step: FieldStep): string {
   const name = step.name;
   if (!name.withheld) return piece(name.text, PIECES.prompt);
-  return `${t('Question {0} · label withheld at capture {1}', name.position, name.capture)} ${t('(field {0}, {1})', piece(name.id, PIECES.kind), step.field.type)}`;
+  return `${l10n.t('Question {0} · label withheld at capture {1}', name.position, name.capture)} ${l10n.t('(field {0}, {1})', piece(name.id, PIECES.kind), step.field.type)}`;
 }
 
 /** A select's choice as an item label. */
 export function choiceText(name: Naming): string {
   if (!name.withheld) return name.text;
-  return `${t('Choice {0}', name.position)} ${t('(id {0})', piece(name.id, PIECES.kind))}`;
+  return `${l10n.t('Choice {0}', name.position)} ${l10n.t('(id {0})', piece(name.id, PIECES.kind))}`;
 }
 
 /** A request's option as an item label, as the page's option button reads. */
 export function optionText(name: Naming): string {
-  return name.withheld ? t('Option {0} ({1})', name.position, piece(name.id, PIECES.kind)) : name.text;
+  return name.withheld ? l10n.t('Option {0} ({1})', name.position, piece(name.id, PIECES.kind)) : name.text;
 }
 
 /** What the input box says under a field: the question, whether it must be answered, and its rule. */
 export function fieldPrompt(step: FieldStep): string {
   const question = fieldQuestion(step);
-  const asked = step.field.required ? t('{0} (required)', question) : t('{0} (optional: Enter leaves it empty)', question);
+  const asked = step.field.required ? l10n.t('{0} (required)', question) : l10n.t('{0} (optional: Enter leaves it empty)', question);
   const hint = fieldHint(step.field);
   return hint ? `${asked} ${hint}` : asked;
 }
@@ -70,22 +70,22 @@ export function fieldPrompt(step: FieldStep): string {
 function fieldName(plan: InlinePlan, fieldId: string): string {
   const step = plan.steps.find((s): s is FieldStep => s.kind === 'field' && s.field.id === fieldId);
   if (!step) return piece(fieldId, PIECES.kind);
-  return step.name.withheld ? t('Question {0} ({1})', step.position, piece(fieldId, PIECES.kind)) : piece(step.name.text, PIECES.prompt);
+  return step.name.withheld ? l10n.t('Question {0} ({1})', step.position, piece(fieldId, PIECES.kind)) : piece(step.name.text, PIECES.prompt);
 }
 
 export function sensitivityText(sensitive: Sensitivity, plan: InlinePlan): string {
   return sensitive.kind === 'auth'
-    ? t('This is an authentication request: what you type may be a credential.')
-    : t('The field "{0}" asks for a secret.', fieldName(plan, sensitive.fieldId));
+    ? l10n.t('This is an authentication request: what you type may be a credential.')
+    : l10n.t('The field "{0}" asks for a secret.', fieldName(plan, sensitive.fieldId));
 }
 
 /** The kind of credential found, in the user's language (the page's words, webview/credentialNames.ts). */
 function credentialName(kind: CredentialKind): string {
-  return t(kind);
+  return l10n.t(kind);
 }
 
 function partName(part: AnswerPart, answer: Answer, plan: InlinePlan): string {
-  if (part.kind === 'text') return answer.option !== undefined ? t('Reason') : t('Reply');
+  if (part.kind === 'text') return answer.option !== undefined ? l10n.t('Reason') : l10n.t('Reply');
   return fieldName(plan, part.fieldId);
 }
 
@@ -93,8 +93,8 @@ function partName(part: AnswerPart, answer: Answer, plan: InlinePlan): string {
 export function redactionIntro(redaction: AnswerRedaction): string {
   const kinds = credentialKinds(redaction.changes.flatMap((change) => change.replacements));
   return kinds.length > 0
-    ? t('Your answer looks like it contains a credential ({0}).', kinds.map(credentialName).join(', '))
-    : t('Your answer contains text that the redaction pipeline replaces before it leaves this editor.');
+    ? l10n.t('Your answer looks like it contains a credential ({0}).', kinds.map(credentialName).join(', '))
+    : l10n.t('Your answer contains text that the redaction pipeline replaces before it leaves this editor.');
 }
 
 /** Most replacements named on the one line a quick pick item has; the rest are counted. */
@@ -108,10 +108,10 @@ const NAMED_REPLACEMENTS = 4;
 export function replacementsLine(redaction: AnswerRedaction, answer: Answer, plan: InlinePlan): string {
   const all = redaction.changes.flatMap((change) => change.replacements.map((replacement) => ({ part: change.part, replacement })));
   const named = all.slice(0, NAMED_REPLACEMENTS).map(({ part, replacement }) => {
-    const kind = replacement.kind !== undefined && replacement.confident ? ` ${t('({0})', credentialName(replacement.kind))}` : '';
-    return `${t('{0} → {1}', partName(part, answer, plan), replacement.replacement)}${kind}`;
+    const kind = replacement.kind !== undefined && replacement.confident ? ` ${l10n.t('({0})', credentialName(replacement.kind))}` : '';
+    return `${l10n.t('{0} → {1}', partName(part, answer, plan), replacement.replacement)}${kind}`;
   });
-  const more = all.length > NAMED_REPLACEMENTS ? [t('…and {0} more.', all.length - NAMED_REPLACEMENTS)] : [];
+  const more = all.length > NAMED_REPLACEMENTS ? [l10n.t('…and {0} more.', all.length - NAMED_REPLACEMENTS)] : [];
   return [...named, ...more].join(' · ');
 }
 
@@ -142,7 +142,7 @@ export interface AgentItem<V> {
 export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: ReadonlyArray<ListItem<V>>): Array<Listed<V>> {
   const own = ours.map((item) => item.label);
   const theirs = agent.map((item): ListItem<V> => ({
-    label: readsLikeOurs(item.label, own) ? t('{0} (from the agent: id {1})', item.label, piece(item.id, PIECES.kind)) : item.label,
+    label: readsLikeOurs(item.label, own) ? l10n.t('{0} (from the agent: id {1})', item.label, piece(item.id, PIECES.kind)) : item.label,
     value: item.value,
   }));
   if (theirs.length === 0) return [...ours];
@@ -156,7 +156,7 @@ export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: Readonly
  * the agent's option at one click).
  */
 export function optionButtons<T extends { label: string }>(options: readonly T[], buttons: readonly string[]): T[] {
-  return distinctOptions(options, [...buttons, t('Reply with text…'), t('Open as page')], (label) => forSurface('notificationButton', label));
+  return distinctOptions(options, [...buttons, l10n.t('Reply with text…'), l10n.t('Open as page')], (label) => forSurface('notificationButton', label));
 }
 
 /** What is wrong with a field's drafted value, in the words the page shows under the field. */

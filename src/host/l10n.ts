@@ -14,8 +14,3 @@ export type StringBundle = Record<string, string>;
 export function configureHostStrings(bundle: StringBundle | undefined): void {
   l10n.config({ contents: bundle ?? {} });
 }
-
-/** A whole message, English as written, with `{0}`, `{1}`… replaced by `args`. */
-export function t(message: string, ...args: Array<string | number>): string {
-  return l10n.t(message, ...args);
-}

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import * as l10n from '@vscode/l10n';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { isOpenStatus } from '../aep/inbox/inbox';
 import { NotifiedRequests } from '../aep/inbox/notifiedRequests';
@@ -98,17 +98,17 @@ export class Notifier extends Disposable {
   private async showMany(first: Readonly<AttentionItem>, count: number): Promise<void> {
     const hub = this.hubName(first);
     const message = hub === undefined
-      ? vscode.l10n.t('{0} requests from {1}', count, agentName(first.agent))
-      : vscode.l10n.t('{0} requests from {1} via {2}', count, agentName(first.agent), hub);
-    const choice = await notify('info', message, [{ title: vscode.l10n.t('Open Inbox'), value: 'inbox' }]);
+      ? l10n.t('{0} requests from {1}', count, agentName(first.agent))
+      : l10n.t('{0} requests from {1} via {2}', count, agentName(first.agent), hub);
+    const choice = await notify('info', message, [{ title: l10n.t('Open Inbox'), value: 'inbox' }]);
     if (choice === 'inbox') this.actions.showInbox();
   }
 
   private async showOne(item: Readonly<AttentionItem>): Promise<void> {
     type Action = { kind: 'answer' } | { kind: 'open' } | { kind: 'option'; id: string };
-    const open: Choice<Action> = { title: vscode.l10n.t('Open'), value: { kind: 'open' } };
+    const open: Choice<Action> = { title: l10n.t('Open'), value: { kind: 'open' } };
     // "Answer" first, so the notification's primary action answers in the quick input; "Open" keeps the page one click away.
-    const ours: Array<Choice<Action>> = this.actions.fitsInline(item) ? [{ title: vscode.l10n.t('Answer'), value: { kind: 'answer' } }, open] : [open];
+    const ours: Array<Choice<Action>> = this.actions.fitsInline(item) ? [{ title: l10n.t('Answer'), value: { kind: 'answer' } }, open] : [open];
     const request = item.request;
     // Option buttons only when the answer goes through the hub, the agent takes answers from
     // editors (the roster's `accepts`), and the labels are real text: at capture metadata a
@@ -121,8 +121,8 @@ export class Notifier extends Disposable {
     // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape); "agent via hub: prompt" with several hubs.
     const hub = this.hubName(item);
     const message = hub === undefined
-      ? vscode.l10n.t('{0}: {1}', agentName(item.agent), promptLine(item))
-      : vscode.l10n.t('{0} via {1}: {2}', agentName(item.agent), hub, promptLine(item));
+      ? l10n.t('{0}: {1}', agentName(item.agent), promptLine(item))
+      : l10n.t('{0} via {1}: {2}', agentName(item.agent), hub, promptLine(item));
     const choice = await notify<Action>('info', message, [
       ...ours,
       ...options.map((option) => ({ title: option.label, value: { kind: 'option' as const, id: option.id } })),

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { PageWebview } from './pageHost';
@@ -36,8 +37,8 @@ export function requestPageHtml(webview: vscode.Webview, extensionUri: vscode.Ur
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(roots.style, 'form.css')).toString(),
     nonce: nonce(),
     lang: vscode.env.language,
-    title: vscode.l10n.t('AEP request'),
-    loading: vscode.l10n.t('Loading the request…'),
+    title: l10n.t('AEP request'),
+    loading: l10n.t('Loading the request…'),
   });
 }
 

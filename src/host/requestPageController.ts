@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { AnswerRecord, AnswerResult } from '../aep/answer/answerPipeline';
 import type { Answer, AttentionRequest } from '../aep/attention';
 import type { CaptureChoice } from '../aep/capture';
@@ -8,7 +9,7 @@ import type { AttentionItem } from '../aep/inbox/inbox';
 import type { RedactionOptions } from '../aep/redaction';
 import type { HostToWebview, PageDraft } from '../shared/webviewMessages';
 import { outcomeMessage, recordMessages, sendingMessage } from './answerOutcomes';
-import { t, type StringBundle } from './l10n';
+import { type StringBundle } from './l10n';
 import { describeRefusal } from './outcomeMessages';
 import { pageReachability, pageRequest } from './pageContent';
 import { PageHost, type Listen, type PageMessage, type PageWebview, type Unsubscribe } from './pageHost';
@@ -145,7 +146,7 @@ export class RequestPageController {
     const commandId = this.deps.hubs.sendAgain(current)?.commandId;
     const request = current.request;
     if (!commandId || !request) {
-      this.host.post({ type: 'outcome', submitId, phase: 'cancelled', message: t('That answer can no longer be sent again; send a new one.') });
+      this.host.post({ type: 'outcome', submitId, phase: 'cancelled', message: l10n.t('That answer can no longer be sent again; send a new one.') });
       return;
     }
     this.postSending(submitId, this.item.agent);

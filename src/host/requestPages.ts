@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { AttentionItem } from '../aep/inbox/inbox';
 import { draftIsEmpty } from '../aep/inlineAnswer';
@@ -127,7 +128,7 @@ export class RequestPages extends Disposable {
 
 /** "permission from claude-code": the agent's words (kind, name) made inert by the panel-title surface. */
 function panelTitle(item: Readonly<AttentionItem>): string {
-  return vscode.l10n.t('{0} from {1}', kindLabel(item), agentName(item.agent));
+  return l10n.t('{0} from {1}', kindLabel(item), agentName(item.agent));
 }
 
 /** One request's page: the panel VS Code shows, and what drives it. */
