@@ -45,3 +45,10 @@ test('the extension host bundle carries the ws client only, and zod in English o
   assert.match(code, /Invalid input/);
   assert.doesNotMatch(code, /Ung(ü|\\u00fc|\\xfc)ltige Eingabe/i);
 });
+
+test('the extension host bundle carries only the part of zod\'s util module the schemas use', () => {
+  const code = bundle('extension.js');
+  // `z.catch` names the whole `util` namespace, so one call of it keeps every helper,
+  // these unused ones among them (src/aep/frames.ts builds its catches without it).
+  assert.doesNotMatch(code, /Invalid hex string length|abcdefghijklmnopqrstuvwxyz/);
+});
