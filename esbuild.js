@@ -39,6 +39,26 @@ const wsClientOnly = {
   setup(build) {
     const client = path.join(path.dirname(require.resolve('ws')), 'lib', 'websocket.js');
     build.onResolve({ filter: /^ws$/ }, () => ({ path: client }));
+    // The client always passes `perMessageDeflate: false` (src/aep/client/hubSocket.ts: a
+    // deflated frame can inflate far past what it cost the hub), so ws never builds its
+    // deflate extension nor reads or writes an extension header; about 8 KB of zlib
+    // plumbing goes. What is left of them is the name ws looks its extensions up by, and a
+    // loud failure should anything ever offer compression again. A compressed frame from
+    // the hub is still refused by ws's receiver, which checks RSV1 against that lookup.
+    build.onResolve({ filter: /^\.\/(permessage-deflate|extension)$/ }, (args) =>
+      args.importer.startsWith(path.dirname(client)) ? { path: args.path.slice(2), namespace: 'ws-no-deflate' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'ws-no-deflate' }, (args) => ({
+      loader: 'js',
+      contents:
+        args.path === 'permessage-deflate'
+          ? `module.exports = class PerMessageDeflate {
+               static get extensionName() { return 'permessage-deflate'; }
+               constructor() { throw new Error('permessage-deflate is left out of this bundle'); }
+             };`
+          : `const none = () => { throw new Error('WebSocket extensions are left out of this bundle'); };
+             module.exports = { format: none, parse: none };`,
+    }));
   },
 };
 
