@@ -39,7 +39,7 @@ const wsClientOnly = {
   setup(build) {
     const client = path.join(path.dirname(require.resolve('ws')), 'lib', 'websocket.js');
     build.onResolve({ filter: /^ws$/ }, () => ({ path: client }));
-    // The client always passes `perMessageDeflate: false` (src/aep/client/hubSocket.ts: a
+    // The client always passes `perMessageDeflate: false` (src/client/hubSocket.ts: a
     // deflated frame can inflate far past what it cost the hub), so ws never builds its
     // deflate extension nor reads or writes an extension header; about 8 KB of zlib
     // plumbing goes. What is left of them is the name ws looks its extensions up by, and a

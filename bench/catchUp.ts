@@ -7,8 +7,8 @@
 // it never saw, and it reconnects: the replay's events, bytes and time, what of
 // it is new, and when the missed request is in the inbox. The baseline is the
 // same client's first connection to the same hub: the same replay, all new.
-import { HubClient } from '../src/aep/client/hubClient';
-import { silentLogger } from '../src/aep/client/logger';
+import { HubClient } from '../src/client/hubClient';
+import { silentLogger } from '../src/base/logger';
 import { MemoryPositionStore } from '../test/support/memoryPositionStore';
 import { heldSessions, outageRequest, postAll } from '../test/support/heldSessions';
 import { TcpProxy } from '../test/support/tcpProxy';

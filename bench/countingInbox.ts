@@ -3,7 +3,7 @@
 // one event was first applied, so a benchmark stops its clock on the event
 // itself rather than on a poll.
 import type { AepEvent } from '../src/aep/envelope';
-import { Inbox, type ApplyOutcome } from '../src/aep/inbox/inbox';
+import { Inbox, type ApplyOutcome } from '../src/inbox/inbox';
 import { now } from './support';
 
 export class CountingInbox extends Inbox {

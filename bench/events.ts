@@ -1,6 +1,6 @@
 // Event factories for the benchmarks. Everything here is valid AEP 0.1 that the
 // local hub admits; ids are ULIDs like a real emitter's.
-import { ulid } from '../src/aep/ulid';
+import { ulid } from '../src/base/ulid';
 
 export const BENCH_AGENT = 'bench-agent';
 

@@ -6,10 +6,10 @@
 // (what any reader of the socket pays). And `fieldNamedIn` on a megabyte of
 // agent-authored detail against a 10 000-field form, against the
 // one-RegExp-per-field code it replaced.
-import { MAX_FRAME_BYTES } from '../src/aep/client/hubClient';
+import { MAX_FRAME_BYTES } from '../src/client/hubClient';
 import { parseWireMessage } from '../src/aep/frames';
-import { Inbox } from '../src/aep/inbox/inbox';
-import { nestsDeeperThan, MAX_JSON_DEPTH } from '../src/aep/json';
+import { Inbox } from '../src/inbox/inbox';
+import { nestsDeeperThan, MAX_JSON_DEPTH } from '../src/base/json';
 import { fieldNamedIn } from '../src/aep/nackField';
 import { oversizeEvents } from '../test/support/oversizeEvents';
 import { metric, type BenchmarkResult, type Target } from './report';
@@ -72,7 +72,7 @@ function builtInputs(options: HostileOptions): Input[] {
   ];
 }
 
-/** One frame as the client handles it (src/aep/client/hubClient.ts): parse, then apply, in one synchronous call. */
+/** One frame as the client handles it (src/client/hubClient.ts): parse, then apply, in one synchronous call. */
 function handle(inbox: Inbox, text: string): string {
   const message = parseWireMessage(text);
   if (message.kind !== 'event') return message.kind;
@@ -240,7 +240,7 @@ export async function runHostile(ctx: BenchContext, options = hostileOptions(ctx
       stallMetric('worst stall, one message within a 1 MiB frame (median)', slowest, timings[worstFits]!, {
         extra: { depthScan: median(scan), parseWireMessage: median(wire), inboxApply: apply.length > 0 ? median(apply) : 'not an event' },
       }),
-      // Refused before JSON.parse builds the tree (src/aep/json.ts), so it should cost a small part of parsing it.
+      // Refused before JSON.parse builds the tree (src/base/json.ts), so it should cost a small part of parsing it.
       stallMetric(`refusing nesting deeper than ${MAX_JSON_DEPTH} (worst median)`, inputs[worstDeep]!, timings[worstDeep]!, {
         target: { on: 'ratio', op: '<', limit: 0.1 },
       }),

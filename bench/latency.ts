@@ -7,11 +7,11 @@
 // the client under test and the clock are in this one, so send and receive
 // times come from the same performance.now().
 import WebSocket from 'ws';
-import { HubClient } from '../src/aep/client/hubClient';
-import { silentLogger } from '../src/aep/client/logger';
+import { HubClient } from '../src/client/hubClient';
+import { silentLogger } from '../src/base/logger';
 import { MemoryPositionStore } from '../test/support/memoryPositionStore';
-import { SUBSCRIBED_TYPES } from '../src/aep/client/userFilter';
-import { Inbox } from '../src/aep/inbox/inbox';
+import { SUBSCRIBED_TYPES } from '../src/client/userFilter';
+import { Inbox } from '../src/inbox/inbox';
 import { formRequest } from './events';
 import { HubChild } from './hubChild';
 import { metric, type BenchmarkResult } from './report';

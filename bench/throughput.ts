@@ -5,10 +5,10 @@
 // sends its buffer as fast as the socket takes it: the hub is not the
 // bottleneck, and the figure is what each consumer can absorb.
 import WebSocket from 'ws';
-import { HubClient } from '../src/aep/client/hubClient';
-import { silentLogger } from '../src/aep/client/logger';
+import { HubClient } from '../src/client/hubClient';
+import { silentLogger } from '../src/base/logger';
 import { MemoryPositionStore } from '../test/support/memoryPositionStore';
-import { SUBSCRIBED_TYPES } from '../src/aep/client/userFilter';
+import { SUBSCRIBED_TYPES } from '../src/client/userFilter';
 import { CountingInbox } from './countingInbox';
 import { HubChild } from './hubChild';
 import { metric, type BenchmarkResult } from './report';

@@ -1,20 +1,20 @@
 import * as vscode from 'vscode';
-import { Commands } from './host/commands';
-import { AnswerHistory } from './aep/history/answerHistory';
-import { recordAnswers } from './host/historyRecorder';
-import { HistoryPages } from './host/historyPages';
-import { HistoryView } from './host/historyView';
-import { Hubs } from './host/hubs';
-import { InboxView } from './host/inboxView';
-import { InlineAnswers } from './host/inlineAnswer';
-import { configureHostStrings } from './host/l10n';
-import { ExtensionLog } from './host/log';
-import { Notifier } from './host/notifier';
-import { REQUEST_VIEW_TYPE, RequestPages } from './host/requestPages';
-import { SettingsService } from './host/settings';
-import { StatusBar } from './host/statusBar';
-import { AlwaysSecretValues } from './host/alwaysSecretValues';
-import { environmentToken, TokenStore } from './host/tokens';
+import { Commands } from './ui/commands';
+import { AnswerHistory } from './history/answerHistory';
+import { recordAnswers } from './ui/history/historyRecorder';
+import { HistoryPages } from './ui/page/historyPages';
+import { HistoryView } from './ui/history/historyView';
+import { Hubs } from './ui/hubs/hubs';
+import { InboxView } from './ui/inbox/inboxView';
+import { InlineAnswers } from './ui/inline/inlineAnswer';
+import { configureHostStrings } from './ui/words/l10n';
+import { ExtensionLog } from './ui/services/log';
+import { Notifier } from './ui/inbox/notifier';
+import { REQUEST_VIEW_TYPE, RequestPages } from './ui/page/requestPages';
+import { SettingsService } from './ui/services/settings';
+import { StatusBar } from './ui/inbox/statusBar';
+import { AlwaysSecretValues } from './ui/services/alwaysSecretValues';
+import { environmentToken, TokenStore } from './ui/services/tokens';
 
 /**
  * Activation stays cheap: settings are read and the views registered, but no

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { Answer, FieldSpec } from '../src/aep/attention';
 import type { AnswerPart } from '../src/aep/capture';
 import { validateFormValues } from '../src/aep/formValidation';
-import { sendCheck } from '../src/aep/inlineAnswer';
+import { sendCheck } from '../src/answer/inlinePlan';
 import { fieldProblemText } from '../src/shared/problemWords';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues } from '../src/aep/secretAsking';
 import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { fieldValue } from '../src/aep/fieldDraft';
+import { fieldValue } from '../src/answer/fieldDraft';
 import { fieldHint } from '../src/shared/fieldWords';
 import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type PageField } from '../src/shared/webviewMessages';
 import { el } from './dom';
@@ -120,7 +120,7 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
   return {
     field,
     element: container,
-    // The quick input reads its drafts the same way (src/aep/fieldDraft.ts).
+    // The quick input reads its drafts the same way (src/answer/fieldDraft.ts).
     value: () => (spec.type === 'unsupported' ? undefined : fieldValue(spec, draft())),
     focus: () => (control ? control.focus() : container.focus()),
     setError: (message) => {

@@ -1,5 +1,5 @@
 // The page's strings: every user-visible string goes through `l10n.t` of
-// '@vscode/l10n', as on the host (src/host/l10n.ts says why that form), or
+// '@vscode/l10n', as on the host (src/ui/words/l10n.ts says why that form), or
 // `tNodes` when the sentence embeds an element, with the English text as the
 // key. The host passes its loaded bundle (`vscode.l10n.bundle`) in the `init`
 // message and the page loads it here; without one the English is shown unchanged.

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import type { AnswerPart, AnswerRedaction } from '../src/aep/capture';
 import { credentialKinds } from '../src/aep/credentials';
-import type { SendCheck, Sensitivity } from '../src/aep/inlineAnswer';
+import type { SendCheck, Sensitivity } from '../src/answer/inlinePlan';
 import type { PageRequest } from '../src/shared/webviewMessages';
 import { credentialName } from './credentialNames';
 import { el } from './dom';
@@ -10,7 +10,7 @@ import { tNodes } from './l10n';
 import { button } from './toolkit';
 
 // What the page asks before an answer leaves, when the core's sendCheck
-// (src/aep/inlineAnswer.ts) says it must: text the redaction pipeline would
+// (src/answer/inlinePlan.ts) says it must: text the redaction pipeline would
 // replace, or an answer that may be a credential although nothing would.
 
 /** How the person chose to send: the answer as typed at capture `full` (`verbatim`), or the pipeline's redacted one. */

@@ -5,8 +5,8 @@ import { validateFormValues, type FieldError, type FieldProblem } from './formVa
 export type FieldName = { kind: 'label'; label: string } | { kind: 'id'; id: string };
 
 /**
- * What is wrong with an answer, as a code the UI words (src/host
- * outcomeMessages.ts); `fieldId` when one field is at fault, the first of
+ * What is wrong with an answer, as a code the UI words (src/shared
+ * problemWords.ts); `fieldId` when one field is at fault, the first of
  * `fields` for a form.
  */
 export type AnswerProblem = { fieldId?: string } & (

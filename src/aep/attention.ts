@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { UNSHOWABLE_KEY } from './bounds';
 import { captureOf, severityOf, type AepEvent } from './envelope';
 import type { CaptureLevel, Severity } from './levels';
-import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
+import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from '../base/result';
 
 /** The `kind`s AEP-0002 §5.3 defines (with AEP-0006's `form`). Others are kept and shown as prompt + reply. */
 export const KNOWN_KINDS = ['permission', 'input', 'auth', 'review', 'form', 'other'] as const;

@@ -13,7 +13,7 @@
  * Matching assumes the filter validated.
  */
 import { CAPTURE_LEVELS, DEFAULT_CAPTURE, DEFAULT_SEVERITY, SEVERITIES } from './levels';
-import { parsedOk, parsedProblem, type Parsed } from './result';
+import { parsedOk, parsedProblem, type Parsed } from '../base/result';
 
 export type AttrFilter = Readonly<Record<string, unknown>>;
 

@@ -1,5 +1,5 @@
 import type { AepEvent } from './envelope';
-import { MAX_JSON_DEPTH } from './json';
+import { MAX_JSON_DEPTH } from '../base/json';
 
 /**
  * What one event may hold once it is in the inbox. The hub's frame limit

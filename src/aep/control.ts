@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import type { Answer, AttentionRequest } from './attention';
 import { commandCapture, type CaptureChoice, type DecidedCapture, type PartChange } from './capture';
 import { AEP_VERSION, type AepEvent } from './envelope';
-import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
-import { ulid } from './ulid';
+import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from '../base/result';
+import { ulid } from '../base/ulid';
 
 export const RESPOND_TYPE = 'control.attention.respond';
 export const ACCEPTED_TYPE = 'control.accepted';
@@ -65,7 +65,7 @@ export type RespondBuild = { ok: true; command: RespondCommand } | { ok: false; 
  * the sender chose to send as typed text the pipeline would change. Anything
  * else is refused, never labelled `redacted`. Keep the returned envelope: a
  * retry MUST resend it unchanged, same `id` (AEP-0004 §2.3). Given a
- * capture already decided (the answer pipeline, src/aep/answer), it stamps
+ * capture already decided (the answer pipeline, src/answer), it stamps
  * that one and decides nothing again.
  */
 export function buildRespondCommand(

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CAPTURE_LEVELS, DEFAULT_CAPTURE, DEFAULT_SEVERITY, SEVERITIES, type CaptureLevel, type Severity } from './levels';
-import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from './result';
+import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from '../base/result';
 
 /** The one envelope version this extension speaks (AEP-0001 §5.1 #1). */
 export const AEP_VERSION = '0.1';

@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import { AEP_VERSION, parseEnvelope, type AepEvent } from './envelope';
 import { CAPTURE_LEVELS } from './levels';
 import { capText, clip, EVENT_BOUNDS } from './bounds';
-import { JsonTooDeepError, parseUntrustedJson } from './json';
-import { describeZodError, safeParseEnglish } from './result';
+import { JsonTooDeepError, parseUntrustedJson } from '../base/json';
+import { describeZodError, safeParseEnglish } from '../base/result';
 
 // The WebSocket frames of AEP-0003 (§2, §3.5, §4, §4.1, §5, §6.5) and the
 // relay-behalf command refusal of AEP-0004 §4.2. A frame's `type` has no dot.

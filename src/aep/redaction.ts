@@ -12,7 +12,7 @@
 // an email address is a secret, not PII), and a replacement is never matched
 // again, so the pipeline is idempotent: over its own output it changes
 // nothing. Every pattern runs in linear time (see secretRules.ts).
-import { foldForMatching } from './matchFold';
+import { foldForMatching } from '../base/matchFold';
 import { assignmentEndingAt, isCredentialKey, isOwnMark, PII_MARK, SECRET_MARK, SECRET_RULES, type CredentialKind } from './secretRules';
 
 export { PII_MARK, SECRET_MARK } from './secretRules';

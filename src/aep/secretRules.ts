@@ -63,7 +63,7 @@ export interface SecretMatch {
   runsOn?: boolean;
 }
 
-import { foldForMatching } from './matchFold';
+import { foldForMatching } from '../base/matchFold';
 
 export const SECRET_MARK = '[REDACTED:secret]';
 export const PII_MARK = '[REDACTED:pii]';

@@ -34,7 +34,7 @@ export const STATUSES = ['pending', 'answered', 'resolved', 'timed-out', 'sessio
 
 /**
  * `not-accepting`: the session's one claimant does not declare `control.attention.respond` (AEP-0004 §4.2);
- * `watch-only`: the hub refuses every command from here (src/aep/client/watchOnly.ts). Either way sending is disabled.
+ * `watch-only`: the hub refuses every command from here (src/client/watchOnly.ts). Either way sending is disabled.
  */
 export const REACHABILITY_STATES = ['unknown', 'unreachable', 'ambiguous', 'not-accepting', 'reachable', 'watch-only'] as const;
 

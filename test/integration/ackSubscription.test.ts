@@ -3,9 +3,9 @@
 // the order of confirmations and a refusal.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
+import { HubClient, type HubClientOptions } from '../../src/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { startAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession } from '../support/events';

@@ -8,9 +8,9 @@
 // 1 000 sessions at most (test/peers/hub/config.ts maxSessions), one of them the new one.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { HubClient } from '../../src/aep/client/hubClient';
+import { HubClient } from '../../src/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { heldSessions, outageRequest, postAll } from '../support/heldSessions';
 import { RecordingLogger } from '../support/recordingLogger';

@@ -3,10 +3,10 @@
 // and a hub restart.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
+import { HubClient, type ClientState, type HubClientOptions } from '../../src/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterSnapshot';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { MIN_ACK_WINDOW_MS } from '../../src/client/rosterSnapshot';
+import { Inbox } from '../../src/inbox/inbox';
 import { startAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeCommand, makeEvent, makeRequest, postEvents } from '../support/events';
@@ -15,8 +15,8 @@ import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 import { WsPeer } from '../support/wsPeer';
-import { tokenCanFix } from '../../src/aep/client/connectionFailure';
-import { describeFailure } from '../../src/host/failureMessages';
+import { tokenCanFix } from '../../src/client/connectionFailure';
+import { describeFailure } from '../../src/ui/words/failureMessages';
 
 const TOKEN = 'client-test-token';
 const FORM = {

@@ -4,12 +4,12 @@
 // real demo agent, real sockets.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { SendOutcome } from '../../src/aep/client/controlSender';
-import { HubClient } from '../../src/aep/client/hubClient';
-import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterSnapshot';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import type { SendOutcome } from '../../src/client/controlSender';
+import { HubClient } from '../../src/client/hubClient';
+import { MIN_ACK_WINDOW_MS } from '../../src/client/rosterSnapshot';
+import { Inbox } from '../../src/inbox/inbox';
 import { keptMessages } from '../support/keptMessages';
-import { WorkspacePersistence } from '../../src/host/persistence';
+import { WorkspacePersistence } from '../../src/ui/services/persistence';
 import { startAgent } from '../peers/agent/agent';
 import { startHub } from '../peers/hub/hub';
 import { freshSession } from '../support/events';

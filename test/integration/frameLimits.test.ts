@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { WebSocketServer, type ServerOptions, type WebSocket } from 'ws';
-import { HubClient, MAX_FRAME_BYTES, type ClientState } from '../../src/aep/client/hubClient';
+import { HubClient, MAX_FRAME_BYTES, type ClientState } from '../../src/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
-import { describeLost } from '../../src/host/failureMessages';
+import { describeLost } from '../../src/ui/words/failureMessages';
 
 interface FakeHub {
   url: string;

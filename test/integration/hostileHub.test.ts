@@ -2,13 +2,13 @@
 // in words, keep running, and never show "connected" on a dead socket.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
+import { HubClient, type HubClientOptions } from '../../src/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { FAKE_HUB_HELLO, fakeHub, politeHub } from '../support/fakeHub';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
-import { describeFailure, describeLost } from '../../src/host/failureMessages';
+import { describeFailure, describeLost } from '../../src/ui/words/failureMessages';
 
 const clients: HubClient[] = [];
 const servers: Array<{ close: () => Promise<void> }> = [];

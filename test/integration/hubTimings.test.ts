@@ -2,14 +2,14 @@
 // never confirmed, and ack windows a target should not be trusted with.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { HubClient, type ClientState, type HubClientOptions } from '../../src/aep/client/hubClient';
+import { HubClient, type ClientState, type HubClientOptions } from '../../src/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { FAKE_HUB_HELLO, fakeHub, politeHub, type FakeHub } from '../support/fakeHub';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
-import { lostLogLine } from '../../src/aep/client/connectionFailure';
-import { describeLost } from '../../src/host/failureMessages';
+import { lostLogLine } from '../../src/client/connectionFailure';
+import { describeLost } from '../../src/ui/words/failureMessages';
 
 const clients: HubClient[] = [];
 const hubs: FakeHub[] = [];

@@ -4,13 +4,13 @@
 // (the one home of the answer's phase) lets each surface do meanwhile.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ANSWER_SURFACES, type AnswerRefusal } from '../../src/aep/answer/answerPipeline';
-import { MIN_ACK_WINDOW_MS } from '../../src/aep/client/rosterSnapshot';
-import { Emitter } from '../../src/aep/emitter';
-import type { AttentionItem } from '../../src/aep/inbox/inbox';
-import { hubList } from '../../src/host/hubList';
-import { Hubs } from '../../src/host/hubs';
-import type { Settings } from '../../src/host/settings';
+import { ANSWER_SURFACES, type AnswerRefusal } from '../../src/answer/answerPipeline';
+import { MIN_ACK_WINDOW_MS } from '../../src/client/rosterSnapshot';
+import { Emitter } from '../../src/base/emitter';
+import type { AttentionItem } from '../../src/inbox/inbox';
+import { hubList } from '../../src/ui/services/hubList';
+import { Hubs } from '../../src/ui/hubs/hubs';
+import type { Settings } from '../../src/ui/services/settings';
 import { startHub } from '../peers/hub/hub';
 import { freshSession } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';

@@ -2,8 +2,8 @@
 // last delivered positions, then the close handshake.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { HubClient } from '../../src/aep/client/hubClient';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { HubClient } from '../../src/client/hubClient';
+import { Inbox } from '../../src/inbox/inbox';
 import { FAKE_HUB_HELLO, fakeHub, type FakeHub } from '../support/fakeHub';
 import { makeEvent, makeRequest } from '../support/events';
 import { MemoryPositionStore } from '../support/memoryPositionStore';

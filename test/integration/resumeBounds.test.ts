@@ -3,12 +3,12 @@
 // than the client holds, and ended sessions leaving the store.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { HubClient, type HubClientOptions } from '../../src/aep/client/hubClient';
-import { type PositionStore } from '../../src/aep/client/positionStore';
+import { HubClient, type HubClientOptions } from '../../src/client/hubClient';
+import { type PositionStore } from '../../src/client/positionStore';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
 import type { ResumePosition } from '../../src/aep/frames';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { WorkspacePersistence } from '../../src/host/persistence';
+import { Inbox } from '../../src/inbox/inbox';
+import { WorkspacePersistence } from '../../src/ui/services/persistence';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { fakeHub, type FakeHub } from '../support/fakeHub';
 import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';
@@ -16,7 +16,7 @@ import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
-import { failureLogLine } from '../../src/aep/client/connectionFailure';
+import { failureLogLine } from '../../src/client/connectionFailure';
 import { slotEntries } from '../support/slotEntries';
 
 const TOKEN = 'resume-bounds-token';

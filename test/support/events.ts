@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Answer, AttentionOption, KnownKind } from '../../src/aep/attention';
 import { AEP_VERSION, parseEnvelope, type AepEvent } from '../../src/aep/envelope';
-import { ulid } from '../../src/aep/ulid';
+import { ulid } from '../../src/base/ulid';
 
 let counter = 0;
 

@@ -3,7 +3,7 @@
 // sessions each with session.started, tool chatter the extension's
 // subscription filter keeps off the wire, some answered requests and one open
 // request; and the request raised during an outage, in a session never seen.
-import { SUBSCRIBED_TYPES } from '../../src/aep/client/userFilter';
+import { SUBSCRIBED_TYPES } from '../../src/client/userFilter';
 import type { AepEvent } from '../../src/aep/envelope';
 import { freshSession, makeEvent, makeRequest, postEvents } from './events';
 

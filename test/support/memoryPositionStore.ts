@@ -1,4 +1,4 @@
-import { RecentPositions, type KeptPosition, type PositionStore } from '../../src/aep/client/positionStore';
+import { RecentPositions, type KeptPosition, type PositionStore } from '../../src/client/positionStore';
 
 /** Resume positions kept in memory, bounded as the product's store bounds them (the extension persists them per workspace). */
 export class MemoryPositionStore implements PositionStore {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AepEvent } from '../../src/aep/envelope';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { pageRequest } from '../../src/host/pageContent';
+import { Inbox } from '../../src/inbox/inbox';
+import { pageRequest } from '../../src/ui/page/pageContent';
 import type { PageRequest } from '../../src/shared/webviewMessages';
 import { validEvent, type EventFields, type RequestData } from './events';
 import { goldenEvents } from './fixtures';

@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/aep/client/logger';
+import type { Logger } from '../../src/base/logger';
 
 /** A logger that keeps every line, for assertions (and for reading a failed test). */
 export class RecordingLogger implements Logger {

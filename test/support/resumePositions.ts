@@ -1,6 +1,6 @@
 import type { AepEvent } from '../../src/aep/envelope';
 import type { ResumePosition } from '../../src/aep/frames';
-import type { Inbox } from '../../src/aep/inbox/inbox';
+import type { Inbox } from '../../src/inbox/inbox';
 
 /**
  * The resume points the client would record for the session strings `events`

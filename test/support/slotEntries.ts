@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { KeyValueStorage } from '../../src/aep/storage/storageSlot';
+import type { KeyValueStorage } from '../../src/base/storageSlot';
 
 /**
- * The entries a storage slot (src/aep/storage/storageSlot.ts) holds under
+ * The entries a storage slot (src/base/storageSlot.ts) holds under
  * `key`, after checking it is stored in the versioned form; `[]` when the
  * key is empty.
  */

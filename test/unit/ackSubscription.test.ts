@@ -1,7 +1,7 @@
 // The acknowledgements of our answers never depend on the user's filter: which filters need their own subscription.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ACK_TYPES, ackSubscriptionFilter, subscriptionFilter } from '../../src/aep/client/userFilter';
+import { ACK_TYPES, ackSubscriptionFilter, subscriptionFilter } from '../../src/client/userFilter';
 
 describe('ackSubscriptionFilter', () => {
   test('no second subscription while the main one already carries every ack', () => {

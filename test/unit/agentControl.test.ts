@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { readAnswered, readResolved, type Answer } from '../../src/aep/attention';
 import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, readRejected } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
-import { ulid } from '../../src/aep/ulid';
+import { ulid } from '../../src/base/ulid';
 import { optionsFromArgs, UsageError } from '../peers/agent/cliArgs';
 import { CANCEL_TYPE, ControlTarget, isCommandType, type CommandStep, type Step } from '../peers/agent/controlTarget';
 import { ScenarioCycle, loadFormVariants, planFor, type RequestPlan, type ScenarioName } from '../peers/agent/scenarios';

@@ -1,15 +1,15 @@
-// The answer history (src/aep/history): what is kept of each request answered
+// The answer history (src/history): what is kept of each request answered
 // or seen ending here, in what order, bounded how, and that no secret is
 // ever written to the storage. Items come from real events through the Inbox.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Answer } from '../../src/aep/attention';
-import type { SendOutcome } from '../../src/aep/client/controlSender';
+import type { SendOutcome } from '../../src/client/controlSender';
 import { buildRespondCommand, type RespondCommand } from '../../src/aep/control';
 import type { AepEvent } from '../../src/aep/envelope';
-import { AnswerHistory, HISTORY_STORAGE_KEY, type HistoryLimits } from '../../src/aep/history/answerHistory';
-import { answeredFor, commandJson, historyEntryId, maskAnswer, SENT_AS_TYPED_MARK, type HistoryEntry, type HubRef } from '../../src/aep/history/historyEntry';
-import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
+import { AnswerHistory, HISTORY_STORAGE_KEY, type HistoryLimits } from '../../src/history/answerHistory';
+import { answeredFor, commandJson, historyEntryId, maskAnswer, SENT_AS_TYPED_MARK, type HistoryEntry, type HubRef } from '../../src/history/historyEntry';
+import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import type { CaptureLevel } from '../../src/aep/levels';
 import { SECRET_MARK, type RedactionOptions } from '../../src/aep/redaction';
 import { setStoredSecretValues } from '../../src/aep/secretAsking';

@@ -1,4 +1,4 @@
-// The answer pipeline (src/aep/answer) is the only way anything is answered:
+// The answer pipeline (src/answer) is the only way anything is answered:
 // every surface (the page, the quick input, the notification's option
 // buttons, Answer Next) goes through it under its own name. Each case below
 // runs once per surface over a real ControlSender and CommandStore, and the
@@ -10,14 +10,14 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
   ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface,
-} from '../../src/aep/answer/answerPipeline';
+} from '../../src/answer/answerPipeline';
 import { parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
 import type { CaptureChoice } from '../../src/aep/capture';
-import { CommandStore } from '../../src/aep/client/commandStore';
-import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import { CommandStore } from '../../src/client/commandStore';
+import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
 import type { AepEvent } from '../../src/aep/envelope';
-import { checkedRequestOf, inlinePlan, sendCheck } from '../../src/aep/inlineAnswer';
-import { describeRefusal } from '../../src/host/outcomeMessages';
+import { checkedRequestOf, inlinePlan, sendCheck } from '../../src/answer/inlinePlan';
+import { describeRefusal } from '../../src/ui/words/outcomeMessages';
 import { goldenEvents, repoRoot } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -272,12 +272,12 @@ describe('answer pipeline: every surface gets the same result', () => {
 });
 
 describe('every answering surface enters the pipeline under its name, and nothing answers past it', () => {
-  const source = (file: string) => readFileSync(path.join(repoRoot(), 'src', 'host', file), 'utf8');
+  const source = (file: string) => readFileSync(path.join(repoRoot(), file), 'utf8');
   const entries: Array<[string, AnswerSurface, RegExp]> = [
-    ['requestPages.ts', 'page', /hubs\.answer\('page'/],
-    ['inlineAnswer.ts', 'quick-input', /hubs\.answer\('quick-input'/],
-    ['commands.ts', 'notification', /hubs\.answer\('notification'/],
-    ['commands.ts', 'answer-next', /hubs\.admit\('answer-next'/],
+    ['src/ui/page/requestPages.ts', 'page', /hubs\.answer\('page'/],
+    ['src/ui/inline/inlineAnswer.ts', 'quick-input', /hubs\.answer\('quick-input'/],
+    ['src/ui/commands.ts', 'notification', /hubs\.answer\('notification'/],
+    ['src/ui/commands.ts', 'answer-next', /hubs\.admit\('answer-next'/],
   ];
   for (const [file, surface, entry] of entries) {
     test(`${surface}: ${file} answers through the pipeline`, () => {
@@ -374,7 +374,7 @@ describe('the capture is decided once: the previews ask the pipeline\'s own deci
 
   test('no preview, in the host or on the page, runs the redaction pipeline by itself', () => {
     const root = repoRoot();
-    const files = ['src/aep/inlineAnswer.ts', ...['src/host', 'webview'].flatMap((dir) =>
+    const files = ['src/answer/inlinePlan.ts', ...['src/ui', 'webview'].flatMap((dir) =>
       readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts')).map((name) => path.join(dir, name)))];
     assert.ok(files.length > 30, `found ${files.length} files`);
     for (const file of files) {

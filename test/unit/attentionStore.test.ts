@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Logger } from '../../src/aep/client/logger';
+import type { Logger } from '../../src/base/logger';
 import type { AepEvent } from '../../src/aep/envelope';
-import type { InboxChange } from '../../src/aep/inbox/inbox';
-import { AttentionStore, type AttentionStoreOptions } from '../../src/host/attentionStore';
-import { hubId } from '../../src/host/hubList';
+import type { InboxChange } from '../../src/inbox/inbox';
+import { AttentionStore, type AttentionStoreOptions } from '../../src/ui/services/attentionStore';
+import { hubId } from '../../src/ui/services/hubList';
 import { MemoryMemento } from '../support/memoryMemento';
 import { validEvent, type EventFields, type RequestData } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';

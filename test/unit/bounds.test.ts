@@ -8,7 +8,7 @@ import { parseAttentionRequest } from '../../src/aep/attention';
 import { boundEvent, capText, DROPPED_KEY, EVENT_BOUNDS } from '../../src/aep/bounds';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { parseWireMessage } from '../../src/aep/frames';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { goldenEvents, readAepJson } from '../support/fixtures';
 import { hostileStrings } from '../support/hostileCorpus';
 import { oversizeEvents } from '../support/oversizeEvents';

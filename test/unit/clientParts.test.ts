@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Backoff } from '../../src/aep/client/backoff';
-import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
-import { addressProblemText, hubEndpoint, isLoopbackHost } from '../../src/aep/client/hubEndpoint';
-import { silentLogger } from '../../src/aep/client/logger';
+import { Backoff } from '../../src/client/backoff';
+import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
+import { addressProblemText, hubEndpoint, isLoopbackHost } from '../../src/client/hubEndpoint';
+import { silentLogger } from '../../src/base/logger';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { EventIntake } from '../../src/aep/client/eventIntake';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { EventIntake } from '../../src/client/eventIntake';
+import { Inbox } from '../../src/inbox/inbox';
 import { makeEvent, makeRequest } from '../support/events';
-import { RosterSnapshot } from '../../src/aep/client/rosterSnapshot';
-import { filterProblemText, SUBSCRIBED_TYPES, subscriptionFilter } from '../../src/aep/client/userFilter';
+import { RosterSnapshot } from '../../src/client/rosterSnapshot';
+import { filterProblemText, SUBSCRIBED_TYPES, subscriptionFilter } from '../../src/client/userFilter';
 import { buildRespondCommand } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
-import { tokenCanFix } from '../../src/aep/client/connectionFailure';
-import { describeFailure } from '../../src/host/failureMessages';
+import { tokenCanFix } from '../../src/client/connectionFailure';
+import { describeFailure } from '../../src/ui/words/failureMessages';
 
 describe('hubEndpoint', () => {
   test('derives the socket URL and the origin tokens are keyed by', () => {

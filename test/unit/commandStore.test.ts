@@ -2,8 +2,8 @@
 // AEP-0004 §2.3) and the ControlSender's use of it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CommandStore, MAX_STORED_COMMANDS, type StoredCommand } from '../../src/aep/client/commandStore';
-import { ControlSender, type RequestLookup, type SendOutcome } from '../../src/aep/client/controlSender';
+import { CommandStore, MAX_STORED_COMMANDS, type StoredCommand } from '../../src/client/commandStore';
+import { ControlSender, type RequestLookup, type SendOutcome } from '../../src/client/controlSender';
 import { parseAttentionRequest, type AttentionRequest } from '../../src/aep/attention';
 import { buildRespondCommand, type RespondCommand } from '../../src/aep/control';
 import { commandHoldsSecret } from '../../src/aep/secretAsking';

@@ -4,9 +4,9 @@
 // (AEP-0004 §4.2).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { nextToAnswer } from '../../src/host/nextRequest';
-import { pageReachability } from '../../src/host/pageContent';
+import { Inbox } from '../../src/inbox/inbox';
+import { nextToAnswer } from '../../src/ui/inbox/nextRequest';
+import { pageReachability } from '../../src/ui/page/pageContent';
 import type { RequestData } from '../support/events';
 import { requestEvent, sessionEvent } from '../support/pageRequests';
 

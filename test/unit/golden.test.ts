@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateFormValues } from '../../src/aep/formValidation';
 import type { AepEvent } from '../../src/aep/envelope';
-import { Inbox, type InboxChange } from '../../src/aep/inbox/inbox';
+import { Inbox, type InboxChange } from '../../src/inbox/inbox';
 import { goldenEvents } from '../support/fixtures';
 import { resumePositions } from '../support/resumePositions';
 

@@ -10,10 +10,10 @@ import { before, describe, test } from 'node:test';
 import { PAYLOAD_FAST_PATHS } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
 import { envelopeSchema, parseEnvelope } from '../../src/aep/envelope';
-import { parseUntrustedJson } from '../../src/aep/json';
+import { parseUntrustedJson } from '../../src/base/json';
 import { validateFormValues } from '../../src/aep/formValidation';
 import { parseWireMessage } from '../../src/aep/frames';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { goldenLines } from '../support/fixtures';
 import { resumePositions } from '../support/resumePositions';
 

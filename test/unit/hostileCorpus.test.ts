@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseEnvelope } from '../../src/aep/envelope';
 import { parseWireMessage } from '../../src/aep/frames';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { kindLabel, promptLine, provenance } from '../../src/host/describe';
-import { describeOutcome } from '../../src/host/outcomeMessages';
-import { pageRequest } from '../../src/host/pageContent';
-import { forSurface, ICON_SYNTAX, LINK_SYNTAX, SURFACES, type Surface } from '../../src/host/untrustedText';
+import { Inbox } from '../../src/inbox/inbox';
+import { kindLabel, promptLine, provenance } from '../../src/ui/words/describe';
+import { describeOutcome } from '../../src/ui/words/outcomeMessages';
+import { pageRequest } from '../../src/ui/page/pageContent';
+import { forSurface, ICON_SYNTAX, LINK_SYNTAX, SURFACES, type Surface } from '../../src/ui/words/untrustedText';
 import { pageRequestSchema } from '../../src/shared/webviewMessages';
 import { hostileStrings } from '../support/hostileCorpus';
 

@@ -1,8 +1,8 @@
 // Which hubs a window connects to, from what its folders, the user's list and the environment name.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hubEndpoint } from '../../src/aep/client/hubEndpoint';
-import { hubId, hubLabel, hubList, isUnusableHubId, type HubListInput, type NamedHub } from '../../src/host/hubList';
+import { hubEndpoint } from '../../src/client/hubEndpoint';
+import { hubId, hubLabel, hubList, isUnusableHubId, type HubListInput, type NamedHub } from '../../src/ui/services/hubList';
 
 const NO_DEFAULTS: HubListInput['defaults'] = { filter: undefined, captureCeiling: undefined };
 

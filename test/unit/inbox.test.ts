@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { deadlinePassed, Inbox, type InboxChange } from '../../src/aep/inbox/inbox';
+import { deadlinePassed, Inbox, type InboxChange } from '../../src/inbox/inbox';
 import { emitterEvents } from '../support/events';
 
 // claude-code's session s1 on host-a, asking permission at capture `redacted` unless a test says otherwise.

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AepEvent } from '../../src/aep/envelope';
-import { approximateBytes } from '../../src/aep/inbox/byteSize';
-import { Inbox, ITEM_BYTES, type ApplyOutcome } from '../../src/aep/inbox/inbox';
-import { envelopeOf, TIMELINE_ENTRY_BYTES } from '../../src/aep/inbox/sessionTimeline';
+import { approximateBytes } from '../../src/base/byteSize';
+import { Inbox, ITEM_BYTES, type ApplyOutcome } from '../../src/inbox/inbox';
+import { envelopeOf, TIMELINE_ENTRY_BYTES } from '../../src/inbox/sessionTimeline';
 import { emitterEvents } from '../support/events';
 
 const KB = 1024;

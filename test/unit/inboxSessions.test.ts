@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AepEvent } from '../../src/aep/envelope';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { emitterEvents, type EventFields } from '../support/events';
 
-// Session eviction under floods: the quiet-session order (src/aep/inbox/inbox.ts
+// Session eviction under floods: the quiet-session order (src/inbox/inbox.ts
 // `quietSessions`) and the open count the host reads for its badge and status bar.
 
 /** Agent a's session on host-a, a permission request unless a test says otherwise. */

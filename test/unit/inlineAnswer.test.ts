@@ -2,21 +2,21 @@
 // a quick input, each step read and checked with the page's own code
 // (formValidation.ts, answerCheck.ts), capture-aware names, "Other…", the
 // hand-off of a partial answer to the page as its draft, and the words the
-// quick input shows (src/host/inlineWords.ts, no vscode import).
+// quick input shows (src/ui/inline/inlineWords.ts, no vscode import).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { answerProblem } from '../../src/aep/answerCheck';
 import { parseAttentionRequest, type AttentionRequest, type SelectField } from '../../src/aep/attention';
 import type { AepEvent } from '../../src/aep/envelope';
-import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
-import { fieldValue, type SimpleField } from '../../src/aep/fieldDraft';
+import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
+import { fieldValue, type SimpleField } from '../../src/answer/fieldDraft';
 import {
   draftIsEmpty, fieldDraftOf, fieldProblem, formAnswer, INLINE_LIMITS, inlinePlan, optionAnswer, replyAnswer, selectDraft, selectPickOf,
   checkedRequestOf, sendCheck, stepOfField, withField, withReply, type InlinePlan, type InlineStep,
-} from '../../src/aep/inlineAnswer';
+} from '../../src/answer/inlinePlan';
 import type { CaptureLevel } from '../../src/aep/levels';
-import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, replacementsLine, sensitivityText } from '../../src/host/inlineWords';
-import { forSurface, ICON_SYNTAX, LINK_SYNTAX } from '../../src/host/untrustedText';
+import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, replacementsLine, sensitivityText } from '../../src/ui/inline/inlineWords';
+import { forSurface, ICON_SYNTAX, LINK_SYNTAX } from '../../src/ui/words/untrustedText';
 import { hostToWebviewSchema, OTHER_CHOICE_DRAFT, pageDraftSchema, webviewStateSchema, type PageDraft } from '../../src/shared/webviewMessages';
 import { hostileStrings } from '../support/hostileCorpus';
 import { goldenForm, requestEvent } from '../support/pageRequests';

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseAttentionRequest, readAnswered, readResolved, readRouted } from '../../src/aep/attention';
 import { matchesFilter } from '../../src/aep/attrMatch';
-import { SUBSCRIBED_TYPES } from '../../src/aep/client/userFilter';
+import { SUBSCRIBED_TYPES } from '../../src/client/userFilter';
 import { readRejected } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { admitValue } from '../peers/hub/admission';
 import { INVALID_CASE_LEVELS, invalidCases } from '../support/invalidCorpus';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseAttentionRequest } from '../../src/aep/attention';
 import { parseWireMessage } from '../../src/aep/frames';
-import { parseUntrustedJson } from '../../src/aep/json';
+import { parseUntrustedJson } from '../../src/base/json';
 
 const envelope = (data: string) =>
   `{"aep":"0.1","id":"Q","type":"attention.requested","time":"t","source":"aep://h/agent/a","agent":"a","session":"s","seq":0,"data":${data}}`;

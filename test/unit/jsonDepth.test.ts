@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseWireMessage } from '../../src/aep/frames';
-import { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, parseUntrustedJson } from '../../src/aep/json';
+import { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, parseUntrustedJson } from '../../src/base/json';
 
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const objects = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;

@@ -4,12 +4,12 @@
 // for the acknowledgement" rather than "not sent" while the outcome is unknown.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CommandStore } from '../../src/aep/client/commandStore';
-import { ControlSender } from '../../src/aep/client/controlSender';
+import { CommandStore } from '../../src/client/commandStore';
+import { ControlSender } from '../../src/client/controlSender';
 import { buildRespondCommand } from '../../src/aep/control';
-import { outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
+import { outcomeMessage, sendingMessage } from '../../src/ui/words/answerOutcomes';
 import { keptMessages } from '../support/keptMessages';
-import { describeOutcome } from '../../src/host/outcomeMessages';
+import { describeOutcome } from '../../src/ui/words/outcomeMessages';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 

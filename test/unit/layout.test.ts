@@ -14,33 +14,134 @@ function sourceFiles(dir: string): string[] {
 }
 
 const importsOf = (file: string) =>
-  [...fs.readFileSync(file, 'utf8').matchAll(/(?:from\s+|require\(\s*|import\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1] ?? '');
+  [...fs.readFileSync(file, 'utf8').matchAll(/(?:from\s+|require\(\s*|import\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((m) => m[1] ?? '');
 
-test('nothing under src/aep imports vscode, so the core runs in plain Node', () => {
-  const files = sourceFiles(path.join(repoRoot(), 'src', 'aep'));
-  assert.ok(files.length >= 10, `found ${files.length} files`);
-  for (const file of files) {
-    assert.ok(!importsOf(file).includes('vscode'), `${path.relative(repoRoot(), file)} imports vscode`);
-  }
+// The folders are the architecture. Each folder under src/ names the folders it
+// may import; a folder not in this table fails the test, so a new one states
+// its place. Everything below ui/ runs in plain Node (no vscode import at all).
+const LAYERS: Record<string, readonly string[]> = {
+  base: [],
+  aep: ['base'],
+  inbox: ['base', 'aep'],
+  client: ['base', 'aep', 'inbox'],
+  shared: ['base', 'aep'],
+  history: ['base', 'aep', 'inbox', 'client'],
+  answer: ['base', 'aep', 'inbox', 'client', 'shared'],
+  ui: ['base', 'aep', 'inbox', 'client', 'shared', 'history', 'answer'],
+};
+// The page bundle: no editor, no Node, only what the page and the host share.
+const WEBVIEW_MAY_IMPORT = ['base', 'aep', 'shared', 'answer'];
+
+/** The folder a source file belongs to: its top folder under src/, and for ui/ its subfolder. */
+function unitOf(relative: string): string | undefined {
+  const parts = relative.split(path.sep);
+  if (parts[0] === 'webview') return 'webview';
+  if (parts[0] !== 'src' || parts.length < 3) return undefined;
+  return parts[1] === 'ui' && parts.length > 3 ? `ui/${parts[2]}` : parts[1];
+}
+const layerOf = (unit: string) => unit.split('/')[0] ?? unit;
+
+interface Edge { from: string; to: string; file: string; specifier: string }
+
+function edges(): Edge[] {
+  const root = repoRoot();
+  const files = [...sourceFiles(path.join(root, 'src')), ...sourceFiles(path.join(root, 'webview'))];
+  return files.flatMap((file) => {
+    const from = unitOf(path.relative(root, file));
+    if (from === undefined) return [];
+    return importsOf(file)
+      .filter((s) => s.startsWith('.'))
+      .flatMap((specifier) => {
+        const to = unitOf(path.relative(root, path.resolve(path.dirname(file), specifier)));
+        return to === undefined || to === from ? [] : [{ from, to, file: path.relative(root, file), specifier }];
+      });
+  });
+}
+
+test('every folder under src/ has a place in the layer table', () => {
+  const folders = fs.readdirSync(path.join(repoRoot(), 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  assert.ok(folders.length >= 6, `found ${folders.length} folders`);
+  assert.deepEqual(folders.filter((name) => !(name in LAYERS)), []);
 });
 
-test('nothing under src/aep imports src/host: the core stays below the editor (it may use src/shared, the page\'s message shapes)', () => {
-  for (const file of sourceFiles(path.join(repoRoot(), 'src', 'aep'))) {
-    for (const specifier of importsOf(file).filter((s) => s.startsWith('.'))) {
-      const target = path.relative(repoRoot(), path.resolve(path.dirname(file), specifier));
-      assert.ok(!target.startsWith(path.join('src', 'host')), `${path.relative(repoRoot(), file)} imports ${specifier}`);
+test('imports between folders go only where the layer table allows', () => {
+  const all = edges();
+  assert.ok(all.length >= 50, `found ${all.length} imports between folders`);
+  const wrong = all.filter(({ from, to }) => {
+    const source = layerOf(from);
+    const target = layerOf(to);
+    if (source === target) return false;
+    if (source === 'webview') return !WEBVIEW_MAY_IMPORT.includes(target);
+    return !(LAYERS[source] ?? []).includes(target);
+  });
+  assert.deepEqual(wrong.map((e) => `${e.file} imports ${e.specifier}`), []);
+});
+
+test('no cycle between folders, ui/ subfolders included', () => {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of edges()) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+  assert.ok([...graph.keys()].filter((unit) => unit.startsWith('ui/')).length >= 5, 'ui/ subfolders were not seen');
+  const state = new Map<string, 'open' | 'done'>();
+  const cycles: string[] = [];
+  const visit = (unit: string, trail: string[]): void => {
+    if (state.get(unit) === 'done') return;
+    if (state.get(unit) === 'open') {
+      cycles.push([...trail.slice(trail.indexOf(unit)), unit].join(' -> '));
+      return;
+    }
+    state.set(unit, 'open');
+    for (const next of graph.get(unit) ?? []) visit(next, [...trail, unit]);
+    state.set(unit, 'done');
+  };
+  for (const unit of graph.keys()) visit(unit, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('only src/ui/ and src/extension.ts import vscode, so everything else runs in plain Node', () => {
+  const root = repoRoot();
+  const core = sourceFiles(path.join(root, 'src')).filter((file) => {
+    const relative = path.relative(root, file);
+    return !relative.startsWith(path.join('src', 'ui') + path.sep) && relative !== path.join('src', 'extension.ts');
+  });
+  assert.ok(core.length >= 40, `found ${core.length} files outside ui/`);
+  for (const file of core) assert.ok(!importsOf(file).includes('vscode'), `${path.relative(root, file)} imports vscode`);
+});
+
+/** What a file imports at run time: `import type` and imports of types only are left out. */
+function runtimeImports(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/^(?:import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?['"]([^'"]+)['"]/gm)]
+    .filter((m) => {
+      if (m[1] !== undefined) return false;
+      const named = /^\{([^}]*)\}$/.exec((m[2] ?? '').trim());
+      if (!named) return true; // a namespace, a default or a bare import
+      return (named[1] ?? '').split(',').some((part) => part.trim() !== '' && !part.trim().startsWith('type '));
+    })
+    .map((m) => m[3] ?? '');
+}
+
+test('Hubs and HubConnection run in plain Node: nothing they need at run time imports vscode', () => {
+  const root = repoRoot();
+  const start = ['hubs.ts', 'hubConnection.ts'].map((name) => path.join(root, 'src', 'ui', 'hubs', name));
+  const seen = new Set<string>();
+  const queue = [...start];
+  while (queue.length > 0) {
+    const file = queue.pop() ?? '';
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const specifier of runtimeImports(file)) {
+      assert.notEqual(specifier, 'vscode', `${path.relative(root, file)} imports vscode at run time`);
+      if (specifier.startsWith('.')) queue.push(path.resolve(path.dirname(file), specifier) + '.ts');
     }
   }
+  assert.ok(seen.size >= 15, `followed ${seen.size} files`);
 });
 
-test('webview code reaches the host only through src/shared (messages, time words), never src/host', () => {
+test('webview code never imports vscode or Node', () => {
   for (const file of sourceFiles(path.join(repoRoot(), 'webview'))) {
     for (const specifier of importsOf(file)) {
       assert.notEqual(specifier, 'vscode', `${file} imports vscode`);
       assert.ok(!specifier.startsWith('node:'), `${file} imports ${specifier}`);
-      if (specifier.startsWith('../src/')) {
-        assert.ok(specifier.startsWith('../src/shared/') || specifier.startsWith('../src/aep/'), `${file} imports ${specifier}`);
-      }
     }
   }
 });

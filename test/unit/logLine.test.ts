@@ -1,9 +1,9 @@
-// Agent and hub text in log lines (src/aep/client/logger.ts): every message the
+// Agent and hub text in log lines (src/base/logger.ts): every message the
 // extension logs goes through lineLogger, so what an agent names itself cannot
 // forge a line, colour a terminal, or reorder what a reader sees.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lineLogger, logLine, type Logger } from '../../src/aep/client/logger';
+import { lineLogger, logLine, type Logger } from '../../src/base/logger';
 
 /** A sink that keeps what each level was given. */
 function recorder(): { sink: Logger; lines: Array<[string, string]> } {

@@ -1,10 +1,10 @@
-// The notifier's memory of what it already notified (src/aep/inbox/notifiedRequests.ts),
+// The notifier's memory of what it already notified (src/inbox/notifiedRequests.ts),
 // fed by a real Inbox exactly as the notifier feeds it: it holds the open requests
 // only, however many come and go, and a redelivery never notifies twice.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
-import { NotifiedRequests } from '../../src/aep/inbox/notifiedRequests';
+import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
+import { NotifiedRequests } from '../../src/inbox/notifiedRequests';
 import { emitterEvents } from '../support/events';
 
 const claude = emitterEvents({ agent: 'claude-code', host: 'host-a', time: '2026-07-03T10:00:00Z' });

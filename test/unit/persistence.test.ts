@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AepEvent } from '../../src/aep/envelope';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { WorkspacePersistence } from '../../src/host/persistence';
+import { Inbox } from '../../src/inbox/inbox';
+import { WorkspacePersistence } from '../../src/ui/services/persistence';
 import { validEvent, type EventFields } from '../support/events';
 import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ReplayAllGaps } from '../../src/aep/client/replayAllGaps';
+import { ReplayAllGaps } from '../../src/client/replayAllGaps';
 import { ACCEPTED_TYPE } from '../../src/aep/control';
 import { makeEvent, makeRequest } from '../support/events';
 

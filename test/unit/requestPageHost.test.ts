@@ -3,18 +3,18 @@
 // answer pipeline over a real sender and command store.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { AnswerPipeline, type AnswerFacts } from '../../src/aep/answer/answerPipeline';
+import { AnswerPipeline, type AnswerFacts } from '../../src/answer/answerPipeline';
 import type { Answer } from '../../src/aep/attention';
-import { CommandStore } from '../../src/aep/client/commandStore';
-import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import { CommandStore } from '../../src/client/commandStore';
+import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
 import { buildRespondCommand } from '../../src/aep/control';
 import type { AepEvent } from '../../src/aep/envelope';
-import { AnswerHistory } from '../../src/aep/history/answerHistory';
-import { Inbox, type AttentionItem } from '../../src/aep/inbox/inbox';
-import { HistoryPageController } from '../../src/host/historyPageController';
-import { describeRefusal } from '../../src/host/outcomeMessages';
-import type { Listen, PageWebview } from '../../src/host/pageHost';
-import { RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/host/requestPageController';
+import { AnswerHistory } from '../../src/history/answerHistory';
+import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
+import { HistoryPageController } from '../../src/ui/page/historyPageController';
+import { describeRefusal } from '../../src/ui/words/outcomeMessages';
+import type { Listen, PageWebview } from '../../src/ui/page/pageHost';
+import { RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/ui/page/requestPageController';
 import type { HostToWebview } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';

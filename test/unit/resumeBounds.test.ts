@@ -3,13 +3,13 @@
 // than the hub has shown it takes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_KEPT_POSITION_CHARS, MAX_KEPT_POSITIONS, RecentPositions, type KeptPosition } from '../../src/aep/client/positionStore';
+import { MAX_KEPT_POSITION_CHARS, MAX_KEPT_POSITIONS, RecentPositions, type KeptPosition } from '../../src/client/positionStore';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume, resumeEntries } from '../../src/aep/client/resumePlan';
+import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume, resumeEntries } from '../../src/client/resumePlan';
 import { parseEnvelope } from '../../src/aep/envelope';
 import type { ResumePosition } from '../../src/aep/frames';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { WorkspacePersistence } from '../../src/host/persistence';
+import { Inbox } from '../../src/inbox/inbox';
+import { WorkspacePersistence } from '../../src/ui/services/persistence';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { slotEntries } from '../support/slotEntries';

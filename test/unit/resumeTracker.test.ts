@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ResumePosition } from '../../src/aep/frames';
-import { REPLAY_ALL_TRIES, ResumeTracker, type ResumeNotice } from '../../src/aep/client/resumeTracker';
+import { REPLAY_ALL_TRIES, ResumeTracker, type ResumeNotice } from '../../src/client/resumeTracker';
 
 function positions(count: number): ResumePosition[] {
   return Array.from({ length: count }, (_, i) => ({ session: `s${i}`, epoch: 0, seq: i + 1 }));

@@ -4,10 +4,10 @@
 // command (AEP-0004 §4.5), and whatever is refused is said, not dropped.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ControlSender, type SendOutcome } from '../../src/aep/client/controlSender';
+import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
 import { buildRespondCommand } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { Inbox } from '../../src/inbox/inbox';
 import { hostileJson } from '../support/hostileCorpus';
 import { RecordingLogger } from '../support/recordingLogger';
 

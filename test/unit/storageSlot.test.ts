@@ -1,16 +1,16 @@
-// The storage slot (src/aep/storage/storageSlot.ts) on its own, then what it
+// The storage slot (src/base/storageSlot.ts) on its own, then what it
 // changed for the stores on it: a bad entry is dropped alone and logged, a
 // newer version's value is never written over.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as z from 'zod/mini';
-import { CommandStore, type StoredCommand } from '../../src/aep/client/commandStore';
-import { AnswerHistory, HISTORY_STORAGE_KEY } from '../../src/aep/history/answerHistory';
-import { Inbox } from '../../src/aep/inbox/inbox';
+import { CommandStore, type StoredCommand } from '../../src/client/commandStore';
+import { AnswerHistory, HISTORY_STORAGE_KEY } from '../../src/history/answerHistory';
+import { Inbox } from '../../src/inbox/inbox';
 import type { AepEvent } from '../../src/aep/envelope';
-import { StorageSlot, type SlotSpec } from '../../src/aep/storage/storageSlot';
+import { StorageSlot, type SlotSpec } from '../../src/base/storageSlot';
 import { buildRespondCommand } from '../../src/aep/control';
-import { WorkspacePersistence } from '../../src/host/persistence';
+import { WorkspacePersistence } from '../../src/ui/services/persistence';
 import { validEvent, type EventFields } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';

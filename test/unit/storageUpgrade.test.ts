@@ -8,12 +8,12 @@
 // and still hold them after it has written its own form.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { StoredCommand } from '../../src/aep/client/commandStore';
-import type { KeptPosition } from '../../src/aep/client/positionStore';
-import { AnswerHistory, HISTORY_STORAGE_KEY } from '../../src/aep/history/answerHistory';
-import type { HistoryEntry } from '../../src/aep/history/historyEntry';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { WorkspacePersistence } from '../../src/host/persistence';
+import type { StoredCommand } from '../../src/client/commandStore';
+import type { KeptPosition } from '../../src/client/positionStore';
+import { AnswerHistory, HISTORY_STORAGE_KEY } from '../../src/history/answerHistory';
+import type { HistoryEntry } from '../../src/history/historyEntry';
+import { Inbox } from '../../src/inbox/inbox';
+import { WorkspacePersistence } from '../../src/ui/services/persistence';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { slotEntries } from '../support/slotEntries';

@@ -6,13 +6,13 @@
 // with the same corpus.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { SendOutcome } from '../../src/aep/client/controlSender';
-import type { AttentionItem } from '../../src/aep/inbox/inbox';
-import { agentName, kindLabel, promptLine, provenance } from '../../src/host/describe';
-import { describeOutcome } from '../../src/host/outcomeMessages';
+import type { SendOutcome } from '../../src/client/controlSender';
+import type { AttentionItem } from '../../src/inbox/inbox';
+import { agentName, kindLabel, promptLine, provenance } from '../../src/ui/words/describe';
+import { describeOutcome } from '../../src/ui/words/outcomeMessages';
 import {
   ELLIPSIS, forSurface, ICON_SYNTAX, LINK_SYNTAX, piece, SURFACES, WORD_JOINER, type Surface,
-} from '../../src/host/untrustedText';
+} from '../../src/ui/words/untrustedText';
 import { hostileStrings, type HostileString } from '../support/hostileCorpus';
 
 const corpus = hostileStrings();

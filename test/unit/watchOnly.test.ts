@@ -1,10 +1,10 @@
-// Watch-only is decided once (src/aep/client/watchOnly.ts); every surface reads it through the same state.
+// Watch-only is decided once (src/client/watchOnly.ts); every surface reads it through the same state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { refusesAnswers } from '../../src/aep/client/rosterSnapshot';
-import { isWatchOnly } from '../../src/aep/client/watchOnly';
-import { describeOutcome } from '../../src/host/outcomeMessages';
-import { pageReachability } from '../../src/host/pageContent';
+import { refusesAnswers } from '../../src/client/rosterSnapshot';
+import { isWatchOnly } from '../../src/client/watchOnly';
+import { describeOutcome } from '../../src/ui/words/outcomeMessages';
+import { pageReachability } from '../../src/ui/page/pageContent';
 import { REACHABILITY_STATES, sendingBlockedBy } from '../../src/shared/webviewMessages';
 
 describe('watch-only', () => {

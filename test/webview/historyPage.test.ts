@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildRespondCommand } from '../../src/aep/control';
-import { AnswerHistory } from '../../src/aep/history/answerHistory';
-import { historyItem } from '../../src/aep/history/historyItem';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { pageRequest } from '../../src/host/pageContent';
+import { AnswerHistory } from '../../src/history/answerHistory';
+import { historyItem } from '../../src/history/historyItem';
+import { Inbox } from '../../src/inbox/inbox';
+import { pageRequest } from '../../src/ui/page/pageContent';
 import { goldenForm } from '../support/pageRequests';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';

@@ -1,12 +1,12 @@
 // A partial answer typed in the quick input (issue 15) and left with Escape or
 // "Open as page" reaches the real page as `init.draft`: the page shows it in
 // its own controls, so sending from the page sends what the quick input held.
-// The drafts are built with the core's own functions (src/aep/inlineAnswer.ts),
+// The drafts are built with the core's own functions (src/answer/inlinePlan.ts),
 // so a change of the page's draft shapes ("Other…" included) fails here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseAttentionRequest, type SelectField } from '../../src/aep/attention';
-import { inlinePlan, selectDraft, withField, withReply } from '../../src/aep/inlineAnswer';
+import { inlinePlan, selectDraft, withField, withReply } from '../../src/answer/inlinePlan';
 import type { PageDraft, PageRequest } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
 import { goldenForm, viewOf } from '../support/pageRequests';

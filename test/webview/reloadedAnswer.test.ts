@@ -6,14 +6,14 @@
 // "Send again" resends the same command, byte for byte.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CommandStore } from '../../src/aep/client/commandStore';
-import { ControlSender, type RequestLookup, type SendOutcome } from '../../src/aep/client/controlSender';
+import { CommandStore } from '../../src/client/commandStore';
+import { ControlSender, type RequestLookup, type SendOutcome } from '../../src/client/controlSender';
 import type { Answer } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
-import { Inbox } from '../../src/aep/inbox/inbox';
-import { outcomeMessage, sendingMessage } from '../../src/host/answerOutcomes';
+import { Inbox } from '../../src/inbox/inbox';
+import { outcomeMessage, sendingMessage } from '../../src/ui/words/answerOutcomes';
 import { keptMessages } from '../support/keptMessages';
-import { pageRequest } from '../../src/host/pageContent';
+import { pageRequest } from '../../src/ui/page/pageContent';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { goldenForm } from '../support/pageRequests';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseAttentionRequest } from '../../src/aep/attention';
-import { inlinePlan } from '../../src/aep/inlineAnswer';
+import { inlinePlan } from '../../src/answer/inlinePlan';
 import type { PageRequest } from '../../src/shared/webviewMessages';
 import { requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';

@@ -1,5 +1,5 @@
 // A request whose hub is watch-only (its hello declared no control, and no token is set:
-// src/aep/client/watchOnly.ts) says so before anything is sent, in headless Chromium with the
+// src/client/watchOnly.ts) says so before anything is sent, in headless Chromium with the
 // test playing the extension host: sending is disabled with the sentence, and the page offers
 // Set Hub Token, which asks the host for the token and sends nothing.
 import assert from 'node:assert/strict';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import WebSocket from 'ws';
-import { addressProblemText, hubEndpoint } from '../../../src/aep/client/hubEndpoint';
+import { addressProblemText, hubEndpoint } from '../../../src/client/hubEndpoint';
 import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../../../src/aep/control';
 import { AEP_VERSION } from '../../../src/aep/envelope';
 import { parseWireMessage, type ErrorFrame, type OutboundHello } from '../../../src/aep/frames';

@@ -14,8 +14,8 @@ import { dedupeKey, parseEnvelope, type AepEvent } from '../../../src/aep/envelo
 import { validateFormValues, type FieldError } from '../../../src/aep/formValidation';
 import { fieldProblemText } from '../../../src/shared/problemWords';
 import { captureAtLeast, type CaptureLevel } from '../../../src/aep/levels';
-import { describeZodError, safeParseEnglish } from '../../../src/aep/result';
-import { ulid } from '../../../src/aep/ulid';
+import { describeZodError, safeParseEnglish } from '../../../src/base/result';
+import { ulid } from '../../../src/base/ulid';
 import { gateFormValues } from '../../support/valuesGating';
 import type { RequestPlan, ScenarioName } from './scenarios';
 import { SessionEmitter, type AgentIdentity, type Emitted } from './sessionEmitter';

@@ -3,7 +3,7 @@
 // it mints (the text is what goes on the wire, and what a recorded ack keeps).
 import { AEP_VERSION } from '../../../src/aep/envelope';
 import type { CaptureLevel, Severity } from '../../../src/aep/levels';
-import { ulid } from '../../../src/aep/ulid';
+import { ulid } from '../../../src/base/ulid';
 
 /** Who the agent is on the wire. */
 export interface AgentIdentity {

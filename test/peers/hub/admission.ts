@@ -1,5 +1,5 @@
 import { parseEnvelope, type AepEvent } from '../../../src/aep/envelope';
-import { parseUntrustedJson } from '../../../src/aep/json';
+import { parseUntrustedJson } from '../../../src/base/json';
 
 // What the hub accepts at ingest (AEP-0001 §5, AEP-0003 §3.2.3). The
 // extension's own parser is deliberately tolerant; a relay is the place where

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { validateFilter, type AttrFilter } from '../../../src/aep/attrMatch';
 import { resumePositionSchema, ROLES, type ResumePosition, type Role } from '../../../src/aep/frames';
-import { parseUntrustedJson } from '../../../src/aep/json';
+import { parseUntrustedJson } from '../../../src/base/json';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../../../src/aep/levels';
-import { describeZodError, safeParseEnglish } from '../../../src/aep/result';
+import { describeZodError, safeParseEnglish } from '../../../src/base/result';
 
 // Frames a client sends to the hub (AEP-0003 §4, §4.1, §6.5), read from
 // untrusted text. Each reader returns what the hub needs or the error frame

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { validateFilter } from '../../../src/aep/attrMatch';
 import { AEP_VERSION, severityOf } from '../../../src/aep/envelope';
 import { resumePositionSchema, type ResumePosition } from '../../../src/aep/frames';
-import { parseUntrustedJson } from '../../../src/aep/json';
+import { parseUntrustedJson } from '../../../src/base/json';
 import { CAPTURE_LEVELS, severityRank, type CaptureLevel } from '../../../src/aep/levels';
 import { admitValue, isCommandType, type Admitted } from './admission';
 import type { HubConfig } from './config';

@@ -1,5 +1,5 @@
 import { dedupeKey, type AepEvent } from '../../../src/aep/envelope';
-import { comparePositions, type Position } from '../../../src/aep/inbox/position';
+import { comparePositions, type Position } from '../../../src/inbox/position';
 import type { CaptureLevel } from '../../../src/aep/levels';
 
 /** One event as the hub holds it, with its place in the session's order. */

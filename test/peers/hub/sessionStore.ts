@@ -1,5 +1,5 @@
 import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../../../src/aep/envelope';
-import { comparePositions, type Position } from '../../../src/aep/inbox/position';
+import { comparePositions, type Position } from '../../../src/inbox/position';
 import type { Admitted } from './admission';
 import { positionAfter, SessionBuffer, type ReplayPlan, type StoredEvent } from './sessionBuffer';
 
@@ -90,7 +90,7 @@ export class SessionStore {
    * command, `attention.routed`); it belongs in the view of the session it
    * addresses: the owner holding the event it refers to, else the only owner
    * of that session string, else a buffer of its own. The client's inbox
-   * places it the same way (src/aep/inbox/inbox.ts `foreignHome`).
+   * places it the same way (src/inbox/inbox.ts `foreignHome`).
    */
   private homeOf(event: AepEvent, session: string): string {
     const owners: SessionBuffer[] = [];

@@ -1,0 +1,297 @@
+// From a person's Send on the page to the socket, six hops (issue "One owner for an answer"):
+//   1. webview/answerForm.ts AnswerArea.hand -> webview/main.ts submit (the area's send callback)
+//   2. webview/main.ts submit -> src/ui/page/requestPageController.ts RequestPageController.submit (the 'submit' webview message)
+//   3. RequestPageController.submit -> src/ui/hubs/hubs.ts Hubs.answer (the controller's injected `answer`, wired in requestPages.ts)
+//   4. Hubs.answer -> AnswerPipeline.submit (here: admit, check, decide the capture, record)
+//   5. AnswerPipeline.submit -> src/client/controlSender.ts ControlSender.respond (builds with control.ts
+//      respondCommand, keeps it in the CommandStore, writes it)
+//   6. ControlSender.write -> src/client/hubSocket.ts HubSocket.send (through the writer HubClient hands it on connect)
+// The quick input, the notification and Answer Next enter at hop 3.
+import type { Answer, AttentionRequest } from '../aep/attention';
+import { answerProblem, type AnswerProblem } from '../aep/answerCheck';
+import { decideCapture, type CaptureChoice, type PartChange } from '../aep/capture';
+import type { StoredCommand } from '../client/commandStore';
+import type { AnswerSender, SendHooks, SendOutcome } from '../client/controlSender';
+
+export type { AnswerSender } from '../client/controlSender';
+import type { RespondCommand } from '../aep/control';
+import { isOpenStatus, type AttentionStatus } from '../inbox/inbox';
+
+/** Every place a person can answer from. Each names itself, so a refusal can be traced to the surface that asked. */
+export const ANSWER_SURFACES = ['page', 'quick-input', 'notification', 'answer-next'] as const;
+export type AnswerSurface = (typeof ANSWER_SURFACES)[number];
+
+/**
+ * What became of the answer to one request, as the pipeline tracks it.
+ * `queued` (not written yet, offline) and `awaiting-ack` (written, no ack)
+ * are both in flight: the agent may still act on that command.
+ */
+export type AnswerState = 'queued' | 'awaiting-ack' | 'accepted' | 'refused' | 'invalid' | 'timed-out' | 'not-sent' | 'request-closed';
+
+/**
+ * The one home of what became of a request's answer: every surface (the
+ * page, the quick input, the notification, Answer Next) reads it here, none
+ * keeps a copy of its own.
+ */
+export interface AnswerRecord {
+  state: AnswerState;
+  /** The command in flight or settled last; the one "Send Again" repeats (AEP-0004 §2.3). */
+  commandId: string;
+  surface: AnswerSurface | 'restored';
+  /** How it settled, for the surface's words; absent while in flight. */
+  outcome?: SendOutcome;
+}
+
+/**
+ * Why nothing was sent, as one typed code per reason; only the UI words it.
+ * `answer-in-flight` carries what is still possible: wait for the ack, or
+ * send the SAME command again (AEP-0004 §2 item 3: a retry MUST reuse the
+ * envelope `id`, and the target re-acks instead of acting twice). A
+ * different answer is possible only once that one settled as refused or timed out.
+ */
+export type AnswerRefusal =
+  | { code: 'answer-in-flight'; commandId: string; sent: boolean }
+  | { code: 'answer-accepted'; commandId: string }
+  | { code: 'request-closed' }
+  | { code: 'unreadable' }
+  | { code: 'answered-elsewhere' }
+  | { code: 'not-accepting' }
+  | { code: 'invalid'; problem: AnswerProblem; fieldId?: string }
+  | { code: 'would-redact'; changes: PartChange[] };
+
+/** The one key of a request's answer: hub, request source and id (AEP-0001 dedupes by `(source, id)`). */
+export interface AnswerKey {
+  hub: string;
+  source: string;
+  requestId: string;
+}
+
+/** What a surface knows of the request when the person answers; the same facts for every surface. */
+export interface AnswerFacts extends AnswerKey {
+  session: string;
+  request: AttentionRequest | undefined;
+  status: AttentionStatus | undefined;
+  /** The agent takes no answers from editors (roster `accepts`, or a watch-only hub). */
+  notAccepting: boolean;
+  /**
+   * The hub's kept unsettled commands (commandStore.ts): an answer queued
+   * offline, or restored after a window reload, is in flight here too.
+   */
+  kept: readonly StoredCommand[];
+}
+
+export type Admission = { ok: true } | { ok: false; refusal: AnswerRefusal };
+
+/** What a submit became, at once: refused before anything was built, or on its way (the sender's outcome to come). */
+export type AnswerResult = { kind: 'refused'; refusal: AnswerRefusal } | { kind: 'sending'; outcome: Promise<SendOutcome> };
+
+
+/** What the caller of submit/resend also hears: the command before it goes (the answer history). */
+export interface SubmitHooks {
+  built?(command: RespondCommand): void;
+}
+
+/** Records kept; oldest go first (a request closes within minutes, not hundreds of answers later). */
+const MAX_RECORDS = 512;
+
+function recordKey(key: AnswerKey): string {
+  return `${key.hub}\u0000${key.source}\u0000${key.requestId}`;
+}
+
+// The one capture decision; defined beside the rules it applies, so the page's bundle can preview with it too.
+export { decideCapture } from '../aep/capture';
+
+function settledState(outcome: SendOutcome): AnswerState | undefined {
+  switch (outcome.kind) {
+    case 'accepted': return 'accepted';
+    // `invalid` leaves the request pending: the person fixes the answer and sends a new one.
+    case 'rejected': return outcome.reason === 'invalid' ? 'invalid' : 'refused';
+    case 'refused-by-hub': return 'refused';
+    case 'timeout': return 'timed-out';
+    case 'cancelled':
+    case 'not-kept': return 'not-sent';
+    case 'request-closed': return 'request-closed';
+    // Kept in the store for the next client: the store's record speaks for it from now on.
+    case 'awaiting-ack': return undefined;
+  }
+}
+
+/**
+ * What the hub's kept commands (commandStore.ts, which outlives a reload)
+ * say of this request's answer: the one place their flags are read. One in
+ * flight wins; else the newest timed out (open to "Send again"); else one
+ * kept without its text (not sent again).
+ */
+function keptRecord(facts: AnswerFacts, surface: AnswerRecord['surface']): AnswerRecord | undefined {
+  const mine = facts.kept.filter((command) => command.subject === facts.requestId && command.target.source === facts.source && command.target.session === facts.session);
+  const inFlight = mine.find((command) => command.timedOut !== true && command.withheld !== true);
+  if (inFlight) return { state: inFlight.unsent ? 'queued' : 'awaiting-ack', commandId: inFlight.id, surface };
+  const timedOut = mine.filter((command) => command.timedOut === true && command.withheld !== true).at(-1);
+  if (timedOut) return { state: 'timed-out', commandId: timedOut.id, surface, outcome: { kind: 'timeout', commandId: timedOut.id, afterMs: timedOut.ackWindowMs } };
+  const withheld = mine.filter((command) => command.withheld === true).at(-1);
+  if (withheld) return { state: 'not-sent', commandId: withheld.id, surface, outcome: { kind: 'not-kept', commandId: withheld.id, sent: withheld.unsent !== true } };
+  return undefined;
+}
+
+function inFlight(record: AnswerRecord | undefined): boolean {
+  return record?.state === 'queued' || record?.state === 'awaiting-ack';
+}
+
+/**
+ * The only way anything is answered: one record per request of the answer
+ * in flight and how it ended, and one decision for every surface. A second
+ * answer while the first awaits its ack is refused whichever surface sends
+ * it, offline and after a reload too (the kept commands count).
+ */
+export class AnswerPipeline {
+  private readonly records = new Map<string, AnswerRecord>();
+
+  /**
+   * The request's answer as the pipeline knows it: a kept command in flight
+   * (the store knows whether it was written, also for a command restored
+   * after a reload), else its own record, else what the store kept of a
+   * timed-out or withheld one.
+   */
+  record(facts: AnswerFacts): AnswerRecord | undefined {
+    const own = this.records.get(recordKey(facts));
+    const kept = keptRecord(facts, own?.surface ?? 'restored');
+    if (kept && inFlight(kept)) return kept;
+    return own ?? kept;
+  }
+
+  /** The command "Send Again" repeats, same id (AEP-0004 §2 item 3): one in flight or timed out; undefined when there is none. */
+  sendAgain(facts: AnswerFacts): { commandId: string } | undefined {
+    const record = this.record(facts);
+    if (!record || !record.commandId || !(inFlight(record) || record.state === 'timed-out')) return undefined;
+    return { commandId: record.commandId };
+  }
+
+  /**
+   * How a command an earlier client left (a reload, a rebuild) ended, as
+   * its restoring sender reports it: the record says so from now on.
+   */
+  noteRestored(key: AnswerKey, outcome: SendOutcome): void {
+    const state = settledState(outcome);
+    const recorded = recordKey(key);
+    const own = this.records.get(recorded);
+    // A newer answer of this window's own is not overwritten by an older one's ending.
+    if (own && own.commandId !== outcome.commandId && (inFlight(own) || own.state === 'accepted')) return;
+    if (state === undefined) this.records.delete(recorded);
+    else this.keep(recorded, { state, commandId: outcome.commandId, surface: own?.surface ?? 'restored', outcome });
+  }
+
+  /** Whether a new answer may go now; `surface` names who asks (every surface gets the same answer). */
+  admit(surface: AnswerSurface, facts: AnswerFacts): Admission {
+    void surface;
+    if (facts.status === undefined) return refuse({ code: 'request-closed' });
+    const record = this.record(facts);
+    if (record && inFlight(record)) {
+      return refuse({ code: 'answer-in-flight', commandId: record.commandId, sent: record.state === 'awaiting-ack' });
+    }
+    if (record?.state === 'accepted') return refuse({ code: 'answer-accepted', commandId: record.commandId });
+    if (!isOpenStatus(facts.status)) return refuse({ code: 'request-closed' });
+    if (!facts.request) return refuse({ code: 'unreadable' });
+    if (!facts.request.answerableHere) return refuse({ code: 'answered-elsewhere' });
+    if (facts.notAccepting) return refuse({ code: 'not-accepting' });
+    return { ok: true };
+  }
+
+  /**
+   * Checks, decides the capture once, records the answer as in flight before
+   * anything is awaited (so a second submit in the same moment is refused),
+   * sends, and records how it ended.
+   */
+  submit(surface: AnswerSurface, facts: AnswerFacts, answer: Answer, choice: CaptureChoice, sender: AnswerSender, hooks: SubmitHooks = {}): AnswerResult {
+    const admitted = this.admit(surface, facts);
+    if (!admitted.ok) return { kind: 'refused', refusal: admitted.refusal };
+    const request = facts.request;
+    if (!request) return { kind: 'refused', refusal: { code: 'unreadable' } };
+    const problem = answerProblem(request, answer);
+    if (problem) return { kind: 'refused', refusal: { code: 'invalid', problem, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
+    const decision = decideCapture(answer, request, choice);
+    if (!decision.ok) return { kind: 'refused', refusal: { code: 'would-redact', changes: decision.changes } };
+    return {
+      kind: 'sending',
+      outcome: this.track(surface, facts, '', (entry) =>
+        sender.respond(request, answer, decision, this.hooks(facts, entry, { built: (command) => { entry.commandId = command.id; hooks.built?.(command); } })),
+      ),
+    };
+  }
+
+  /**
+   * "Send Again": the same command under the same id (AEP-0004 §2 item 3),
+   * never a second one, so it is allowed while that command is in flight.
+   */
+  resend(surface: AnswerSurface, facts: AnswerFacts, commandId: string, sender: AnswerSender): Promise<SendOutcome> {
+    const record = this.record(facts);
+    if (record && record.commandId !== commandId && inFlight(record)) {
+      // Another command is in flight: resending an older one would compete with it.
+      return Promise.resolve({ kind: 'cancelled', commandId, code: 'other-answer-in-flight' });
+    }
+    const written = record?.commandId === commandId && record.state === 'awaiting-ack';
+    return this.track(surface, facts, commandId, (entry) => {
+      if (written) entry.state = 'awaiting-ack';
+      const again = sender.resend(commandId, this.hooks(facts, entry));
+      return again ?? Promise.resolve<SendOutcome>({ kind: 'cancelled', commandId, code: 'cannot-resend' });
+    });
+  }
+
+  /** The sender's news of one command, kept in its record while that record is still this request's. */
+  private hooks(facts: AnswerFacts, entry: AnswerRecord, extra: Pick<SendHooks, 'built'> = {}): SendHooks {
+    const key = recordKey(facts);
+    const current = () => this.records.get(key);
+    return {
+      ...extra,
+      written: () => {
+        if (current() === entry && entry.state === 'queued') entry.state = 'awaiting-ack';
+      },
+      late: (outcome) => {
+        const record = current();
+        const state = settledState(outcome);
+        // Settled after its ack window: the timeout was not the end (a late accept closes the answer).
+        if (record && record.commandId === outcome.commandId && record.state === 'timed-out' && state) this.keep(key, { state, commandId: outcome.commandId, surface: record.surface, outcome });
+      },
+    };
+  }
+
+  /** Records the answer in flight now, synchronously, and how it ends once it does. */
+  private track(surface: AnswerSurface, facts: AnswerFacts, commandId: string, start: (entry: AnswerRecord) => Promise<SendOutcome>): Promise<SendOutcome> {
+    const key = recordKey(facts);
+    const entry: AnswerRecord = { state: 'queued', commandId, surface };
+    this.records.set(key, entry);
+    return this.settle(key, entry, surface, start(entry), commandId);
+  }
+
+  private async settle(key: string, entry: AnswerRecord, surface: AnswerSurface, sending: Promise<SendOutcome>, commandId: string): Promise<SendOutcome> {
+    let outcome: SendOutcome;
+    try {
+      outcome = await sending;
+    } catch (error) {
+      if (this.records.get(key) === entry) this.records.delete(key);
+      throw error;
+    }
+    if (this.records.get(key) !== entry) return outcome;
+    const state = settledState(outcome);
+    if (state === undefined) this.records.delete(key);
+    else this.keep(key, { state, commandId: outcome.commandId || entry.commandId || commandId, surface, outcome });
+    return outcome;
+  }
+
+  private keep(key: string, record: AnswerRecord): void {
+    this.records.delete(key);
+    this.records.set(key, record);
+    for (const oldest of this.records.keys()) {
+      if (this.records.size <= MAX_RECORDS) break;
+      this.records.delete(oldest);
+    }
+  }
+
+  /** A request gone from the inbox: its record goes too (bounded by the inbox). */
+  forget(key: AnswerKey): void {
+    this.records.delete(recordKey(key));
+  }
+}
+
+function refuse(refusal: AnswerRefusal): Admission {
+  return { ok: false, refusal };
+}

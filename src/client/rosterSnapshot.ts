@@ -1,0 +1,105 @@
+import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../aep/control';
+import type { RosterEntry } from '../aep/frames';
+import { silentLogger, type Logger } from '../base/logger';
+
+/** Whether an answer to a session can be delivered right now, as the hub's roster says (AEP-0003 §4.1). */
+export type Reachability =
+  /** The hub does not offer a roster: reachability is unknown until a command is tried. */
+  | { state: 'unknown' }
+  | { state: 'unreachable' }
+  /** Several live connections claim the session: the hub will refuse commands (AEP-0004 §4.5). */
+  | { state: 'ambiguous'; claimants: number }
+  /**
+   * One claimant, but its `control.accepts` lacks `control.attention.respond`
+   * (absent `control`: it accepts no commands). Its declaration is
+   * authoritative (AEP-0003 §4.1, AEP-0004 §4.2): the hub or the agent would
+   * refuse an answer as `unsupported`, so the user is told before sending.
+   */
+  | { state: 'not-accepting'; agent?: string; accepts: readonly string[] }
+  | { state: 'reachable'; agent?: string; accepts: readonly string[]; ackWindowMs: number }
+  /** The hub itself refuses every command (watchOnly.ts): whatever the roster says, nothing is sent. */
+  | { state: 'watch-only' };
+
+/** Whether an answer is known to be refused, so no surface offers to send one (the page, the quick input, a notification's buttons). */
+export function refusesAnswers(reach: Pick<Reachability, 'state'>): boolean {
+  return reach.state === 'not-accepting' || reach.state === 'watch-only';
+}
+
+/**
+ * The ack windows this client will wait, whatever a target declares
+ * (AEP-0004 §3 leaves the value to the target). Under a second, a healthy
+ * answer would time out on an ordinary network round trip; past ten minutes,
+ * an answer the user sent would sit unsettled, its button busy, for longer
+ * than anyone waits, and a hostile value (hours, years) would hold it forever.
+ */
+export const MIN_ACK_WINDOW_MS = 1_000;
+export const MAX_ACK_WINDOW_MS = 10 * 60_000;
+
+export function clampAckWindow(declared: number): number {
+  return Math.min(MAX_ACK_WINDOW_MS, Math.max(MIN_ACK_WINDOW_MS, declared));
+}
+
+/** The latest roster snapshot, read per session. A snapshot, never a promise (AEP-0003 §4.1 rule 6). */
+export class RosterSnapshot {
+  private bySession: Map<string, RosterEntry[]> | undefined;
+  /** `session\0declared` pairs already logged as clamped, so each roster refresh does not log them again. */
+  private clampedLogged = new Set<string>();
+
+  constructor(private readonly log: Logger = silentLogger) {}
+
+  /** Null when the hub does not advertise the roster. */
+  update(entries: readonly RosterEntry[] | null): void {
+    if (entries === null) {
+      this.bySession = undefined;
+      return;
+    }
+    const bySession = new Map<string, RosterEntry[]>();
+    const clamped = new Set<string>();
+    for (const entry of entries) {
+      const list = bySession.get(entry.session);
+      if (list) list.push(entry);
+      else bySession.set(entry.session, [entry]);
+      const declared = entry.control?.ack_window_ms;
+      if (declared !== undefined && clampAckWindow(declared) !== declared) {
+        const key = `${entry.session}\u0000${declared}`;
+        clamped.add(key);
+        if (!this.clampedLogged.has(key)) {
+          this.log.warn(
+            `session ${JSON.stringify(entry.session.slice(0, 80))} declares an ack window of ${declared} ms; answers to it wait ${clampAckWindow(declared)} ms (this client waits between ${MIN_ACK_WINDOW_MS / 1000} s and ${MAX_ACK_WINDOW_MS / 60_000} min)`,
+          );
+        }
+      }
+    }
+    this.bySession = bySession;
+    this.clampedLogged = clamped;
+  }
+
+  /**
+   * Whether the snapshot has a word on `session`: true when it lists it, and
+   * when the hub offers no roster (nothing to ask). A request in a session the
+   * snapshot predates is the cue to ask again: an emitter need not send
+   * `session.started` first (AEP-0001 §7 does not order it), so without this a
+   * connected agent would read "not connected" until some other session changed.
+   */
+  lists(session: string): boolean {
+    return !this.bySession || this.bySession.has(session);
+  }
+
+  reachability(session: string): Reachability {
+    if (!this.bySession) return { state: 'unknown' };
+    const entries = this.bySession.get(session) ?? [];
+    if (entries.length === 0) return { state: 'unreachable' };
+    if (entries.length > 1) return { state: 'ambiguous', claimants: entries.length };
+    const [entry] = entries;
+    const accepts = entry?.control?.accepts ?? [];
+    const agent = entry?.agent !== undefined ? { agent: entry.agent } : {};
+    if (!accepts.includes(RESPOND_TYPE)) return { state: 'not-accepting', ...agent, accepts };
+    return { state: 'reachable', ...agent, accepts, ackWindowMs: clampAckWindow(entry?.control?.ack_window_ms ?? DEFAULT_ACK_WINDOW_MS) };
+  }
+
+  /** The ack window to wait for a command to `session` (AEP-0004 §3, default 10 s), within the bounds above. */
+  ackWindowFor(session: string): number {
+    const reach = this.reachability(session);
+    return reach.state === 'reachable' ? reach.ackWindowMs : DEFAULT_ACK_WINDOW_MS;
+  }
+}

@@ -1,0 +1,56 @@
+import type { Answer, AttentionRequest, RequestProblem } from '../aep/attention';
+import type { AepEvent } from '../aep/envelope';
+
+/**
+ * Where a request stands (AEP-0002 §7): open while `pending` or `answered`
+ * (answered but not yet resolved is legal, transiently); closed by
+ * `attention.resolved`, `attention.timeout`, or its session ending.
+ *
+ * `expires_at` passing on this computer's clock closes nothing: AEP-0002 §7
+ * rule 2 makes the emitter's terminal (`attention.timeout`, `attention.resolved`,
+ * or the `session.ended` it must send after them) the end of a request. Our
+ * clock may be wrong and the agent may still accept an answer, so a request past
+ * its deadline stays open and answerable; the UI says the deadline has passed.
+ */
+export type AttentionStatus = 'pending' | 'answered' | 'resolved' | 'timed-out' | 'session-ended';
+
+export function isOpenStatus(status: AttentionStatus): boolean {
+  return status === 'pending' || status === 'answered';
+}
+
+/** Whether the request's `expires_at` has passed by the clock `now` reads; it stays open all the same (see above). */
+export function deadlinePassed(item: Readonly<Pick<AttentionItem, 'request'>>, now: number): boolean {
+  const expiresAt = item.request?.expiresAt;
+  return expiresAt !== undefined && expiresAt <= now;
+}
+
+export interface AttentionItem {
+  /** Stable across the item's life: the inbox's `hub`, `(source, session)` and the request id. */
+  readonly key: string;
+  /** The hub the request came through (InboxOptions.hub); empty when the inbox names none. */
+  readonly hub: string;
+  readonly requestId: string;
+  readonly source: string;
+  readonly session: string;
+  readonly agent: string;
+  /** Present when the request could be read; otherwise `problem` says why not. */
+  readonly request?: AttentionRequest;
+  readonly problem?: RequestProblem;
+  /** The events that made the item, kept so an open inbox can be saved and restored (a window reload). */
+  readonly requestEvent: AepEvent;
+  answeredEvent?: AepEvent;
+  status: AttentionStatus;
+  answer?: Answer;
+  answeredVia?: string;
+  resolution?: string;
+  /** Agents that forwarded the request to a human surface (`attention.routed`). */
+  routedBy: string[];
+  /** Local clock when the request was applied, and when it closed. */
+  readonly receivedAt: number;
+  closedAt?: number;
+}
+
+export type InboxChange =
+  | { kind: 'added'; item: Readonly<AttentionItem> }
+  | { kind: 'updated'; item: Readonly<AttentionItem> }
+  | { kind: 'removed'; item: Readonly<AttentionItem> };

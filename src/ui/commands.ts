@@ -1,0 +1,343 @@
+import * as l10n from '@vscode/l10n';
+import * as vscode from 'vscode';
+import { addSecretValue, MIN_SECRET_VALUE_LENGTH } from '../aep/alwaysSecret';
+import type { AlwaysSecretValues } from './services/alwaysSecretValues';
+import type { AttentionItem } from '../inbox/inbox';
+import { isOpenStatus } from '../inbox/inbox';
+import { kindLabel, promptLine, provenance } from './words/describe';
+import { nextToAnswer } from './inbox/nextRequest';
+import { Disposable } from './services/disposable';
+import type { ConnectionState } from './hubs/hubConnection';
+import type { Hub, Hubs } from './hubs/hubs';
+import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inbox/inboxView';
+import type { InlineAnswers } from './inline/inlineAnswer';
+import type { ExtensionLog } from './services/log';
+import { describeOutcome, describeRefusal } from './words/outcomeMessages';
+import type { RequestPages } from './page/requestPages';
+import { STATUS_COMMAND } from './inbox/statusBar';
+import { confirm, notify, pick } from './words/surfaces';
+import { tokenKeyOf, type TokenKey, type TokenStore } from './services/tokens';
+import { tokenCanFix } from '../client/connectionFailure';
+import { describeFailure } from './words/failureMessages';
+import { SET_TOKEN_COMMAND } from './hubs/setHubToken';
+
+export const COMMANDS = {
+  connect: 'aepAttention.connect',
+  disconnect: 'aepAttention.disconnect',
+  reconnect: 'aepAttention.reconnect',
+  setToken: SET_TOKEN_COMMAND,
+  clearToken: 'aepAttention.clearToken',
+  addAlwaysSecret: 'aepAttention.addAlwaysSecret',
+  clearAlwaysSecrets: 'aepAttention.clearAlwaysSecrets',
+  showInbox: 'aepAttention.showInbox',
+  answerNext: 'aepAttention.answerNext',
+  answerInline: 'aepAttention.answerInline',
+  /** While an inline answer shows: leave it for the request's page with what was typed (a keybinding, package.json). */
+  openInlineAsPage: 'aepAttention.openInlineAsPage',
+  openRequest: OPEN_REQUEST_COMMAND,
+  dismissRequest: 'aepAttention.dismissRequest',
+  showLog: 'aepAttention.showLog',
+  openSettings: 'aepAttention.openSettings',
+  status: STATUS_COMMAND,
+} as const;
+
+/** A command argument from the palette (none), a tree item (node) or a link/notification (key). */
+function itemFrom(hubs: Hubs, argument: unknown): Readonly<AttentionItem> | undefined {
+  if (typeof argument === 'string') return hubs.item(argument);
+  if (typeof argument === 'object' && argument !== null && 'item' in argument) {
+    const key = (argument as { item: { key?: unknown } }).item.key;
+    return typeof key === 'string' ? hubs.item(key) : undefined;
+  }
+  return undefined;
+}
+
+/** A hub row of the inbox (its context menu), when the command came from one. */
+function hubFrom(hubs: Hubs, argument: unknown): Hub | undefined {
+  if (typeof argument !== 'object' || argument === null || !('hub' in argument)) return undefined;
+  const id = (argument as { hub: { id?: unknown } }).hub.id;
+  return typeof id === 'string' ? hubs.get(id) : undefined;
+}
+
+export class Commands extends Disposable {
+  constructor(
+    private readonly hubs: Hubs,
+    private readonly tokens: TokenStore,
+    private readonly log: ExtensionLog,
+    private readonly panels: RequestPages,
+    private readonly inline: InlineAnswers,
+    private readonly secretValues: AlwaysSecretValues,
+  ) {
+    super();
+    const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
+    register(COMMANDS.connect, (argument) => this.connect(argument));
+    register(COMMANDS.disconnect, (argument) => this.withHub(argument, l10n.t('Disconnect from which hub?'), (hub) => hub.disconnect()));
+    register(COMMANDS.reconnect, (argument) => this.withHub(argument, l10n.t('Reconnect to which hub?'), (hub) => hub.retryNow()));
+    register(COMMANDS.setToken, (argument) => this.withHub(argument, l10n.t('Set the token of which hub?'), (hub) => this.setToken(hub)));
+    register(COMMANDS.clearToken, (argument) => this.withHub(argument, l10n.t('Clear the token of which hub?'), (hub) => this.clearToken(hub)));
+    register(COMMANDS.addAlwaysSecret, () => this.addAlwaysSecret());
+    register(COMMANDS.clearAlwaysSecrets, () => this.clearAlwaysSecrets());
+    register(COMMANDS.showInbox, () => this.showInbox());
+    register(COMMANDS.answerNext, () => this.answerNext());
+    register(COMMANDS.answerInline, (argument) => this.answerInline(argument));
+    register(COMMANDS.openInlineAsPage, () => inline.openActiveAsPage());
+    register(COMMANDS.openRequest, (argument) => this.openRequest(argument));
+    register(COMMANDS.dismissRequest, (argument) => this.dismiss(argument));
+    register(COMMANDS.showLog, () => log.show());
+    register(COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:aepattention.aep-attention'));
+    register(COMMANDS.status, () => this.statusClicked());
+    this._register(hubs.onDidChangeState((hub) => this.explainState(hub, hub.state)));
+    this._register(
+      hubs.onDidFindListProblems((problems) => {
+        void notify('warning', problems.join(' '), [{ title: l10n.t('Open Settings'), value: 'settings' }]).then(
+          (choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings),
+        );
+      }),
+    );
+  }
+
+  /** Rule (b): a value replaced by the redaction pipeline wherever it appears in an answer. Typed into a password box, kept in secret storage. */
+  private async addAlwaysSecret(): Promise<void> {
+    const value = await vscode.window.showInputBox({
+      title: l10n.t('Add Always-Secret Value'),
+      prompt: l10n.t('A value (a password, a key) to replace with [REDACTED:secret] wherever it appears in an answer. Kept in VS Code secret storage.'),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (text) => (addSecretValue([], text).ok ? undefined : l10n.t('At least {0} characters: a shorter value would replace ordinary words.', MIN_SECRET_VALUE_LENGTH)),
+    });
+    if (value === undefined) return;
+    const added = await this.secretValues.add(value);
+    if (added.ok) void notify('info', l10n.t('Added. Answers replace {0} always-secret values.', this.secretValues.count));
+    else if (added.reason === 'already-listed') void notify('info', l10n.t('That value is already listed.'));
+  }
+
+  private async clearAlwaysSecrets(): Promise<void> {
+    if (this.secretValues.count === 0) {
+      void notify('info', l10n.t('No always-secret values are listed.'));
+      return;
+    }
+    const clear = await confirm(l10n.t('Clear all {0} always-secret values? Answers will no longer replace them.', this.secretValues.count), l10n.t('Clear'));
+    if (clear) await this.secretValues.clear();
+  }
+
+  /** What was last explained of each hub, so a state is explained once. */
+  private readonly lastExplained = new Map<string, string>();
+
+  /** Says once, in words, why the hub cannot be used, and offers the fix (issue 7: 401, watch-only, version). */
+  private explainState(hub: Hub, state: ConnectionState): void {
+    let key: string | undefined;
+    if (state.kind === 'failed') key = `failed:${JSON.stringify(state.failure)}`;
+    else if (hub.watchOnly) key = `watch-only:${hub.base}`;
+    if (key === undefined || key === this.lastExplained.get(hub.id)) return;
+    this.lastExplained.set(hub.id, key);
+    if (state.kind === 'failed') {
+      void this.explainFailure(hub);
+      return;
+    }
+    void notify(
+      'warning',
+      l10n.t('{0} is watch-only: it runs without a token, so it refuses every answer. Start the hub with a token (AEP_TOKEN) and store the same token here to answer from VS Code.', hub.base ?? 'The hub'),
+      [{ title: l10n.t('Set Hub Token'), value: 'token' }, { title: l10n.t('Show Log'), value: 'log' }],
+    ).then((choice) => {
+      if (choice === 'log') this.log.show();
+      else if (choice === 'token') void this.setToken(hub);
+    });
+  }
+
+  /**
+   * Runs a hub command on the hub it names: the inbox row it came from, the
+   * only hub, or the one the person picks when there are several.
+   */
+  private async withHub(argument: unknown, title: string, run: (hub: Hub) => unknown): Promise<void> {
+    const hub = hubFrom(this.hubs, argument) ?? (await this.pickHub(title));
+    if (hub) await run(hub);
+  }
+
+  private async pickHub(title: string): Promise<Hub | undefined> {
+    const hubs = this.hubs.list();
+    if (hubs.length === 0) {
+      void notify('error', l10n.t('No hub is configured: set aepAttention.hubUrl, or add one to aepAttention.hubs.'), [
+        { title: l10n.t('Open Settings'), value: 'settings' },
+      ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
+      return undefined;
+    }
+    if (hubs.length === 1) return hubs[0];
+    const id = await pick(
+      hubs.map((hub) => ({ label: hub.label, description: hub.base ?? l10n.t('not a usable address'), detail: hubStateLine(hub), value: hub.id })),
+      { title },
+    );
+    return id === undefined ? undefined : this.hubs.get(id);
+  }
+
+  showInbox(): Thenable<unknown> {
+    return vscode.commands.executeCommand(`${INBOX_VIEW_ID}.focus`);
+  }
+
+  open(item: Readonly<AttentionItem>): void {
+    this.panels.show(item);
+  }
+
+  /** In the quick input when the request fits it (issue 15), on its page otherwise. */
+  answer(item: Readonly<AttentionItem>): Promise<void> {
+    return this.inline.answer(item);
+  }
+
+  /** A notification's option button: an explicit choice by the user, sent like any other answer. */
+  async answerWithOption(item: Readonly<AttentionItem>, optionId: string): Promise<void> {
+    const request = item.request;
+    if (!request) return;
+    const result = this.hubs.answer('notification', item, { option: optionId });
+    if (result.kind === 'refused') {
+      const choice = await notify('warning', describeRefusal(result.refusal, item.agent), [{ title: l10n.t('Open'), value: 'open' }]);
+      if (choice === 'open') this.open(item);
+      return;
+    }
+    const outcome = await result.outcome;
+    const described = describeOutcome(outcome, item.agent);
+    if (described.ok) {
+      void notify('info', described.message);
+    } else if (outcome.kind === 'cancelled' && outcome.code === 'watch-only') {
+      const choice = await notify('warning', described.message, [{ title: l10n.t('Set Hub Token'), value: 'token' }]);
+      const hub = this.hubs.of(item);
+      if (choice === 'token' && hub) await this.setToken(hub);
+    } else {
+      const choice = await notify('warning', described.message, [{ title: l10n.t('Open'), value: 'open' }]);
+      if (choice === 'open') this.open(item);
+    }
+  }
+
+  private async connect(argument: unknown): Promise<void> {
+    if (this.hubs.size === 0) {
+      const url = await vscode.window.showInputBox({
+        title: l10n.t('Connect to an AEP hub'),
+        prompt: l10n.t('The hub address for this workspace, e.g. http://127.0.0.1:8787. Saved as aepAttention.hubUrl in the workspace settings.'),
+        placeHolder: 'http://127.0.0.1:8787',
+        ignoreFocusOut: true,
+        validateInput: (value) => (tokenKeyOf(value) ? undefined : l10n.t('Enter an http://, https://, ws:// or wss:// address')),
+      });
+      if (!url) return;
+      const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+      // The new hub connects as the settings change (hubs.ts).
+      await vscode.workspace.getConfiguration('aepAttention').update('hubUrl', url.trim(), target);
+      return;
+    }
+    await this.withHub(argument, l10n.t('Connect to which hub?'), (hub) => hub.connect());
+  }
+
+  /** Where the hub's token is filed (its base URL); none for an address that is not a usable URL. */
+  private tokenKeyOrExplain(hub: Hub): TokenKey | undefined {
+    const key = tokenKeyOf(hub.config.hubUrl);
+    if (!key) {
+      void notify('error', l10n.t('That hub\'s address is not usable: fix it in the settings first; the token is stored for that hub only.'), [
+        { title: l10n.t('Open Settings'), value: 'settings' },
+      ]).then((choice) => choice && vscode.commands.executeCommand(COMMANDS.openSettings));
+    }
+    return key;
+  }
+
+  private async setToken(hub: Hub): Promise<void> {
+    const key = this.tokenKeyOrExplain(hub);
+    if (!key) return;
+    const token = await vscode.window.showInputBox({
+      title: l10n.t('AEP hub token for {0}', key.base),
+      prompt: l10n.t('Stored in VS Code\'s secret storage and only ever sent to {0}.', key.base),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() ? undefined : l10n.t('The token cannot be empty')),
+    });
+    if (!token) return;
+    await this.tokens.set(key, token.trim());
+    this.log.for('token').info(`stored a token for ${key.base}`);
+    void notify('info', l10n.t('Token saved for {0}.', key.base));
+  }
+
+  private async clearToken(hub: Hub): Promise<void> {
+    const key = this.tokenKeyOrExplain(hub);
+    if (!key) return;
+    const alsoOrigin = await this.tokens.clear(key);
+    this.log.for('token').info(`cleared the token for ${key.base}${alsoOrigin ? ` and the one filed for ${key.origin} by an earlier version` : ''}`);
+    void notify(
+      'info',
+      alsoOrigin
+        ? l10n.t('Token cleared for {0}, and the one an earlier version filed for {1}, which it used.', key.base, key.origin)
+        : l10n.t('Token cleared for {0}.', key.base),
+    );
+  }
+
+  private answerNext(): void {
+    // The answer pipeline says which requests take an answer now: not one whose answer of ours awaits its ack.
+    const items = this.hubs.visibleItems();
+    const next = nextToAnswer(items, Date.now(), (item) => !this.hubs.admit('answer-next', item).ok);
+    if (next) {
+      void this.answer(next);
+      return;
+    }
+    const waiting = items.map((item) => ({ item, admission: this.hubs.admit('answer-next', item) })).find(({ admission }) => !admission.ok && admission.refusal.code === 'answer-in-flight');
+    if (waiting && !waiting.admission.ok) void this.inline.refused(waiting.item, waiting.admission.refusal, 'answer-next');
+    else void notify('info', l10n.t('No request is waiting for an answer.'));
+  }
+
+  private async openRequest(argument: unknown): Promise<void> {
+    const item = itemFrom(this.hubs, argument) ?? (await this.pickRequest(l10n.t('Open a request')));
+    if (item) this.open(item);
+  }
+
+  private async answerInline(argument: unknown): Promise<void> {
+    const item = itemFrom(this.hubs, argument) ?? (await this.pickRequest(l10n.t('Answer a request')));
+    if (item) await this.answer(item);
+  }
+
+  private async pickRequest(title: string): Promise<Readonly<AttentionItem> | undefined> {
+    const items = this.hubs.visibleItems();
+    const several = this.hubs.size > 1;
+    // The prompt, and under it, on a line of its own that a long prompt cannot push out of sight, whose it is.
+    const key = await pick(
+      items.map((candidate) => ({
+        label: promptLine(candidate) || candidate.requestId,
+        description: kindLabel(candidate),
+        detail: several ? l10n.t('{0} · via {1}', provenance(candidate), this.hubs.of(candidate)?.label ?? '') : provenance(candidate),
+        value: candidate.key,
+      })),
+      { title, ...(items.length ? {} : { placeHolder: l10n.t('No request is waiting') }) },
+    );
+    return key === undefined ? undefined : this.hubs.item(key);
+  }
+
+  private dismiss(argument: unknown): void {
+    const item = itemFrom(this.hubs, argument);
+    if (!item || !isOpenStatus(item.status)) return;
+    this.hubs.dismiss(item);
+    this.log.for('inbox').info(`dismissed ${item.requestId} from ${item.agent} locally; nothing was sent`);
+  }
+
+  /** A failed hub's reason and its fix; otherwise the inbox. */
+  private async statusClicked(): Promise<void> {
+    const failed = this.hubs.list().filter((hub) => hub.state.kind === 'failed');
+    const hub = failed.length > 1 ? await this.pickHub(l10n.t('Which hub\'s problem?')) : failed[0];
+    if (hub) await this.explainFailure(hub);
+    else await this.showInbox();
+  }
+
+  private async explainFailure(hub: Hub): Promise<void> {
+    const state = hub.state;
+    if (state.kind !== 'failed') return;
+    const retry = { title: l10n.t('Retry'), value: 'retry' } as const;
+    const showLog = { title: l10n.t('Show Log'), value: 'log' } as const;
+    const setToken = { title: l10n.t('Set Hub Token'), value: 'token' } as const;
+    const actions = tokenCanFix(state.failure) ? [setToken, retry, showLog] : [retry, showLog];
+    // The reason may quote the hub: it goes through the notification surface like agent text.
+    const message = this.hubs.size > 1
+      ? l10n.t('AEP Attention cannot connect to {0}: {1}', hub.label, describeFailure(state.failure))
+      : l10n.t('AEP Attention cannot connect: {0}', describeFailure(state.failure));
+    const choice = await notify('error', message, actions);
+    if (choice === 'retry') hub.retryNow();
+    else if (choice === 'log') this.log.show();
+    else if (choice === 'token') await this.setToken(hub);
+  }
+}
+
+/** A hub in the picker: its state in a few words. */
+function hubStateLine(hub: Hub): string {
+  const waiting = hub.store.visibleCount;
+  const state = hub.state.kind === 'failed' ? l10n.t('cannot connect: {0}', describeFailure(hub.state.failure)) : hub.state.kind;
+  return l10n.t('{0} · {1} waiting', state, waiting);
+}

@@ -1,0 +1,194 @@
+import * as l10n from '@vscode/l10n';
+import * as vscode from 'vscode';
+import type { Reachability } from '../../client/rosterSnapshot';
+import type { AttentionItem } from '../../inbox/inbox';
+import { agoRounded, leftRounded } from '../../shared/timeText';
+import { agentName, kindLabel, promptLine, provenance, sessionName } from '../words/describe';
+import { Disposable } from '../services/disposable';
+import { shownStatus } from '../../shared/shownStatus';
+import type { Hub, Hubs } from '../hubs/hubs';
+import { setBadge, treeItem } from '../words/surfaces';
+import { watchOnlySentence } from '../words/watchOnlyWords';
+
+export const INBOX_VIEW_ID = 'aepAttention.inbox';
+export const OPEN_REQUEST_COMMAND = 'aepAttention.openRequest';
+
+type Node =
+  | { kind: 'hub'; hub: Hub; items: Array<Readonly<AttentionItem>> }
+  | { kind: 'agent'; agent: string; items: Array<Readonly<AttentionItem>> }
+  | { kind: 'session'; agent: string; session: string; source: string; items: Array<Readonly<AttentionItem>> }
+  | { kind: 'request'; item: Readonly<AttentionItem> };
+
+/**
+ * The inbox: open requests grouped by agent, then session, oldest first, with
+ * a badge for the count; with several hubs, by hub first. Rebuilt from the
+ * inbox on change (debounced), and ages refresh while requests are waiting.
+ */
+export class InboxView extends Disposable {
+  private readonly changes = this._register(new vscode.EventEmitter<void>());
+  private readonly view: vscode.TreeView<Node>;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly hubs: Hubs) {
+    super();
+    const provider: vscode.TreeDataProvider<Node> = {
+      onDidChangeTreeData: this.changes.event,
+      getChildren: (node) => this.children(node),
+      getTreeItem: (node) => this.treeItem(node),
+    };
+    this.view = this._register(vscode.window.createTreeView(INBOX_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true }));
+    this._register(hubs.onDidChangeInbox(() => this.scheduleRefresh()));
+    this._register(hubs.onDidChangeRoster(() => this.scheduleRefresh()));
+    this._register(hubs.onDidChangeState(() => this.scheduleRefresh()));
+    this._register(hubs.onDidChangeHubs(() => this.scheduleRefresh()));
+    const ticker = setInterval(() => {
+      if (this.view.visible && this.hubs.visibleCount > 0) this.changes.fire();
+    }, 15_000);
+    this._register({ dispose: () => clearInterval(ticker) });
+    this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
+    this.updateBadge();
+  }
+
+  private scheduleRefresh(): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.updateBadge();
+      this.changes.fire();
+    }, 50);
+  }
+
+  private updateBadge(): void {
+    const count = this.hubs.visibleCount;
+    const tooltip = count === 1 ? l10n.t('1 request waits for an answer') : l10n.t('{0} requests wait for an answer', count);
+    setBadge(this.view, count, tooltip);
+    void vscode.commands.executeCommand('setContext', 'aepAttention.configured', this.hubs.size > 0);
+    // Answer Inline shows in the palette only when there is something to answer.
+    void vscode.commands.executeCommand('setContext', 'aepAttention.hasRequests', count > 0);
+  }
+
+  private children(node: Node | undefined): Node[] {
+    if (node === undefined && this.hubs.size > 1) {
+      // Every hub has its row, one with nothing waiting too: the tree says which hubs this window watches.
+      return this.hubs.list().map((hub) => ({ kind: 'hub', hub, items: hub.store.visibleItems() }));
+    }
+    const items = node === undefined ? this.hubs.visibleItems() : node.kind === 'request' ? [] : node.items;
+    if (node?.kind === 'session') return node.items.map((item) => ({ kind: 'request', item }));
+    if (node?.kind === 'agent') {
+      const bySession = groupBy(items, (item) => `${item.source}\u0000${item.session}`);
+      return [...bySession.values()].map((list) => ({
+        kind: 'session', agent: node.agent, session: list[0]?.session ?? '', source: list[0]?.source ?? '', items: list,
+      }));
+    }
+    if (node !== undefined && node.kind !== 'hub') return [];
+    return [...groupBy(items, (item) => item.agent).entries()].map(([agent, list]) => ({ kind: 'agent', agent, items: list }));
+  }
+
+  /** Every string here may hold agent text (agent and session names, source, prompt, kind): surfaces.treeItem makes it inert. */
+  private treeItem(node: Node): vscode.TreeItem {
+    const now = Date.now();
+    if (node.kind === 'hub') {
+      return treeItem({
+        label: node.hub.label, collapsible: 'expanded', icon: hubIcon(node.hub), contextValue: 'hub', id: `hub:${node.hub.id}`,
+        description: [l10n.t('{0} waiting', node.items.length), hubStateWord(node.hub)].join(' · '),
+        tooltip: [node.hub.base ?? l10n.t('not a usable address: see the status bar for why'), ...node.hub.config.folders.map((folder) => l10n.t('named by the folder {0}', folder))],
+      });
+    }
+    if (node.kind === 'agent') {
+      return treeItem({
+        label: agentName(node.agent), collapsible: 'expanded', icon: 'robot', contextValue: 'agent',
+        description: l10n.t('{0} waiting', node.items.length),
+      });
+    }
+    if (node.kind === 'session') {
+      const [first] = node.items;
+      const reach = first ? this.hubs.reachability(first) : { state: 'unknown' as const };
+      return treeItem({
+        label: sessionName(node.session), collapsible: 'expanded', contextValue: 'session',
+        icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : reach.state === 'not-accepting' || reach.state === 'watch-only' ? 'circle-slash' : 'debug-disconnect',
+        description: reachabilityDescription(reach),
+        tooltip: [node.source],
+      });
+    }
+    const request = node.item;
+    const label = promptLine(request);
+    const parts = [kindLabel(request)];
+    // Rows are open requests and answered ones the agent has yet to resolve (src/shared/shownStatus.ts).
+    if (shownStatus(request.status, {}).kind === 'answered') parts.push(l10n.t('answered, waiting for the agent'));
+    const expiresAt = request.request?.expiresAt;
+    parts.push(expiresAt !== undefined ? leftRounded(expiresAt, now) : agoRounded(request.receivedAt, now));
+    if (request.request) parts.push(l10n.t('capture {0}', request.request.capture));
+    if (request.request && !request.request.answerableHere) parts.push(l10n.t('answered outside VS Code'));
+    const description = parts.join(' · ');
+    return treeItem({
+      label: label || request.requestId,
+      collapsible: 'none',
+      id: request.key,
+      description,
+      // The prompt, then whose it is: agent · session · host.
+      tooltip: [label, provenance(request)],
+      icon: request.problem ? 'warning' : request.status === 'answered' ? 'check' : request.request?.kind === 'form' ? 'checklist' : request.request?.kind === 'permission' ? 'shield' : 'comment-discussion',
+      contextValue: request.problem ? 'request.malformed' : 'request',
+      command: { command: OPEN_REQUEST_COMMAND, title: l10n.t('Open Request'), arguments: [request.key] },
+      accessibilityLabel: `${kindLabel(request)}: ${label}. ${description}`,
+    });
+  }
+}
+
+function hubIcon(hub: Hub): string {
+  switch (hub.state.kind) {
+    case 'connected':
+      return 'plug';
+    case 'connecting':
+      return 'sync~spin';
+    case 'failed':
+      return 'error';
+    default:
+      return 'debug-disconnect';
+  }
+}
+
+/** A hub row's word on its connection; the status bar's tooltip has the detail. */
+function hubStateWord(hub: Hub): string {
+  switch (hub.state.kind) {
+    case 'connected':
+      return l10n.t('connected');
+    case 'connecting':
+      return l10n.t('connecting');
+    case 'backing-off':
+      return l10n.t('lost, retrying');
+    case 'failed':
+      return l10n.t('cannot connect');
+    default:
+      return l10n.t('disconnected');
+  }
+}
+
+/** The session row's word on delivery, from the roster (AEP-0003 §4.1). */
+function reachabilityDescription(reach: Reachability): string {
+  switch (reach.state) {
+    case 'reachable':
+      return l10n.t('reachable');
+    case 'ambiguous':
+      return l10n.t('ambiguous: {0} claimants, answers will be refused', reach.claimants);
+    case 'unreachable':
+      return l10n.t('not reachable right now');
+    case 'not-accepting':
+      return l10n.t('this agent does not take answers from editors');
+    case 'watch-only':
+      return watchOnlySentence();
+    case 'unknown':
+      return '';
+  }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}

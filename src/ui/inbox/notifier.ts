@@ -1,0 +1,134 @@
+import * as l10n from '@vscode/l10n';
+import type { AttentionItem } from '../../inbox/inbox';
+import { isOpenStatus } from '../../inbox/inbox';
+import { NotifiedRequests } from '../../inbox/notifiedRequests';
+import { textHonesty } from '../../aep/labels';
+import { severityRank } from '../../aep/levels';
+import { refusesAnswers } from '../../client/rosterSnapshot';
+import { hubSettings } from '../hubs/connectionInputs';
+import { agentName, promptLine } from '../words/describe';
+import { optionButtons } from '../inline/inlineWords';
+import { Disposable } from '../services/disposable';
+import type { Hub, Hubs } from '../hubs/hubs';
+import type { SettingsService } from '../services/settings';
+import { notify, type Choice } from '../words/surfaces';
+
+const COALESCE_MS = 400;
+const MAX_OPTION_BUTTONS = 3;
+
+export interface NotifierActions {
+  open(item: Readonly<AttentionItem>): void;
+  /** Whether the request is answered in the quick input (issue 15): then the notification leads with "Answer". */
+  fitsInline(item: Readonly<AttentionItem>): boolean;
+  answerInline(item: Readonly<AttentionItem>): void;
+  showInbox(): void;
+  answerWithOption(item: Readonly<AttentionItem>, optionId: string): void;
+}
+
+/**
+ * One information message per new request, coalesced per agent within a
+ * short burst ("5 requests from claude-code"), never repeated for a request
+ * already notified (redelivery, reconnect, reload). Plain information
+ * messages, so VS Code's Do Not Disturb applies; never escalated.
+ */
+export class Notifier extends Disposable {
+  private readonly notified = new NotifiedRequests<Hub>();
+  private readonly queued: Array<Readonly<AttentionItem>> = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly hubs: Hubs,
+    private readonly settings: SettingsService,
+    private readonly actions: NotifierActions,
+  ) {
+    super();
+    for (const hub of hubs.list()) this.notified.restore(hub, hub.store.visibleItems().map((item) => item.key));
+    this._register(
+      hubs.onDidChangeInbox(({ hub, change }) => {
+        if (change === undefined) {
+          // A restored inbox (a hub added, or the window reloaded): what it holds was notified before.
+          this.notified.restore(hub, hub.store.visibleItems().map((item) => item.key));
+          return;
+        }
+        const fresh = this.notified.observe(hub, change);
+        if (fresh && this.wants(fresh)) this.enqueue(fresh);
+      }),
+    );
+    this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
+  }
+
+  private wants(item: Readonly<AttentionItem>): boolean {
+    const settings = this.settings.value;
+    const { notificationMinSeverity } = settings;
+    // A hub of the user's own list notifies as the user said, whatever the workspace says.
+    const hub = this.hubs.of(item);
+    const notifications = hub ? hubSettings(hub.config, settings).notifications : settings.notifications;
+    if (notifications === 'off') return false;
+    if (notifications === 'forms' && item.request?.kind !== 'form') return false;
+    const severity = item.request?.severity ?? 'notice';
+    return severityRank(severity) >= severityRank(notificationMinSeverity);
+  }
+
+  private enqueue(item: Readonly<AttentionItem>): void {
+    this.queued.push(item);
+    this.timer ??= setTimeout(() => this.flush(), COALESCE_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    // A request resolved within the burst (a replay catching up) is not worth a notification.
+    const still = this.queued.splice(0).filter((item) => isOpenStatus(item.status) && !this.hubs.isDismissed(item));
+    const byAgent = new Map<string, Array<Readonly<AttentionItem>>>();
+    for (const item of still) {
+      const key = `${item.hub}\u0000${item.agent}`;
+      byAgent.set(key, [...(byAgent.get(key) ?? []), item]);
+    }
+    for (const items of byAgent.values()) {
+      const [first] = items;
+      if (items.length === 1 && first) void this.showOne(first);
+      else if (first) void this.showMany(first, items.length);
+    }
+  }
+
+  /** With several hubs, a notification says which one the agent asked through. */
+  private hubName(item: Readonly<AttentionItem>): string | undefined {
+    return this.hubs.size > 1 ? this.hubs.of(item)?.label : undefined;
+  }
+
+  private async showMany(first: Readonly<AttentionItem>, count: number): Promise<void> {
+    const hub = this.hubName(first);
+    const message = hub === undefined
+      ? l10n.t('{0} requests from {1}', count, agentName(first.agent))
+      : l10n.t('{0} requests from {1} via {2}', count, agentName(first.agent), hub);
+    const choice = await notify('info', message, [{ title: l10n.t('Open Inbox'), value: 'inbox' }]);
+    if (choice === 'inbox') this.actions.showInbox();
+  }
+
+  private async showOne(item: Readonly<AttentionItem>): Promise<void> {
+    type Action = { kind: 'answer' } | { kind: 'open' } | { kind: 'option'; id: string };
+    const open: Choice<Action> = { title: l10n.t('Open'), value: { kind: 'open' } };
+    // "Answer" first, so the notification's primary action answers in the quick input; "Open" keeps the page one click away.
+    const ours: Array<Choice<Action>> = this.actions.fitsInline(item) ? [{ title: l10n.t('Answer'), value: { kind: 'answer' } }, open] : [open];
+    const request = item.request;
+    // Option buttons only when the answer goes through the hub, the agent takes answers from
+    // editors (the roster's `accepts`), and the labels are real text: at capture metadata a
+    // label is a placeholder ("1"), not something to click blind.
+    const options =
+      request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
+      !refusesAnswers(this.hubs.reachability(item))
+        ? optionButtons(request.options, ours.map((choice) => choice.title)).slice(0, MAX_OPTION_BUTTONS)
+        : [];
+    // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape); "agent via hub: prompt" with several hubs.
+    const hub = this.hubName(item);
+    const message = hub === undefined
+      ? l10n.t('{0}: {1}', agentName(item.agent), promptLine(item))
+      : l10n.t('{0} via {1}: {2}', agentName(item.agent), hub, promptLine(item));
+    const choice = await notify<Action>('info', message, [
+      ...ours,
+      ...options.map((option) => ({ title: option.label, value: { kind: 'option' as const, id: option.id } })),
+    ]);
+    if (choice?.kind === 'answer') this.actions.answerInline(item);
+    else if (choice?.kind === 'open') this.actions.open(item);
+    else if (choice?.kind === 'option' && isOpenStatus(item.status)) this.actions.answerWithOption(item, choice.id);
+  }
+}

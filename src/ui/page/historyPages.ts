@@ -1,0 +1,43 @@
+import * as l10n from '@vscode/l10n';
+import * as vscode from 'vscode';
+import type { HistoryEntry } from '../../history/historyEntry';
+import { historyItem } from '../../history/historyItem';
+import type { Logger } from '../../base/logger';
+import { agentName, kindLabel } from '../words/describe';
+import { Disposable } from '../services/disposable';
+import { HistoryPageController } from './historyPageController';
+import { createPagePanel, pageWebview } from './pagePanel';
+
+/** Not restored across a reload (no serializer): a history page is opened again from the History view. */
+export const HISTORY_PAGE_VIEW_TYPE = 'aepAttention.historyEntry';
+
+/** One read-only page per history entry; opening it again brings it forward. */
+export class HistoryPages extends Disposable {
+  private readonly pages = new Map<string, HistoryPageController>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: Logger,
+  ) {
+    super();
+    this._register({ dispose: () => [...this.pages.values()].forEach((page) => page.dispose()) });
+  }
+
+  show(entry: Readonly<HistoryEntry>, hubName: string | undefined): void {
+    const open = this.pages.get(entry.id);
+    if (open) {
+      open.host.reveal();
+      return;
+    }
+    const item = historyItem(entry);
+    const panel = createPagePanel(HISTORY_PAGE_VIEW_TYPE, l10n.t('History: {0} from {1}', kindLabel(item), agentName(item.agent)), vscode.ViewColumn.Active, this.extensionUri);
+    const page = new HistoryPageController(entry, pageWebview(panel), {
+      log: this.log,
+      hubName,
+      strings: vscode.l10n.bundle,
+      showLog: () => void vscode.commands.executeCommand('aepAttention.showLog'),
+    });
+    this.pages.set(entry.id, page);
+    page.host.onDidDispose(() => this.pages.delete(entry.id));
+  }
+}

@@ -1,0 +1,145 @@
+import type { Logger } from '../../base/logger';
+import { hostToWebviewSchema, webviewToHostSchema, type HostToWebview, type WebviewToHost } from '../../shared/webviewMessages';
+
+// The host's side of one page (webview/main.ts), whatever it shows: a live
+// request or an entry of the answer history. Free of `vscode` so the pages'
+// controllers run in plain Node against a fake webview (pagePanel.ts adapts
+// a real panel).
+
+export interface Unsubscribe {
+  dispose(): void;
+}
+
+/** An event as `vscode.Event` is one (that type is assignable to this). */
+export type Listen<T> = (listener: (event: T) => void) => Unsubscribe;
+
+/** What a page host needs of a webview panel. */
+export interface PageWebview {
+  postMessage(message: HostToWebview): void;
+  readonly onDidReceiveMessage: Listen<unknown>;
+  readonly visible: boolean;
+  /** Fires whenever `visible` may have changed. */
+  readonly onDidChangeVisible: Listen<void>;
+  readonly onDidDispose: Listen<void>;
+  reveal(): void;
+  dispose(): void;
+}
+
+/** A message from the page other than its ready handshake, validated. */
+export type PageMessage = Exclude<WebviewToHost, { type: 'ready' }>;
+
+export interface PageHostOptions {
+  /** Names the page in log lines ("request page", "history page"). */
+  name: string;
+  /** Built each time the page (re)loads, so it renders what holds now. */
+  init: () => HostToWebview;
+  /** Posts what follows each `init` (the answers already sent, say). */
+  afterInit?: () => void;
+  onMessage: (message: PageMessage) => void;
+}
+
+/**
+ * The webview plumbing every page shares. Nothing is posted before the page's
+ * `ready`: a page that is loading, or hidden (VS Code drops what is posted to
+ * a hidden webview and rebuilds the page on show), would lose it. What is
+ * posted meanwhile waits and follows the fresh `init` once the page is ready.
+ * Both directions are checked against the one message protocol
+ * (src/shared/webviewMessages.ts); what fails is logged, never acted on.
+ */
+export class PageHost {
+  private ready = false;
+  private disposed = false;
+  private readonly waiting: HostToWebview[] = [];
+  private readonly subscriptions: Unsubscribe[] = [];
+  private readonly disposeListeners: Array<() => void> = [];
+
+  constructor(
+    private readonly webview: PageWebview,
+    private readonly log: Logger,
+    private readonly options: PageHostOptions,
+  ) {
+    this.subscriptions.push(
+      webview.onDidReceiveMessage((raw) => this.receive(raw)),
+      webview.onDidChangeVisible(() => {
+        // Hidden, the page is gone; shown again, it loads anew and says ready.
+        if (!webview.visible) this.ready = false;
+      }),
+      webview.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  /** The page has loaded and is not hidden since: what is posted now reaches it. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Posts at once to a ready page, else when it is ready (after its `init`). */
+  post(message: HostToWebview): void {
+    if (this.disposed) return;
+    // Checked here too, so a host bug shows up in the log rather than as a broken page.
+    const checked = hostToWebviewSchema.safeParse(message);
+    if (!checked.success) {
+      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`);
+      return;
+    }
+    if (this.isReady) this.webview.postMessage(checked.data);
+    else this.keep(checked.data);
+  }
+
+  /** Renders the page again with a fresh `init`, if it is ready; a page not ready takes one when it is. */
+  refresh(): void {
+    if (this.isReady) this.render();
+  }
+
+  reveal(): void {
+    this.webview.reveal();
+  }
+
+  onDidDispose(listener: () => void): void {
+    if (this.disposed) listener();
+    else this.disposeListeners.push(listener);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.waiting.length = 0;
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    for (const listener of this.disposeListeners.splice(0)) listener();
+    this.webview.dispose();
+  }
+
+  /**
+   * Only what the page still needs waits: an `update` carries the whole
+   * state, so it replaces the one before; an answer's outcome replaces that
+   * answer's earlier one; an `init` is built fresh on ready.
+   */
+  private keep(message: HostToWebview): void {
+    if (message.type === 'init') return;
+    const superseded = this.waiting.findIndex((kept) => kept.type === message.type && (message.type !== 'outcome' || (kept.type === 'outcome' && kept.submitId === message.submitId)));
+    if (superseded >= 0) this.waiting.splice(superseded, 1);
+    this.waiting.push(message);
+  }
+
+  private render(): void {
+    this.post(this.options.init());
+    this.options.afterInit?.();
+  }
+
+  private receive(raw: unknown): void {
+    if (this.disposed) return;
+    const parsed = webviewToHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn(`ignored a malformed message from a ${this.options.name}`);
+      return;
+    }
+    const message = parsed.data;
+    if (message.type !== 'ready') {
+      this.options.onMessage(message);
+      return;
+    }
+    this.ready = true;
+    this.render();
+    for (const kept of this.waiting.splice(0)) this.post(kept);
+  }
+}

@@ -1,0 +1,209 @@
+import * as l10n from '@vscode/l10n';
+import type { AnswerRecord, AnswerResult } from '../../answer/answerPipeline';
+import type { Answer, AttentionRequest } from '../../aep/attention';
+import type { CaptureChoice } from '../../aep/capture';
+import type { SendOutcome } from '../../client/controlSender';
+import type { Logger } from '../../base/logger';
+import type { Reachability } from '../../client/rosterSnapshot';
+import type { AttentionItem } from '../../inbox/inbox';
+import type { RedactionOptions } from '../../aep/redaction';
+import type { HostToWebview, PageDraft } from '../../shared/webviewMessages';
+import { outcomeMessage, recordMessages, sendingMessage } from '../words/answerOutcomes';
+import { type StringBundle } from '../words/l10n';
+import { describeRefusal } from '../words/outcomeMessages';
+import { pageReachability, pageRequest } from './pageContent';
+import { PageHost, type Listen, type PageMessage, type PageWebview, type Unsubscribe } from './pageHost';
+
+/** What a request page reads of the window's hubs; hubs.ts `Hubs` is one. */
+export interface RequestPageHubs {
+  item(key: string): Readonly<AttentionItem> | undefined;
+  reachability(item: Readonly<AttentionItem>): Reachability;
+  isConnected(item: Readonly<AttentionItem>): boolean;
+  /** The pipeline's record of the answer to this request (the one home of what became of it). */
+  answerRecord(item: Readonly<AttentionItem>): AnswerRecord | undefined;
+  /** Whether the answer can be sent again now, and under which command id (AEP-0004 §2 item 3). */
+  sendAgain(item: Readonly<AttentionItem>): { commandId: string } | undefined;
+  readonly size: number;
+  of(item: Pick<AttentionItem, 'hub'>): { readonly label: string } | undefined;
+  readonly onDidChangeInbox: Listen<{ hub: { readonly id: string }; change: { item: { readonly key: string } } | undefined }>;
+  readonly onDidChangeRoster: Listen<{ readonly id: string }>;
+  readonly onDidChangeState: Listen<{ readonly id: string }>;
+  readonly onDidSettleRestored: Listen<{ hub: { readonly id: string }; outcome: SendOutcome; requestId: string; source: string }>;
+}
+
+/** The page's way into the answer pipeline (src/answer): `Hubs.answer` for the surface `page`. */
+export type PageAnswer = (item: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice) => AnswerResult;
+/** "Send again" of a command, same id (AEP-0004 §2 item 3). */
+export type PageResend = (item: Readonly<AttentionItem>, commandId: string) => Promise<SendOutcome>;
+
+export interface RequestPageDeps {
+  hubs: RequestPageHubs;
+  answer: PageAnswer;
+  resend: PageResend;
+  log: Logger;
+  /** The always-secret values and home directory the pipeline redacts with, as they are now. */
+  redaction: () => RedactionOptions;
+  /** A partial answer from the quick input waiting for this page, handed over once. */
+  takeDraft: () => PageDraft | undefined;
+  /** The strings of the display language (`vscode.l10n.bundle`); undefined in English. */
+  strings: StringBundle | undefined;
+  closeWhenResolved: () => boolean;
+  showLog: () => void;
+  setToken: (hubId: string) => void;
+}
+
+/** How long a resolved request's page stays up, when the user chose to close it, so the outcome can be read. */
+export const CLOSE_AFTER_RESOLVED_MS = 2_000;
+
+function pipelineOptions(options: RedactionOptions): { home?: string; secretValues?: string[] } {
+  return { ...(options.home ? { home: options.home } : {}), ...(options.secretValues?.length ? { secretValues: [...options.secretValues] } : {}) };
+}
+
+/**
+ * The page of one live request: renders it, keeps it current as its inbox
+ * item, its hub's roster and state change, and sends what the person answers
+ * through the answer pipeline, posting what became of it.
+ */
+export class RequestPageController {
+  readonly host: PageHost;
+  private item: Readonly<AttentionItem>;
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly subscriptions: Unsubscribe[];
+
+  constructor(item: Readonly<AttentionItem>, webview: PageWebview, private readonly deps: RequestPageDeps) {
+    this.item = item;
+    this.host = new PageHost(webview, deps.log, { name: 'request page', init: () => this.init(), afterInit: () => this.postKeptAnswers(), onMessage: (message) => this.onMessage(message) });
+    const { hubs } = deps;
+    const mine = (hub: { readonly id: string }) => hub.id === this.item.hub;
+    this.subscriptions = [
+      hubs.onDidChangeInbox(({ hub, change }) => {
+        if (change === undefined ? mine(hub) : change.item.key === this.item.key) this.pushUpdate();
+      }),
+      hubs.onDidChangeRoster((hub) => mine(hub) && this.pushUpdate()),
+      // Its hub's hello says whether it is watch-only (src/client/watchOnly.ts); a token set rebuilds the connection.
+      hubs.onDidChangeState((hub) => mine(hub) && this.pushUpdate()),
+      // An answer sent before a reload or rebuild, resent since: its outcome belongs on this page.
+      hubs.onDidSettleRestored(({ hub, outcome, requestId, source }) => {
+        const request = this.item.request;
+        if (request && mine(hub) && requestId === this.item.requestId && source === this.item.source) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
+      }),
+    ];
+    this.host.onDidDispose(() => {
+      if (this.closeTimer) clearTimeout(this.closeTimer);
+      for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    });
+  }
+
+  dispose(): void {
+    this.host.dispose();
+  }
+
+  private onMessage(message: PageMessage): void {
+    switch (message.type) {
+      case 'showLog':
+        this.deps.showLog();
+        return;
+      case 'setToken':
+        this.deps.setToken(this.item.hub);
+        return;
+      case 'submit':
+        void this.submit(message.submitId, message.answer, message.verbatim === true);
+        return;
+      case 'retry':
+        void this.retry(message.submitId);
+        return;
+    }
+  }
+
+  /**
+   * Whatever the page did, the answer pipeline (src/answer) checks again:
+   * the answer against the request, an answer of ours still in flight, and
+   * the free text against the AEP-0003 §9.4 pipeline. Text the pipeline would
+   * change goes only if the user chose to send it as typed (`verbatim`,
+   * capture `full`); `redacted` is never declared for it.
+   */
+  private async submit(submitId: string, answer: Answer, verbatim: boolean): Promise<void> {
+    const current = this.deps.hubs.item(this.item.key) ?? this.item;
+    const result = this.deps.answer(current, answer, { verbatim, redaction: this.deps.redaction() });
+    if (result.kind === 'refused') {
+      const { refusal } = result;
+      // An answer in flight keeps the page waiting on it; the rest leave the page open to a fixed answer.
+      this.host.post({
+        type: 'outcome', submitId, phase: refusal.code === 'answer-in-flight' ? 'awaiting-ack' : 'cancelled',
+        message: describeRefusal(refusal, current.agent),
+        ...(refusal.code === 'invalid' && refusal.fieldId ? { fieldId: refusal.fieldId } : {}),
+      });
+      return;
+    }
+    this.postSending(submitId, current.agent);
+    const outcome = await result.outcome;
+    const request = current.request;
+    if (request) this.postOutcome(submitId, request, outcome, current.agent);
+  }
+
+  private async retry(submitId: string): Promise<void> {
+    const current = this.deps.hubs.item(this.item.key) ?? this.item;
+    const commandId = this.deps.hubs.sendAgain(current)?.commandId;
+    const request = current.request;
+    if (!commandId || !request) {
+      this.host.post({ type: 'outcome', submitId, phase: 'cancelled', message: l10n.t('That answer can no longer be sent again; send a new one.') });
+      return;
+    }
+    this.postSending(submitId, this.item.agent);
+    this.postOutcome(submitId, request, await this.deps.resend(current, commandId), this.item.agent);
+  }
+
+  /** What the page renders when it loads: the request, the user's language, a draft from the quick input if one waits. */
+  private init(): HostToWebview {
+    const draft = this.deps.takeDraft();
+    const { strings } = this.deps;
+    return {
+      type: 'init',
+      // The page previews the pipeline as the host will run it; the values stay in its memory, never in its saved state.
+      request: { ...pageRequest(this.item, this.deps.hubs.reachability(this.item), this.hubName()), ...pipelineOptions(this.deps.redaction()) },
+      now: Date.now(),
+      ...(strings ? { l10n: strings } : {}),
+      ...(draft ? { draft } : {}),
+    };
+  }
+
+  /** The hub's name, when the window has several: the page then says which one the request came through. */
+  private hubName(): string | undefined {
+    return this.deps.hubs.size > 1 ? this.deps.hubs.of(this.item)?.label : undefined;
+  }
+
+  private postSending(submitId: string, agent: string): void {
+    this.host.post(sendingMessage(submitId, agent, this.deps.hubs.isConnected(this.item)));
+  }
+
+  private postOutcome(submitId: string, request: AttentionRequest, outcome: SendOutcome, agent: string): void {
+    this.host.post(outcomeMessage(submitId, outcome, agent, request.fields.map((f) => f.id)));
+  }
+
+  /**
+   * A page that has just loaded (after a window reload, or rebuilt on show)
+   * knows nothing of answers already sent to its request: it is told of those
+   * still unsettled, under their command ids, so it offers what the page that
+   * sent them did, "Send again" of the same command included.
+   */
+  private postKeptAnswers(): void {
+    const record = this.deps.hubs.answerRecord(this.item);
+    const fieldIds = this.item.request?.fields.map((f) => f.id);
+    for (const message of recordMessages(record, this.item.agent, this.deps.hubs.isConnected(this.item), fieldIds)) this.host.post(message);
+  }
+
+  private pushUpdate(): void {
+    const latest = this.deps.hubs.item(this.item.key);
+    if (latest) this.item = latest;
+    if (this.item.status === 'resolved' && this.deps.closeWhenResolved() && !this.closeTimer) {
+      this.closeTimer = setTimeout(() => this.dispose(), CLOSE_AFTER_RESOLVED_MS);
+    }
+    this.host.post({
+      type: 'update',
+      status: this.item.status,
+      ...(this.item.resolution ? { resolution: this.item.resolution } : {}),
+      reachability: pageReachability(this.deps.hubs.reachability(this.item)),
+      now: Date.now(),
+    });
+  }
+}

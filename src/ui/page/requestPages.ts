@@ -1,0 +1,138 @@
+import * as l10n from '@vscode/l10n';
+import * as vscode from 'vscode';
+import type { AttentionItem } from '../../inbox/inbox';
+import { draftIsEmpty } from '../../answer/inlinePlan';
+import { webviewStateSchema, type PageDraft } from '../../shared/webviewMessages';
+import { agentName, kindLabel } from '../words/describe';
+import { Disposable } from '../services/disposable';
+import type { Hubs } from '../hubs/hubs';
+import type { Logger } from '../../base/logger';
+import type { AlwaysSecretValues } from '../services/alwaysSecretValues';
+import { createPagePanel, loadPage, pageWebview } from './pagePanel';
+import { RequestPageController } from './requestPageController';
+import type { SettingsService } from '../services/settings';
+import { setPanelTitle } from '../words/surfaces';
+import { setHubToken } from '../hubs/setHubToken';
+
+export const REQUEST_VIEW_TYPE = 'aepAttention.request';
+
+/** One webview panel per request, beside the editor; reopening a request focuses its panel. */
+export class RequestPages extends Disposable {
+  private readonly panels = new Map<string, RequestPage>();
+  /**
+   * Partial answers typed in the quick input (issue 15), by request key,
+   * until a page takes them: the inline flow starts from one again, and the
+   * page shows it when it opens. In memory only, like an unsaved edit.
+   */
+  private readonly drafts = new Map<string, PageDraft>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly hubs: Hubs,
+    private readonly log: Logger,
+    private readonly settings: SettingsService,
+    private readonly secretValues: AlwaysSecretValues,
+  ) {
+    super();
+    this._register({ dispose: () => [...this.panels.values()].forEach(({ controller }) => controller.dispose()) });
+  }
+
+  get openCount(): number {
+    return this.panels.size;
+  }
+
+  /** Opens (or brings forward) the request's page; `draft`, a partial answer from the quick input, goes onto the page. */
+  show(item: Readonly<AttentionItem>, draft?: PageDraft): void {
+    if (draft) this.keepDraft(item.key, draft);
+    const existing = this.panels.get(item.key);
+    if (existing) {
+      // A visible page renders again with the draft now; a hidden one takes it with the init it gets when shown.
+      if (this.drafts.has(item.key)) existing.controller.host.refresh();
+      existing.controller.host.reveal();
+      return;
+    }
+    this.adopt(item, createPagePanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: this.requestColumn(), preserveFocus: false }, this.extensionUri));
+  }
+
+  /** Keeps a partial answer for the request's page (an empty one forgets it). Drafts of requests gone from the inbox are dropped. */
+  keepDraft(key: string, draft: PageDraft): void {
+    for (const kept of this.drafts.keys()) if (!this.hubs.item(kept)) this.drafts.delete(kept);
+    if (draftIsEmpty(draft)) this.drafts.delete(key);
+    else this.drafts.set(key, draft);
+  }
+
+  /** The partial answer kept for a request, still kept. */
+  draftFor(key: string): PageDraft | undefined {
+    return this.drafts.get(key);
+  }
+
+  /** The partial answer kept for a request, handed over once: a page that takes it keeps it with `setState` from then on. */
+  private takeDraft(key: string): PageDraft | undefined {
+    const draft = this.drafts.get(key);
+    this.drafts.delete(key);
+    return draft;
+  }
+
+  /**
+   * Where a new request page goes: the editor group that already shows
+   * request pages (the one opened last, if the user spread them out), so any
+   * number of requests costs the code at most one split; beside the code when
+   * there is none yet.
+   */
+  private requestColumn(): vscode.ViewColumn {
+    let column: vscode.ViewColumn | undefined;
+    for (const { panel } of this.panels.values()) column = panel.viewColumn ?? column;
+    return column ?? vscode.ViewColumn.Beside;
+  }
+
+  /**
+   * A panel VS Code kept across a window reload (`WebviewPanelSerializer`):
+   * it finds its request again by the key the page saved with `setState`.
+   * A request that is no longer in the inbox has nothing to show.
+   */
+  restore(panel: vscode.WebviewPanel, state: unknown): void {
+    const saved = webviewStateSchema.safeParse(state);
+    const item = saved.success ? this.findSaved(saved.data.key) : undefined;
+    if (!item || this.panels.has(item.key)) {
+      this.log.info(saved.success ? `closed a restored panel: its request ${saved.data.key} is no longer in the inbox` : 'closed a restored panel that saved no request');
+      panel.dispose();
+      return;
+    }
+    loadPage(panel, this.extensionUri);
+    setPanelTitle(panel, panelTitle(item));
+    this.adopt(item, panel);
+  }
+
+  /** A key a page saved; one saved before keys named their hub is looked for under each hub (InboxOptions.hub). */
+  private findSaved(key: string): Readonly<AttentionItem> | undefined {
+    return this.hubs.item(key) ?? this.hubs.list().map((hub) => this.hubs.item(`${hub.id}\u0000${key}`)).find((item) => item !== undefined);
+  }
+
+  private adopt(item: Readonly<AttentionItem>, panel: vscode.WebviewPanel): void {
+    const controller = new RequestPageController(item, pageWebview(panel), {
+      hubs: this.hubs,
+      answer: (current, answer, choice) => this.hubs.answer('page', current, answer, choice),
+      resend: (current, commandId) => this.hubs.resend('page', current, commandId),
+      log: this.log,
+      redaction: () => this.secretValues.redaction(),
+      takeDraft: () => this.takeDraft(item.key),
+      strings: vscode.l10n.bundle,
+      closeWhenResolved: () => this.settings.value.closeFormWhenResolved,
+      showLog: () => void vscode.commands.executeCommand('aepAttention.showLog'),
+      setToken: (hubId) => void setHubToken(hubId),
+    });
+    this.panels.set(item.key, { panel, controller });
+    controller.host.onDidDispose(() => this.panels.delete(item.key));
+  }
+}
+
+/** "permission from claude-code": the agent's words (kind, name) made inert by the panel-title surface. */
+function panelTitle(item: Readonly<AttentionItem>): string {
+  return l10n.t('{0} from {1}', kindLabel(item), agentName(item.agent));
+}
+
+/** One request's page: the panel VS Code shows, and what drives it. */
+interface RequestPage {
+  panel: vscode.WebviewPanel;
+  controller: RequestPageController;
+}

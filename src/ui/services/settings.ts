@@ -1,0 +1,157 @@
+import * as vscode from 'vscode';
+import { CAPTURE_LEVELS, SEVERITIES, type CaptureLevel, type Severity } from '../../aep/levels';
+import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../../history/answerHistory';
+import { Disposable } from './disposable';
+import { hubList, type HubConfig, type NamedHub } from './hubList';
+
+export type NotificationMode = 'all' | 'forms' | 'off';
+
+/** Every setting of the extension, read in one place and typed. */
+export interface Settings {
+  /**
+   * Every distinct hub this window connects to (hubList.ts): each workspace
+   * folder's `hubUrl` and the user's `hubs` list. Empty: the extension stays idle.
+   */
+  hubs: HubConfig[];
+  /** What was wrong with `aepAttention.hubs`, entry by entry. */
+  hubListProblems: string[];
+  notifications: NotificationMode;
+  notificationMinSeverity: Severity;
+  senderName: string;
+  allowInsecureRemote: boolean;
+  /** Close a request's form shortly after the agent resolves it, instead of leaving the read-only summary open. */
+  closeFormWhenResolved: boolean;
+  /** How much of the answer history is kept (answerHistory.ts). */
+  history: HistoryLimits;
+  /**
+   * `notifications`, `senderName` and `allowInsecureRemote` as the user set
+   * them, whatever the workspace says: what the hubs of the user's own list
+   * are read with (connectionInputs.ts `hubSettings`). A repository may
+   * loosen its own hubs once trusted, never a hub the user listed.
+   */
+  user: HubScopedSettings;
+}
+
+/** The window-wide settings a hub is reached and notified with (connectionInputs.ts `hubSettings` picks whose). */
+export type HubScopedSettings = Pick<Settings, 'notifications' | 'senderName' | 'allowInsecureRemote'>;
+
+const SECTION = 'aepAttention';
+export const DEFAULT_SENDER_NAME = 'vscode-aep-attention';
+
+/**
+ * In Restricted Mode only the user's own value counts for every setting that
+ * changes where traffic goes, what reaches the user or what is sent (they are
+ * all in `restrictedConfigurations`): a cloned repository must not be able to
+ * point the extension, and the token, at a hub of its choosing, raise the
+ * capture ceiling, silence notifications, or rename the sender of answers.
+ */
+function trustedValue<T>(config: vscode.WorkspaceConfiguration, key: string): { value: T | undefined; source: 'workspace' | 'user' } {
+  const inspected = config.inspect<T>(key);
+  if (vscode.workspace.isTrusted) {
+    const workspaceValue = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    if (workspaceValue !== undefined) return { value: workspaceValue, source: 'workspace' };
+  }
+  return { value: inspected?.globalValue, source: 'user' };
+}
+
+function wholeNumber(value: unknown, fallback: number, min: number, max: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : fallback;
+}
+
+function filterValue(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function ceilingValue(value: unknown): CaptureLevel | undefined {
+  return (CAPTURE_LEVELS as readonly unknown[]).includes(value) ? (value as CaptureLevel) : undefined;
+}
+
+function notificationMode(value: unknown): NotificationMode {
+  return value === 'forms' || value === 'off' ? value : 'all';
+}
+
+function senderNameValue(value: unknown): string {
+  return typeof value === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(value.trim()) ? value.trim() : DEFAULT_SENDER_NAME;
+}
+
+/** The hub one configuration scope names (a folder's, or the window's when it has none), if any. */
+function namedHub(config: vscode.WorkspaceConfiguration, folder: string | undefined): NamedHub | undefined {
+  const hub = trustedValue<string>(config, 'hubUrl');
+  const hubUrl = typeof hub.value === 'string' ? hub.value.trim() : '';
+  if (!hubUrl) return undefined;
+  return {
+    hubUrl,
+    source: folder !== undefined && hub.source === 'workspace' ? 'folder' : hub.source,
+    ...(folder === undefined ? {} : { folder }),
+    filter: filterValue(trustedValue<unknown>(config, 'filter').value),
+    captureCeiling: ceilingValue(trustedValue<unknown>(config, 'captureCeiling').value),
+  };
+}
+
+function readSettings(environmentHub: string | undefined): Settings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const named = (folders.length > 0
+    ? folders.map((folder) => namedHub(vscode.workspace.getConfiguration(SECTION, folder.uri), folder.name))
+    : [namedHub(config, undefined)]
+  ).filter((hub): hub is NamedHub => hub !== undefined);
+  // As before several hubs: the environment's hub stands in for a window that names none.
+  if (named.length === 0 && environmentHub) {
+    named.push({ hubUrl: environmentHub, source: 'environment', filter: filterValue(trustedValue<unknown>(config, 'filter').value), captureCeiling: ceilingValue(trustedValue<unknown>(config, 'captureCeiling').value) });
+  }
+  // The list is the user's own (scope "application"): a workspace can never add a hub to it.
+  const list = hubList({
+    named,
+    list: config.inspect<unknown>('hubs')?.globalValue,
+    defaults: { filter: filterValue(config.inspect<unknown>('filter')?.globalValue), captureCeiling: ceilingValue(config.inspect<unknown>('captureCeiling')?.globalValue) },
+  });
+  const minSeverity = trustedValue<string>(config, 'notificationMinSeverity').value;
+  return {
+    hubs: list.hubs,
+    hubListProblems: list.problems,
+    notifications: notificationMode(trustedValue<string>(config, 'notifications').value),
+    notificationMinSeverity: (SEVERITIES as readonly string[]).includes(minSeverity ?? '') ? (minSeverity as Severity) : 'info',
+    senderName: senderNameValue(trustedValue<string>(config, 'senderName').value),
+    allowInsecureRemote: trustedValue<boolean>(config, 'allowInsecureRemote').value === true,
+    user: {
+      notifications: notificationMode(config.inspect<string>('notifications')?.globalValue),
+      senderName: senderNameValue(config.inspect<string>('senderName')?.globalValue),
+      allowInsecureRemote: config.inspect<boolean>('allowInsecureRemote')?.globalValue === true,
+    },
+    closeFormWhenResolved: config.get<boolean>('closeFormWhenResolved') === true,
+    // Local bookkeeping, not where traffic goes or what is sent: read as set (clamped), like closeFormWhenResolved.
+    history: {
+      maxEntries: wholeNumber(config.get<unknown>('history.maxEntries'), DEFAULT_HISTORY_LIMITS.maxEntries, 0, 5_000),
+      maxAgeDays: wholeNumber(config.get<unknown>('history.maxAgeDays'), DEFAULT_HISTORY_LIMITS.maxAgeDays, 1, 3_650),
+    },
+  };
+}
+
+/** The typed settings accessor: one read, one change event, reacting to `affectsConfiguration`. */
+export class SettingsService extends Disposable {
+  private current: Settings;
+  private readonly changes = this._register(new vscode.EventEmitter<Settings>());
+  readonly onDidChange = this.changes.event;
+
+  constructor(private readonly environmentHub: string | undefined) {
+    super();
+    this.current = readSettings(environmentHub);
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SECTION)) this.refresh();
+      }),
+    );
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()));
+    // A folder added or removed may name a hub of its own.
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
+  }
+
+  get value(): Settings {
+    return this.current;
+  }
+
+  private refresh(): void {
+    this.current = readSettings(this.environmentHub);
+    this.changes.fire(this.current);
+  }
+}
