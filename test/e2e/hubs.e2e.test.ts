@@ -483,7 +483,8 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     const storedAfter = await waitForStored(page, 'the history entry and hub B\'s inbox without its request', (state) => {
       const history = state['answerHistory'] as { entries?: Array<{ sends?: Array<{ commandId?: string; outcomes?: Array<{ kind?: string }> }>; agentOutcomes?: Array<{ kind?: string }> }> } | undefined;
       const entry = history?.entries?.find((candidate) => candidate.sends?.some((send) => send.commandId === answered.commandId));
-      const open = state[`aepAttention.open:${hubB?.url ?? ''}`];
+      // The open requests are a versioned storage slot (src/base/storageSlot.ts): `{ version, entries }`.
+      const open = (state[`aepAttention.open:${hubB?.url ?? ''}`] as { entries?: unknown[] } | undefined)?.entries;
       return entry !== undefined && entry.sends?.at(-1)?.outcomes?.some((outcome) => outcome.kind === 'accepted') === true &&
         entry.agentOutcomes?.some((outcome) => outcome.kind === 'resolved') === true && Array.isArray(open) && open.length === 0;
     });
