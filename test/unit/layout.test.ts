@@ -120,9 +120,9 @@ function runtimeImports(file: string): string[] {
     .map((m) => m[3] ?? '');
 }
 
-test('Hubs and HubConnection run in plain Node: nothing they need at run time imports vscode', () => {
+/** The files `start` needs at run time, followed through relative imports; none may import vscode. */
+function plainNodeClosure(start: readonly string[]): Set<string> {
   const root = repoRoot();
-  const start = ['hubs.ts', 'hubConnection.ts'].map((name) => path.join(root, 'src', 'ui', 'hubs', name));
   const seen = new Set<string>();
   const queue = [...start];
   while (queue.length > 0) {
@@ -134,7 +134,17 @@ test('Hubs and HubConnection run in plain Node: nothing they need at run time im
       if (specifier.startsWith('.')) queue.push(path.resolve(path.dirname(file), specifier) + '.ts');
     }
   }
+  return seen;
+}
+
+test('Hubs and HubConnection run in plain Node: nothing they need at run time imports vscode', () => {
+  const seen = plainNodeClosure(['hubs.ts', 'hubConnection.ts'].map((name) => path.join(repoRoot(), 'src', 'ui', 'hubs', name)));
   assert.ok(seen.size >= 15, `followed ${seen.size} files`);
+});
+
+test('the inline step loop runs in plain Node: what it shows goes through its QuickInputs, never vscode', () => {
+  const seen = plainNodeClosure([path.join(repoRoot(), 'src', 'ui', 'inline', 'inlineFlow.ts')]);
+  assert.ok(seen.size >= 10, `followed ${seen.size} files`);
 });
 
 test('webview code never imports vscode or Node', () => {
