@@ -25,7 +25,8 @@ import { piece, PIECES } from '../words/untrustedText';
 import {
   choiceText, fieldProblemWords, fieldPrompt, fieldQuestion, inlineTitle, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText, type AgentItem, type ListItem,
 } from './inlineWords';
-import { describeOutcome, describeRefusal } from '../words/outcomeMessages';
+import { describeOutcome } from '../words/outcomeMessages';
+import { offerRefusal } from '../words/refusalChoices';
 import type { RequestPages } from '../page/requestPages';
 import { setHubToken } from '../hubs/setHubToken';
 import { watchOnlySentence } from '../words/watchOnlyWords';
@@ -176,19 +177,12 @@ export class InlineAnswers extends Disposable {
    * its refusals here too (`surface`), so they offer the same.
    */
   async refused(item: Readonly<AttentionItem>, refusal: AnswerRefusal, surface: AnswerSurface = 'quick-input'): Promise<void> {
-    const message = describeRefusal(refusal, item.agent);
-    if (refusal.code !== 'answer-in-flight') {
-      await this.offerOpen(item, 'warning', message);
-      return;
-    }
-    type Action = 'open' | 'again';
-    const choice = await notify<Action>('info', message, [{ title: l10n.t('Send Again'), value: 'again' }, { title: l10n.t('Open'), value: 'open' }]);
-    const latest = this.hubs.item(item.key) ?? item;
-    if (choice === 'open') this.panels.show(latest);
-    else if (choice === 'again') {
-      const again = await withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(surface, latest, refusal.commandId));
-      void notify(describeOutcome(again, item.agent).ok ? 'info' : 'warning', describeOutcome(again, item.agent).message);
-    }
+    const latest = () => this.hubs.item(item.key) ?? item;
+    await offerRefusal({
+      notify,
+      open: () => this.panels.show(latest()),
+      sendAgain: (commandId) => withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(surface, latest(), commandId)),
+    }, refusal, item.agent);
   }
 
   /**
