@@ -252,6 +252,8 @@ async function eachSurface<T>(run: (surface: AnswerSurface) => Promise<T>): Prom
 
 describe('every answering surface\'s host offers the same for the same case', () => {
   test('an answer awaiting its ack: the same words and actions everywhere, and Send Again is the same command id on the wire', async () => {
+    const agent = window().item.agent;
+    const message = describeRefusal({ code: 'answer-in-flight', commandId: 'any', sent: true }, agent);
     const results = await eachSurface(async (surface) => {
       const w = window();
       // The first answer, from wherever: the record is the window's, not a surface's.
@@ -261,16 +263,15 @@ describe('every answering surface\'s host offers the same for the same case', ()
       const id = w.wire[0]?.id ?? '';
       const attempt = await SURFACES[surface](w, DENY);
       assert.equal(w.wire.length, 1, `${surface}: no second command while the first awaits its ack`);
+      assert.deepEqual(attempt.offer, { message, actions: ['send-again', 'open'] }, `${surface} offers wait (the words), Send Again and Open`);
       await attempt.sendAgain();
       w.ack(id);
       const last = await attempt.done();
       return { offer: attempt.offer, severity: attempt.severity, ids: w.wire.map((sent) => sent.id === id), wire: w.wire.length, last };
     });
-    const agent = window().item.agent;
-    const message = describeRefusal({ code: 'answer-in-flight', commandId: 'any', sent: true }, agent);
     const accepted = describeOutcome({ kind: 'accepted', commandId: 'any' }, agent).message;
     for (const [surface, result] of results) {
-      assert.deepEqual(result.offer, { message, actions: ['send-again', 'open'] }, `${surface} offers wait (the words), Send Again and Open`);
+      assert.deepEqual(result.offer, { message, actions: ['send-again', 'open'] }, surface);
       assert.deepEqual([result.wire, result.ids], [2, [true, true]], `${surface}: Send Again wrote the same command id again, and nothing else`);
       assert.equal(result.last, accepted, `${surface} says what became of it`);
       if (surface !== 'page') assert.equal(result.severity, 'info', `${surface}: waiting is not a warning`);

@@ -50,7 +50,7 @@ export interface RefusalSurface {
   /** The request's page. */
   open(): void;
   /** "Send Again" of `commandId` through the pipeline under the surface's own name (`Hubs.resend`). */
-  sendAgain(commandId: string): Promise<SendOutcome>;
+  sendAgain(commandId: string): PromiseLike<SendOutcome>;
 }
 
 /**
