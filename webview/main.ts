@@ -139,6 +139,16 @@ function submit(answer: Answer, verbatim: boolean): void {
   vscode.postMessage({ type: 'submit', submitId: `submit-${++submitCounter}`, answer, ...(verbatim ? { verbatim: true } : {}) });
 }
 
+/** "Send again" of the answer posted under `submitId`: the host repeats its command, same id. */
+function retryOf(submitId: string): () => void {
+  return () => {
+    page?.answer.offerRetry(undefined);
+    page?.answer.setBusy(true);
+    if (page) page.ours = 'in-flight';
+    vscode.postMessage({ type: 'retry', submitId });
+  };
+}
+
 function onMessage(message: HostToWebview): void {
   switch (message.type) {
     case 'init':
@@ -162,7 +172,8 @@ function onMessage(message: HostToWebview): void {
         // agent may still act on that command, a new answer would be a second command, and
         // "Send again" of an older one would compete with it.
         page.ours = 'in-flight';
-        page.answer.offerRetry(undefined);
+        // The one exception: Send Again of that same command, same id (AEP-0004 §2 item 3), which the host offers.
+        page.answer.offerRetry(message.canRetry ? retryOf(message.submitId) : undefined);
         page.answer.setBusy(true);
         return;
       }
@@ -172,15 +183,7 @@ function onMessage(message: HostToWebview): void {
       // Accepted: the agent will try; wait for it to resolve. Anything else: the user may try again.
       page.answer.setBusy(message.phase === 'accepted');
       if (message.fieldId) page.answer.markField(message.fieldId, message.message);
-      if (message.canRetry) {
-        const submitId = message.submitId;
-        page.answer.offerRetry(() => {
-          page?.answer.offerRetry(undefined);
-          page?.answer.setBusy(true);
-          if (page) page.ours = 'in-flight';
-          vscode.postMessage({ type: 'retry', submitId });
-        });
-      }
+      if (message.canRetry) page.answer.offerRetry(retryOf(message.submitId));
       if (page.request.status !== 'pending') applyStatus(page.request.status, page.request.resolution);
       return;
     }

@@ -5,14 +5,13 @@ import type { AlwaysSecretValues } from './services/alwaysSecretValues';
 import type { AttentionItem } from '../inbox/inbox';
 import { isOpenStatus } from '../inbox/inbox';
 import { kindLabel, promptLine, provenance } from './words/describe';
-import { nextToAnswer } from './inbox/nextRequest';
+import { OptionAnswers } from './inbox/optionAnswers';
 import { Disposable } from './services/disposable';
 import type { ConnectionState } from './hubs/hubConnection';
 import type { Hub, Hubs } from './hubs/hubs';
 import { INBOX_VIEW_ID, OPEN_REQUEST_COMMAND } from './inbox/inboxView';
 import type { InlineAnswers } from './inline/inlineAnswer';
 import type { ExtensionLog } from './services/log';
-import { describeOutcome, describeRefusal } from './words/outcomeMessages';
 import type { RequestPages } from './page/requestPages';
 import { STATUS_COMMAND } from './inbox/statusBar';
 import { confirm, notify, pick } from './words/surfaces';
@@ -59,6 +58,8 @@ function hubFrom(hubs: Hubs, argument: unknown): Hub | undefined {
 }
 
 export class Commands extends Disposable {
+  private readonly optionAnswers: OptionAnswers;
+
   constructor(
     private readonly hubs: Hubs,
     private readonly tokens: TokenStore,
@@ -68,6 +69,13 @@ export class Commands extends Disposable {
     private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
+    this.optionAnswers = new OptionAnswers({
+      hubs, notify, open: (item) => this.open(item), answerInline: (item) => this.answer(item),
+      setToken: async (item) => {
+        const hub = hubs.of(item);
+        if (hub) await this.setToken(hub);
+      },
+    });
     const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
     register(COMMANDS.connect, (argument) => this.connect(argument));
     register(COMMANDS.disconnect, (argument) => this.withHub(argument, l10n.t('Disconnect from which hub?'), (hub) => hub.disconnect()));
@@ -77,7 +85,7 @@ export class Commands extends Disposable {
     register(COMMANDS.addAlwaysSecret, () => this.addAlwaysSecret());
     register(COMMANDS.clearAlwaysSecrets, () => this.clearAlwaysSecrets());
     register(COMMANDS.showInbox, () => this.showInbox());
-    register(COMMANDS.answerNext, () => this.answerNext());
+    register(COMMANDS.answerNext, () => this.optionAnswers.answerNext());
     register(COMMANDS.answerInline, (argument) => this.answerInline(argument));
     register(COMMANDS.openInlineAsPage, () => inline.openActiveAsPage());
     register(COMMANDS.openRequest, (argument) => this.openRequest(argument));
@@ -182,27 +190,8 @@ export class Commands extends Disposable {
   }
 
   /** A notification's option button: an explicit choice by the user, sent like any other answer. */
-  async answerWithOption(item: Readonly<AttentionItem>, optionId: string): Promise<void> {
-    const request = item.request;
-    if (!request) return;
-    const result = this.hubs.answer('notification', item, { option: optionId });
-    if (result.kind === 'refused') {
-      const choice = await notify('warning', describeRefusal(result.refusal, item.agent), [{ title: l10n.t('Open'), value: 'open' }]);
-      if (choice === 'open') this.open(item);
-      return;
-    }
-    const outcome = await result.outcome;
-    const described = describeOutcome(outcome, item.agent);
-    if (described.ok) {
-      void notify('info', described.message);
-    } else if (outcome.kind === 'cancelled' && outcome.code === 'watch-only') {
-      const choice = await notify('warning', described.message, [{ title: l10n.t('Set Hub Token'), value: 'token' }]);
-      const hub = this.hubs.of(item);
-      if (choice === 'token' && hub) await this.setToken(hub);
-    } else {
-      const choice = await notify('warning', described.message, [{ title: l10n.t('Open'), value: 'open' }]);
-      if (choice === 'open') this.open(item);
-    }
+  answerWithOption(item: Readonly<AttentionItem>, optionId: string): Promise<void> {
+    return this.optionAnswers.answerWithOption(item, optionId);
   }
 
   private async connect(argument: unknown): Promise<void> {
@@ -261,19 +250,6 @@ export class Commands extends Disposable {
         ? l10n.t('Token cleared for {0}, and the one an earlier version filed for {1}, which it used.', key.base, key.origin)
         : l10n.t('Token cleared for {0}.', key.base),
     );
-  }
-
-  private answerNext(): void {
-    // The answer pipeline says which requests take an answer now: not one whose answer of ours awaits its ack.
-    const items = this.hubs.visibleItems();
-    const next = nextToAnswer(items, Date.now(), (item) => !this.hubs.admit('answer-next', item).ok);
-    if (next) {
-      void this.answer(next);
-      return;
-    }
-    const waiting = items.map((item) => ({ item, admission: this.hubs.admit('answer-next', item) })).find(({ admission }) => !admission.ok && admission.refusal.code === 'answer-in-flight');
-    if (waiting && !waiting.admission.ok) void this.inline.refused(waiting.item, waiting.admission.refusal, 'answer-next');
-    else void notify('info', l10n.t('No request is waiting for an answer.'));
   }
 
   private async openRequest(argument: unknown): Promise<void> {

@@ -276,8 +276,8 @@ describe('every answering surface enters the pipeline under its name, and nothin
   const entries: Array<[string, AnswerSurface, RegExp]> = [
     ['src/ui/page/requestPages.ts', 'page', /hubs\.answer\('page'/],
     ['src/ui/inline/inlineAnswer.ts', 'quick-input', /hubs\.answer\('quick-input'/],
-    ['src/ui/commands.ts', 'notification', /hubs\.answer\('notification'/],
-    ['src/ui/commands.ts', 'answer-next', /hubs\.admit\('answer-next'/],
+    ['src/ui/inbox/optionAnswers.ts', 'notification', /hubs\.answer\('notification'/],
+    ['src/ui/inbox/optionAnswers.ts', 'answer-next', /hubs\.admit\('answer-next'/],
   ];
   for (const [file, surface, entry] of entries) {
     test(`${surface}: ${file} answers through the pipeline`, () => {

@@ -13,60 +13,12 @@ import { AnswerHistory } from '../../src/history/answerHistory';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import { HistoryPageController } from '../../src/ui/page/historyPageController';
 import { describeRefusal } from '../../src/ui/words/outcomeMessages';
-import type { Listen, PageWebview } from '../../src/ui/page/pageHost';
 import { RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/ui/page/requestPageController';
 import type { HostToWebview } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
-
-/** A tiny event emitter shaped as `vscode.Event`. */
-function emitter<T>(): { event: Listen<T>; fire: (value: T) => void } {
-  const listeners = new Set<(value: T) => void>();
-  return {
-    event: (listener) => {
-      listeners.add(listener);
-      return { dispose: () => listeners.delete(listener) };
-    },
-    fire: (value) => [...listeners].forEach((listener) => listener(value)),
-  };
-}
-
-/** The webview as the host sees it; `fromPage` plays the page's side. */
-class FakeWebview implements PageWebview {
-  readonly posted: HostToWebview[] = [];
-  visible = true;
-  disposed = false;
-  private readonly messages = emitter<unknown>();
-  private readonly visibility = emitter<void>();
-  private readonly disposal = emitter<void>();
-  readonly onDidReceiveMessage = this.messages.event;
-  readonly onDidChangeVisible = this.visibility.event;
-  readonly onDidDispose = this.disposal.event;
-  postMessage(message: HostToWebview): void {
-    // VS Code drops what is posted to a hidden webview: a host that posts then has lost it.
-    assert.ok(this.visible, `posted to a hidden webview: ${message.type}`);
-    // VS Code throws on a disposed webview's postMessage.
-    assert.ok(!this.disposed, `posted to a disposed webview: ${message.type}`);
-    this.posted.push(message);
-  }
-  reveal(): void {}
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.disposal.fire();
-  }
-  fromPage(message: unknown): void {
-    this.messages.fire(message);
-  }
-  setVisible(visible: boolean): void {
-    this.visible = visible;
-    this.visibility.fire();
-  }
-  types(): string[] {
-    return this.posted.map((message) => message.type);
-  }
-}
+import { emitter, FakeWebview } from '../support/fakeWebview';
 
 const identity = { agent: 'tester', source: 'aep://host/agent/tester' };
 

@@ -86,6 +86,24 @@ describe('request page: after Send', chromiumSuite(), () => {
     assert.equal((await submits(page)).length, 1, 'a retry is not a new answer');
   });
 
+  test('a second answer refused while the first awaits its ack stays waiting, offering Send again of the command in flight', async () => {
+    const page = await open(viewOf(goldenForm()));
+    const p = page.page;
+    await fillAndSend(page, 'billing-api');
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    const submitId = String(submit['submitId']);
+    await page.post({ type: 'outcome', submitId, phase: 'awaiting-ack', message: 'Not sent: your earlier answer is still waiting for claude-code to acknowledge it.' });
+    await p.waitForFunction(() => document.getElementById('outcome')?.textContent?.startsWith('Not sent'));
+    assert.equal(await p.locator('#retry').isVisible(), false, 'waiting alone offers no Send again');
+    await page.post({ type: 'outcome', submitId, phase: 'awaiting-ack', message: 'Not sent: still waiting; Send Again.', canRetry: true });
+    await p.locator('#retry').waitFor({ state: 'visible' });
+    assert.equal(await p.locator('#send').evaluate((b) => (b as HTMLElement & { disabled: boolean }).disabled), true, 'no new answer while one is in flight');
+    await p.locator('#retry').click();
+    const retry = await page.waitForPosted((m) => m['type'] === 'retry');
+    assert.equal(retry['submitId'], submitId);
+    assert.equal((await submits(page)).length, 1, 'Send again is not a new answer');
+  });
+
   test('a request resolved elsewhere turns read-only and says so', async () => {
     const page = await open(viewOf(goldenForm()));
     const p = page.page;

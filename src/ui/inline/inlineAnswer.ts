@@ -17,7 +17,8 @@ import type { Hubs } from '../hubs/hubs';
 import { inlineTitle } from './inlineWords';
 import { InlineFlow, type FlowEnd } from './inlineFlow';
 import { VscodeQuickInputs } from './quickInputs';
-import { describeOutcome, describeRefusal } from '../words/outcomeMessages';
+import { describeOutcome } from '../words/outcomeMessages';
+import { offerRefusal } from '../words/refusalChoices';
 import type { RequestPages } from '../page/requestPages';
 import { setHubToken } from '../hubs/setHubToken';
 import { watchOnlySentence } from '../words/watchOnlyWords';
@@ -154,24 +155,17 @@ export class InlineAnswers extends Disposable {
   }
 
   /**
-   * Nothing was sent: the pipeline's reason, and for an answer in flight
-   * "Send Again" of that same command, as its words offer. Answer Next shows
-   * its refusals here too (`surface`), so they offer the same.
+   * Nothing was sent: the pipeline's reason, offering what every surface
+   * offers for it (refusalChoices.ts), "Send Again" of the same command for
+   * an answer awaiting its ack included.
    */
   async refused(item: Readonly<AttentionItem>, refusal: AnswerRefusal, surface: AnswerSurface = 'quick-input'): Promise<void> {
-    const message = describeRefusal(refusal, item.agent);
-    if (refusal.code !== 'answer-in-flight') {
-      await this.offerOpen(item, 'warning', message);
-      return;
-    }
-    type Action = 'open' | 'again';
-    const choice = await notify<Action>('info', message, [{ title: l10n.t('Send Again'), value: 'again' }, { title: l10n.t('Open'), value: 'open' }]);
-    const latest = this.hubs.item(item.key) ?? item;
-    if (choice === 'open') this.panels.show(latest);
-    else if (choice === 'again') {
-      const again = await withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(surface, latest, refusal.commandId));
-      void notify(describeOutcome(again, item.agent).ok ? 'info' : 'warning', describeOutcome(again, item.agent).message);
-    }
+    const latest = () => this.hubs.item(item.key) ?? item;
+    await offerRefusal({
+      notify,
+      open: () => this.panels.show(latest()),
+      sendAgain: (commandId) => withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(surface, latest(), commandId)),
+    }, refusal, item.agent);
   }
 
   /**

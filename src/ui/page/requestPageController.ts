@@ -10,7 +10,7 @@ import type { RedactionOptions } from '../../aep/redaction';
 import type { HostToWebview, PageDraft } from '../../shared/webviewMessages';
 import { outcomeMessage, recordMessages, sendingMessage } from '../words/answerOutcomes';
 import { type StringBundle } from '../words/l10n';
-import { describeRefusal } from '../words/outcomeMessages';
+import { refusalChoices } from '../words/refusalChoices';
 import { pageReachability, pageRequest } from './pageContent';
 import { PageHost, type Listen, type PageMessage, type PageWebview, type Unsubscribe } from './pageHost';
 
@@ -127,10 +127,13 @@ export class RequestPageController {
     const result = this.deps.answer(current, answer, { verbatim, redaction: this.deps.redaction() });
     if (result.kind === 'refused') {
       const { refusal } = result;
+      // What every surface offers (refusalChoices); the page is what "Open" opens, so only Send Again is left to offer.
+      const offer = refusalChoices(refusal, current.agent);
       // An answer in flight keeps the page waiting on it; the rest leave the page open to a fixed answer.
       this.host.post({
         type: 'outcome', submitId, phase: refusal.code === 'answer-in-flight' ? 'awaiting-ack' : 'cancelled',
-        message: describeRefusal(refusal, current.agent),
+        message: offer.message,
+        ...(offer.actions.includes('send-again') ? { canRetry: true } : {}),
         ...(refusal.code === 'invalid' && refusal.fieldId ? { fieldId: refusal.fieldId } : {}),
       });
       return;

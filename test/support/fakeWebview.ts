@@ -1,0 +1,54 @@
+// The request page's webview as its host sees it, for host tests in plain
+// Node: it records what was posted and fails as VS Code would on a post to a
+// hidden or disposed webview; `fromPage` plays the page's side.
+import assert from 'node:assert/strict';
+import type { Listen, PageWebview } from '../../src/ui/page/pageHost';
+import type { HostToWebview } from '../../src/shared/webviewMessages';
+
+/** A tiny event emitter shaped as `vscode.Event`. */
+export function emitter<T>(): { event: Listen<T>; fire: (value: T) => void } {
+  const listeners = new Set<(value: T) => void>();
+  return {
+    event: (listener) => {
+      listeners.add(listener);
+      return { dispose: () => listeners.delete(listener) };
+    },
+    fire: (value) => [...listeners].forEach((listener) => listener(value)),
+  };
+}
+
+/** The webview as the host sees it; `fromPage` plays the page's side. */
+export class FakeWebview implements PageWebview {
+  readonly posted: HostToWebview[] = [];
+  visible = true;
+  disposed = false;
+  private readonly messages = emitter<unknown>();
+  private readonly visibility = emitter<void>();
+  private readonly disposal = emitter<void>();
+  readonly onDidReceiveMessage = this.messages.event;
+  readonly onDidChangeVisible = this.visibility.event;
+  readonly onDidDispose = this.disposal.event;
+  postMessage(message: HostToWebview): void {
+    // VS Code drops what is posted to a hidden webview: a host that posts then has lost it.
+    assert.ok(this.visible, `posted to a hidden webview: ${message.type}`);
+    // VS Code throws on a disposed webview's postMessage.
+    assert.ok(!this.disposed, `posted to a disposed webview: ${message.type}`);
+    this.posted.push(message);
+  }
+  reveal(): void {}
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.disposal.fire();
+  }
+  fromPage(message: unknown): void {
+    this.messages.fire(message);
+  }
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    this.visibility.fire();
+  }
+  types(): string[] {
+    return this.posted.map((message) => message.type);
+  }
+}
