@@ -1,7 +1,7 @@
 // @ts-check
 // Builds what `npm run bench` runs:
 //   1. the shipped bundles (node esbuild.js --production), which the form and footprint benchmarks measure;
-//   2. bench/main.ts and bench/hubProcess.ts to out/bench/, the way esbuild.js builds the test peers
+//   2. bench/main.ts, bench/hubProcess.ts and bench/profileClient.ts to out/bench/, the way esbuild.js builds the test peers
 //      (bundle, platform node, cjs, packages external).
 // Run from anywhere: paths are relative to the repository root.
 const { execFileSync } = require('node:child_process');
@@ -16,7 +16,7 @@ async function main() {
   fs.rmSync(path.join(root, 'out', 'bench'), { recursive: true, force: true });
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['bench/main.ts', 'bench/hubProcess.ts'],
+    entryPoints: ['bench/main.ts', 'bench/hubProcess.ts', 'bench/profileClient.ts'],
     outdir: 'out/bench',
     outbase: 'bench',
     ...require('./esbuildOptions.json'),

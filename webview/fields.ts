@@ -4,7 +4,7 @@ import { fieldHint } from '../src/shared/fieldWords';
 import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type PageField } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
-import { tNodes } from './l10n';
+import { sentenceNodes, SLOTS } from './l10n';
 import { checkboxControl, checkboxGroupControl, dropdownControl, radioControl, textControl, type ChoiceItem, type Control } from './toolkit';
 
 /** Few enough choices to show them all as radio buttons. */
@@ -95,8 +95,8 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
       const declared = el('code', {}, spec.declaredType);
       container.append(
         el('p', { class: 'unsupported' }, ...(spec.required
-          ? tNodes('This extension cannot answer a field of type {0}. It is required, so this form cannot be sent from here.', declared)
-          : tNodes('This extension cannot answer a field of type {0}. It is optional and will be left out.', declared))),
+          ? sentenceNodes(l10n.t('This extension cannot answer a field of type {0}. It is required, so this form cannot be sent from here.', ...SLOTS), declared)
+          : sentenceNodes(l10n.t('This extension cannot answer a field of type {0}. It is optional and will be left out.', ...SLOTS), declared))),
       );
       break;
     }

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
-import { tNodes } from './l10n';
+import { sentenceNodes, SLOTS } from './l10n';
 
 /**
  * How agent text is shown, so a placeholder never passes for the question
@@ -18,8 +18,8 @@ export function fieldLabel(label: PageText, index: number, fieldId: string, type
     return el(
       'span',
       { class: 'label structural' },
-      el('span', { class: 'placeholder' }, ...tNodes('Question {0} · label withheld at capture {1}', index + 1, el('code', {}, capture))),
-      el('span', { class: 'meta' }, ' ', ...tNodes('(field {0}, {1})', el('code', {}, fieldId), type)),
+      el('span', { class: 'placeholder' }, ...sentenceNodes(l10n.t('Question {0} · label withheld at capture {1}', ...SLOTS), index + 1, el('code', {}, capture))),
+      el('span', { class: 'meta' }, ' ', ...sentenceNodes(l10n.t('(field {0}, {1})', ...SLOTS), el('code', {}, fieldId), type)),
     );
   }
   return el('span', { class: 'label agent-text' }, label.text, redactionTag(label));
@@ -31,7 +31,7 @@ export function choiceLabel(label: PageText, index: number, choiceId: string): H
       'span',
       { class: 'structural' },
       el('span', { class: 'placeholder' }, l10n.t('Choice {0}', index + 1)),
-      el('span', { class: 'meta' }, ' ', ...tNodes('(id {0})', el('code', {}, choiceId))),
+      el('span', { class: 'meta' }, ' ', ...sentenceNodes(l10n.t('(id {0})', ...SLOTS), el('code', {}, choiceId))),
     );
   }
   return el('span', { class: 'agent-text' }, label.text);
@@ -42,7 +42,7 @@ export function promptBlock(prompt: PageText, capture: string): HTMLElement {
     return el(
       'div',
       { class: 'prompt structural', id: 'prompt' },
-      el('p', { class: 'note' }, ...tNodes('The agent withheld its own words at capture {0}. This summary was synthesized from metadata:', el('code', {}, capture))),
+      el('p', { class: 'note' }, ...sentenceNodes(l10n.t('The agent withheld its own words at capture {0}. This summary was synthesized from metadata:', ...SLOTS), el('code', {}, capture))),
       el('blockquote', { class: 'agent-text' }, prompt.text),
     );
   }

@@ -1,8 +1,10 @@
 // The page's strings: every user-visible string goes through `l10n.t` of
-// '@vscode/l10n', as on the host (src/ui/words/l10n.ts says why that form), or
-// `tNodes` when the sentence embeds an element, with the English text as the
-// key. The host passes its loaded bundle (`vscode.l10n.bundle`) in the `init`
-// message and the page loads it here; without one the English is shown unchanged.
+// '@vscode/l10n', as on the host (src/ui/words/l10n.ts says why that form),
+// with the English text as the key; a sentence that embeds an element is the
+// same `l10n.t` call, filled with SLOTS and handed to `sentenceNodes`, so the
+// bundle export (which sees only `l10n.t` calls) finds it too. The host passes
+// its loaded bundle (`vscode.l10n.bundle`) in the `init` message and the page
+// loads it here; without one the English is shown unchanged.
 import * as l10n from '@vscode/l10n';
 
 export type StringBundle = Record<string, string>;
@@ -14,17 +16,26 @@ export function configureStrings(bundle: StringBundle | undefined): void {
 
 /** First private-use character: slot `i` stands for argument `i` while the sentence is translated. */
 const SLOT = 0xe000;
+/** More than any sentence of the page embeds; `l10n.t` ignores the ones its message does not name. */
+const MAX_SLOTS = 8;
 
 /**
- * A sentence that embeds elements (`{0}` is a `<code>`, say), translated as
- * one message: each argument is stood in for by a private-use character,
- * the translated sentence is split on them and the arguments put back in
- * their place. Every piece of text, and every string argument, becomes a
- * text node (never HTML), so neither a translation nor agent text can add
- * markup, and agent text can never be mistaken for a slot.
+ * The arguments of a sentence that embeds elements, as `l10n.t` is given
+ * them: `sentenceNodes(l10n.t('(id {0})', ...SLOTS), code)`. Each stands for
+ * the argument of its index until `sentenceNodes` puts the real one back;
+ * agent text never goes into `l10n.t` itself, so it cannot pass for a slot.
  */
-export function tNodes(message: string, ...args: Array<Node | string | number>): Node[] {
-  const sentence = l10n.t(message, ...args.map((_, index) => String.fromCharCode(SLOT + index)));
+export const SLOTS: readonly string[] = Array.from({ length: MAX_SLOTS }, (_, index) => String.fromCharCode(SLOT + index));
+
+/**
+ * A translated sentence (`l10n.t` of the English, filled with SLOTS) as
+ * nodes: the sentence is split on the slots and each argument put in its
+ * place, where the translation moved it. Every piece of text, and every
+ * string argument, becomes a text node (never HTML), so neither a
+ * translation nor agent text can add markup.
+ */
+export function sentenceNodes(sentence: string, ...args: Array<Node | string | number>): Node[] {
+  if (args.length > MAX_SLOTS) throw new RangeError(`a sentence embeds at most ${MAX_SLOTS} arguments`);
   const nodes: Node[] = [];
   const used = new Set<number>();
   let run = '';

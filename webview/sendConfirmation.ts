@@ -6,7 +6,7 @@ import type { SendCheck, Sensitivity } from '../src/answer/inlinePlan';
 import type { PageRequest } from '../src/shared/webviewMessages';
 import { credentialName } from './credentialNames';
 import { el } from './dom';
-import { tNodes } from './l10n';
+import { sentenceNodes, SLOTS } from './l10n';
 import { button } from './toolkit';
 
 // What the page asks before an answer leaves, when the core's sendCheck
@@ -71,7 +71,7 @@ function redactionChoice(request: PageRequest, answer: Answer, redaction: Answer
   const list = el('ul', { class: 'replacements', id: 'confirm-replacements', 'aria-label': l10n.t('What would be replaced') });
   for (const { part, replacement } of replacements.slice(0, LISTED)) {
     const kind = replacement.kind !== undefined && replacement.confident ? credentialName(replacement.kind) : undefined;
-    const item = el('li', {}, ...tNodes('{0}: {1} → {2}', partName(request, part, answer), el('code', { class: 'original' }, elided(replacement.original)), el('code', { class: 'replacement' }, replacement.replacement)));
+    const item = el('li', {}, ...sentenceNodes(l10n.t('{0}: {1} → {2}', ...SLOTS), partName(request, part, answer), el('code', { class: 'original' }, elided(replacement.original)), el('code', { class: 'replacement' }, replacement.replacement)));
     if (kind) item.append(' ', l10n.t('({0})', kind));
     list.append(item);
   }

@@ -100,7 +100,7 @@ export class EventIntake {
    * the ack settles the command.
    */
   private seenByEarlierWindow(event: AepEvent): boolean {
-    if (event.seq === undefined || event.session === undefined || event.type === ACCEPTED_TYPE || event.type === REJECTED_TYPE) return false;
+    if (this.appliedBefore.size === 0 || event.seq === undefined || event.session === undefined || event.type === ACCEPTED_TYPE || event.type === REJECTED_TYPE) return false;
     const before = this.appliedBefore.get(sessionKey(event.source, event.session));
     return before !== undefined && comparePositions({ epoch: epochOf(event), seq: event.seq }, before) <= 0;
   }

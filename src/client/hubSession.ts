@@ -2,7 +2,7 @@ import { matchesFilter, type AttrFilter } from '../aep/attrMatch';
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../aep/control';
 import { AEP_VERSION, epochOf, type AepEvent } from '../aep/envelope';
 import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, type OutboundFrame, type RosterEntry, type SubscribeFrame } from '../aep/frames';
-import { comparePositions, type Position } from '../inbox/position';
+import type { Position } from '../inbox/position';
 import type { CaptureLevel } from '../aep/levels';
 import type { ConnectionFailure, LostReason } from './connectionFailure';
 import type { Logger } from '../base/logger';
@@ -336,11 +336,19 @@ export class HubSession {
 
   private noteDelivered(event: AepEvent): void {
     if (event.session === undefined || event.seq === undefined) return;
-    const position = { epoch: epochOf(event), seq: event.seq };
+    const epoch = epochOf(event);
+    const seq = event.seq;
     const known = this.delivered.get(event.session);
-    if (known !== undefined && comparePositions(position, known) <= 0) return;
-    this.delivered.delete(event.session);
-    this.delivered.set(event.session, position);
+    if (known !== undefined) {
+      if (epoch < known.epoch || (epoch === known.epoch && seq <= known.seq)) return;
+      // Moved to the end (most recently advanced last), the same object: one position per session, not one per event.
+      known.epoch = epoch;
+      known.seq = seq;
+      this.delivered.delete(event.session);
+      this.delivered.set(event.session, known);
+    } else {
+      this.delivered.set(event.session, { epoch, seq });
+    }
     if (this.delivered.size > MAX_CLOSING_POSITIONS) {
       const oldest = this.delivered.keys().next().value;
       if (oldest !== undefined) this.delivered.delete(oldest);

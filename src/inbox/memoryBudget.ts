@@ -10,6 +10,16 @@ const EVICT_TO = 7 / 8;
 /** Eviction notices are folded together for this long, so a full inbox does not report on every event. */
 const NOTICE_INTERVAL_MS = 60_000;
 
+interface ItemSize {
+  bytes: number;
+  requestBytes: number;
+  /** The answer counted in `answeredBytes` (a later `attention.answered` replaces it). */
+  answered: AepEvent | undefined;
+  answeredBytes: number;
+  routed: number;
+  routedBytes: number;
+}
+
 /** What the budget may take back, least useful first; the inbox holds the structures. */
 export interface Reclaimable {
   /** Forgets the longest-closed request: `forgot`, `skipped` (its slot was stale) or `none` left. */
@@ -31,9 +41,15 @@ export class MemoryBudget {
   private itemBytes = 0;
   private openItemBytes = 0;
   private timelineBytes = 0;
-  private readonly eventSizes = new WeakMap<AepEvent, number>();
-  /** What each item was last counted at; `routedBytes` grows with `routedBy`, counted once per name added. */
-  private readonly itemSizes = new WeakMap<AttentionItem, { bytes: number; routed: number; routedBytes: number }>();
+  /**
+   * What each held item was last counted at, its events measured once each:
+   * the request when the item is first counted, the answer when it changes,
+   * `routedBy` one name at a time. Dropped in `forgotten`. (A WeakMap per
+   * event measured was the costliest line of the budget in a flood's profile.)
+   */
+  private readonly itemSizes = new Map<AttentionItem, ItemSize>();
+  /** The last event `sizeOf` measured, so the request measured for `fitsOpen` is not walked again when its item is first counted. */
+  private lastMeasured: { event: AepEvent; bytes: number } | undefined;
   private readonly evictedSinceNotice = { closed: 0, parked: 0, histories: 0 };
   private lastNoticeAt: number | undefined;
 
@@ -54,13 +70,12 @@ export class MemoryBudget {
     this.timelineBytes += delta;
   };
 
-  /** An event's estimated bytes, measured once: events are not changed after they are stored. */
+  /** An event's estimated bytes (events are not changed after they are bounded, so a measure stays true). */
   sizeOf(event: AepEvent): number {
-    let bytes = this.eventSizes.get(event);
-    if (bytes === undefined) {
-      bytes = approximateBytes(event);
-      this.eventSizes.set(event, bytes);
-    }
+    const last = this.lastMeasured;
+    if (last !== undefined && last.event === event) return last.bytes;
+    const bytes = approximateBytes(event);
+    this.lastMeasured = { event, bytes };
     return bytes;
   }
 
@@ -71,12 +86,20 @@ export class MemoryBudget {
 
   /** Brings a held item's share of the totals up to date with the events it now holds. */
   recount(item: AttentionItem): void {
-    const size = this.itemSizes.get(item) ?? { bytes: 0, routed: 0, routedBytes: 0 };
+    let size = this.itemSizes.get(item);
+    if (size === undefined) {
+      size = { bytes: 0, requestBytes: this.sizeOf(item.requestEvent), answered: undefined, answeredBytes: 0, routed: 0, routedBytes: 0 };
+      this.itemSizes.set(item, size);
+      this.lastMeasured = undefined;
+    }
     const before = size.bytes;
+    if (size.answered !== item.answeredEvent) {
+      size.answered = item.answeredEvent;
+      size.answeredBytes = item.answeredEvent ? approximateBytes(item.answeredEvent) : 0;
+    }
     for (; size.routed < item.routedBy.length; size.routed++) size.routedBytes += approximateBytes(item.routedBy[size.routed]);
-    const after = ITEM_BYTES + this.sizeOf(item.requestEvent) + (item.answeredEvent ? this.sizeOf(item.answeredEvent) : 0) + size.routedBytes;
+    const after = ITEM_BYTES + size.requestBytes + size.answeredBytes + size.routedBytes;
     size.bytes = after;
-    this.itemSizes.set(item, size);
     this.itemBytes += after - before;
     if (isOpenStatus(item.status)) this.openItemBytes += after - before;
   }
@@ -89,6 +112,7 @@ export class MemoryBudget {
   /** An item is no longer held. */
   forgotten(item: AttentionItem): void {
     const bytes = this.itemSizes.get(item)?.bytes ?? 0;
+    this.itemSizes.delete(item);
     this.itemBytes -= bytes;
     if (isOpenStatus(item.status)) this.openItemBytes -= bytes;
   }

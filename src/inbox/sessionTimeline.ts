@@ -11,17 +11,20 @@ import { maxPosition, type Position } from './position';
  */
 export type TimelineEvent = AepEvent & { data?: never };
 
+/** Its place in session order is `(epoch, seq, arrival)`, held as fields: a tuple per event was one more object each. */
 interface Entry {
   event: TimelineEvent;
-  key: [epoch: number, seq: number, arrival: number];
+  epoch: number;
+  seq: number;
+  arrival: number;
   bytes: number;
 }
 
-function compareKeys(a: Entry['key'], b: Entry['key']): number {
-  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+function compareEntries(a: Entry, b: Entry): number {
+  return a.epoch - b.epoch || a.seq - b.seq || a.arrival - b.arrival;
 }
 
-/** Heap an entry costs beyond its envelope: the entry, its key and a slot. */
+/** Heap an entry costs beyond its envelope: the entry, its order fields and a slot. */
 export const TIMELINE_ENTRY_BYTES = 96;
 
 /** The event as a timeline keeps it: the same object when it has no `data`, else a copy without it. */
@@ -74,12 +77,12 @@ export class SessionTimeline {
 
   addSequenced(event: AepEvent, position: Position): void {
     this.highWater = maxPosition(this.highWater, position);
-    this.insert(event, [position.epoch, position.seq, 0]);
+    this.insert(event, position.epoch, position.seq, 0);
   }
 
   addUnsequenced(event: AepEvent): void {
     const anchor = this.highWater ?? { epoch: -1, seq: 0 };
-    this.insert(event, [anchor.epoch, anchor.seq, ++this.arrivals]);
+    this.insert(event, anchor.epoch, anchor.seq, ++this.arrivals);
   }
 
   /**
@@ -113,21 +116,21 @@ export class SessionTimeline {
     return undefined;
   }
 
-  private insert(event: AepEvent, key: Entry['key']): void {
+  private insert(event: AepEvent, epoch: number, seq: number, arrival: number): void {
     const envelope = envelopeOf(event);
-    const entry: Entry = { event: envelope, key, bytes: TIMELINE_ENTRY_BYTES + approximateBytes(envelope) };
+    const entry: Entry = { event: envelope, epoch, seq, arrival, bytes: TIMELINE_ENTRY_BYTES + approximateBytes(envelope) };
     // Binary search for the first entry that sorts after this one; most
     // events arrive in order, so this is usually the end.
     let low = this.head;
     let high = this.entries.length;
     const last = this.entries[high - 1];
-    if (last === undefined || high === low || compareKeys(last.key, entry.key) <= 0) {
+    if (last === undefined || high === low || compareEntries(last, entry) <= 0) {
       low = high;
     } else {
       while (low < high) {
         const mid = (low + high) >>> 1;
         const probe = this.entries[mid];
-        if (probe && compareKeys(probe.key, entry.key) <= 0) low = mid + 1;
+        if (probe && compareEntries(probe, entry) <= 0) low = mid + 1;
         else high = mid;
       }
     }

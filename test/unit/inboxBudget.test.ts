@@ -65,6 +65,17 @@ describe('Inbox memory budget', () => {
     assert.equal(inbox.stats().openBytes, 0, 'closed: no longer open bytes');
   });
 
+  test('a later answer replaces the one counted for its request', () => {
+    const inbox = new Inbox();
+    inbox.apply(request('R1', 0, 100));
+    const base = inbox.stats().openBytes;
+    inbox.apply(ev({ id: 'A1', type: 'attention.answered', subject: 'R1', cause: 'R1', seq: 1, data: { answer: { text: 'y'.repeat(2_000) } } }));
+    const second = ev({ id: 'A2', type: 'attention.answered', subject: 'R1', cause: 'R1', seq: 2, data: { answer: { text: 'no' } } });
+    inbox.apply(second);
+    assert.equal(inbox.findRequest('s1', 'R1', SRC)?.answeredEvent, second);
+    assert.equal(inbox.stats().openBytes, base + approximateBytes(second));
+  });
+
   test('past the budget a new request is refused as a problem, open requests are kept, and room frees as they close', () => {
     const inbox = new Inbox({ maxBytes: 64 * KB });
     const outcomes = Array.from({ length: 8 }, (_, i) => inbox.apply(request(`R${i}`, i, 4 * KB)));

@@ -93,6 +93,17 @@ describe('the nesting cap', () => {
       }
       const text = JSON.stringify(value);
       assert.equal(nestsDeeperThan(text, MAX_JSON_DEPTH), depth > MAX_JSON_DEPTH, text.slice(0, 200));
+      // The same verdict through the parser, whose bracket count skips the scan for text with 64 openers or fewer.
+      const refused = (() => {
+        try {
+          parseUntrustedJson(text);
+          return false;
+        } catch (error) {
+          if (error instanceof JsonTooDeepError) return true;
+          throw error;
+        }
+      })();
+      assert.equal(refused, depth > MAX_JSON_DEPTH, text.slice(0, 200));
       if (depth > MAX_JSON_DEPTH) over++;
     }
     assert.ok(over > 0 && over < 400, `${over} of 400 were too deep`);

@@ -101,6 +101,20 @@ describe('request page: strings in the display language', chromiumSuite(), () =>
     assert.equal(await error.innerText(), translated('This field is required.'));
   });
 
+  test('a sentence that embeds an element is in the extension\'s bundle, and translated whole around it', async () => {
+    const exported = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.json'), 'utf8')) as l10nJsonFormat;
+    const pseudo = Object.fromEntries(Object.entries(getL10nPseudoLocalized(exported)).map(([key, value]) => [key, typeof value === 'string' ? value : value.message]));
+    const english = 'The agent withheld its own words at capture {0}. This summary was synthesized from metadata:';
+    const text = pseudo[english];
+    assert.ok(text !== undefined && text !== english, `${english} is in the bundle, translated`);
+    const [before = '', after = ''] = text.split('{0}');
+    const view = withheldPrompt();
+    const page = await open(view);
+    await initWith(page, view, pseudo);
+    const note = await page.page.locator('#prompt .note').evaluate((n) => Array.from(n.childNodes, (c) => [c.nodeName, c.textContent]));
+    assert.deepEqual(note, [...(before ? [['#text', before]] : []), ['CODE', 'metadata'], ...(after ? [['#text', after]] : [])]);
+  });
+
   test('markup in a translation is shown as text, never parsed', async () => {
     const view = withheldPrompt();
     const page = await open(view);
