@@ -12,8 +12,6 @@ import { answerProblem, type AnswerProblem } from '../aep/answerCheck';
 import { decideCapture, type CaptureChoice, type PartChange } from '../aep/capture';
 import type { StoredCommand } from '../client/commandStore';
 import type { AnswerSender, SendHooks, SendOutcome } from '../client/controlSender';
-
-export type { AnswerSender } from '../client/controlSender';
 import type { RespondCommand } from '../aep/control';
 import { isOpenStatus, type AttentionStatus } from '../inbox/inbox';
 

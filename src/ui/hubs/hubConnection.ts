@@ -1,6 +1,5 @@
-import type { AnswerSender } from '../../answer/answerPipeline';
 import type { StoredCommand } from '../../client/commandStore';
-import type { SendOutcome } from '../../client/controlSender';
+import type { AnswerSender, SendOutcome } from '../../client/controlSender';
 import { HubClient, type ClientState, type HubClientOptions, type ResumeNotice } from '../../client/hubClient';
 import { hubEndpoint } from '../../client/hubEndpoint';
 import type { Reachability } from '../../client/rosterSnapshot';

@@ -1,10 +1,10 @@
 import type { Answer } from '../../aep/attention';
 import {
-  AnswerPipeline, type Admission, type AnswerFacts, type AnswerRecord, type AnswerResult, type AnswerSender, type AnswerSurface,
+  AnswerPipeline, type Admission, type AnswerFacts, type AnswerRecord, type AnswerResult, type AnswerSurface,
 } from '../../answer/answerPipeline';
 import type { CaptureChoice } from '../../aep/capture';
 import type { KeyValueStorage } from '../../client/commandStore';
-import type { SendOutcome } from '../../client/controlSender';
+import type { AnswerSender, SendOutcome } from '../../client/controlSender';
 import type { Reachability } from '../../client/rosterSnapshot';
 import type { RespondCommand } from '../../aep/control';
 import { Emitter } from '../../base/emitter';
