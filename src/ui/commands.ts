@@ -19,6 +19,8 @@ import { tokenKeyOf, type TokenKey, type TokenStore } from './services/tokens';
 import { tokenCanFix } from '../client/connectionFailure';
 import { describeFailure } from './words/failureMessages';
 import { SET_TOKEN_COMMAND } from './hubs/setHubToken';
+import { addressError, saveTarget } from './hubs/connectPlan';
+import { hubId } from './services/hubList';
 
 export const COMMANDS = {
   connect: 'aepAttention.connect',
@@ -194,22 +196,89 @@ export class Commands extends Disposable {
     return this.optionAnswers.answerWithOption(item, optionId);
   }
 
+  /**
+   * Shows the hub's address and lets the person keep or change it, then asks
+   * for a token the address has none of: from a fresh install, four steps to
+   * connected (run it, type the address, choose where it is saved, type the token).
+   */
   private async connect(argument: unknown): Promise<void> {
-    if (this.hubs.size === 0) {
-      const url = await vscode.window.showInputBox({
-        title: l10n.t('Connect to an AEP hub'),
-        prompt: l10n.t('The hub address for this workspace, e.g. http://127.0.0.1:8787. Saved as aepAttention.hubUrl in the workspace settings.'),
-        placeHolder: 'http://127.0.0.1:8787',
-        ignoreFocusOut: true,
-        validateInput: (value) => (tokenKeyOf(value) ? undefined : l10n.t('Enter an http://, https://, ws:// or wss:// address')),
-      });
-      if (!url) return;
-      const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-      // The new hub connects as the settings change (hubs.ts).
-      await vscode.workspace.getConfiguration('aepAttention').update('hubUrl', url.trim(), target);
-      return;
+    const hub = hubFrom(this.hubs, argument) ?? (this.hubs.size > 1 ? await this.pickHub(l10n.t('Connect to which hub?')) : this.hubs.list()[0]);
+    if (!hub && this.hubs.size > 1) return;
+    const where = saveTarget(hub?.config.source, (vscode.workspace.workspaceFolders?.length ?? 0) > 0);
+    if (hub) {
+      const choice = await pick(
+        [
+          { label: l10n.t('Connect to {0}', hub.base ?? hub.label), value: 'connect' },
+          // A hub of the user's list is changed in that list, where its label and filter are.
+          { label: l10n.t('Change address…'), ...(where === 'list' ? { description: l10n.t('in aepAttention.hubs') } : {}), value: 'change' },
+        ],
+        { title: l10n.t('Connect to an AEP hub') },
+      );
+      if (choice === undefined) return;
+      if (choice === 'connect') {
+        await hub.connect();
+        await this.offerToken(hub);
+        return;
+      }
+      if (where === 'list') {
+        await vscode.commands.executeCommand(COMMANDS.openSettings);
+        return;
+      }
     }
-    await this.withHub(argument, l10n.t('Connect to which hub?'), (hub) => hub.connect());
+    const url = (await vscode.window.showInputBox({
+      title: l10n.t('Connect to an AEP hub'),
+      prompt: l10n.t('The hub address, e.g. http://127.0.0.1:8787.'),
+      placeHolder: 'http://127.0.0.1:8787',
+      value: hub?.config.hubUrl ?? '',
+      ignoreFocusOut: true,
+      validateInput: (value) => addressError(value, allowInsecureRemote()),
+    }))?.trim();
+    if (!url) return;
+    const target = where === 'user' ? vscode.ConfigurationTarget.Global : await this.pickScope();
+    if (target === undefined) return;
+    const config = vscode.workspace.getConfiguration('aepAttention');
+    // A workspace value wins over the user's: saving for all workspaces moves the address out of this one.
+    if (target === vscode.ConfigurationTarget.Global && config.inspect<string>('hubUrl')?.workspaceValue !== undefined) {
+      await config.update('hubUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    // The new hub connects as the settings change (hubs.ts).
+    await config.update('hubUrl', url, target);
+    const added = await this.hubNamed(hubId(url));
+    if (added) await this.offerToken(added);
+  }
+
+  private async pickScope(): Promise<vscode.ConfigurationTarget | undefined> {
+    return pick(
+      [
+        { label: l10n.t('This workspace'), value: vscode.ConfigurationTarget.Workspace },
+        { label: l10n.t('All workspaces (user settings)'), value: vscode.ConfigurationTarget.Global },
+      ],
+      { title: l10n.t('Save the hub address for') },
+    );
+  }
+
+  /** The hub of that id once the settings change has added it (hubs.ts reconciles on the change event); undefined after a few seconds without. */
+  private hubNamed(id: string): Promise<Hub | undefined> {
+    const now = this.hubs.get(id);
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const done = (hub: Hub | undefined) => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve(hub);
+      };
+      const timer = setTimeout(() => done(undefined), 5_000);
+      const listener = this.hubs.onDidChangeHubs(() => {
+        const hub = this.hubs.get(id);
+        if (hub) done(hub);
+      });
+    });
+  }
+
+  /** The token step of connecting: asked only when the address has no token stored yet. */
+  private async offerToken(hub: Hub): Promise<void> {
+    const key = tokenKeyOf(hub.config.hubUrl);
+    if (key && !(await this.tokens.get(key))) await this.setToken(hub);
   }
 
   /** Where the hub's token is filed (its base URL); none for an address that is not a usable URL. */
@@ -298,7 +367,8 @@ export class Commands extends Disposable {
     if (state.kind !== 'failed') return;
     const retry = { title: l10n.t('Retry'), value: 'retry' } as const;
     const showLog = { title: l10n.t('Show Log'), value: 'log' } as const;
-    const setToken = { title: l10n.t('Set Hub Token'), value: 'token' } as const;
+    // Asks for the token right there; storing it rebuilds the connection (hubConnection.ts, tokens.onDidChange).
+    const setToken = { title: l10n.t('Enter Token…'), value: 'token' } as const;
     const actions = tokenCanFix(state.failure) ? [setToken, retry, showLog] : [retry, showLog];
     // The reason may quote the hub: it goes through the notification surface like agent text.
     const message = this.hubs.size > 1
@@ -309,6 +379,13 @@ export class Commands extends Disposable {
     else if (choice === 'log') this.log.show();
     else if (choice === 'token') await this.setToken(hub);
   }
+}
+
+/** The user's allowInsecureRemote, or the workspace's once trusted, as settings.ts reads it (restricted setting). */
+function allowInsecureRemote(): boolean {
+  const inspected = vscode.workspace.getConfiguration('aepAttention').inspect<boolean>('allowInsecureRemote');
+  const workspace = vscode.workspace.isTrusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
+  return (workspace ?? inspected?.globalValue) === true;
 }
 
 /** A hub in the picker: its state in a few words. */

@@ -69,7 +69,7 @@ export function describeLost(lost: LostReason): string {
   }
 }
 
-function describeAddressProblem(problem: AddressProblem | undefined): string {
+export function describeAddressProblem(problem: AddressProblem | undefined): string {
   switch (problem?.code) {
     case undefined:
       return l10n.t('no hub is configured: set aepAttention.hubUrl.');
