@@ -17,7 +17,7 @@ import { STATUS_COMMAND } from './inbox/statusBar';
 import { confirm, notify, pick } from './words/surfaces';
 import { tokenKeyOf, type TokenKey, type TokenStore } from './services/tokens';
 import { tokenCanFix } from '../client/connectionFailure';
-import { describeFailure } from './words/failureMessages';
+import { askForToken, describeFailure } from './words/failureMessages';
 import { SET_TOKEN_COMMAND } from './hubs/setHubToken';
 import { addressError, saveTarget } from './hubs/connectPlan';
 import { hubId } from './services/hubList';
@@ -372,8 +372,8 @@ export class Commands extends Disposable {
     const actions = tokenCanFix(state.failure) ? [setToken, retry, showLog] : [retry, showLog];
     // The reason may quote the hub: it goes through the notification surface like agent text.
     const message = this.hubs.size > 1
-      ? l10n.t('AEP Attention cannot connect to {0}: {1}', hub.label, describeFailure(state.failure))
-      : l10n.t('AEP Attention cannot connect: {0}', describeFailure(state.failure));
+      ? l10n.t('AEP Attention cannot connect to {0}: {1}', hub.label, askForToken(state.failure) ?? describeFailure(state.failure))
+      : l10n.t('AEP Attention cannot connect: {0}', askForToken(state.failure) ?? describeFailure(state.failure));
     const choice = await notify('error', message, actions);
     if (choice === 'retry') hub.retryNow();
     else if (choice === 'log') this.log.show();

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { addressError, saveTarget } from '../../src/ui/hubs/connectPlan';
+import { askForToken } from '../../src/ui/words/failureMessages';
 
 describe('saveTarget', () => {
   test('a hub of the user\'s list is changed in that list', () => {
@@ -29,5 +30,18 @@ describe('addressError', () => {
   });
   test('plain http off this machine only with allowInsecureRemote', () => {
     assert.equal(addressError('http://hub.example', true), undefined);
+  });
+});
+
+describe('askForToken', () => {
+  test('a refused or missing token is asked for, with no command to run', () => {
+    for (const failure of [{ code: 'token-refused', httpStatus: 401 }, { code: 'token-required', httpStatus: 401 }] as const) {
+      const asked = askForToken(failure as Parameters<typeof askForToken>[0]) ?? '';
+      assert.match(asked, /\?$/);
+      assert.doesNotMatch(asked, /Set Hub Token|AEP Attention:/);
+    }
+  });
+  test('other failures keep their own words', () => {
+    assert.equal(askForToken({ code: 'bad-address', address: { code: 'not-a-url' } } as Parameters<typeof askForToken>[0]), undefined);
   });
 });

@@ -9,6 +9,16 @@ import { piece, PIECES } from './untrustedText';
  * hub's version list is hub-authored and enters as a capped, inert piece;
  * the setting problems are the core's own words (not yet localized).
  */
+/**
+ * A refused or missing token, as a question: the failure notification asks it
+ * with its "Enter Token…" button beside it, instead of naming a command to run.
+ */
+export function askForToken(failure: ConnectionFailure): string | undefined {
+  if (failure.code === 'token-refused') return l10n.t('the hub refused the token (HTTP {0}). Enter the right one?', failure.httpStatus);
+  if (failure.code === 'token-required') return l10n.t('the hub requires a token (HTTP {0}). Enter it?', failure.httpStatus);
+  return undefined;
+}
+
 export function describeFailure(failure: ConnectionFailure): string {
   switch (failure.code) {
     case 'token-refused':
