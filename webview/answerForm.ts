@@ -166,6 +166,11 @@ export class AnswerArea {
       this.removeBlockedNote();
     }
     if (blocked) this.dismissConfirmation();
+    // An agent that takes no answers gets no reply box and no Send that could never work: the note says why instead.
+    const refused = why === 'not-accepting';
+    const replyBox = this.reply?.element.parentElement;
+    if (replyBox) replyBox.hidden = refused;
+    this.buttons.forEach((b) => (b.hidden = refused));
     this.applyDisabled();
     this.retryButton.disabled = this.retryListener === undefined || this.closed || this.blocked;
   }
@@ -218,7 +223,7 @@ export class AnswerArea {
   private renderForm(): void {
     const singleString = this.request.fields.filter((f) => f.spec.type === 'string').length === 1;
     const fields = new FieldList(this.request.fields, (field, index) => {
-      const widget = createFieldWidget(field, index, this.request.capture, singleString && this.request.fields.length <= 2, this.asksForSecret(field.spec.id));
+      const widget = createFieldWidget(field, index, this.request.capture, singleString && this.request.fields.length <= 2, this.asksForSecret(field.spec.id), this.request.prompt.honesty);
       widget.onInput(() => {
         this.touched.add(field.spec.id);
         this.checkOne(widget);

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { fieldValue } from '../src/answer/fieldDraft';
 import { fieldHint } from '../src/shared/fieldWords';
-import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type PageField } from '../src/shared/webviewMessages';
+import { OTHER_CHOICE_DRAFT as OTHER, type FieldDraft, type PageField, type PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
 import { sentenceNodes, SLOTS } from './l10n';
@@ -27,7 +27,8 @@ export interface FieldWidget {
 }
 
 /** `secret`: the field asks for a secret (src/aep/secretAsking.ts): what is typed is drawn as dots. */
-export function createFieldWidget(field: PageField, index: number, capture: string, longText: boolean, secret: boolean): FieldWidget {
+/** `uniform`: how the question's text is shown; the label is marked only where it is shown otherwise. */
+export function createFieldWidget(field: PageField, index: number, capture: string, longText: boolean, secret: boolean, uniform: PageText['honesty']): FieldWidget {
   const spec = field.spec;
   const base = `field-${index}`;
   const labelId = `${base}-label`;
@@ -36,7 +37,7 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
   const hintId = hintText ? `${base}-hint` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ');
   const required = spec.required ? el('span', { class: 'required', 'aria-hidden': 'true', title: l10n.t('required') }, ' *') : undefined;
-  const label = el('div', { class: 'field-label', id: labelId }, fieldLabel(field.label, index, spec.id, spec.type, capture), required);
+  const label = el('div', { class: 'field-label', id: labelId }, fieldLabel(field.label, index, spec.id, spec.type, capture, uniform), required);
   const error = el('div', { class: 'error', id: errorId, role: 'alert', hidden: '' });
   const container = el('div', { class: `field field-${spec.type}`, 'data-field': spec.id });
   container.append(label);
@@ -82,11 +83,25 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
         extra.element.hidden = true;
         extra.onInput(fire);
         const picked = control;
-        picked.onInput(() => {
+        const own = extra;
+        const otherChosen = (): boolean => {
           const value = picked.get();
-          const showOther = Array.isArray(value) ? value.includes(OTHER) : value === OTHER;
-          if (extra) extra.element.hidden = !showOther;
-          if (showOther) setTimeout(() => extra?.focus(), 0);
+          return Array.isArray(value) ? value.includes(OTHER) : value === OTHER;
+        };
+        // Shown and focused in the same event that chose "Other…": a later task would let the first keystrokes land elsewhere.
+        picked.onInput(() => {
+          const showOther = otherChosen();
+          own.element.hidden = !showOther;
+          if (showOther) own.focus();
+        });
+        // A keystroke that still reaches the choices once "Other…" is chosen (the control took focus back) is the own answer's.
+        picked.element.addEventListener('keydown', (event) => {
+          if (event.key.length !== 1 || event.key === ' ' || event.ctrlKey || event.metaKey || event.altKey || !otherChosen()) return;
+          event.preventDefault();
+          own.element.hidden = false;
+          own.set(own.get() + event.key);
+          own.focus();
+          fire();
         });
       }
       break;

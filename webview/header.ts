@@ -4,9 +4,9 @@ import type { PageRequest } from '../src/shared/webviewMessages';
 import { el } from './dom';
 
 /**
- * Who is asking, apart from what they ask: agent, session, host, kind,
- * severity, capture, age and a live countdown to `expires_at`. Drawn as UI
- * chrome, never mixed with agent text.
+ * The details of a request, drawn after its fields: agent, session, host,
+ * kind, severity, capture, age and a live countdown to `expires_at`. Drawn as
+ * UI chrome, never mixed with agent text.
  */
 export class Header {
   readonly element: HTMLElement;
@@ -38,7 +38,8 @@ export class Header {
       list.append(el('dt', {}, l10n.t('Expires')), this.countdown);
     }
     list.append(el('dt', {}, l10n.t('Delivery')), this.reachCell);
-    this.element = el('header', { class: 'request-header' }, list);
+    // After the fields: the question and who asks come first; open, so nothing that was shown before is hidden behind a click.
+    this.element = el('details', { class: 'request-header', open: '' }, el('summary', {}, l10n.t('Details')), list);
     this.setReachability(request.reachability.state, request.reachability.detail);
     this.tick();
   }

@@ -13,7 +13,8 @@ function tag(label: string, title: string): HTMLElement {
   return el('span', { class: 'tag', title }, label);
 }
 
-export function fieldLabel(label: PageText, index: number, fieldId: string, type: string, capture: string): HTMLElement {
+/** `uniform`: how the question's own text is shown; a label shown the same way carries no mark of its own. */
+export function fieldLabel(label: PageText, index: number, fieldId: string, type: string, capture: string, uniform: PageText['honesty']): HTMLElement {
   if (label.honesty === 'structural') {
     return el(
       'span',
@@ -22,7 +23,7 @@ export function fieldLabel(label: PageText, index: number, fieldId: string, type
       el('span', { class: 'meta' }, ' ', ...sentenceNodes(l10n.t('(field {0}, {1})', ...SLOTS), el('code', {}, fieldId), type)),
     );
   }
-  return el('span', { class: 'label agent-text' }, label.text, redactionTag(label));
+  return el('span', { class: 'label agent-text' }, label.text, label.honesty === uniform ? undefined : redactionTag(label));
 }
 
 export function choiceLabel(label: PageText, index: number, choiceId: string): HTMLElement {
@@ -43,10 +44,22 @@ export function promptBlock(prompt: PageText, capture: string): HTMLElement {
       'div',
       { class: 'prompt structural', id: 'prompt' },
       el('p', { class: 'note' }, ...sentenceNodes(l10n.t('The agent withheld its own words at capture {0}. This summary was synthesized from metadata:', ...SLOTS), el('code', {}, capture))),
-      el('blockquote', { class: 'agent-text' }, prompt.text),
+      el('h1', { class: 'agent-text' }, prompt.text),
     );
   }
-  return el('div', { class: 'prompt', id: 'prompt' }, el('blockquote', { class: 'agent-text' }, prompt.text), redactionTag(prompt));
+  return el('div', { class: 'prompt', id: 'prompt' }, el('h1', { class: 'agent-text' }, prompt.text));
+}
+
+/** The request's capture, said once near the question in words (a field says it again only where it differs). */
+export function captureMark(capture: string): HTMLElement {
+  const words = capture === 'redacted'
+    ? l10n.t('Answers are redacted before they are sent: secrets and personal data are replaced.')
+    : capture === 'full'
+      ? l10n.t('Answers are sent as typed.')
+      : capture === 'metadata'
+        ? l10n.t('The agent shows only structure: its own words are withheld.')
+        : l10n.t('The agent keeps no text of this request.');
+  return el('p', { class: 'capture-mark', id: 'capture-mark', 'data-capture': capture }, tag(capture, words), ' ', words);
 }
 
 function redactionTag(label: PageText): HTMLElement | undefined {

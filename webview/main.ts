@@ -5,7 +5,7 @@ import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToW
 import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
-import { promptBlock } from './honestText';
+import { captureMark, promptBlock } from './honestText';
 import { configureStrings } from './l10n';
 import { registerComponents } from './toolkit';
 
@@ -56,10 +56,13 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   const agentRegion = el(
     'section',
     { class: 'from-agent', 'aria-label': l10n.t('What {0} asks', request.agent) },
-    el('h2', {}, l10n.t('{0} asks', request.agent)),
-    request.problem ? undefined : promptBlock(request.prompt, request.capture),
+    // The page's one heading is the question; a request that cannot be shown has none, so the heading says who asks.
+    request.problem ? el('h1', {}, l10n.t('{0} asks', request.agent)) : promptBlock(request.prompt, request.capture),
+    el('p', { class: 'asked-by' }, l10n.t('Asked by {0} · session {1} · {2}', request.agent, request.session, request.hub ?? request.host ?? request.source)),
+    request.problem ? undefined : captureMark(request.capture),
   );
-  app.replaceChildren(header.element, agentRegion, status, answer.element);
+  // What a person reads first: the question, who asks, the answer; the details last.
+  app.replaceChildren(agentRegion, status, answer.element, header.element);
   page = { header, answer, status, request, ours: 'none', deadlinePassed: header.tick() };
   keepDrafts(request.key, answer, handed);
   answer.setBlocked(sendingBlockedBy(request.reachability.state), setToken);

@@ -81,14 +81,14 @@ describe('request page: an agent that does not take answers from editors', chrom
     assert.equal(await p.locator('#blocked').innerText(), NOT_ACCEPTING);
     assert.equal(await p.locator('#reachability').innerText(), 'this agent does not take answers from editors (it accepts no commands)');
     assert.match(await p.locator('.from-agent').innerText(), /Delete the branch\?/, 'what the agent asks is still shown');
-    for (const selector of ['vscode-button[data-option="allow"]', 'vscode-button[data-option="deny"]', '#send']) {
-      assert.equal(await disabled(page, selector), true, `${selector} is disabled`);
+    for (const selector of ['vscode-button[data-option="allow"]', 'vscode-button[data-option="deny"]', '#send', '#reply']) {
+      assert.equal(await p.locator(selector).isHidden(), true, `${selector} is not shown`);
     }
-    await p.locator('vscode-button[data-option="allow"]').click({ force: true });
     assert.deepEqual(await submits(page), [], 'nothing was sent');
 
     await page.post({ type: 'update', status: 'pending', reachability: { state: 'reachable' }, now: Date.now() });
     await p.locator('#blocked').waitFor({ state: 'detached' });
+    await p.locator('#reply').waitFor({ state: 'visible' });
     assert.equal(await disabled(page, 'vscode-button[data-option="allow"]'), false);
     await p.locator('vscode-button[data-option="allow"]').click();
     const submit = await page.waitForPosted((m) => m['type'] === 'submit');

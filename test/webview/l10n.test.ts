@@ -17,7 +17,7 @@ const GERMAN: Record<string, string> = {
   'Send answer': 'Antwort senden',
   Agent: 'Agent:in',
   'Pick any.': 'Beliebig wählen.',
-  '{0} asks': '{0} fragt',
+  'Asked by {0} · session {1} · {2}': 'Gefragt von {0} · Sitzung {1} · {2}',
   'The agent stopped waiting (timeout). Nothing more can be sent.': 'Der Agent wartet nicht mehr (Zeitüberschreitung). Es kann nichts mehr gesendet werden.',
   'timed out': 'abgelaufen',
   // The embedded <code> moves to the front: the sentence is translated whole, the element put back where the translation says.
@@ -54,7 +54,7 @@ describe('request page: strings in the display language', chromiumSuite(), () =>
     assert.equal(await p.locator('#send').innerText(), 'Antwort senden');
     assert.equal(await firstTerm(page), 'Agent:in');
     assert.equal(await p.locator('[data-field="regions"] .hint').innerText(), 'Beliebig wählen.');
-    assert.equal(await p.locator('.from-agent h2').innerText(), 'claude-code fragt', 'a placeholder filled with the agent\'s name');
+    assert.match(await p.locator('.asked-by').innerText(), /^Gefragt von claude-code · Sitzung /, 'a placeholder filled with the agent\'s name');
     // Not in the bundle: English, unchanged.
     assert.equal(await p.locator('.provenance dt').nth(1).innerText(), 'Session');
     // The <code> is an element again, where the translation put it, and the sentence around it is text.

@@ -24,7 +24,7 @@ const VIEWPORT = { width: 860, height: 640 };
 const HEADER: TextProbe[] = [
   { name: 'provenance term', selector: '.provenance dt' },
   { name: 'provenance value', selector: '.provenance dd' },
-  { name: '"asks" heading', selector: '.from-agent h2' },
+  { name: 'question heading', selector: '.from-agent h1' },
   { name: 'prompt', selector: '#prompt blockquote' },
 ];
 const BUTTONS: TextProbe = { name: 'button text', selector: 'vscode-button' };
