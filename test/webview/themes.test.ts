@@ -25,7 +25,7 @@ const HEADER: TextProbe[] = [
   { name: 'provenance term', selector: '.provenance dt' },
   { name: 'provenance value', selector: '.provenance dd' },
   { name: 'question heading', selector: '.from-agent h1' },
-  { name: 'prompt', selector: '#prompt blockquote' },
+  { name: 'prompt', selector: '#prompt h1' },
 ];
 const BUTTONS: TextProbe = { name: 'button text', selector: 'vscode-button' };
 
