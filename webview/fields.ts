@@ -88,11 +88,16 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
           const value = picked.get();
           return Array.isArray(value) ? value.includes(OTHER) : value === OTHER;
         };
-        // Shown and focused in the same event that chose "Other…": a later task would let the first keystrokes land elsewhere.
+        // Shown and focused in the same event that chose "Other…", so no keystroke lands before the field exists.
         picked.onInput(() => {
           const showOther = otherChosen();
           own.element.hidden = !showOther;
-          if (showOther) own.focus();
+          if (!showOther) return;
+          own.focus();
+          // The toolkit's radio group takes the focus back to the checked radio after this event: take it once more.
+          setTimeout(() => {
+            if (otherChosen()) own.focus();
+          }, 0);
         });
         // A keystroke that still reaches the choices once "Other…" is chosen (the control took focus back) is the own answer's.
         picked.element.addEventListener('keydown', (event) => {
