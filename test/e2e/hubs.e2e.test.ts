@@ -33,7 +33,7 @@ import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
 import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
-import { runCommand, statusItem, statusLabel, waitForStatus, webviewFrame } from './workbenchPage';
+import { runCommand, showRows, statusItem, statusLabel, viewRows, waitForStatus, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
 
 const TOKEN_A = 'e2e-token-hubs-a-41c7';
 const TOKEN_B = 'e2e-token-hubs-b-9e02';
@@ -46,32 +46,6 @@ const plain = (text: string) => text.replace(/\u00a0/g, ' ').replace(/\u2060/g, 
 
 // ---- the views of the AEP Attention container ---------------------------------
 
-interface TreeRow {
-  level: number;
-  label: string;
-  description: string;
-}
-
-/** The rows of the sidebar view titled `title` (the only view, when the container shows one), in tree order. */
-async function viewRows(page: Page, title: string): Promise<TreeRow[]> {
-  return page.evaluate((wanted) => {
-    const panes = [...document.querySelectorAll('.part.sidebar .pane')];
-    const named = panes.find((pane) => (pane.querySelector('.pane-header .title')?.textContent ?? '').trim().toLowerCase() === wanted.toLowerCase());
-    const pane = named ?? (panes.length === 1 ? panes[0] : undefined);
-    if (!pane) return [];
-    const text = (element: Element | null) => (element?.textContent ?? '').replace(/\u00a0/g, ' ').replace(/\u2060/g, '').trim();
-    return [...pane.querySelectorAll('.monaco-list-row')]
-      .map((row) => ({
-        index: Number(row.getAttribute('data-index')),
-        level: Number(row.getAttribute('aria-level')),
-        label: text(row.querySelector('.label-name')),
-        description: text(row.querySelector('.label-description')),
-      }))
-      .sort((a, b) => a.index - b.index)
-      .map(({ level, label, description }) => ({ level, label, description }));
-  }, title);
-}
-
 const inboxRows = (page: Page) => viewRows(page, 'Inbox');
 
 /** The inbox split at its top level: each hub's row and the rows under it. */
@@ -82,19 +56,6 @@ function byHub(rows: TreeRow[]): Array<{ hub: TreeRow; under: TreeRow[] }> {
     else groups.at(-1)?.under.push(row);
   }
   return groups;
-}
-
-const showRows = (rows: TreeRow[]) => rows.map((row) => `${'  '.repeat(Math.max(0, row.level - 1))}${row.label}${row.description ? ` — ${row.description}` : ''}`).join('\n');
-
-/** Polls the view titled `title` until `holds` says yes; fails with the rows it last saw. */
-async function waitForView(page: Page, title: string, what: string, holds: (rows: TreeRow[]) => boolean, timeoutMs = 60_000): Promise<TreeRow[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await viewRows(page, title).catch(() => [] as TreeRow[]);
-    if (holds(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`the ${title} view never showed ${what}; last rows:\n${showRows(rows)}`);
-    await sleep(250);
-  }
 }
 
 /** The History view's row for `prompt`, to click. */
@@ -113,13 +74,17 @@ async function widenSidebar(page: Page, width: number): Promise<void> {
   await page.mouse.move(5, 5);
 }
 
-/** A hub's group in the inbox: its row says `state` and it holds one agent, one session and the request `prompt`. */
+/**
+ * A hub's group in the inbox: its row says `state` and it holds the request
+ * `prompt` right under it, naming its agent and session (one agent with one
+ * session has no rows of its own: src/ui/inbox/inboxTree.ts).
+ */
 function hubHolds(rows: TreeRow[], hubLabel: string, state: RegExp, prompt?: RegExp): boolean {
   const group = byHub(rows).find((candidate) => candidate.hub.label === hubLabel);
   if (!group || !state.test(group.hub.description)) return false;
   if (prompt === undefined) return true;
-  const [agent, session, request, ...rest] = group.under;
-  return agent?.level === 2 && agent.label === 'demo-agent' && session?.level === 3 && request?.level === 4 && prompt.test(request.label) && rest.length === 0;
+  const [request, ...rest] = group.under;
+  return request?.level === 2 && prompt.test(request.label) && request.description.startsWith('demo-agent · session ') && rest.length === 0;
 }
 
 /** Shows the inbox (a click on the activity bar icon would hide a container already shown, as after a reload). */
@@ -389,7 +354,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await inbox('hub A connected with its question and hub B unable to connect', (rows) =>
       hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · cannot connect$/));
     assert.deepEqual(byHub(lastRows).map((group) => group.hub.label), [labelA, labelB], 'one top-level row per hub, in folder order');
-    const promptA = byHub(lastRows)[0]?.under[2]?.label ?? '';
+    const promptA = byHub(lastRows)[0]?.under[0]?.label ?? '';
     await toasts(page, `demo-agent via ${labelA}: ${promptA}`).first().waitFor({ state: 'visible', timeout: 30_000 });
     await toasts(page, `AEP Attention cannot connect to ${labelB}`).first().waitFor({ state: 'visible', timeout: 30_000 });
     await shot('1-hub-b-refused');
@@ -412,9 +377,10 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     const bothHubs = await inbox('each hub with its own request under it', (rows) =>
       byHub(rows).length === 2 && hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^1 waiting · connected$/, /^demo-agent wants to /));
     assert.deepEqual(byHub(bothHubs).map((group) => group.hub.label), [labelA, labelB]);
-    const promptB = byHub(bothHubs)[1]?.under[2]?.label ?? '';
-    const sessionA = byHub(bothHubs)[0]?.under[1]?.label ?? '';
-    const sessionB = byHub(bothHubs)[1]?.under[1]?.label ?? '';
+    const promptB = byHub(bothHubs)[1]?.under[0]?.label ?? '';
+    // One agent with one session per hub: the request row names its session.
+    const sessionA = byHub(bothHubs)[0]?.under[0]?.description ?? '';
+    const sessionB = byHub(bothHubs)[1]?.under[0]?.description ?? '';
     assert.ok(sessionA.includes(agentA.sessions[0] ?? '-') && sessionB.includes(agentB.sessions[0] ?? '-'), `each session under its own hub: ${sessionA} / ${sessionB}`);
     await toasts(page, `demo-agent via ${labelB}: ${promptB}`).first().waitFor({ state: 'visible', timeout: 30_000 });
     const tooltip = await waitForTooltip(page, [
@@ -554,7 +520,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
       byHub(rows).length === 3 && hubHolds(rows, THIRD_LABEL, /^1 waiting · connected$/, /^demo-agent wants to /) &&
       hubHolds(rows, labelA, /^1 waiting · lost, retrying$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · connected$/));
     assert.deepEqual(byHub(three).map((group) => group.hub.label), [THIRD_LABEL, labelA, labelB], 'the user\'s list comes first');
-    const promptC = byHub(three)[0]?.under[2]?.label ?? '';
+    const promptC = byHub(three)[0]?.under[0]?.label ?? '';
     await toasts(page, `demo-agent via ${THIRD_LABEL}: ${promptC}`).first().waitFor({ state: 'visible', timeout: 30_000 });
     await waitForTooltip(page, [/2 of 3 hubs connected/, new RegExp(`${THIRD_LABEL}: Connected to ${escape(hubC.url)}\\. 1 request waits for you\\.`)]);
     await shot('5-third-hub-added');

@@ -93,15 +93,13 @@ test('agent text is inert on every VS Code surface', { timeout: 300_000, ...code
     await clickOnText(page, message, 'Open request');
     await clickOnText(page, message, 'Docs');
 
-    // 2. The inbox: the agent's row, the request's row and the request's hover.
+    // 2. The inbox: the request's row (with one agent and one session it is a top row, naming its agent) and its hover.
     await page.locator('.activitybar .action-label[aria-label^="AEP Attention"]').click({ force: true });
-    const agentRow = page.locator('.sidebar .monaco-list-row', { hasText: 'Docs' }).first();
     const requestRow = page.locator('.sidebar .monaco-list-row', { hasText: 'Approve the deploy' }).first();
     await requestRow.waitFor({ timeout: 30_000 });
-    await expectNoMarkup('the inbox agent row', agentRow.locator('.monaco-icon-label-container'));
-    await expectText('the inbox agent row', agentRow, AGENT);
     await expectNoMarkup('the inbox request row', requestRow.locator('.monaco-icon-label-container'));
     await expectText('the inbox request row', requestRow, PROMPT);
+    await expectText('the inbox request row', requestRow.locator('.label-description'), `${AGENT} · session ${session}`);
     await requestRow.locator('.monaco-icon-label-container').hover();
     const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'deploy' }).first();
     await hover.waitFor({ state: 'visible', timeout: 15_000 });

@@ -82,3 +82,44 @@ export async function filterQuickInputTo(page: Page, text: string, label: RegExp
   );
   return quickInput(page).locator('.monaco-list-row.focused').innerText();
 }
+
+// ---- the views of the AEP Attention container ---------------------------------
+
+export interface TreeRow {
+  level: number;
+  label: string;
+  description: string;
+}
+
+/** The rows of the sidebar view titled `title` (the only view, when the container shows one), in tree order. */
+export async function viewRows(page: Page, title: string): Promise<TreeRow[]> {
+  return page.evaluate((wanted) => {
+    const panes = [...document.querySelectorAll('.part.sidebar .pane')];
+    const named = panes.find((pane) => (pane.querySelector('.pane-header .title')?.textContent ?? '').trim().toLowerCase() === wanted.toLowerCase());
+    const pane = named ?? (panes.length === 1 ? panes[0] : undefined);
+    if (!pane) return [];
+    const text = (element: Element | null) => (element?.textContent ?? '').replace(/\u00a0/g, ' ').replace(/\u2060/g, '').trim();
+    return [...pane.querySelectorAll('.monaco-list-row')]
+      .map((row) => ({
+        index: Number(row.getAttribute('data-index')),
+        level: Number(row.getAttribute('aria-level')),
+        label: text(row.querySelector('.label-name')),
+        description: text(row.querySelector('.label-description')),
+      }))
+      .sort((a, b) => a.index - b.index)
+      .map(({ level, label, description }) => ({ level, label, description }));
+  }, title);
+}
+
+export const showRows = (rows: TreeRow[]) => rows.map((row) => `${'  '.repeat(Math.max(0, row.level - 1))}${row.label}${row.description ? ` — ${row.description}` : ''}`).join('\n');
+
+/** Polls the view titled `title` until `holds` says yes; fails with the rows it last saw. */
+export async function waitForView(page: Page, title: string, what: string, holds: (rows: TreeRow[]) => boolean, timeoutMs = 60_000): Promise<TreeRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await viewRows(page, title).catch(() => [] as TreeRow[]);
+    if (holds(rows)) return rows;
+    if (Date.now() > deadline) throw new Error(`the ${title} view never showed ${what}; last rows:\n${showRows(rows)}`);
+    await sleep(250);
+  }
+}

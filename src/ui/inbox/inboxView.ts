@@ -1,28 +1,25 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { Reachability } from '../../client/rosterSnapshot';
-import type { AttentionItem } from '../../inbox/inbox';
 import { agoRounded, leftRounded } from '../../shared/timeText';
 import { agentName, kindLabel, promptLine, provenance, sessionName } from '../words/describe';
 import { Disposable } from '../services/disposable';
 import { shownStatus } from '../../shared/shownStatus';
 import type { Hub, Hubs } from '../hubs/hubs';
+import { inboxChildren, type InboxNode } from './inboxTree';
 import { setBadge, treeItem } from '../words/surfaces';
 import { watchOnlySentence } from '../words/watchOnlyWords';
 
 export const INBOX_VIEW_ID = 'aepAttention.inbox';
 export const OPEN_REQUEST_COMMAND = 'aepAttention.openRequest';
 
-type Node =
-  | { kind: 'hub'; hub: Hub; items: Array<Readonly<AttentionItem>> }
-  | { kind: 'agent'; agent: string; items: Array<Readonly<AttentionItem>> }
-  | { kind: 'session'; agent: string; session: string; source: string; items: Array<Readonly<AttentionItem>> }
-  | { kind: 'request'; item: Readonly<AttentionItem> };
+type Node = InboxNode<Hub>;
 
 /**
- * The inbox: open requests grouped by agent, then session, oldest first, with
- * a badge for the count; with several hubs, by hub first. Rebuilt from the
- * inbox on change (debounced), and ages refresh while requests are waiting.
+ * The inbox: open requests, oldest first, with a badge for the count; grouped
+ * by hub, agent and session only where that level tells rows apart
+ * (inboxTree.ts). Rebuilt from the inbox on change (debounced), and ages
+ * refresh while requests are waiting.
  */
 export class InboxView extends Disposable {
   private readonly changes = this._register(new vscode.EventEmitter<void>());
@@ -68,20 +65,7 @@ export class InboxView extends Disposable {
   }
 
   private children(node: Node | undefined): Node[] {
-    if (node === undefined && this.hubs.size > 1) {
-      // Every hub has its row, one with nothing waiting too: the tree says which hubs this window watches.
-      return this.hubs.list().map((hub) => ({ kind: 'hub', hub, items: hub.store.visibleItems() }));
-    }
-    const items = node === undefined ? this.hubs.visibleItems() : node.kind === 'request' ? [] : node.items;
-    if (node?.kind === 'session') return node.items.map((item) => ({ kind: 'request', item }));
-    if (node?.kind === 'agent') {
-      const bySession = groupBy(items, (item) => `${item.source}\u0000${item.session}`);
-      return [...bySession.values()].map((list) => ({
-        kind: 'session', agent: node.agent, session: list[0]?.session ?? '', source: list[0]?.source ?? '', items: list,
-      }));
-    }
-    if (node !== undefined && node.kind !== 'hub') return [];
-    return [...groupBy(items, (item) => item.agent).entries()].map(([agent, list]) => ({ kind: 'agent', agent, items: list }));
+    return inboxChildren(node, this.hubs.list().map((hub) => ({ hub, items: hub.store.visibleItems() })));
   }
 
   /** Every string here may hold agent text (agent and session names, source, prompt, kind): surfaces.treeItem makes it inert. */
@@ -106,19 +90,26 @@ export class InboxView extends Disposable {
       return treeItem({
         label: sessionName(node.session), collapsible: 'expanded', contextValue: 'session',
         icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : reach.state === 'not-accepting' || reach.state === 'watch-only' ? 'circle-slash' : 'debug-disconnect',
-        description: reachabilityDescription(reach),
+        description: [...(node.byAgent ? [agentName(node.agent)] : []), reachabilityDescription(reach)].filter((part) => part !== '').join(' · '),
         tooltip: [node.source],
       });
     }
     const request = node.item;
     const label = promptLine(request);
-    const parts = [kindLabel(request)];
-    // Rows are open requests and answered ones the agent has yet to resolve (src/shared/shownStatus.ts).
-    if (shownStatus(request.status, {}).kind === 'answered') parts.push(l10n.t('answered, waiting for the agent'));
+    // Who asks (where no agent or session row above says it), then how long it has waited: what a narrow sidebar keeps.
+    const parts = [...(node.byAgent ? [agentName(request.agent)] : []), ...(node.bySession ? [l10n.t('session {0}', sessionName(request.session))] : [])];
     const expiresAt = request.request?.expiresAt;
     parts.push(expiresAt !== undefined ? leftRounded(expiresAt, now) : agoRounded(request.receivedAt, now));
+    // Rows are open requests and answered ones the agent has yet to resolve (src/shared/shownStatus.ts).
+    if (shownStatus(request.status, {}).kind === 'answered') parts.push(l10n.t('answered, waiting for the agent'));
+    parts.push(kindLabel(request));
     if (request.request) parts.push(l10n.t('capture {0}', request.request.capture));
     if (request.request && !request.request.answerableHere) parts.push(l10n.t('answered outside VS Code'));
+    if (node.bySession) {
+      // No session row carries the delivery word, so the row does when it is bad news.
+      const reach = this.hubs.reachability(request);
+      if (reach.state !== 'reachable' && reach.state !== 'unknown') parts.push(reachabilityDescription(reach));
+    }
     const description = parts.join(' · ');
     return treeItem({
       label: label || request.requestId,
@@ -180,15 +171,4 @@ function reachabilityDescription(reach: Reachability): string {
     case 'unknown':
       return '';
   }
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
