@@ -21,6 +21,23 @@ describe('request page reading order', chromiumSuite(), () => {
     assert.equal(await p.locator('#field-3-other').evaluate((e) => (e as HTMLElement & { value: string }).value), 'custom-db');
   });
 
+  test('choosing "Other…" on a busy page and typing at once keeps the first keystroke', async () => {
+    const page = await open(viewOf(goldenForm()));
+    const p = page.page;
+    // A loaded machine: the task that chooses "Other…" runs long, so the keystrokes typed meanwhile wait
+    // in the input queue, and the page handles them before any timer the choice set.
+    await p.evaluate(() => {
+      document.addEventListener('change', () => {
+        const until = performance.now() + 300;
+        while (performance.now() < until) { /* busy */ }
+      }, { capture: true, once: true });
+    });
+    const other = p.locator('[data-field="db"] vscode-radio').last();
+    await other.focus();
+    await Promise.all([' ', ...'custom-db'].map((key) => p.keyboard.press(key)));
+    assert.equal(await p.locator('#field-3-other').evaluate((e) => (e as HTMLElement & { value: string }).value), 'custom-db');
+  });
+
   test('the question is the one h1, who asks is beneath it, then the fields, then the details', async () => {
     const page = await open(viewOf(goldenForm()));
     const p = page.page;
