@@ -4,7 +4,8 @@
 // demo with SIGINT (Ctrl+C) and checks that it exits 0 leaving nothing behind: no
 // process that carries the run's token or its folder, the hub's and the editor's
 // ports closed. Also checks the token never reaches its output or its files.
-// Screenshot: out/e2e/demo-form.png.
+// Screenshots: out/e2e/demo-form-filled.png (the README's docs/form-in-vscode.png,
+// copied by hand) and out/e2e/demo-form.png, answered.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -183,6 +184,10 @@ test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing runnin
     await page.keyboard.type('billing-api');
     await form.locator('[data-field="regions"] vscode-checkbox').first().click();
     await form.locator('[data-field="db"] vscode-radio').first().click();
+    // The filled form before it is sent, the README's picture.
+    await clearToasts(page);
+    await page.screenshot({ path: path.join(out, 'demo-form-filled.png') });
+    t.diagnostic(`screenshot: ${path.join(out, 'demo-form-filled.png')}`);
     await form.locator('#send').click();
     await form.locator('#outcome', { hasText: 'demo-agent accepted the answer.' }).waitFor({ timeout: 30_000 });
     await form.locator('#status', { hasText: 'Resolved (answered).' }).waitFor({ timeout: 30_000 });
