@@ -5,7 +5,8 @@
 // connected: four steps, counted in a diagnostic. Then, in the same window,
 // a second hub: "Connect to Hub" → "Change address…" → its address → the
 // scope → its token, and the status item names the second hub and counts its
-// agent's request.
+// agent's request. Last, a third hub whose token step is skipped: its 401 brings
+// a notification asking for the token, whose "Enter Token…" takes it in place.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -21,6 +22,7 @@ import { filterQuickInputTo, quickInput, runCommand, statusItem, statusLabel, wa
 
 const TOKEN_A = 'e2e-token-connect-a-5d21';
 const TOKEN_B = 'e2e-token-connect-b-77e4';
+const TOKEN_C = 'e2e-token-connect-c-3b90';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const quickBox = (page: Page) => quickInput(page).locator('input.input');
@@ -70,7 +72,7 @@ async function waitForPaletteCommand(page: Page, title: string, timeoutMs = 60_0
   }
 }
 
-test('e2e: from no hub to connected through Connect to Hub, then to another hub by Change address…', { ...codeServerSuite(), timeout: 300_000 }, async (t) => {
+test('e2e: from no hub to connected through Connect to Hub, then to another hub by Change address…, then a 401 answered with Enter Token…', { ...codeServerSuite(), timeout: 300_000 }, async (t) => {
   const install = e2eAvailable();
   if (!install.ok) assert.fail(install.why);
   assert.equal(process.env['AEP_HUB'], undefined, 'the run must not name a hub in the environment: this is the newcomer\'s path');
@@ -79,6 +81,7 @@ test('e2e: from no hub to connected through Connect to Hub, then to another hub 
   const workspaceDir = path.join(tmp, 'workspace');
   let hubA: RunningHub | undefined;
   let hubB: RunningHub | undefined;
+  let hubC: RunningHub | undefined;
   let agentB: RunningAgent | undefined;
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
@@ -140,6 +143,26 @@ test('e2e: from no hub to connected through Connect to Hub, then to another hub 
     const savedB = JSON.parse(fs.readFileSync(path.join(workspaceDir, '.vscode', 'settings.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(savedB['aepAttention.hubUrl'], hubB.url, 'the new address replaces the old one in the workspace settings');
     await page.screenshot({ path: path.join(out, 'connect-2-second-hub.png') });
+
+    // A third hub whose token step the person skips: the hub answers 401, and the notification asks for the token right there.
+    hubC = await startHub({ port: 0, token: TOKEN_C });
+    await runCommand(page, 'AEP Attention: Connect to Hub', { opensQuickInput: true });
+    await waitForQuickInputTitle(page, /^Connect to an AEP hub/);
+    await filterQuickInputTo(page, 'Change address', /^Change address…$/);
+    await page.keyboard.press('Enter');
+    await waitForQuickInputTitle(page, /^Connect to an AEP hub/);
+    await typeIntoBox(page, hubC.url);
+    await page.keyboard.press('Enter');
+    await pickThisWorkspace(page);
+    await waitForQuickInputTitle(page, new RegExp(`^AEP hub token for ${escape(hubC.url)}`));
+    await page.keyboard.press('Escape');
+    const refused = page.locator('.notifications-toasts .notification-toast', { hasText: 'the hub requires a token (HTTP 401). Enter it?' }).first();
+    await refused.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.doesNotMatch(await refused.innerText(), /Set Hub Token/, 'the notification asks for the token instead of naming a command');
+    await page.screenshot({ path: path.join(out, 'connect-3-token-asked.png') });
+    await refused.locator('.monaco-button', { hasText: 'Enter Token…' }).click();
+    await typeToken(page, hubC.url, TOKEN_C);
+    await waitForStatus(page, new RegExp(`^AEP Attention: Connected to ${escape(hubC.url)}`), 60_000);
   } catch (error) {
     if (workbench) {
       await workbench.page.screenshot({ path: path.join(out, 'connect-failure.png') }).catch(() => undefined);
@@ -152,6 +175,7 @@ test('e2e: from no hub to connected through Connect to Hub, then to another hub 
     await workbench?.close();
     await server?.stop();
     await agentB?.close();
+    await hubC?.close();
     await hubB?.close();
     await hubA?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
