@@ -13,7 +13,7 @@ import { decideCapture, type CaptureChoice, type PartChange } from '../aep/captu
 import type { StoredCommand } from '../client/commandStore';
 import type { AnswerSender, SendHooks, SendOutcome } from '../client/controlSender';
 import type { RespondCommand } from '../aep/control';
-import { isOpenStatus, type AttentionStatus } from '../inbox/inbox';
+import { isOpenStatus, type AttentionStatus, type ClosedStatus } from '../inbox/inbox';
 
 /** Every place a person can answer from. Each names itself, so a refusal can be traced to the surface that asked. */
 export const ANSWER_SURFACES = ['page', 'quick-input', 'notification', 'answer-next'] as const;
@@ -50,7 +50,8 @@ export interface AnswerRecord {
 export type AnswerRefusal =
   | { code: 'answer-in-flight'; commandId: string; sent: boolean }
   | { code: 'answer-accepted'; commandId: string }
-  | { code: 'request-closed' }
+  /** `closed`: how it ended; absent when the inbox no longer holds the request. */
+  | { code: 'request-closed'; closed?: ClosedStatus }
   | { code: 'unreadable' }
   | { code: 'answered-elsewhere' }
   | { code: 'not-accepting' }
@@ -187,7 +188,7 @@ export class AnswerPipeline {
       return refuse({ code: 'answer-in-flight', commandId: record.commandId, sent: record.state === 'awaiting-ack' });
     }
     if (record?.state === 'accepted') return refuse({ code: 'answer-accepted', commandId: record.commandId });
-    if (!isOpenStatus(facts.status)) return refuse({ code: 'request-closed' });
+    if (!isOpenStatus(facts.status)) return refuse({ code: 'request-closed', closed: facts.status });
     if (!facts.request) return refuse({ code: 'unreadable' });
     if (!facts.request.answerableHere) return refuse({ code: 'answered-elsewhere' });
     if (facts.notAccepting) return refuse({ code: 'not-accepting' });

@@ -14,7 +14,10 @@ import type { AepEvent } from '../aep/envelope';
  */
 export type AttentionStatus = 'pending' | 'answered' | 'resolved' | 'timed-out' | 'session-ended';
 
-export function isOpenStatus(status: AttentionStatus): boolean {
+/** How a request ended: only the agent's lifecycle events close one (AEP-0002 §7). */
+export type ClosedStatus = Exclude<AttentionStatus, 'pending' | 'answered'>;
+
+export function isOpenStatus(status: AttentionStatus): status is Exclude<AttentionStatus, ClosedStatus> {
   return status === 'pending' || status === 'answered';
 }
 

@@ -14,7 +14,7 @@ import { SessionIndex, type SessionState } from './sessionIndex';
 import type { TimelineEvent } from './sessionTimeline';
 
 // The inbox's parts live beside it; what its users import stays importable from here.
-export { deadlinePassed, isOpenStatus, type AttentionItem, type AttentionStatus, type InboxChange } from './attentionItem';
+export { deadlinePassed, isOpenStatus, type AttentionItem, type AttentionStatus, type ClosedStatus, type InboxChange } from './attentionItem';
 export { ITEM_BYTES } from './memoryBudget';
 
 export type ApplyOutcome =

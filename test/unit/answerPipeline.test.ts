@@ -16,6 +16,7 @@ import type { CaptureChoice } from '../../src/aep/capture';
 import { CommandStore } from '../../src/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
 import type { AepEvent } from '../../src/aep/envelope';
+import type { AttentionStatus } from '../../src/inbox/inbox';
 import { checkedRequestOf, inlinePlan, sendCheck } from '../../src/answer/inlinePlan';
 import { describeRefusal } from '../../src/ui/words/outcomeMessages';
 import { goldenEvents, repoRoot } from '../support/fixtures';
@@ -268,6 +269,22 @@ describe('answer pipeline: every surface gets the same result', () => {
     assert.match(sent, /Send Again/);
     assert.match(sent, /refuses it or it times out/);
     assert.match(describeRefusal({ code: 'answer-in-flight', commandId: 'C1', sent: false }, 'claude-code'), /waiting to go out/);
+  });
+
+  test('a closed request\'s refusal says how it ended (a toast touched after its request closed)', () => {
+    const pipeline = new AnswerPipeline();
+    const facts = (status: AttentionStatus | undefined): AnswerFacts => ({
+      hub: 'h', source: 'aep://h/agent/a/session/s', requestId: 'r1', session: 's', request: undefined, status, notAccepting: false, kept: [],
+    });
+    const words = (status: AttentionStatus | undefined) => {
+      const admission = pipeline.admit('notification', facts(status));
+      assert.equal(admission.ok, false);
+      return admission.ok ? '' : describeRefusal(admission.refusal, 'claude-code');
+    };
+    assert.equal(words('timed-out'), 'Not sent: the request timed out before you answered.');
+    assert.equal(words('session-ended'), 'Not sent: claude-code\'s session ended before you answered.');
+    assert.match(words('resolved'), /^Not sent: claude-code closed the request before you answered/);
+    assert.equal(words(undefined), 'Not sent: the request is no longer open.');
   });
 });
 

@@ -287,7 +287,7 @@ describe('every answering surface\'s host offers the same for the same case', ()
       await attempt.done();
       return { offer: attempt.offer, wire: w.wire.length };
     });
-    const refused = { offer: { message: describeRefusal({ code: 'request-closed' }, 'claude-code'), actions: ['open'] }, wire: 0 };
+    const refused = { offer: { message: describeRefusal({ code: 'request-closed', closed: 'resolved' }, 'claude-code'), actions: ['open'] }, wire: 0 };
     for (const surface of ['page', 'quick-input', 'notification'] as const) assert.deepEqual(results.get(surface), refused, surface);
     assert.deepEqual(results.get('answer-next'), { offer: { said: 'No request is waiting for an answer.' }, wire: 0 });
   });

@@ -8,11 +8,16 @@ import { refusesAnswers } from '../../client/rosterSnapshot';
 import { hubSettings } from '../hubs/connectionInputs';
 import { agentName, promptLine } from '../words/describe';
 import { optionButtons } from '../inline/inlineWords';
+import { BurstBatcher } from '../../base/burstBatcher';
 import { Disposable } from '../services/disposable';
 import type { Hub, Hubs } from '../hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { notify, type Choice } from '../words/surfaces';
 
+// The first request after a quiet spell is shown LEAD_MS after it reached the inbox (with any
+// that came with it, so a replay's request and its resolution make no toast); later ones of the
+// burst are coalesced per COALESCE_MS window.
+const LEAD_MS = 50;
 const COALESCE_MS = 400;
 const MAX_OPTION_BUTTONS = 3;
 
@@ -26,15 +31,14 @@ export interface NotifierActions {
 }
 
 /**
- * One information message per new request, coalesced per agent within a
- * short burst ("5 requests from claude-code"), never repeated for a request
+ * One information message per new request, the first of a burst at once and
+ * the rest coalesced per agent ("5 requests from claude-code"), never repeated for a request
  * already notified (redelivery, reconnect, reload). Plain information
  * messages, so VS Code's Do Not Disturb applies; never escalated.
  */
 export class Notifier extends Disposable {
   private readonly notified = new NotifiedRequests<Hub>();
-  private readonly queued: Array<Readonly<AttentionItem>> = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly burst = new BurstBatcher<Readonly<AttentionItem>>((items) => this.flush(items), LEAD_MS, COALESCE_MS);
 
   constructor(
     private readonly hubs: Hubs,
@@ -51,10 +55,10 @@ export class Notifier extends Disposable {
           return;
         }
         const fresh = this.notified.observe(hub, change);
-        if (fresh && this.wants(fresh)) this.enqueue(fresh);
+        if (fresh && this.wants(fresh)) this.burst.push(fresh);
       }),
     );
-    this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
+    this._register(this.burst);
   }
 
   private wants(item: Readonly<AttentionItem>): boolean {
@@ -69,15 +73,9 @@ export class Notifier extends Disposable {
     return severityRank(severity) >= severityRank(notificationMinSeverity);
   }
 
-  private enqueue(item: Readonly<AttentionItem>): void {
-    this.queued.push(item);
-    this.timer ??= setTimeout(() => this.flush(), COALESCE_MS);
-  }
-
-  private flush(): void {
-    this.timer = undefined;
+  private flush(items: Array<Readonly<AttentionItem>>): void {
     // A request resolved within the burst (a replay catching up) is not worth a notification.
-    const still = this.queued.splice(0).filter((item) => isOpenStatus(item.status) && !this.hubs.isDismissed(item));
+    const still = items.filter((item) => isOpenStatus(item.status) && !this.hubs.isDismissed(item));
     const byAgent = new Map<string, Array<Readonly<AttentionItem>>>();
     for (const item of still) {
       const key = `${item.hub}\u0000${item.agent}`;
@@ -129,6 +127,7 @@ export class Notifier extends Disposable {
     ]);
     if (choice?.kind === 'answer') this.actions.answerInline(item);
     else if (choice?.kind === 'open') this.actions.open(item);
-    else if (choice?.kind === 'option' && isOpenStatus(item.status)) this.actions.answerWithOption(item, choice.id);
+    // A toast outlives its request (VS Code cannot take one back): the pipeline refuses a closed one and says how it ended.
+    else if (choice?.kind === 'option') this.actions.answerWithOption(item, choice.id);
   }
 }

@@ -64,9 +64,10 @@ export class InlineAnswers extends Disposable {
       await this.sayWatchOnly(item);
       return;
     }
-    // An answer of ours awaiting its ack: no second one is asked for (src/answer), whoever brought the request up.
+    // An answer of ours awaiting its ack: no second one is asked for (src/answer), whoever brought the request up;
+    // nor one for a request that has closed (a notification's "Answer" touched after it ended).
     const admission = this.hubs.admit('quick-input', item);
-    if (!admission.ok && admission.refusal.code === 'answer-in-flight') {
+    if (!admission.ok && (admission.refusal.code === 'answer-in-flight' || admission.refusal.code === 'request-closed')) {
       await this.refused(item, admission.refusal);
       return;
     }

@@ -127,7 +127,16 @@ export function describeRefusal(refusal: AnswerRefusal, agentText: string): stri
     case 'answer-accepted':
       return l10n.t('Not sent: {0} already accepted your earlier answer; the request closes when {0} resolves it.', agent);
     case 'request-closed':
-      return l10n.t('Not sent: the request is no longer open.');
+      switch (refusal.closed) {
+        case 'timed-out':
+          return l10n.t('Not sent: the request timed out before you answered.');
+        case 'session-ended':
+          return l10n.t('Not sent: {0}\'s session ended before you answered.', agent);
+        case 'resolved':
+          return l10n.t('Not sent: {0} closed the request before you answered (answered elsewhere, or withdrawn).', agent);
+        default:
+          return l10n.t('Not sent: the request is no longer open.');
+      }
     case 'unreadable':
       return l10n.t('Not sent: {0}', l10n.t('the request cannot be read.'));
     case 'answered-elsewhere':
