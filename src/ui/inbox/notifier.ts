@@ -12,7 +12,7 @@ import { BurstBatcher } from '../../base/burstBatcher';
 import { Disposable } from '../services/disposable';
 import type { Hub, Hubs } from '../hubs/hubs';
 import type { SettingsService } from '../services/settings';
-import { notify, type Choice } from '../words/surfaces';
+import { notify, toastBudget, type Choice } from '../words/surfaces';
 
 // The first request after a quiet spell is shown LEAD_MS after it reached the inbox (with any
 // that came with it, so a replay's request and its resolution make no toast); later ones of the
@@ -39,6 +39,7 @@ export interface NotifierActions {
 export class Notifier extends Disposable {
   private readonly notified = new NotifiedRequests<Hub>();
   private readonly burst = new BurstBatcher<Readonly<AttentionItem>>((items) => this.flush(items), LEAD_MS, COALESCE_MS);
+  private readonly waiting = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
     private readonly hubs: Hubs,
@@ -59,6 +60,7 @@ export class Notifier extends Disposable {
       }),
     );
     this._register(this.burst);
+    this._register({ dispose: () => this.waiting.forEach((timer) => clearTimeout(timer)) });
   }
 
   private wants(item: Readonly<AttentionItem>): boolean {
@@ -81,11 +83,27 @@ export class Notifier extends Disposable {
       const key = `${item.hub}\u0000${item.agent}`;
       byAgent.set(key, [...(byAgent.get(key) ?? []), item]);
     }
-    for (const items of byAgent.values()) {
-      const [first] = items;
-      if (items.length === 1 && first) void this.showOne(first);
-      else if (first) void this.showMany(first, items.length);
+    for (const items of byAgent.values()) this.whenToastShows(items);
+  }
+
+  /**
+   * Shows a request's notification once VS Code would still make it a toast:
+   * past its limit (our own confirmations count too) it would go to the
+   * notification center only, and the agent would wait unseen.
+   */
+  private whenToastShows(items: Array<Readonly<AttentionItem>>): void {
+    const wait = toastBudget.waitBefore(Date.now());
+    if (wait > 0) {
+      const timer = setTimeout(() => {
+        this.waiting.delete(timer);
+        this.whenToastShows(items.filter((item) => isOpenStatus(item.status) && !this.hubs.isDismissed(item)));
+      }, wait);
+      this.waiting.add(timer);
+      return;
     }
+    const [first] = items;
+    if (items.length === 1 && first) void this.showOne(first);
+    else if (first) void this.showMany(first, items.length);
   }
 
   /** With several hubs, a notification says which one the agent asked through. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { codiconName, forSurface } from './untrustedText';
+import { ToastBudget } from '../../base/toastBudget';
 
 // The only module that hands text to the VS Code surfaces that interpret
 // markup: notifications (show*Message), quick picks, tree items, the status
@@ -29,7 +30,11 @@ export async function confirm(message: string, action: string): Promise<boolean>
   return picked === button;
 }
 
+/** Every notification this extension shows, counted against VS Code's toast limit (see ToastBudget). */
+export const toastBudget = new ToastBudget();
+
 export async function notify<T>(severity: NoticeSeverity, message: string, choices: ReadonlyArray<Choice<T>> = []): Promise<T | undefined> {
+  toastBudget.note(Date.now());
   const items = choices
     .map((choice) => ({ title: forSurface('notificationButton', choice.title), value: choice.value }))
     .filter((item) => item.title !== '');
