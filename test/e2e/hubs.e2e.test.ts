@@ -442,6 +442,29 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     const [entry] = await history('hub B\'s answered request, accepted then resolved');
     t.diagnostic(`history entry: ${entry?.label} — ${entry?.description}`);
 
+    // Export Answer History…: JSON Lines, the save dialog's proposed file (in the first folder), Enter.
+    await runCommand(page, 'AEP Attention: Export Answer History…', { opensQuickInput: true });
+    await waitForQuickTitle(page, /^Export Answer History/);
+    await focusQuickRow(page, 'JSON Lines');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => {
+      const box = document.querySelector('.quick-input-widget input.input');
+      return box instanceof HTMLInputElement && box.value.endsWith('aep-answer-history.jsonl');
+    }, undefined, { timeout: 30_000 });
+    await page.keyboard.press('Enter');
+    const exported = toasts(page, 'Exported 1 history entry to').first();
+    await exported.waitFor({ state: 'visible', timeout: 30_000 });
+    const exportPath = /Exported 1 history entry to (.+)\.$/m.exec(plain(await exported.locator('.notification-list-item-message').innerText()))?.[1] ?? '';
+    const exportedLines = fs.readFileSync(exportPath, 'utf8').split('\n').filter((line) => line !== '');
+    assert.equal(exportedLines.length, 1, 'one line per entry');
+    const line = JSON.parse(exportedLines[0] ?? '{}') as { requestId?: string; hub?: { label?: string }; sends?: Array<{ commandId?: string; answer?: unknown }> };
+    assert.equal(line.requestId, answered.id);
+    assert.equal(line.hub?.label, labelB);
+    assert.equal(line.sends?.[0]?.commandId, answered.commandId);
+    assert.deepEqual(line.sends?.[0]?.answer, { option: 'allow' });
+    t.diagnostic(`exported to ${exportPath}`);
+    await clearToasts(page);
+
     // A window reload: both hubs come back, hub B with the token it was given, and nothing is notified again.
     // It waits for the workbench to have stored the history entry and hub B's emptied inbox: the web
     // workbench stores an extension's workspaceState seconds after it is written, and a reload before

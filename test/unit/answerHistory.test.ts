@@ -9,6 +9,7 @@ import { buildRespondCommand, type RespondCommand } from '../../src/aep/control'
 import type { AepEvent } from '../../src/aep/envelope';
 import { AnswerHistory, HISTORY_STORAGE_KEY, type HistoryLimits } from '../../src/history/answerHistory';
 import { answeredFor, commandJson, historyEntryId, maskAnswer, SENT_AS_TYPED_MARK, type HistoryEntry, type HubRef } from '../../src/history/historyEntry';
+import { CSV_COLUMNS, csvCell, toCsv, toJsonLines } from '../../src/history/historyExport';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import type { CaptureLevel } from '../../src/aep/levels';
 import { SECRET_MARK, type RedactionOptions } from '../../src/aep/redaction';
@@ -742,5 +743,61 @@ describe('AnswerHistory: storage', () => {
       'error could not save the answer history',
       'error could not save the answer history',
     ]);
+  });
+});
+
+describe('Export Answer History: JSON Lines and CSV from the entries as stored', () => {
+  test('one JSON line per entry, oldest first, with times, hub, agent, session, request, kind, prompt, what was sent, capture and outcome; masked stays masked', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.form('F', 'full');
+    const command = w.send('F', { text: `deploy with ${GITHUB_TOKEN}`, values: { name: 'billing api', password: PASSWORD, replicas: 3 } }, true);
+    w.history.recordOutcome(command.id, { kind: 'accepted', commandId: command.id });
+    w.clock.now += 60_000;
+    w.request('Q', { prompt: `Use ${GITHUB_TOKEN}?` });
+    w.clock.now += 60_000;
+    w.resolved('Q', 'cancelled');
+    const text = toJsonLines(w.history.entries());
+    const lines = text.split('\n');
+    assert.equal(lines.pop(), '', 'every line ends with a newline');
+    assert.equal(lines.length, 2);
+    const [form, question] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(form?.['requestId'], 'F', 'oldest first');
+    assert.equal(question?.['requestId'], 'Q');
+    assert.deepEqual(form?.['hub'], HUB);
+    assert.equal(form?.['agent'], 'claude-code');
+    assert.equal(form?.['session'], 's1');
+    assert.equal(form?.['kind'], 'form');
+    assert.match(String(form?.['at']), /^2026-07-03T10:00:00(\.000)?Z$/);
+    const [send] = form?.['sends'] as Array<Record<string, unknown>>;
+    assert.equal(send?.['capture'], 'full');
+    assert.equal(send?.['commandId'], command.id);
+    assert.deepEqual(send?.['answer'], { text: SENT_AS_TYPED_MARK, values: { name: SENT_AS_TYPED_MARK, password: SENT_AS_TYPED_MARK, replicas: 3 } });
+    assert.deepEqual((send?.['outcomes'] as Array<Record<string, unknown>>).map((o) => o['kind']), ['accepted']);
+    assert.equal(question?.['ended'], 'resolved');
+    assert.ok(!String((question?.['prompt'] as Record<string, unknown>)['text']).includes(GITHUB_TOKEN), 'the prompt as stored, credential-masked');
+    for (const secret of [GITHUB_TOKEN, PASSWORD, 'billing api']) assert.ok(!text.includes(secret), secret);
+  });
+
+  test('CSV: a header and one row per entry; agent text quoted and kept from running as a formula', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    const hostile = '=HYPERLINK("https://evil.example","Approve, now")\nsecond line';
+    w.request('P', { prompt: hostile }, 'full');
+    w.send('P', { text: 'yes' });
+    const csv = toCsv(w.history.entries());
+    const rows = csv.split('\r\n');
+    assert.equal(rows.pop(), '');
+    assert.equal(rows[0], CSV_COLUMNS.join(','));
+    assert.ok(csv.includes(`"'=HYPERLINK(""https://evil.example"",""Approve, now"")\nsecond line"`), csv);
+    assert.ok(rows.some((row) => row.includes(',P,input,')), 'the request id and kind in their columns');
+  });
+
+  test('csvCell: plain text as is; quotes, commas and line breaks quoted; formula starts made inert', () => {
+    assert.equal(csvCell('plain text'), 'plain text');
+    assert.equal(csvCell('a,b'), '"a,b"');
+    assert.equal(csvCell('say "hi"'), '"say ""hi"""');
+    assert.equal(csvCell('two\nlines'), '"two\nlines"');
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) assert.equal(csvCell(`${start}1+1`).startsWith(`"'${start}`), true, JSON.stringify(start));
   });
 });

@@ -9,13 +9,15 @@ import { entryDescription, historyPrompt, outcomeLines, sentLine } from '../word
 import type { Hubs } from '../hubs/hubs';
 import type { ExtensionLog } from '../services/log';
 import type { RequestPages } from '../page/requestPages';
-import { confirm, notify, treeItem } from '../words/surfaces';
+import { confirm, notify, pick, treeItem } from '../words/surfaces';
+import { toCsv, toJsonLines, type ExportFormat } from '../../history/historyExport';
 
 export const HISTORY_VIEW_ID = 'aepAttention.history';
 export const HISTORY_COMMANDS = {
   open: 'aepAttention.openHistoryEntry',
   copyJson: 'aepAttention.copyHistoryJson',
   clear: 'aepAttention.clearHistory',
+  export: 'aepAttention.exportHistory',
 } as const;
 
 type Node = { entry: Readonly<HistoryEntry> };
@@ -52,6 +54,7 @@ export class HistoryView extends Disposable {
     register(HISTORY_COMMANDS.open, (argument) => this.open(argument));
     register(HISTORY_COMMANDS.copyJson, (argument) => this.copyJson(argument));
     register(HISTORY_COMMANDS.clear, () => this.clear());
+    register(HISTORY_COMMANDS.export, () => this.exportHistory());
   }
 
   private scheduleRefresh(): void {
@@ -113,6 +116,41 @@ export class HistoryView extends Disposable {
     this.log.for('history').info(`copied command ${send.command.id} as JSON`);
     const masked = send.masked > 0 ? l10n.t(' {0} part(s) of the answer are masked, as the history keeps them.', send.masked) : '';
     void notify('info', l10n.t('Copied the command sent to {0} as JSON.{1}', entry.agent, masked));
+  }
+
+  /** JSON Lines or CSV of every entry as stored (masked parts stay masked), to a file the person picks. */
+  private async exportHistory(): Promise<void> {
+    const entries = this.history.entries();
+    if (entries.length === 0) {
+      void notify('info', l10n.t('The answer history is empty: there is nothing to export.'));
+      return;
+    }
+    const format = await pick<ExportFormat>([
+      { label: l10n.t('JSON Lines'), description: '.jsonl', detail: l10n.t('One entry per line, with every send and outcome'), value: 'jsonl' },
+      { label: l10n.t('CSV'), description: '.csv', detail: l10n.t('One row per entry, its last send and outcome, for a spreadsheet'), value: 'csv' },
+    ], { title: l10n.t('Export Answer History'), placeHolder: entries.length === 1 ? l10n.t('1 entry, in which format?') : l10n.t('{0} entries, in which format?', entries.length) });
+    if (!format) return;
+    const name = format === 'csv' ? 'aep-answer-history.csv' : 'aep-answer-history.jsonl';
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      title: l10n.t('Export Answer History'),
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      filters: format === 'csv' ? { CSV: ['csv'] } : { [l10n.t('JSON Lines')]: ['jsonl'] },
+    });
+    if (!target) return;
+    const text = format === 'csv' ? toCsv(entries) : toJsonLines(entries);
+    try {
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.log.for('history').error(`could not export the history to ${target.toString()}: ${why}`);
+      void notify('error', l10n.t('Could not write the answer history to {0}: {1}', target.fsPath, why));
+      return;
+    }
+    this.log.for('history').info(`exported ${entries.length} history entries as ${format} to ${target.toString()}`);
+    const done = entries.length === 1 ? l10n.t('Exported 1 history entry to {0}.', target.fsPath) : l10n.t('Exported {0} history entries to {1}.', entries.length, target.fsPath);
+    const choice = await notify('info', done, [{ title: l10n.t('Open'), value: 'open' }]);
+    if (choice === 'open') await vscode.window.showTextDocument(target);
   }
 
   private async clear(): Promise<void> {
