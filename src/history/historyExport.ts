@@ -2,7 +2,10 @@
 // line) or CSV (one row per entry). Built from the entries as stored, so what
 // storage masked (text sent as typed, secrets, credential-looking text) stays
 // masked: nothing here reads an answer from anywhere else.
-import type { HistoryEntry, HistoryOutcome } from './historyEntry';
+import type { Answer } from '../aep/attention';
+import type { TextHonesty } from '../aep/labels';
+import type { CaptureLevel } from '../aep/levels';
+import type { EndedWithoutAnswer, HistoryEntry, HistoryOutcome } from './historyEntry';
 
 export type ExportFormat = 'jsonl' | 'csv';
 
@@ -15,10 +18,11 @@ export interface ExportedEntry {
   source: string;
   requestId: string;
   kind: string;
-  /** As stored: capture-aware and credential-masked. `honesty` says whether it is the agent's text, a placeholder, or withheld. */
-  prompt: { text: string; honesty: string };
-  sends: Array<{ at: string; commandId: string; capture: string; answer: unknown; outcomes: ExportedOutcome[] }>;
-  ended?: string;
+  /** As stored: capture-aware and credential-masked; `honesty` is verbatim, redacted, or structural (synthesized at capture metadata). */
+  prompt: { text: string; honesty: TextHonesty };
+  /** Each answer as stored: masked where the history masks it. */
+  sends: Array<{ at: string; commandId: string; capture: CaptureLevel; answer: Answer; outcomes: ExportedOutcome[] }>;
+  ended?: EndedWithoutAnswer;
   agentOutcomes: ExportedOutcome[];
 }
 

@@ -76,14 +76,18 @@ export class Notifier extends Disposable {
   }
 
   private flush(items: Array<Readonly<AttentionItem>>): void {
-    // A request resolved within the burst (a replay catching up) is not worth a notification.
-    const still = items.filter((item) => isOpenStatus(item.status) && !this.hubs.isDismissed(item));
+    const still = items.filter((item) => this.stillWaiting(item));
     const byAgent = new Map<string, Array<Readonly<AttentionItem>>>();
     for (const item of still) {
       const key = `${item.hub}\u0000${item.agent}`;
       byAgent.set(key, [...(byAgent.get(key) ?? []), item]);
     }
     for (const items of byAgent.values()) this.whenToastShows(items);
+  }
+
+  /** A request resolved or dismissed meanwhile (a replay catching up, an answer elsewhere) is not worth a notification. */
+  private stillWaiting(item: Readonly<AttentionItem>): boolean {
+    return isOpenStatus(item.status) && !this.hubs.isDismissed(item);
   }
 
   /**
@@ -96,7 +100,7 @@ export class Notifier extends Disposable {
     if (wait > 0) {
       const timer = setTimeout(() => {
         this.waiting.delete(timer);
-        this.whenToastShows(items.filter((item) => isOpenStatus(item.status) && !this.hubs.isDismissed(item)));
+        this.whenToastShows(items.filter((item) => this.stillWaiting(item)));
       }, wait);
       this.waiting.add(timer);
       return;
