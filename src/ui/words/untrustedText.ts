@@ -40,6 +40,9 @@ export type Surface =
   | 'statusBarText'
   | 'panelTitle'
   | 'accessibilityLabel'
+  /** An OS notification's title and body (the browser `Notification`): plain text, shown outside the window. */
+  | 'osNotificationTitle'
+  | 'osNotificationBody'
   /** Text for `MarkdownString.appendText` (tree item and status bar tooltips, hovers). */
   | 'markdownText';
 
@@ -68,6 +71,9 @@ export const SURFACES: Readonly<Record<Surface, SurfaceRule>> = {
   statusBarText: oneLine(60),
   panelTitle: oneLine(80),
   accessibilityLabel: oneLine(500),
+  // Notification centers cut titles near 64 characters and bodies after a few lines.
+  osNotificationTitle: oneLine(64),
+  osNotificationBody: oneLine(200),
   markdownText: { cap: 2000, lines: 'many', maxLines: 20, markdown: true },
 };
 

@@ -1,0 +1,66 @@
+// An OS notification's words (src/ui/inbox/osNotice.ts): read outside the
+// window, so they name who asks, mark a synthesized prompt, and never carry
+// text the credential detector fires on.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { credentialIn } from '../../src/aep/credentials';
+import { Inbox } from '../../src/inbox/inbox';
+import type { AttentionItem } from '../../src/inbox/attentionItem';
+import { osNoticeText, wantsOsNotice } from '../../src/ui/inbox/osNotice';
+import { emitterEvents } from '../support/events';
+
+const TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+
+function requests(prompts: string[], capture: 'full' | 'redacted' | 'metadata' = 'full', agent = 'claude'): Array<Readonly<AttentionItem>> {
+  const inbox = new Inbox();
+  const events = emitterEvents({ agent, session: 's1' });
+  prompts.forEach((prompt, i) => inbox.apply(events.request(`r${i}`, i + 1, { kind: 'permission', prompt, options: [{ id: 'allow', label: 'Allow' }] }, { capture })));
+  return inbox.open();
+}
+
+test('one request: the agent in the title, the prompt as the body', () => {
+  assert.deepEqual(osNoticeText(requests(['Run npm test?']), undefined), { title: 'claude is waiting for you', body: 'Run npm test?' });
+});
+
+test('with several hubs the title names the hub the agent asked through', () => {
+  assert.equal(osNoticeText(requests(['Run npm test?']), 'staging hub')?.title, 'claude via staging hub is waiting for you');
+});
+
+test('at capture metadata the synthesized prompt is marked as such', () => {
+  const [item] = requests(['placeholder'], 'metadata');
+  assert.ok(item?.request);
+  const shown = osNoticeText([item], undefined);
+  assert.match(shown?.body ?? '', /\(synthesized, capture metadata\)$/);
+});
+
+test('a prompt the credential detector fires on never leaves the window: only who asks', () => {
+  const prompt = `Use ${TOKEN} to push?`;
+  assert.ok(credentialIn(prompt), 'precondition: the detector fires on this prompt');
+  const shown = osNoticeText(requests([prompt]), undefined);
+  assert.deepEqual(shown, { title: 'claude is waiting for you', body: 'A request from claude' });
+  assert.ok(!JSON.stringify(shown).includes('ghp_'));
+});
+
+test('a burst of one agent is counted, and no prompt of it is shown', () => {
+  const shown = osNoticeText(requests(['Run npm test?', `Use ${TOKEN}?`, 'Deploy?']), undefined);
+  assert.deepEqual(shown, { title: 'claude is waiting for you', body: '3 requests from claude' });
+  assert.equal(osNoticeText([], undefined), undefined);
+});
+
+test('hostile text comes out one plain line within the caps', () => {
+  const hostile = `$(alert) [Click](https://evil.example) ${'x'.repeat(300)}\nSecond line\u202e`;
+  const shown = osNoticeText(requests([hostile], 'full', `agent-${'y'.repeat(80)}`), 'hub\nB');
+  assert.ok(shown);
+  assert.ok(shown.title.length <= 64 && shown.body.length <= 200, `${shown.title.length} / ${shown.body.length}`);
+  for (const text of [shown.title, shown.body]) {
+    assert.doesNotMatch(text, /[\n\r\u202e]/);
+    assert.doesNotMatch(text, /\$\(alert\)/);
+  }
+});
+
+test('when an OS notification is wanted', () => {
+  assert.equal(wantsOsNotice('whenUnfocused', false), true);
+  assert.equal(wantsOsNotice('whenUnfocused', true), false);
+  assert.equal(wantsOsNotice('always', true), true);
+  assert.equal(wantsOsNotice('off', false), false);
+});
