@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { credentialIn } from '../../src/aep/credentials';
+import { setStoredSecretValues } from '../../src/aep/secretAsking';
 import { Inbox } from '../../src/inbox/inbox';
 import type { AttentionItem } from '../../src/inbox/attentionItem';
 import { osNoticeText, wantsOsNotice } from '../../src/ui/inbox/osNotice';
@@ -39,6 +40,14 @@ test('a prompt the credential detector fires on never leaves the window: only wh
   const shown = osNoticeText(requests([prompt]), undefined);
   assert.deepEqual(shown, { title: 'claude is waiting for you', body: 'A request from claude' });
   assert.ok(!JSON.stringify(shown).includes('ghp_'));
+});
+
+test('a value the user lists as always secret never leaves the window either', (t) => {
+  setStoredSecretValues(['hunter2-staging']);
+  t.after(() => setStoredSecretValues([]));
+  const prompt = 'Log in to staging with hunter2-staging?';
+  assert.equal(credentialIn(prompt), undefined, 'precondition: the detector alone would let it through');
+  assert.equal(osNoticeText(requests([prompt]), undefined)?.body, 'A request from claude');
 });
 
 test('a burst of one agent is counted, and no prompt of it is shown', () => {

@@ -1,6 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type { AttentionItem } from '../../inbox/inbox';
-import { credentialIn } from '../../aep/credentials';
+import { credentialKinds } from '../../aep/credentials';
+import { redactText } from '../../aep/redaction';
+import { storedMasking } from '../../aep/secretAsking';
 import { agentName, promptLine } from '../words/describe';
 import { forSurface } from '../words/untrustedText';
 
@@ -38,8 +40,13 @@ export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub:
   return { title: forSurface('osNotificationTitle', title), body: forSurface('osNotificationBody', body) };
 }
 
-/** The prompt leaves the window only when nothing in it looks like a credential (the page's own detector). */
+/**
+ * The prompt leaves the window only when the credential detector names
+ * nothing in it, read with the masking of what is kept (the §9.4 secret rules
+ * and the user's always-secret values), so a value the user listed never
+ * reaches a lock screen either.
+ */
 function mayShowPrompt(item: Readonly<AttentionItem>): boolean {
   const prompt = item.request?.prompt;
-  return prompt !== undefined && credentialIn(prompt) === undefined;
+  return prompt !== undefined && credentialKinds(redactText(prompt, storedMasking()).replacements).length === 0;
 }
