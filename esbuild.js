@@ -83,6 +83,15 @@ const bundles = [
     format: 'iife',
     target: 'es2022',
   },
+  {
+    // The notifications view (src/ui/inbox/osNotifications.ts): no component library, a few KB.
+    ...common,
+    entryPoints: ['webview/alerts/main.ts'],
+    outfile: 'dist/webview/alerts.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Commands } from './ui/commands';
+import type { AttentionItem } from './inbox/inbox';
 import { AnswerHistory } from './history/answerHistory';
 import { recordAnswers } from './ui/history/historyRecorder';
 import { HistoryPages } from './ui/page/historyPages';
@@ -10,6 +11,7 @@ import { InlineAnswers } from './ui/inline/inlineAnswer';
 import { configureHostStrings } from './ui/words/l10n';
 import { ExtensionLog } from './ui/services/log';
 import { Notifier } from './ui/inbox/notifier';
+import { OsNotifications } from './ui/inbox/osNotifications';
 import { REQUEST_VIEW_TYPE, RequestPages } from './ui/page/requestPages';
 import { SettingsService } from './ui/services/settings';
 import { StatusBar } from './ui/inbox/statusBar';
@@ -53,18 +55,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
   const historyPanels = new HistoryPages(context.extensionUri, log.for('history'));
   const recording = recordAnswers(hubs, history, settings);
-  const notifier = new Notifier(hubs, settings, {
-    open: (item) => commands.open(item),
-    fitsInline: (item) => inline.fits(item),
-    answerInline: (item) => void commands.answer(item),
+  const actions = {
+    open: (item: Readonly<AttentionItem>) => commands.open(item),
+    fitsInline: (item: Readonly<AttentionItem>) => inline.fits(item),
+    answerInline: (item: Readonly<AttentionItem>) => void commands.answer(item),
     showInbox: () => void commands.showInbox(),
+  };
+  const alerts = new OsNotifications(context.extensionUri, hubs, settings, log.for('os-notifications'), actions);
+  const notifier = new Notifier(hubs, settings, {
+    ...actions,
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),
-  });
+  }, alerts);
   // Each hub stops its client before its store saves what the inbox holds (hubs.ts).
   // The history is written last, after the hubs' final outcomes.
   context.subscriptions.push(
-    { dispose: () => history.dispose() }, recording, settings, hubs, panels, historyPanels, inline, commands, notifier,
-    new StatusBar(hubs), new InboxView(hubs), new HistoryView(history, hubs, historyPanels, panels, log),
+    { dispose: () => history.dispose() }, recording, settings, hubs, panels, historyPanels, inline, commands, notifier, alerts,
+    new StatusBar(hubs, alerts), new InboxView(hubs), new HistoryView(history, hubs, historyPanels, panels, log),
   );
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(REQUEST_VIEW_TYPE, {

@@ -305,13 +305,21 @@ export interface OpenTarget {
  * Launches headless Chromium and opens the workbench on `folder` (with `{ kind: 'workspace' }`,
  * `folder` is a `.code-workspace` file); resolves once it is visible.
  */
-export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000, target: OpenTarget = { kind: 'folder' }): Promise<Workbench> {
+/**
+ * `prepare` runs on the browser context before the workbench loads (to grant a
+ * permission or add an init script that every frame, webviews included, runs).
+ */
+export async function openWorkbench(
+  url: string, folder: string, timeoutMs = 90_000, target: OpenTarget = { kind: 'folder' },
+  prepare?: (context: BrowserContext) => Promise<void>,
+): Promise<Workbench> {
   const executablePath = chromiumPath();
   if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
   const messages: string[] = [];
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await prepare?.(context);
     const page = await context.newPage();
     page.on('console', (message) => messages.push(`[${message.type()}] ${message.text()}`));
     page.on('pageerror', (error) => messages.push(`[pageerror] ${error.message}`));

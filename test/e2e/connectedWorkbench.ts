@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
@@ -26,7 +26,14 @@ export interface ConnectedWorkbench {
  */
 export async function withConnectedWorkbench(
   t: TestContext,
-  options: { name: string; token: string },
+  options: {
+    name: string;
+    token: string;
+    /** Merged into the user's settings.json. */
+    userSettings?: Record<string, unknown>;
+    /** Runs on the browser context before the workbench loads (openWorkbench). */
+    prepare?: (context: BrowserContext) => Promise<void>;
+  },
   scenario: (e2e: ConnectedWorkbench) => Promise<void>,
 ): Promise<void> {
   const install = e2eAvailable();
@@ -45,8 +52,9 @@ export async function withConnectedWorkbench(
       userDataDir: path.join(tmp, 'user-data'),
       extensionsDir: path.join(tmp, 'extensions'),
       env: { AEP_HUB: hub.url, AEP_TOKEN: options.token },
+      ...(options.userSettings ? { userSettings: options.userSettings } : {}),
     });
-    workbench = await openWorkbench(server.url, workspaceDir);
+    workbench = await openWorkbench(server.url, workspaceDir, undefined, undefined, options.prepare);
     const page = workbench.page;
     await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1/);
     const shot = async (step: string) => {

@@ -33,7 +33,7 @@ import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
 import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
-import { runCommand, showRows, statusItem, statusLabel, viewRows, waitForStatus, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
+import { runCommand, showRows, statusLabel, statusTooltip, viewRows, waitForStatus, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
 
 const TOKEN_A = 'e2e-token-hubs-a-41c7';
 const TOKEN_B = 'e2e-token-hubs-b-9e02';
@@ -94,24 +94,11 @@ async function showInbox(page: Page): Promise<void> {
 
 // ---- the status item's tooltip ------------------------------------------------
 
-/** Hovers the status item and reads its tooltip; '' when no hover showed. */
-async function statusTooltip(page: Page): Promise<string> {
-  await page.mouse.move(5, 5);
-  await sleep(300);
-  await statusItem(page).hover();
-  // The tooltip's Markdown writes its spaces as non-breaking ones (\s matches both).
-  const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /hubs\sconnected/ }).first();
-  const shown = await hover.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
-  const text = shown ? plain(await hover.innerText().catch(() => '')) : '';
-  await page.mouse.move(5, 5);
-  return text;
-}
-
 /** Waits for the status tooltip to match every pattern; returns it. */
 async function waitForTooltip(page: Page, patterns: RegExp[], timeoutMs = 60_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const text = await statusTooltip(page);
+    const text = await statusTooltip(page, /hubs\sconnected/);
     if (text !== '' && patterns.every((pattern) => pattern.test(text))) return text;
     if (Date.now() > deadline) throw new Error(`the status tooltip never matched ${patterns.map(String).join(', ')}; last:\n${text || '(no hover)'}`);
     await sleep(1_000);

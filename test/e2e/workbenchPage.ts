@@ -123,3 +123,16 @@ export async function waitForView(page: Page, title: string, what: string, holds
     await sleep(250);
   }
 }
+
+/** Hovers the status item and reads its tooltip (the hover that matches `hasText`); '' when no hover showed. */
+export async function statusTooltip(page: Page, hasText: RegExp): Promise<string> {
+  await page.mouse.move(5, 5);
+  await sleep(300);
+  await statusItem(page).hover();
+  const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText }).first();
+  const shown = await hover.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+  // The tooltip's Markdown writes its spaces as non-breaking ones, and word joiners where agent text could link.
+  const text = shown ? (await hover.innerText().catch(() => '')).replace(/\u00a0/g, ' ').replace(/\u2060/g, '') : '';
+  await page.mouse.move(5, 5);
+  return text;
+}

@@ -27,7 +27,7 @@ function settingsFor(hubUrl: string): Settings {
     defaults: { filter: undefined, captureCeiling: undefined },
   });
   const user = { notifications: 'all' as const, senderName: 'hubs-test', allowInsecureRemote: false };
-  return { hubs, hubListProblems: problems, ...user, user, notificationMinSeverity: 'info', closeFormWhenResolved: false, history: { maxEntries: 10, maxAgeDays: 1 } };
+  return { hubs, hubListProblems: problems, ...user, user, notificationMinSeverity: 'info', closeFormWhenResolved: false, history: { maxEntries: 10, maxAgeDays: 1 }, osNotifications: 'whenUnfocused', sound: false };
 }
 
 /** A window's Hubs over the hub at `hubUrl`, with the test's settings, token, storage and log. */

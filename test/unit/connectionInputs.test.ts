@@ -27,6 +27,8 @@ const BASE: Both = {
   allowInsecureRemote: false,
   closeFormWhenResolved: false,
   history: { maxEntries: 200, maxAgeDays: 30 },
+  osNotifications: 'whenUnfocused',
+  sound: false,
   user: { notifications: 'all', senderName: 'vscode-aep-attention', allowInsecureRemote: false },
 };
 

@@ -24,6 +24,7 @@ const GUARDED: Record<string, readonly string[]> = {
   TreeItem: ['label', 'description', 'tooltip', 'accessibilityInformation'],
   StatusBarItem: ['text', 'tooltip', 'name', 'accessibilityInformation'],
   WebviewPanel: ['title'],
+  WebviewView: ['title', 'description', 'badge'],
   QuickPick: ['title', 'placeholder', 'items', 'prompt', 'validationMessage'],
   InputBox: ['title', 'placeholder', 'prompt', 'validationMessage'],
   QuickInput: ['title'],

@@ -13,6 +13,7 @@ import { Disposable } from '../services/disposable';
 import type { Hub, Hubs } from '../hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { notify, toastBudget, type Choice } from '../words/surfaces';
+import type { OsNotifications } from './osNotifications';
 
 // The first request after a quiet spell is shown LEAD_MS after it reached the inbox (with any
 // that came with it, so a replay's request and its resolution make no toast); later ones of the
@@ -45,6 +46,8 @@ export class Notifier extends Disposable {
     private readonly hubs: Hubs,
     private readonly settings: SettingsService,
     private readonly actions: NotifierActions,
+    /** The system notification and sound beside each toast, given at once: they do not wait for the toast's turn. */
+    private readonly alerts?: Pick<OsNotifications, 'alert'>,
   ) {
     super();
     for (const hub of hubs.list()) this.notified.restore(hub, hub.store.visibleItems().map((item) => item.key));
@@ -82,7 +85,10 @@ export class Notifier extends Disposable {
       const key = `${item.hub}\u0000${item.agent}`;
       byAgent.set(key, [...(byAgent.get(key) ?? []), item]);
     }
-    for (const items of byAgent.values()) this.whenToastShows(items);
+    for (const items of byAgent.values()) {
+      this.alerts?.alert(items, this.hubName(items[0]));
+      this.whenToastShows(items);
+    }
   }
 
   /** A request resolved or dismissed meanwhile (a replay catching up, an answer elsewhere) is not worth a notification. */
@@ -111,8 +117,8 @@ export class Notifier extends Disposable {
   }
 
   /** With several hubs, a notification says which one the agent asked through. */
-  private hubName(item: Readonly<AttentionItem>): string | undefined {
-    return this.hubs.size > 1 ? this.hubs.of(item)?.label : undefined;
+  private hubName(item: Readonly<AttentionItem> | undefined): string | undefined {
+    return item && this.hubs.size > 1 ? this.hubs.of(item)?.label : undefined;
   }
 
   private async showMany(first: Readonly<AttentionItem>, count: number): Promise<void> {

@@ -5,13 +5,13 @@ import { redactText } from '../../aep/redaction';
 import { storedMasking } from '../../aep/secretAsking';
 import { agentName, promptLine } from '../words/describe';
 import { forSurface } from '../words/untrustedText';
+import type { OsNotificationMode } from '../../shared/alertMessages';
 
 // What an OS notification says about a request (issue 28). It is read outside
 // the window, on a lock screen or a shared display, by whoever is near: it
 // names who asks and through which hub, and carries the prompt as plain text
 // only when the prompt looks like no credential.
 
-export type OsNotificationMode = 'whenUnfocused' | 'always' | 'off';
 
 export interface OsNoticeText {
   readonly title: string;

@@ -5,6 +5,7 @@ import { sessionName } from '../words/describe';
 import { Disposable } from '../services/disposable';
 import type { Hub, Hubs } from '../hubs/hubs';
 import { StatusItem } from '../words/surfaces';
+import type { OsNotifications } from './osNotifications';
 import { describeFailure, describeLost } from '../words/failureMessages';
 
 export const STATUS_COMMAND = 'aepAttention.statusBarClicked';
@@ -23,8 +24,9 @@ export class StatusBar extends Disposable {
 
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly hubs: Hubs) {
+  constructor(private readonly hubs: Hubs, private readonly alerts?: Pick<OsNotifications, 'notes' | 'onDidChange'>) {
     super();
+    if (alerts) this._register(alerts.onDidChange(() => this.render()));
     this._register(hubs.onDidChangeState(() => this.render()));
     this._register(hubs.onDidChangeHubs(() => this.render()));
     // A flood changes the inbox thousands of times a second: count once per burst, as the inbox view does.
@@ -49,7 +51,7 @@ export class StatusBar extends Disposable {
     }
     if (hubs.length === 1) {
       const shown = hubLine(only);
-      const tooltip = [shown.summary, ...hubNotes(only)];
+      const tooltip = [shown.summary, ...hubNotes(only), ...(this.alerts?.notes() ?? [])];
       tooltip.push(only.state.kind === 'failed' ? l10n.t('Click for the reason and a retry.') : l10n.t('Click to open the inbox.'));
       // The tooltip's Markdown escapes spaces; screen readers get the plain sentence.
       this.item.show({ icon: shown.icon, ...(shown.text === undefined ? {} : { text: shown.text }), tooltip, accessibilityLabel: `${l10n.t('AEP Attention')}: ${shown.summary}` });
@@ -65,6 +67,7 @@ export class StatusBar extends Disposable {
       : l10n.t('{0} of {1} hubs connected. {2} requests wait for you.', connected, hubs.length, pending);
     const tooltip = [summary];
     for (const hub of hubs) tooltip.push(l10n.t('{0}: {1}', hub.label, hubLine(hub).summary), ...hubNotes(hub));
+    tooltip.push(...(this.alerts?.notes() ?? []));
     tooltip.push(overall === 'failed' ? l10n.t('Click for the reasons and a retry.') : l10n.t('Click to open the inbox.'));
     this.item.show({ icon, text: pending > 0 ? `${pending}` : l10n.t('AEP'), tooltip, accessibilityLabel: `${l10n.t('AEP Attention')}: ${summary}` });
   }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CAPTURE_LEVELS, SEVERITIES, type CaptureLevel, type Severity } from '../../aep/levels';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../../history/answerHistory';
+import { OS_NOTIFICATION_MODES, type OsNotificationMode } from '../../shared/alertMessages';
 import { Disposable } from './disposable';
 import { hubList, type HubConfig, type NamedHub } from './hubList';
 
@@ -23,6 +24,10 @@ export interface Settings {
   closeFormWhenResolved: boolean;
   /** How much of the answer history is kept (answerHistory.ts). */
   history: HistoryLimits;
+  /** When a request is also a system notification (src/ui/inbox/osNotifications.ts). */
+  osNotifications: OsNotificationMode;
+  /** A short sound when a request arrives while the window is in the background. */
+  sound: boolean;
   /**
    * `notifications`, `senderName` and `allowInsecureRemote` as the user set
    * them, whatever the workspace says: what the hubs of the user's own list
@@ -68,6 +73,10 @@ function ceilingValue(value: unknown): CaptureLevel | undefined {
 
 function notificationMode(value: unknown): NotificationMode {
   return value === 'forms' || value === 'off' ? value : 'all';
+}
+
+function osNotificationMode(value: unknown): OsNotificationMode {
+  return (OS_NOTIFICATION_MODES as readonly unknown[]).includes(value) ? (value as OsNotificationMode) : 'whenUnfocused';
 }
 
 function senderNameValue(value: unknown): string {
@@ -124,6 +133,9 @@ function readSettings(environmentHub: string | undefined): Settings {
       maxEntries: wholeNumber(config.get<unknown>('history.maxEntries'), DEFAULT_HISTORY_LIMITS.maxEntries, 0, 5_000),
       maxAgeDays: wholeNumber(config.get<unknown>('history.maxAgeDays'), DEFAULT_HISTORY_LIMITS.maxAgeDays, 1, 3_650),
     },
+    // The person's own, whatever a workspace says (scope "application"): how they are reached is theirs to choose.
+    osNotifications: osNotificationMode(config.inspect<unknown>('osNotifications')?.globalValue),
+    sound: config.inspect<unknown>('sound')?.globalValue === true,
   };
 }
 

@@ -1,0 +1,258 @@
+import * as l10n from '@vscode/l10n';
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Logger } from '../../base/logger';
+import type { AttentionItem } from '../../inbox/inbox';
+import { isOpenStatus } from '../../inbox/inbox';
+import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
+import { Disposable } from '../services/disposable';
+import type { Hubs } from '../hubs/hubs';
+import type { SettingsService } from '../services/settings';
+import { webviewHtml } from '../page/webviewHtml';
+import type { NotifierActions } from './notifier';
+import { osNoticeText, wantsOsNotice } from './osNotice';
+
+export const ALERTS_VIEW_ID = 'aepAttention.alerts';
+/** How many notifications are remembered for their click and their closing; older ones are left to the system. */
+const REMEMBERED = 32;
+
+/** What a click on a notification does, as the toast's primary actions would. */
+export type AlertActions = Omit<NotifierActions, 'answerWithOption'>;
+
+/** Why an alert that was wanted could not be given, as the status tooltip and the log say it. */
+type Problem = 'no-view' | 'not-allowed' | 'denied' | 'unsupported' | 'failed' | 'sound-blocked' | 'sound-unsupported';
+
+/**
+ * The system's notifications and the optional sound (issue 28), through the
+ * notifications view (webview/alerts/main.ts). An extension has no API for
+ * either; a webview's `Notification` is what desktop VS Code and a browser
+ * both offer. The view exists once VS Code has shown it (its sidebar opened
+ * in this window, then kept alive hidden): until then, and whenever the
+ * browser refuses, the status tooltip and the log say so, once.
+ */
+export class OsNotifications extends Disposable implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private permission: PermissionState | undefined;
+  private sound: SoundState | undefined;
+  private lastFailed = false;
+  private counter = 0;
+  /** Notification id → the keys of its requests, oldest first. */
+  private readonly live = new Map<string, string[]>();
+  private readonly told = new Set<Problem>();
+  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly changes = this._register(new vscode.EventEmitter<void>());
+  /** Fires when what `notes` says may have changed. */
+  readonly onDidChange = this.changes.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly hubs: Hubs,
+    private readonly settings: SettingsService,
+    private readonly log: Logger,
+    private readonly actions: AlertActions,
+  ) {
+    super();
+    this._register(vscode.window.registerWebviewViewProvider(ALERTS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: true } }));
+    this._register(vscode.window.onDidChangeWindowState(() => this.postSettings()));
+    this._register(settings.onDidChange(() => {
+      this.postSettings();
+      this.changes.fire();
+    }));
+    this._register(hubs.onDidChangeInbox(() => this.scheduleSweep()));
+    this._register({ dispose: () => this.sweepTimer && clearTimeout(this.sweepTimer) });
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const style = vscode.Uri.joinPath(this.extensionUri, 'media', 'webview');
+    view.webview.options = { enableScripts: true, localResourceRoots: [root, style] };
+    view.webview.html = webviewHtml({
+      cspSource: view.webview.cspSource,
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(root, 'alerts.js')).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(style, 'alerts.css')).toString(),
+      nonce: randomBytes(18).toString('base64'),
+      lang: vscode.env.language,
+      title: l10n.t('Notifications'),
+      loading: l10n.t('Loading…'),
+    });
+    const subscriptions = [
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidDispose(() => {
+        subscriptions.forEach((subscription) => subscription.dispose());
+        if (this.view === view) this.view = undefined;
+        this.ready = false;
+        this.changes.fire();
+      }),
+    ];
+    this.changes.fire();
+  }
+
+  private get mode(): AlertSettings['mode'] {
+    return this.settings.value.osNotifications;
+  }
+
+  private get alertSettings(): AlertSettings {
+    return { mode: this.mode, sound: this.settings.value.sound, focused: vscode.window.state.focused };
+  }
+
+  /**
+   * One agent's requests of one burst, as the notifier groups them for its
+   * toast, and under the same rules (it calls this only for what it notifies).
+   */
+  alert(items: ReadonlyArray<Readonly<AttentionItem>>, hub: string | undefined): void {
+    const focused = vscode.window.state.focused;
+    const text = wantsOsNotice(this.mode, focused) ? osNoticeText(items, hub) : undefined;
+    const sound = this.settings.value.sound && !focused;
+    if (!text && !sound) return;
+    if (!this.view || !this.ready) {
+      this.tell('no-view');
+      return;
+    }
+    if (text && this.permission !== 'granted') this.tell(this.permission === 'denied' ? 'denied' : this.permission === 'unsupported' ? 'unsupported' : 'not-allowed');
+    const id = `alert-${++this.counter}`;
+    this.live.set(id, items.map((item) => item.key));
+    for (const old of [...this.live.keys()].slice(0, Math.max(0, this.live.size - REMEMBERED))) this.live.delete(old);
+    this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
+  }
+
+  /** Paragraphs for the status tooltip: what keeps the notifications or the sound from reaching the person now. */
+  notes(): string[] {
+    const notes: string[] = [];
+    if (this.mode !== 'off') {
+      const problem = this.noticeProblem();
+      if (problem) notes.push(problemSentence(problem));
+    }
+    if (this.settings.value.sound) {
+      const problem = !this.view || !this.ready ? 'no-view' : this.sound === 'blocked' ? 'sound-blocked' : this.sound === 'unsupported' ? 'sound-unsupported' : undefined;
+      if (problem && (problem !== 'no-view' || this.mode === 'off')) notes.push(problemSentence(problem));
+    }
+    return notes;
+  }
+
+  private noticeProblem(): Problem | undefined {
+    if (!this.view || !this.ready) return 'no-view';
+    if (this.permission === 'denied') return 'denied';
+    if (this.permission === 'unsupported') return 'unsupported';
+    if (this.permission !== 'granted') return 'not-allowed';
+    return this.lastFailed ? 'failed' : undefined;
+  }
+
+  /** Says once, in the log, why an alert was not given; the tooltip says it for as long as it holds. */
+  private tell(problem: Problem): void {
+    if (this.told.has(problem)) return;
+    this.told.add(problem);
+    this.log.warn(`a request was not shown as a system notification or sound: ${LOG_WORDS[problem]}`);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = alertsToHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.log.error(`ignored an invalid message from the notifications view: ${parsed.error.message}`);
+      return;
+    }
+    this.handle(parsed.data);
+  }
+
+  private handle(message: AlertsToHost): void {
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.permission = message.permission;
+        this.sound = message.sound;
+        this.log.info(`notifications view ready: permission ${message.permission}, sound ${message.sound}`);
+        this.post({ type: 'init', settings: this.alertSettings, l10n: vscode.l10n.bundle });
+        break;
+      case 'permission':
+        if (message.permission !== this.permission) this.log.info(`system notifications permission: ${message.permission}`);
+        this.permission = message.permission;
+        if (message.permission === 'granted') this.told.clear();
+        break;
+      case 'sound':
+        this.sound = message.sound;
+        if (message.sound !== 'ready') this.tell(message.sound === 'blocked' ? 'sound-blocked' : 'sound-unsupported');
+        break;
+      case 'shown':
+        this.lastFailed = false;
+        break;
+      case 'failed':
+        this.lastFailed = true;
+        this.tell('failed');
+        break;
+      case 'clicked':
+        this.clicked(message.id);
+        return;
+    }
+    this.changes.fire();
+  }
+
+  /** As the toast's primary action: the one request inline when it fits, else its page; a burst, the inbox. */
+  private clicked(id: string): void {
+    const keys = this.live.get(id);
+    this.live.delete(id);
+    const items = (keys ?? []).map((key) => this.hubs.item(key)).filter((item): item is Readonly<AttentionItem> => item !== undefined);
+    const [first] = items;
+    if (!first || items.length > 1) {
+      this.actions.showInbox();
+      return;
+    }
+    // A request closed meanwhile opens on its page, which says how it ended; nothing is sent.
+    if (this.isWaiting(first) && this.actions.fitsInline(first)) this.actions.answerInline(first);
+    else this.actions.open(first);
+  }
+
+  private isWaiting(item: Readonly<AttentionItem>): boolean {
+    return isOpenStatus(item.status) && !this.hubs.isDismissed(item);
+  }
+
+  /** A notification whose requests all closed is taken back, so it does not invite an answer that cannot be sent. */
+  private scheduleSweep(): void {
+    if (this.sweepTimer || this.live.size === 0) return;
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = undefined;
+      for (const [id, keys] of this.live) {
+        const waiting = keys.some((key) => {
+          const item = this.hubs.item(key);
+          return item !== undefined && this.isWaiting(item);
+        });
+        if (!waiting) {
+          this.live.delete(id);
+          this.post({ type: 'close', id });
+        }
+      }
+    }, 100);
+  }
+
+  private postSettings(): void {
+    if (this.ready) this.post({ type: 'settings', settings: this.alertSettings });
+  }
+
+  private post(message: HostToAlerts): void {
+    if (this.view && this.ready) void this.view.webview.postMessage(message);
+  }
+}
+
+/** For the log, in English like every log line. */
+const LOG_WORDS: Record<Problem, string> = {
+  'no-view': 'the AEP Attention notifications view has not been shown in this window yet (open the AEP Attention sidebar once)',
+  'not-allowed': 'the browser has not been allowed to show notifications (choose Allow System Notifications in the AEP Attention sidebar)',
+  denied: 'the browser or the system refused notifications',
+  unsupported: 'this VS Code gives extension views no Notification API',
+  failed: 'the browser refused to show the last notification',
+  'sound-blocked': 'the browser blocks sound until the notifications view is clicked once',
+  'sound-unsupported': 'this VS Code gives extension views no audio',
+};
+
+function problemSentence(problem: Problem): string {
+  switch (problem) {
+    case 'no-view': return l10n.t('System notifications and sound start once the AEP Attention sidebar has been opened in this window.');
+    case 'not-allowed': return l10n.t('System notifications are not allowed yet: open the AEP Attention sidebar and choose Allow System Notifications.');
+    case 'denied': return l10n.t('System notifications are blocked: the browser or the system refused them. Allow them in the browser\'s site settings or the system\'s notification settings.');
+    case 'unsupported': return l10n.t('System notifications are not available in this VS Code; requests show inside the window only.');
+    case 'failed': return l10n.t('The last system notification could not be shown: the browser refused it.');
+    case 'sound-blocked': return l10n.t('The sound is blocked until you click in the AEP Attention notifications view once (Play Test Sound).');
+    case 'sound-unsupported': return l10n.t('The sound is not available in this VS Code.');
+  }
+}

@@ -1,0 +1,215 @@
+// System notifications (issue 28), in the REAL VS Code workbench (code-server)
+// with the extension installed from its VSIX, in a real Chromium:
+//   - before the AEP Attention sidebar was opened, the status tooltip says the
+//     notifications start once it is;
+//   - the notifications view asks the browser from a click; refused, the view
+//     and the status tooltip say so; granted (as the person would in the
+//     site settings), the view says so;
+//   - a request while the workbench has focus makes a toast and no system
+//     notification; the workbench loses focus, the view says the next request
+//     is a system notification, and one arrives with the agent in its title
+//     and the prompt as its body; a prompt holding a token says only
+//     "A request from {agent}" and is taken back when the agent resolves it;
+//   - with the sound on, the view plays its two tones for the request in the background;
+//   - clicking the notification asks the browser to focus the window and
+//     opens the request in the quick input.
+// Headless Chromium shows no notification on any screen: an init script, run
+// in every frame before the page's own scripts, records each `Notification`
+// the webview constructs (over the real one) and each `window.focus()` call.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { freshSession, makeEvent } from '../support/events';
+import { codeServerSuite } from '../support/harness';
+import { WsPeer } from '../support/wsPeer';
+import { withConnectedWorkbench } from './connectedWorkbench';
+import { runCommand, statusTooltip, waitForQuickInputTitle, waitForStatus } from './workbenchPage';
+
+const TOKEN = 'e2e-token-os-notify-3c91';
+const AGENT = 'e2e-os-agent';
+const TOKEN_IN_PROMPT = `ghp_${'Z9'.repeat(18)}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Recorded { title: string; body: string; tag: string; closed: boolean }
+
+/** Runs in every frame before its scripts: records notifications and focus calls, changing neither. */
+function recordNotifications(): void {
+  const made: Recorded[] = [];
+  const clicks: Array<() => void> = [];
+  const scope = window as unknown as { __aepMade: Recorded[]; __aepClick: typeof clicks; __aepFocusCalls: number };
+  scope.__aepMade = made;
+  scope.__aepClick = clicks;
+  scope.__aepFocusCalls = 0;
+  // Each tone the view starts (the sound is two).
+  const tones = window as unknown as { __aepTones: number[] };
+  tones.__aepTones = [];
+  if (typeof OscillatorNode !== 'undefined') {
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
+      tones.__aepTones.push(this.frequency.value);
+      start.call(this, when);
+    };
+  }
+  const focus = window.focus.bind(window);
+  window.focus = () => {
+    scope.__aepFocusCalls++;
+    focus();
+  };
+  const Real = window.Notification as typeof Notification | undefined;
+  if (!Real) return;
+  class Recording extends Real {
+    constructor(title: string, options?: NotificationOptions) {
+      super(title, options);
+      const entry: Recorded = { title, body: options?.body ?? '', tag: options?.tag ?? '', closed: false };
+      made.push(entry);
+      const close = this.close.bind(this);
+      this.close = () => {
+        entry.closed = true;
+        close();
+      };
+      // What the system does when the person clicks it.
+      clicks.push(() => this.dispatchEvent(new Event('click')));
+    }
+  }
+  window.Notification = Recording as typeof Notification;
+}
+
+async function prepare(context: BrowserContext): Promise<void> {
+  await context.addInitScript(recordNotifications);
+}
+
+/** The notifications view's frame (webviews nest two iframes deep). */
+async function alertsFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (await frame.locator('#test-sound').isVisible().catch(() => false)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error('the notifications view never appeared');
+    await sleep(100);
+  }
+}
+
+async function waitForText(frame: Frame, selector: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await frame.locator(selector).innerText().catch(() => '');
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`${selector} never matched ${pattern}; last: "${text}"`);
+    await sleep(100);
+  }
+}
+
+async function waitForTooltip(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await statusTooltip(page, /Connected\sto/);
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`the status tooltip never matched ${pattern}; last:\n${text || '(no hover)'}`);
+    await sleep(1_000);
+  }
+}
+
+const tones = (frame: Frame) => frame.evaluate(() => [...(window as unknown as { __aepTones: number[] }).__aepTones]);
+const made = (frame: Frame) => frame.evaluate(() => (window as unknown as { __aepMade: Recorded[] }).__aepMade.map((entry) => ({ ...entry })));
+
+async function waitForMade(frame: Frame, count: number, timeoutMs = 30_000): Promise<Recorded[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await made(frame);
+    if (now.length >= count) return now;
+    if (Date.now() > deadline) throw new Error(`expected ${count} system notifications, saw ${now.length}: ${JSON.stringify(now)}`);
+    await sleep(100);
+  }
+}
+
+test('system notifications: asked from a click, refused then allowed, one per request while the window is in the background, clicked to answer', { timeout: 360_000, ...codeServerSuite() }, async (t) => {
+  let agent: WsPeer | undefined;
+  try {
+    await withConnectedWorkbench(t, { name: 'os-notify', token: TOKEN, prepare, userSettings: { 'aepAttention.sound': true } }, async ({ hub, page, shot }) => {
+      // Nothing has shown the view yet: the tooltip says what starts it.
+      const before = await waitForTooltip(page, /start once the AEP Attention sidebar has been opened/);
+      t.diagnostic(`tooltip before the sidebar: ${before.replace(/\n+/g, ' | ')}`);
+
+      await runCommand(page, 'AEP Attention: Show Inbox');
+      const view = await alertsFrame(page);
+      await waitForText(view, '#permission', /need your permission first/);
+      await waitForTooltip(page, /not allowed yet: open the AEP Attention sidebar and choose Allow System Notifications/);
+
+      // Headless Chromium refuses a permission nobody granted: the person's click, refused.
+      await view.getByRole('button', { name: 'Allow System Notifications' }).click();
+      await waitForText(view, '#permission', /blocked for VS Code here/);
+      const refused = await waitForTooltip(page, /System notifications are blocked/);
+      assert.doesNotMatch(refused, /sound is blocked/, 'the click in the view lets the sound play');
+      await shot('1-refused');
+      t.diagnostic(`tooltip when refused: ${refused.replace(/\n+/g, ' | ')}`);
+
+      // The person allows them in the site settings; the view sees the change.
+      await page.context().grantPermissions(['notifications']);
+      await waitForText(view, '#permission', /System notifications are allowed\./);
+      await waitForText(view, '#next', /This window has focus/);
+      await waitForText(view, '#sound', /Sound: on/);
+
+      const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
+      agent = peer;
+      const session = freshSession('os-notify');
+      let seq = 1;
+      const ask = (id: string, prompt: string) =>
+        peer.send(makeEvent('attention.requested', session, seq++, {
+          id, capture: 'full', data: { kind: 'permission', prompt, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] },
+        }, AGENT));
+      const toast = (prompt: string) => page.locator('.notifications-toasts .notification-toast', { hasText: prompt }).first();
+
+      // Focused: a toast, and (whenUnfocused) no system notification.
+      ask('req-os-1', 'Run the linter?');
+      await toast('Run the linter?').waitFor({ state: 'visible', timeout: 60_000 });
+
+      // The workbench loses focus, as when the person switches to another application. The
+      // workbench asks document.hasFocus() on the window's blur and on visibilitychange; a click
+      // in the view already moved focus into its frame (a real blur of the window), so the
+      // synthetic one would be ignored, and visibilitychange is what makes it ask again.
+      await page.evaluate(() => {
+        document.hasFocus = () => false;
+        window.dispatchEvent(new FocusEvent('blur'));
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      await waitForText(view, '#next', /in the background: the next request shows as a system notification/);
+
+      ask('req-os-2', 'Deploy to staging?');
+      const [first, ...more] = await waitForMade(view, 1);
+      // Messages reach the view in order: had the focused request made one, it would be first.
+      assert.deepEqual(more, [], 'one system notification so far');
+      assert.equal(first?.title, `${AGENT} is waiting for you`);
+      assert.equal(first?.body, 'Deploy to staging?');
+      // The sound, once, for the request in the background (the focused one played none: it would come first).
+      const deadlineTones = Date.now() + 10_000;
+      while ((await tones(view)).length < 2 && Date.now() < deadlineTones) await sleep(100);
+      assert.deepEqual(await tones(view), [660, 990], 'two rising tones, once');
+      await shot('2-notified');
+
+      // A prompt holding a token: the body names only the agent. Then the agent resolves it: taken back.
+      ask('req-os-3', `Use the token ${TOKEN_IN_PROMPT} to publish?`);
+      const afterToken = await waitForMade(view, 2);
+      assert.equal(afterToken[1]?.body, `A request from ${AGENT}`);
+      assert.ok(!JSON.stringify(afterToken).includes('ghp_'), 'the token never reaches the notification');
+      peer.send(makeEvent('attention.resolved', session, seq++, { subject: 'req-os-3', cause: 'req-os-3', data: { resolution: 'answered' } }, AGENT));
+      const deadline = Date.now() + 30_000;
+      while (!(await made(view))[1]?.closed) {
+        if (Date.now() > deadline) throw new Error('the notification of the resolved request was never taken back');
+        await sleep(100);
+      }
+      assert.equal((await made(view))[0]?.closed, false, 'the open request\'s notification stays');
+
+      // The person clicks the first notification: the window is asked to come forward, and the request opens inline.
+      await view.evaluate(() => (window as unknown as { __aepClick: Array<() => void> }).__aepClick[0]?.());
+      await waitForQuickInputTitle(page, new RegExp(`${AGENT} · permission: Deploy to staging\\?`));
+      const focusCalls = await view.evaluate(() => (window as unknown as { __aepFocusCalls: number }).__aepFocusCalls);
+      assert.ok(focusCalls >= 1, 'the click asks the browser to focus the window');
+      await shot('3-clicked');
+      await waitForStatus(page, /2 requests wait for you\./);
+      assert.equal((await made(view)).length, 2, 'no notification for anything else');
+    });
+  } finally {
+    await agent?.close();
+  }
+});
