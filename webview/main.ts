@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import { shownStatus, statusKey, type OurAnswer, type RequestStatus, type ShownStatus } from '../src/shared/shownStatus';
 import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRequest, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
 import { el } from './dom';
 import { Header } from './header';
@@ -45,6 +46,14 @@ let page: {
   deadlinePassed: boolean;
 } | undefined;
 let submitCounter = 0;
+/** Whether the host was told this page is the person's (`pin`) since it last rendered. */
+let pinned = false;
+
+function pin(): void {
+  if (pinned) return;
+  pinned = true;
+  vscode.postMessage({ type: 'pin' });
+}
 let timer: ReturnType<typeof setInterval> | undefined;
 
 function render(request: PageRequest, now: number, handed: PageDraft | undefined): void {
@@ -64,6 +73,7 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   // What a person reads first: the question, who asks, the answer; the details last.
   app.replaceChildren(agentRegion, status, answer.element, header.element);
   page = { header, answer, status, request, ours: 'none', deadlinePassed: header.tick() };
+  pinned = false;
   keepDrafts(request.key, answer, handed);
   answer.setBlocked(sendingBlockedBy(request.reachability.state), setToken);
   applyStatus(request.status, request.resolution);
@@ -89,10 +99,16 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
  */
 function keepDrafts(key: string, answer: AnswerArea, handed: PageDraft | undefined): void {
   const saved = webviewStateSchema.safeParse(vscode.getState());
-  if (saved.success && saved.data.key === key) answer.restoreDraft(saved.data);
+  const restored = saved.success && saved.data.key === key ? saved.data : undefined;
+  if (restored) answer.restoreDraft(restored);
   if (handed) answer.restoreDraft(handed);
+  // A page holding unsent input is never reused for another request.
+  if ((restored && !draftIsEmpty(restored)) || (handed && !draftIsEmpty(handed))) pin();
   vscode.setState({ key, ...answer.keptDraft() });
-  answer.onDidChangeDraft(() => vscode.setState({ key, ...answer.keptDraft() }));
+  answer.onDidChangeDraft(() => {
+    pin();
+    vscode.setState({ key, ...answer.keptDraft() });
+  });
 }
 
 function applyStatus(status: RequestStatus, resolution?: string): void {
@@ -139,6 +155,7 @@ function submit(answer: Answer, verbatim: boolean): void {
   if (!page) return;
   page.answer.setBusy(true);
   page.ours = 'in-flight';
+  pin();
   vscode.postMessage({ type: 'submit', submitId: `submit-${++submitCounter}`, answer, ...(verbatim ? { verbatim: true } : {}) });
 }
 

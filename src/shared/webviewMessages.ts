@@ -94,6 +94,12 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('submit'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), answer: answerSchema, verbatim: z.optional(z.boolean()) }),
   z.object({ type: z.literal('showLog') }),
+  /**
+   * The person typed in the page, or sent from it: it is theirs now, and the
+   * next Open of another request takes a page of its own instead of this one
+   * (a preview page is reused, as VS Code reuses a preview editor).
+   */
+  z.object({ type: z.literal('pin') }),
   /** The hub is watch-only: the person asked to set its token (nothing else is sent). */
   z.object({ type: z.literal('setToken') }),
   /** Send the timed-out answer `submitId` again, as the same command (AEP-0004 §2.3: same id, so the agent dedupes). */

@@ -231,6 +231,20 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       await pageWithFocus(page, LATER);
       t.diagnostic(`Open → page focused: ${Date.now() - laterAt} ms (a later page of this window)`);
       await shot('6-later-page');
+
+      // 6. Nobody typed in that page: the next Open reuses it (a preview page), already loaded.
+      const tabs = page.locator('.tabs-container .tab');
+      const tabsBefore = await tabs.count();
+      const REUSED = 'Permission requested: Bash — npm publish';
+      raise({ kind: 'permission', prompt: REUSED, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] });
+      const reusedToast = page.locator('.notifications-toasts .notification-toast', { hasText: REUSED }).first();
+      await reusedToast.waitFor({ state: 'visible', timeout: 60_000 });
+      const reusedAt = Date.now();
+      await reusedToast.getByRole('button', { name: 'Open', exact: true }).click();
+      await pageWithFocus(page, REUSED);
+      t.diagnostic(`Open → page focused: ${Date.now() - reusedAt} ms (the preview page reused)`);
+      assert.equal(await tabs.count(), tabsBefore, 'the preview page was reused, not a new tab opened');
+      await shot('7-preview-reused');
     });
   } finally {
     await agent?.close();

@@ -68,8 +68,8 @@ function answerPath(item: Readonly<AttentionItem>) {
   return { answer, ack, wire, store };
 }
 
-function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}) {
-  const webview = new FakeWebview();
+function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}, on: { webview?: FakeWebview; alreadyLoaded?: boolean } = {}) {
+  const webview = on.webview ?? new FakeWebview();
   const log = new RecordingLogger();
   const inbox = emitter<{ hub: { id: string }; change: { item: { key: string } } | undefined }>();
   const roster = emitter<{ id: string }>();
@@ -103,7 +103,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     setToken: () => {},
     ...over,
   };
-  const controller = new RequestPageController(item, webview, deps);
+  const controller = new RequestPageController(item, webview, deps, on.alreadyLoaded);
   /** The item changed in the inbox (as AttentionStore reports it). */
   const change = (next: Readonly<AttentionItem>) => {
     current = next;
@@ -122,6 +122,43 @@ async function posted(webview: FakeWebview, count: number): Promise<HostToWebvie
 const submit = (answer: Answer, submitId = 'submit-1') => ({ type: 'submit', submitId, answer });
 
 describe('request page host', () => {
+  test('a preview page taken over for another request: the old one lets go without closing it, the new one renders at once, a pin reaches the owner', () => {
+    const item = permissionItem();
+    const first = page(item);
+    first.webview.fromPage({ type: 'ready' });
+    assert.deepEqual(first.webview.types(), ['init']);
+    assert.equal(first.controller.host.detach(), true, 'it was ready');
+    assert.equal(first.webview.disposed, false, 'the webview stays for the next request');
+    first.change({ ...item, status: 'resolved', resolution: 'approved' });
+    assert.deepEqual(first.webview.types(), ['init'], 'the old request no longer posts to it');
+
+    const other: Readonly<AttentionItem> = { ...item, key: `${item.key}-other`, requestId: `${item.requestId}-other` };
+    let pins = 0;
+    const second = page(other, { pin: () => pins++ }, { webview: first.webview, alreadyLoaded: true });
+    assert.deepEqual(second.webview.types(), ['init', 'init'], 'rendered with no ready to wait for');
+    const init = second.webview.posted[1];
+    assert.ok(init?.type === 'init');
+    assert.equal(init.request.key, other.key);
+    second.webview.fromPage({ type: 'pin' });
+    assert.equal(pins, 1);
+    second.change({ ...other, status: 'resolved', resolution: 'approved' });
+    assert.deepEqual(second.webview.types(), ['init', 'init', 'update']);
+    second.controller.dispose();
+    assert.equal(second.webview.disposed, true, 'disposing the new owner closes it');
+  });
+
+  test('a page taken over while hidden waits for its ready as a new one would', () => {
+    const item = permissionItem();
+    const webview = new FakeWebview();
+    webview.visible = false;
+    const { controller } = page(item, {}, { webview, alreadyLoaded: true });
+    assert.equal(webview.posted.length, 0);
+    assert.equal(controller.host.isReady, false);
+    webview.setVisible(true);
+    webview.fromPage({ type: 'ready' });
+    assert.deepEqual(webview.types(), ['init']);
+  });
+
   test('nothing is posted before the page is ready; what was posted meanwhile follows its init', () => {
     const item = permissionItem();
     const { webview, change } = page(item);

@@ -36,6 +36,11 @@ export interface PageHostOptions {
   /** Posts what follows each `init` (the answers already sent, say). */
   afterInit?: () => void;
   onMessage: (message: PageMessage) => void;
+  /**
+   * The webview already holds a loaded page (a preview page taken over for
+   * another request): `init` goes at once, with no `ready` to wait for.
+   */
+  alreadyLoaded?: boolean;
 }
 
 /**
@@ -66,6 +71,8 @@ export class PageHost {
       }),
       webview.onDidDispose(() => this.dispose()),
     );
+    // Rendered by the owner's `refresh()` once it is built.
+    if (options.alreadyLoaded && webview.visible) this.ready = true;
   }
 
   /** The page has loaded and is not hidden since: what is posted now reaches it. */
@@ -101,12 +108,28 @@ export class PageHost {
   }
 
   dispose(): void {
-    if (this.disposed) return;
+    if (this.release()) this.webview.dispose();
+  }
+
+  /**
+   * Lets go of the webview without closing it, so another host can take it
+   * over (a preview page reused); whether this host was ready, which the
+   * next one is too. Listeners of `onDidDispose` run as on dispose.
+   */
+  detach(): boolean {
+    const wasReady = this.ready;
+    this.release();
+    return wasReady;
+  }
+
+  private release(): boolean {
+    if (this.disposed) return false;
     this.disposed = true;
+    this.ready = false;
     this.waiting.length = 0;
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     for (const listener of this.disposeListeners.splice(0)) listener();
-    this.webview.dispose();
+    return true;
   }
 
   /**

@@ -50,6 +50,8 @@ export interface RequestPageDeps {
   closeWhenResolved: () => boolean;
   showLog: () => void;
   setToken: (hubId: string) => void;
+  /** The person typed in the page or sent from it: not to be reused for another request. */
+  pin?: () => void;
 }
 
 /** How long a resolved request's page stays up, when the user chose to close it, so the outcome can be read. */
@@ -70,9 +72,12 @@ export class RequestPageController {
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscriptions: Unsubscribe[];
 
-  constructor(item: Readonly<AttentionItem>, webview: PageWebview, private readonly deps: RequestPageDeps) {
+  /** `alreadyLoaded`: the webview shows a loaded page already (PageHostOptions). */
+  constructor(item: Readonly<AttentionItem>, webview: PageWebview, private readonly deps: RequestPageDeps, alreadyLoaded = false) {
     this.item = item;
-    this.host = new PageHost(webview, deps.log, { name: 'request page', init: () => this.init(), afterInit: () => this.postKeptAnswers(), onMessage: (message) => this.onMessage(message) });
+    this.host = new PageHost(webview, deps.log, {
+      name: 'request page', init: () => this.init(), afterInit: () => this.postKeptAnswers(), onMessage: (message) => this.onMessage(message), alreadyLoaded,
+    });
     const { hubs } = deps;
     const mine = (hub: { readonly id: string }) => hub.id === this.item.hub;
     this.subscriptions = [
@@ -92,6 +97,7 @@ export class RequestPageController {
       if (this.closeTimer) clearTimeout(this.closeTimer);
       for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     });
+    this.host.refresh();
   }
 
   dispose(): void {
@@ -105,6 +111,9 @@ export class RequestPageController {
         return;
       case 'setToken':
         this.deps.setToken(this.item.hub);
+        return;
+      case 'pin':
+        this.deps.pin?.();
         return;
       case 'submit':
         void this.submit(message.submitId, message.answer, message.verbatim === true);

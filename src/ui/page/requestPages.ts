@@ -16,7 +16,13 @@ import { setHubToken } from '../hubs/setHubToken';
 
 export const REQUEST_VIEW_TYPE = 'aepAttention.request';
 
-/** One webview panel per request, beside the editor; reopening a request focuses its panel. */
+/**
+ * A webview panel per request, beside the editor; reopening a request
+ * focuses its panel. As VS Code's preview editors: the next Open of another
+ * request reuses the page nobody has typed in or sent from (the preview),
+ * which is already loaded, instead of building a new webview; a page the
+ * person typed in is theirs (pinned) and stays.
+ */
 export class RequestPages extends Disposable {
   private readonly panels = new Map<string, RequestPage>();
   /**
@@ -51,7 +57,28 @@ export class RequestPages extends Disposable {
       existing.controller.host.reveal();
       return;
     }
+    const preview = this.preview();
+    if (preview) {
+      this.reuse(preview, item);
+      return;
+    }
     this.adopt(item, createPagePanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: this.requestColumn(), preserveFocus: false }, this.extensionUri));
+  }
+
+  /** The page to reuse for another request: the latest one not pinned. */
+  private preview(): RequestPage | undefined {
+    let found: RequestPage | undefined;
+    for (const page of this.panels.values()) if (!page.state.pinned) found = page;
+    return found;
+  }
+
+  /** Shows `item` on a loaded page: the old request's controller lets go, a new one renders at once. */
+  private reuse(page: RequestPage, item: Readonly<AttentionItem>): void {
+    const wasReady = page.controller.host.detach();
+    setPanelTitle(page.panel, panelTitle(item));
+    this.adopt(item, page.panel, wasReady);
+    page.panel.reveal(undefined, false);
+    this.log.info(`reused the preview page for ${item.requestId}`);
   }
 
   /** Keeps a partial answer for the request's page (an empty one forgets it). Drafts of requests gone from the inbox are dropped. */
@@ -108,7 +135,8 @@ export class RequestPages extends Disposable {
     return this.hubs.item(key) ?? this.hubs.list().map((hub) => this.hubs.item(`${hub.id}\u0000${key}`)).find((item) => item !== undefined);
   }
 
-  private adopt(item: Readonly<AttentionItem>, panel: vscode.WebviewPanel): void {
+  private adopt(item: Readonly<AttentionItem>, panel: vscode.WebviewPanel, alreadyLoaded = false): void {
+    const state = { pinned: false };
     const controller = new RequestPageController(item, pageWebview(panel), {
       hubs: this.hubs,
       answer: (current, answer, choice) => this.hubs.answer('page', current, answer, choice),
@@ -120,9 +148,15 @@ export class RequestPages extends Disposable {
       closeWhenResolved: () => this.settings.value.closeFormWhenResolved,
       showLog: () => void vscode.commands.executeCommand('aepAttention.showLog'),
       setToken: (hubId) => void setHubToken(hubId),
+      pin: () => {
+        state.pinned = true;
+      },
+    }, alreadyLoaded);
+    const page: RequestPage = { panel, controller, state };
+    this.panels.set(item.key, page);
+    controller.host.onDidDispose(() => {
+      if (this.panels.get(item.key) === page) this.panels.delete(item.key);
     });
-    this.panels.set(item.key, { panel, controller });
-    controller.host.onDidDispose(() => this.panels.delete(item.key));
   }
 }
 
@@ -135,4 +169,6 @@ function panelTitle(item: Readonly<AttentionItem>): string {
 interface RequestPage {
   panel: vscode.WebviewPanel;
   controller: RequestPageController;
+  /** `pinned`: typed in or sent from, so never reused for another request. */
+  readonly state: { pinned: boolean };
 }
