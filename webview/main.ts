@@ -4,6 +4,7 @@ import { shownStatus, statusKey, type OurAnswer, type RequestStatus, type ShownS
 import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRequest, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
+import { contextBlock } from './contextBlock';
 import { el } from './dom';
 import { Header } from './header';
 import { captureMark, promptBlock } from './honestText';
@@ -70,8 +71,9 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
     el('p', { class: 'asked-by' }, l10n.t('Asked by {0} · session {1} · {2}', request.agent, request.session, request.hub ?? request.host ?? request.source)),
     request.problem ? undefined : captureMark(request.capture),
   );
-  // What a person reads first: the question, who asks, the answer; the details last.
-  app.replaceChildren(agentRegion, status, answer.element, header.element);
+  // What a person reads first: the question, who asks, what it is about, the answer; the details last.
+  const context = request.problem ? undefined : contextBlock(request.context, request.contextWithheld === true, request.agent);
+  app.replaceChildren(agentRegion, ...(context ? [context] : []), status, answer.element, header.element);
   page = { header, answer, status, request, ours: 'none', deadlinePassed: header.tick() };
   pinned = false;
   keepDrafts(request.key, answer, handed);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { answerSchema, fieldSpecSchema, KNOWN_KINDS } from '../aep/attention';
 import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
+import { contextViewSchema } from './contextView';
 
 // The one message protocol between the extension host and the request
 // webview. Both sides import this module and validate every message they
@@ -73,6 +74,10 @@ export const pageRequestSchema = z.object({
   respondVia: z.optional(z.array(z.string())),
   status: z.enum(STATUSES),
   resolution: z.optional(z.string()),
+  /** The `context` the agent attached (AEP-0002 §5.3), as rows (contextView.ts); only at capture `full`, the one level it may come at. */
+  context: z.optional(contextViewSchema),
+  /** The agent attached `context` at a capture below `full`: it is not shown, and the page says so. */
+  contextWithheld: z.optional(z.boolean()),
   /** Set when the request could not be read; nothing else is rendered but provenance. */
   problem: z.optional(z.string()),
   reachability: pageReachability,

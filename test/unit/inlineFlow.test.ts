@@ -139,4 +139,20 @@ describe('the inline step loop', () => {
     assert.equal(quick.left, 0);
     assert.deepEqual(positions(quick.shown), ['1/3', '2/3']);
   });
+
+  test('the first step carries a short line of the context the agent attached; a long one, or one below capture full, is left to the page', async () => {
+    const fullEmitter = emitterEvents({ agent: 'claude-code', requestFields: { capture: 'full', severity: 'notice' } });
+    const withContext = (context: Record<string, unknown>, from = fullEmitter) => {
+      seq += 1;
+      const result = parseAttentionRequest(from.request(`req-${seq}`, seq, { ...PERMISSION, context }));
+      assert.ok(result.ok);
+      return result.value;
+    };
+    const short = await walk(withContext({ branch: 'main', files: ['a.ts', 'b.ts'] }), [{ pick: 'Deny' }]);
+    assert.equal(short.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text · context: branch: main · files: (2)');
+    const long = await walk(withContext({ note: 'x'.repeat(200), more: 'y'.repeat(200), most: 'z'.repeat(200) }), [{ pick: 'Deny' }]);
+    assert.equal(long.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text');
+    const redacted = await walk(withContext({ branch: 'main' }, emitter), [{ pick: 'Deny' }]);
+    assert.equal(redacted.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text', 'below capture full it is not shown');
+  });
 });

@@ -12,6 +12,7 @@ import {
 import { readsLikeOurs } from '../../answer/ownItems';
 import { answerProblemText } from '../../shared/problemWords';
 import type { PageDraft } from '../../shared/webviewMessages';
+import { contextSummary, shownContext } from '../../shared/contextView';
 import { piece, PIECES } from '../words/untrustedText';
 import {
   choiceText, fieldProblemWords, fieldPrompt, fieldQuestion, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText,
@@ -84,6 +85,9 @@ type Picked<T> = { kind: 'value'; value: T } | { kind: 'page' };
  * One run of the quick input for one request. Its state is the page's draft,
  * so whatever way it ends, what was typed can go to the page as it is.
  */
+/** The longest context line the first step's placeholder takes; a longer one is left to the page. */
+const CONTEXT_LINE_MAX = 90;
+
 export class InlineFlow {
   draft: PageDraft;
   private closed = false;
@@ -145,6 +149,9 @@ export class InlineFlow {
 
   private quickStep(index: number, placeholder?: string): StepView {
     const form = this.plan.mode === 'form';
+    // The first step carries a line of the context the agent attached, when it is short enough to read there.
+    const context = index === 0 ? this.contextLine() : undefined;
+    if (context !== undefined) placeholder = placeholder === undefined ? l10n.t('Context: {0}', context) : l10n.t('{0} · context: {1}', placeholder, context);
     // An option step has no count: picking an option is the whole answer. A reply after it is step 2 of 2.
     const numbered = form || index > 0;
     return {
@@ -154,6 +161,13 @@ export class InlineFlow {
       placeholder,
       back: index > 0,
     };
+  }
+
+  private contextLine(): string | undefined {
+    const shown = shownContext(this.request);
+    if (shown === undefined || shown === 'withheld') return undefined;
+    const line = contextSummary(shown);
+    return line !== '' && line.length <= CONTEXT_LINE_MAX ? line : undefined;
   }
 
   private async runStep(step: InlineStep, index: number, problem: string | undefined): Promise<StepEnd<{ kind: 'option'; id: string } | { kind: 'done' }>> {

@@ -3,6 +3,7 @@ import { sourceHost } from '../../aep/envelope';
 import type { AttentionItem } from '../../inbox/inbox';
 import { honestRequestText } from '../../aep/labels';
 import type { PageField, PageReachability, PageRequest } from '../../shared/webviewMessages';
+import { shownContext } from '../../shared/contextView';
 
 export function pageReachability(reach: Reachability): PageReachability {
   switch (reach.state) {
@@ -73,5 +74,11 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     fields,
     answerableHere: request.answerableHere,
     ...(request.respondVia ? { respondVia: request.respondVia } : {}),
+    ...contextFields(shownContext(request)),
   };
+}
+
+function contextFields(context: ReturnType<typeof shownContext>): Pick<PageRequest, 'context' | 'contextWithheld'> {
+  if (context === undefined) return {};
+  return context === 'withheld' ? { contextWithheld: true } : { context };
 }
