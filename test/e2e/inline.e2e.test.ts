@@ -78,8 +78,8 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       agent = peer;
       const session = freshSession('inline');
       let seq = 1;
-      const raise = (data: RequestData) => {
-        const event = makeEvent('attention.requested', session, seq++, { capture: 'redacted', severity: 'notice', data }, AGENT);
+      const raise = (data: RequestData, capture: 'redacted' | 'full' = 'redacted') => {
+        const event = makeEvent('attention.requested', session, seq++, { capture, severity: 'notice', data }, AGENT);
         peer.send(event);
         return String(event['id']);
       };
@@ -236,7 +236,11 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       const tabs = page.locator('.tabs-container .tab');
       const tabsBefore = await tabs.count();
       const REUSED = 'Permission requested: Bash — npm publish';
-      raise({ kind: 'permission', prompt: REUSED, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] });
+      // At capture full, with the context the agent attached: the page shows it under the question.
+      raise({
+        kind: 'permission', prompt: REUSED, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'],
+        context: { branch: 'release/2.1', package: { name: 'aep-demo', version: '2.1.0' } },
+      }, 'full');
       const reusedToast = page.locator('.notifications-toasts .notification-toast', { hasText: REUSED }).first();
       await reusedToast.waitFor({ state: 'visible', timeout: 60_000 });
       const reusedAt = Date.now();
@@ -244,6 +248,10 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       await pageWithFocus(page, REUSED);
       t.diagnostic(`Open → page focused: ${Date.now() - reusedAt} ms (the preview page reused)`);
       assert.equal(await tabs.count(), tabsBefore, 'the preview page was reused, not a new tab opened');
+      const reusedFrame = await webviewFrame(page, 30_000, session);
+      const contextRows = (await reusedFrame.locator('#context li').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
+      assert.equal(contextRows[0], 'branch: release/2.1');
+      assert.match(contextRows[1] ?? '', /^package object, 2 keys name: aep-demo version: 2\.1\.0$/);
       await shot('7-preview-reused');
     });
   } finally {
