@@ -32,8 +32,12 @@ export function answerProblem(request: AttentionRequest | undefined, answer: Ans
     return { code: 'unknown-option', option: answer.option };
   }
   if (request.renderKind === 'form') {
-    const check = validateFormValues(request.fields, answer.values ?? {});
-    if (!check.ok) return fieldsProblem(request, check.errors);
+    // A reply in words instead of the fields (AEP-0002 §5.3: an answer may carry `text` alone). The
+    // agent may refuse it (AEP-0006 has it reject values that leave required fields out); fields
+    // that are sent are checked.
+    const inWords = answer.values === undefined && answer.option === undefined && (answer.text?.trim() ?? '') !== '';
+    const check = inWords ? undefined : validateFormValues(request.fields, answer.values ?? {});
+    if (check && !check.ok) return fieldsProblem(request, check.errors);
   } else if (answer.values !== undefined) {
     return { code: 'values-not-form' };
   }

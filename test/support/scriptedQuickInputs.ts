@@ -19,6 +19,8 @@ export type Move =
   | { back: true }
   /** The "Open as page" button. */
   | { page: true }
+  /** A form step's "Reply in words instead…" button. */
+  | { words: true }
   /** Escape: the quick input hides. */
   | { escape: true }
   /** Something outside the person happens while the step shows (the request closes); the step stays unless it ends. */
@@ -126,6 +128,10 @@ export class ScriptedQuickInputs implements QuickInputs {
             if (!step.view.back) throw new Error(`step ${this.shown.length} shows no Back button`);
             finish({ kind: 'back' });
           } else if ('page' in move) finish({ kind: 'page' });
+          else if ('words' in move) {
+            if (!step.view.words) throw new Error(`step ${this.shown.length} offers no reply in words`);
+            finish({ kind: 'words' });
+          }
           else if ('escape' in move) finish({ kind: 'escape' });
           else act(move, finish);
         }

@@ -37,3 +37,11 @@ test('what the page must never get through is refused with the reason, as a code
   assert.deepEqual(answerProblem(undefined, { option: 'allow' }), { code: 'unreadable' });
   assert.deepEqual(answerProblem({ ...permission(), answerableHere: false }, { option: 'allow' }), { code: 'answered-elsewhere' });
 });
+
+test('a form answered in words instead of its fields passes as text alone; empty words, or words beside incomplete values, do not', () => {
+  assert.equal(answerProblem(form(), { text: 'Use the defaults; I will fill the name in later' }), undefined);
+  assert.deepEqual(answerProblem(form(), { text: '  ' }), {
+    code: 'fields', fieldId: 'name', fields: [{ name: { kind: 'label', label: 'Service name' }, problem: { code: 'required' } }],
+  }, 'blank words are no answer: the fields are what is left');
+  assert.equal(answerProblem(form(), { text: 'see values', values: { db: '1' } })?.code, 'fields', 'values that are sent are checked');
+});

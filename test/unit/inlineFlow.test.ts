@@ -155,4 +155,21 @@ describe('the inline step loop', () => {
     const redacted = await walk(withContext({ branch: 'main' }, emitter), [{ pick: 'Deny' }]);
     assert.equal(redacted.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text', 'below capture full it is not shown');
   });
+
+  test('a form answered in words instead of its fields: the reply goes as text, after a step that says the agent may refuse it; Back returns to the field', async () => {
+    const { end, quick } = await walk(form(), [{ type: 'billing' }, { words: true }, { back: true }, { words: true }, { type: 'Use the defaults, two replicas' }]);
+    assert.deepEqual(end, { kind: 'send', answer: { text: 'Use the defaults, two replicas' }, verbatim: false });
+    const shown = quick.shown.map((step) => step.view.placeholder);
+    assert.deepEqual(shown, [
+      'Service name', 'Replicas', 'Reply in words instead of the fields', 'Replicas', 'Reply in words instead of the fields',
+    ]);
+    assert.equal(quick.shown[2]?.view.words, undefined, 'the words step offers no second way out');
+    assert.ok(quick.shown.slice(0, 2).every((step) => step.view.words === true), 'every field step offers it');
+    assert.match(quick.shown[2]?.prompt ?? '', /The agent may refuse it/);
+  });
+
+  test('a permission request offers no reply in words button (its reply is one of its own items)', async () => {
+    const { quick } = await walk(parsed(PERMISSION), [{ pick: 'Deny' }]);
+    assert.equal(quick.shown[0]?.view.words, false);
+  });
 });

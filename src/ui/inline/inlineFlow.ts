@@ -23,7 +23,8 @@ type FieldStep = Extract<InlineStep, { kind: 'field' }>;
 
 /** How the flow left a step, or the whole flow. */
 export type Leave = { kind: 'escape' } | { kind: 'page' } | { kind: 'closed' };
-export type StepEnd<T> = { kind: 'next'; value: T } | { kind: 'back' } | Leave;
+/** `words`: "Reply in words instead…" on a form's step. */
+export type StepEnd<T> = { kind: 'next'; value: T } | { kind: 'back' } | { kind: 'words' } | Leave;
 
 /** How a flow ends: an answer the person chose to send, or leaving with the draft. */
 export type FlowEnd = { kind: 'send'; answer: Answer; verbatim: boolean } | Leave;
@@ -35,6 +36,8 @@ export interface StepView {
   readonly totalSteps?: number | undefined;
   readonly placeholder?: string | undefined;
   readonly back: boolean;
+  /** A form's step: it also offers "Reply in words instead…". */
+  readonly words?: boolean | undefined;
 }
 
 /** A text step: `check` runs as the person types (`accepting` false) and on Enter (true). */
@@ -118,20 +121,25 @@ export class InlineFlow {
       if (this.closed) return { kind: 'closed' };
       const step = this.plan.steps[index];
       if (!step) return { kind: 'escape' };
-      const end = await this.runStep(step, index, problem);
+      const given = await this.runStep(step, index, problem);
       problem = undefined;
+      // In words instead of the fields: its own step; Back returns to the field it was offered on.
+      const end = given.kind === 'words' ? await this.wordsStep() : given;
+      if (end.kind === 'words') continue;
+      if (end.kind === 'back' && given.kind === 'words') continue;
       if (end.kind === 'back') {
         index = Math.max(0, index - 1);
         continue;
       }
       if (end.kind !== 'next') return end;
-      const last = end.value.kind === 'option' || step.kind === 'reply' || index === this.plan.steps.length - 1;
+      const last = end.value.kind === 'option' || end.value.kind === 'words' || step.kind === 'reply' || index === this.plan.steps.length - 1;
       if (!last) {
         index++;
         continue;
       }
       const built: InlineAnswer = end.value.kind === 'option'
         ? optionAnswer(this.request, this.plan, end.value.id)
+        : end.value.kind === 'words' ? replyAnswer(this.request, this.plan, this.draft)
         : this.plan.mode === 'form' ? formAnswer(this.request, this.plan, this.draft) : replyAnswer(this.request, this.plan, this.draft);
       if (!built.ok) {
         index = built.step;
@@ -160,7 +168,24 @@ export class InlineFlow {
       totalSteps: numbered ? this.plan.steps.length : undefined,
       placeholder,
       back: index > 0,
+      words: form,
     };
+  }
+
+  /**
+   * A form answered in words instead of its fields: the reply goes as `text`
+   * through the same checks and confirmations as any reply. The agent may
+   * refuse it, and the step says so before anything is sent.
+   */
+  private async wordsStep(): Promise<StepEnd<{ kind: 'words' }>> {
+    const end = await this.quick.input({ title: this.title, placeholder: l10n.t('Reply in words instead of the fields'), back: true }, {
+      prompt: l10n.t('Sent as text instead of the fields. The agent may refuse it and ask for the fields.'),
+      value: this.draft.reply ?? '',
+      problem: undefined,
+      check: (text, accepting) => (accepting && text.trim() === '' ? l10n.t('Type a reply first.') : undefined),
+      keep: (text) => (this.draft = withReply(this.draft, text)),
+    });
+    return end.kind === 'next' ? { kind: 'next', value: { kind: 'words' } } : end;
   }
 
   private contextLine(): string | undefined {
@@ -332,9 +357,9 @@ export class InlineFlow {
       ];
     const intro = check.kind === 'redaction' ? redactionIntro(check.redaction) : sensitive ?? '';
     const placeholder = check.kind === 'redaction' && sensitive ? `${sensitive} ${intro}` : intro;
-    const view: StepView = { ...this.quickStep(this.plan.steps.length - 1, placeholder), step: undefined, totalSteps: undefined };
+    const view: StepView = { ...this.quickStep(this.plan.steps.length - 1, placeholder), step: undefined, totalSteps: undefined, words: false };
     const end = await this.pick(view, [], items, {});
-    if (end.kind === 'back') return { kind: 'escape', edit: editStep };
+    if (end.kind === 'back' || end.kind === 'words') return { kind: 'escape', edit: editStep };
     if (end.kind !== 'next') return end;
     switch (end.value[0]) {
       case 'redacted':

@@ -15,11 +15,17 @@ function openAsPageButton(): vscode.QuickInputButton {
   return { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: l10n.t('Open as page (Ctrl+Shift+Enter)') };
 }
 
+/** A form's steps: answer in words instead of the fields. */
+function wordsButton(): vscode.QuickInputButton {
+  return { iconPath: new vscode.ThemeIcon('comment'), tooltip: l10n.t('Reply in words instead…') };
+}
+
 /** One flow's quick input, one step at a time. */
 export class VscodeQuickInputs implements QuickInputs {
   /** Ends the step showing now, from outside it (the request closed, the keybinding). */
   private leaveCurrent: ((leave: Leave) => void) | undefined;
   private readonly pageButton = openAsPageButton();
+  private readonly wordsButton = wordsButton();
 
   leave(leave: Leave): void {
     this.leaveCurrent?.(leave);
@@ -28,13 +34,14 @@ export class VscodeQuickInputs implements QuickInputs {
   private view(view: StepView): QuickStep {
     return {
       title: view.title, step: view.step, totalSteps: view.totalSteps, placeholder: view.placeholder,
-      buttons: view.back ? [vscode.QuickInputButtons.Back, this.pageButton] : [this.pageButton],
+      buttons: [...(view.back ? [vscode.QuickInputButtons.Back] : []), ...(view.words ? [this.wordsButton] : []), this.pageButton],
     };
   }
 
-  /** Back is VS Code's own button; the only other one is ours, "Open as page". */
+  /** Back is VS Code's own button; ours are "Reply in words instead…" and "Open as page". */
   private buttonEnd(button: vscode.QuickInputButton): StepEnd<never> {
-    return button === vscode.QuickInputButtons.Back ? { kind: 'back' } : { kind: 'page' };
+    if (button === vscode.QuickInputButtons.Back) return { kind: 'back' };
+    return button === this.wordsButton ? { kind: 'words' } : { kind: 'page' };
   }
 
   /**
