@@ -35,6 +35,8 @@ export interface AepAttentionApi {
   /** Open requests the inbox holds, dismissed ones included. */
   openCount(): number;
   openPanels(): number;
+  /** The keys of the requests the open request pages show. */
+  shownRequests(): string[];
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AepAttentionApi> {
@@ -96,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
       })),
     openCount: () => hubs.list().reduce((count, hub) => count + hub.store.inbox.open().length, 0),
     openPanels: () => panels.openCount,
+    shownRequests: () => panels.shownKeys(),
   };
 }
 

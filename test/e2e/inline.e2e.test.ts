@@ -248,6 +248,9 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       await pageWithFocus(page, REUSED);
       t.diagnostic(`Open → page focused: ${Date.now() - reusedAt} ms (the preview page reused)`);
       assert.equal(await tabs.count(), tabsBefore, 'the preview page was reused, not a new tab opened');
+      // The pinned page (typed in at step 3) and the preview share one editor group.
+      assert.equal(await page.locator('.editor-group-container').filter({ has: page.locator('.tab', { hasText: `from ${AGENT}` }) }).count(), 1);
+      assert.ok(tabsBefore >= 2, `the typed-in page stayed beside the preview (${tabsBefore} tabs)`);
       const reusedFrame = await webviewFrame(page, 30_000, session);
       const contextRows = (await reusedFrame.locator('#context li').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
       assert.equal(contextRows[0], 'branch: release/2.1');

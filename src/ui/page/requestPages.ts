@@ -47,6 +47,10 @@ export class RequestPages extends Disposable {
     return this.panels.size;
   }
 
+  shownKeys(): string[] {
+    return [...this.panels.keys()];
+  }
+
   /** Opens (or brings forward) the request's page; `draft`, a partial answer from the quick input, goes onto the page. */
   show(item: Readonly<AttentionItem>, draft?: PageDraft): void {
     if (draft) this.keepDraft(item.key, draft);
