@@ -49,6 +49,8 @@ export class AnswerArea {
   private lastSent: ({ answer: Answer } & SendHow) | undefined;
   private readonly changeListeners: Array<() => void> = [];
   private retryListener: (() => void) | undefined;
+  /** A form's "Reply in words instead…": the reply box it opens, once opened. */
+  private words: HTMLElement | undefined;
 
   constructor(private readonly request: PageRequest, private readonly send: Sender) {
     // The draft kept with setState is masked with the same always-secret values as the answer.
@@ -75,7 +77,9 @@ export class AnswerArea {
       if (event.key !== 'Enter' || request.renderKind !== 'form') return;
       if (isButton(event.target) || (isMultilineText(event.target) && !(event.ctrlKey || event.metaKey))) return;
       event.preventDefault();
-      this.submitForm();
+      // Ctrl+Enter in the reply in words sends the reply, not the fields.
+      if (this.words && event.target instanceof Node && this.words.contains(event.target)) this.sendText();
+      else this.submitForm();
     });
     this.element.addEventListener('input', () => this.changed());
     // A confirmation lists what the answer held when it was shown; an edit makes that list stale.
@@ -106,6 +110,8 @@ export class AnswerArea {
 
   restoreDraft(draft: Draft): void {
     if (draft.fields) this.fields?.restore(draft.fields);
+    // A reply in words typed before (a hidden page, a reload, the quick input): its box opens again.
+    if (draft.reply && this.request.renderKind === 'form' && this.request.answerableHere && !this.closed) this.openWords(false);
     if (draft.reply !== undefined) this.reply?.set(draft.reply);
   }
 
@@ -241,7 +247,36 @@ export class AnswerArea {
     // Reached by Tab or pointer before every field is drawn: Shift+Tab back from here must meet them all.
     send.addEventListener('focus', () => fields.all());
     this.buttons.push(send);
-    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Enter'))));
+    const inWords = button(l10n.t('Reply in Words Instead…'), 'secondary', () => this.openWords(true));
+    inWords.id = 'reply-in-words';
+    this.buttons.push(inWords);
+    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Enter')), inWords));
+  }
+
+  /**
+   * A form answered in words instead of its fields (AEP-0002 §5.3: `text`
+   * alone): a reply box, sent as any reply is, with the redaction pipeline's
+   * confirmation. The agent may refuse it; its refusal shows as any other.
+   */
+  private openWords(focus: boolean): void {
+    if (!this.words) {
+      const label = el('label', { id: 'reply-label', class: 'field-label' }, l10n.t('Your reply in words, sent instead of the fields'));
+      this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, secret: requestAsksForSecret(this.request), placeholder: l10n.t('Type your answer') });
+      const send = button(l10n.t('Send Reply'), 'secondary', () => this.sendText());
+      send.id = 'send-words';
+      this.buttons.push(send);
+      this.words = el(
+        'div',
+        { class: 'field words', id: 'words' },
+        label,
+        el('p', { class: 'hint' }, l10n.t('The agent may refuse a reply in words and ask for the fields.')),
+        this.reply.element,
+        el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Ctrl+Enter'))),
+      );
+      this.element.querySelector('#reply-in-words')?.setAttribute('hidden', '');
+      this.element.insertBefore(this.words, this.message);
+    }
+    if (focus) this.reply?.focus();
   }
 
   private renderReply(): void {
