@@ -16,7 +16,7 @@ import type { RespondCommand } from '../aep/control';
 import { isOpenStatus, type AttentionStatus, type ClosedStatus } from '../inbox/inbox';
 
 /** Every place a person can answer from. Each names itself, so a refusal can be traced to the surface that asked. */
-export const ANSWER_SURFACES = ['page', 'quick-input', 'notification', 'answer-next'] as const;
+export const ANSWER_SURFACES = ['page', 'quick-input', 'notification', 'answer-next', 'similar'] as const;
 export type AnswerSurface = (typeof ANSWER_SURFACES)[number];
 
 /**

@@ -6,6 +6,8 @@ import type { AttentionItem } from '../inbox/inbox';
 import { isOpenStatus } from '../inbox/inbox';
 import { kindLabel, promptLine, provenance } from './words/describe';
 import { OptionAnswers } from './inbox/optionAnswers';
+import { SimilarAnswers } from './inbox/similarAnswers';
+import { answerSimilar } from './inbox/answerSimilarFlow';
 import { Disposable } from './services/disposable';
 import type { ConnectionState } from './hubs/hubConnection';
 import type { Hub, Hubs } from './hubs/hubs';
@@ -32,6 +34,7 @@ export const COMMANDS = {
   clearAlwaysSecrets: 'aepAttention.clearAlwaysSecrets',
   showInbox: 'aepAttention.showInbox',
   answerNext: 'aepAttention.answerNext',
+  answerSimilar: 'aepAttention.answerSimilar',
   answerInline: 'aepAttention.answerInline',
   /** While an inline answer shows: leave it for the request's page with what was typed (a keybinding, package.json). */
   openInlineAsPage: 'aepAttention.openInlineAsPage',
@@ -61,6 +64,7 @@ function hubFrom(hubs: Hubs, argument: unknown): Hub | undefined {
 
 export class Commands extends Disposable {
   private readonly optionAnswers: OptionAnswers;
+  private readonly similar: SimilarAnswers;
 
   constructor(
     private readonly hubs: Hubs,
@@ -78,6 +82,7 @@ export class Commands extends Disposable {
         if (hub) await this.setToken(hub);
       },
     });
+    this.similar = new SimilarAnswers({ hubs, notify, open: (item) => this.open(item) });
     const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
     register(COMMANDS.connect, (argument) => this.connect(argument));
     register(COMMANDS.disconnect, (argument) => this.withHub(argument, l10n.t('Disconnect from which hub?'), (hub) => hub.disconnect()));
@@ -88,6 +93,7 @@ export class Commands extends Disposable {
     register(COMMANDS.clearAlwaysSecrets, () => this.clearAlwaysSecrets());
     register(COMMANDS.showInbox, () => this.showInbox());
     register(COMMANDS.answerNext, () => this.optionAnswers.answerNext());
+    register(COMMANDS.answerSimilar, (argument) => answerSimilar(hubs, this.similar, itemFrom(hubs, argument)));
     register(COMMANDS.answerInline, (argument) => this.answerInline(argument));
     register(COMMANDS.openInlineAsPage, () => inline.openActiveAsPage());
     register(COMMANDS.openRequest, (argument) => this.openRequest(argument));

@@ -19,6 +19,7 @@ import { CommandStore } from '../../src/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
 import { Inbox, isOpenStatus, type AttentionItem } from '../../src/inbox/inbox';
 import { OptionAnswers } from '../../src/ui/inbox/optionAnswers';
+import { SimilarAnswers } from '../../src/ui/inbox/similarAnswers';
 import { RequestPageController } from '../../src/ui/page/requestPageController';
 import { describeOutcome, describeRefusal } from '../../src/ui/words/outcomeMessages';
 import { offerRefusal, refusalActionTitle, type Notify, type RefusalAction } from '../../src/ui/words/refusalChoices';
@@ -197,6 +198,13 @@ const SURFACES: Record<AnswerSurface, (w: Window, answer: Answer) => Promise<Att
     return notifyAttempt(w, calls, options.answerWithOption(w.item, answer.option));
   },
 
+  async similar(w, answer) {
+    const { notify, calls } = recordingNotify();
+    const similar = new SimilarAnswers({ hubs: w.hubs, notify, open: () => {} });
+    assert.ok('option' in answer && answer.option, 'Answer Similar answers with an option');
+    return notifyAttempt(w, calls, similar.answerAll([w.item], answer));
+  },
+
   async 'answer-next'(w) {
     const { notify, calls } = recordingNotify();
     const broughtUp: string[] = [];
@@ -288,7 +296,7 @@ describe('every answering surface\'s host offers the same for the same case', ()
       return { offer: attempt.offer, wire: w.wire.length };
     });
     const refused = { offer: { message: describeRefusal({ code: 'request-closed', closed: 'resolved' }, 'claude-code'), actions: ['open'] }, wire: 0 };
-    for (const surface of ['page', 'quick-input', 'notification'] as const) assert.deepEqual(results.get(surface), refused, surface);
+    for (const surface of ['page', 'quick-input', 'notification', 'similar'] as const) assert.deepEqual(results.get(surface), refused, surface);
     assert.deepEqual(results.get('answer-next'), { offer: { said: 'No request is waiting for an answer.' }, wire: 0 });
   });
 
@@ -301,7 +309,7 @@ describe('every answering surface\'s host offers the same for the same case', ()
       return { offer: attempt.offer, wire: w.wire.length };
     });
     const refused = { offer: { message: describeRefusal({ code: 'not-accepting' }, 'claude-code'), actions: ['open'] }, wire: 0 };
-    for (const surface of ['page', 'quick-input', 'notification'] as const) assert.deepEqual(results.get(surface), refused, surface);
+    for (const surface of ['page', 'quick-input', 'notification', 'similar'] as const) assert.deepEqual(results.get(surface), refused, surface);
     assert.deepEqual(results.get('answer-next'), { offer: { said: 'No request is waiting for an answer.' }, wire: 0 });
   });
 
@@ -313,7 +321,7 @@ describe('every answering surface\'s host offers the same for the same case', ()
       return { offer: attempt.offer, wire: w.wire.length };
     });
     const refused = { offer: { message: describeRefusal({ code: 'answered-elsewhere' }, 'claude-code'), actions: ['open'] }, wire: 0 };
-    for (const surface of ['page', 'quick-input', 'notification'] as const) assert.deepEqual(results.get(surface), refused, surface);
+    for (const surface of ['page', 'quick-input', 'notification', 'similar'] as const) assert.deepEqual(results.get(surface), refused, surface);
     assert.deepEqual(results.get('answer-next'), { offer: { said: 'No request is waiting for an answer.' }, wire: 0 });
   });
 
@@ -321,7 +329,7 @@ describe('every answering surface\'s host offers the same for the same case', ()
     const typed: Answer = { option: 'deny', text: `use ${GITHUB}` };
     const results = await eachSurface(async (surface) => {
       const w = window({ ackOnSend: true });
-      const attempt = await SURFACES[surface](w, surface === 'notification' ? DENY : typed);
+      const attempt = await SURFACES[surface](w, surface === 'notification' || surface === 'similar' ? DENY : typed);
       const last = await attempt.done();
       return { offer: attempt.offer, wire: w.wire.map((sent) => sent.capture), last };
     });
@@ -331,7 +339,9 @@ describe('every answering surface\'s host offers the same for the same case', ()
     const refused = { offer: { message: describeRefusal(changes.refusal, 'claude-code'), actions: ['open'] }, wire: [] };
     for (const surface of ['page', 'quick-input'] as const) assert.deepEqual({ ...results.get(surface), last: undefined }, { ...refused, last: undefined }, surface);
     // A button is an option id only: it goes at capture `metadata`, nothing for the pipeline to replace.
-    assert.deepEqual(results.get('notification'), { offer: { said: describeOutcome({ kind: 'accepted', commandId: 'any' }, 'claude-code').message }, wire: ['metadata'], last: undefined });
+    for (const surface of ['notification', 'similar'] as const) {
+      assert.deepEqual(results.get(surface), { offer: { said: describeOutcome({ kind: 'accepted', commandId: 'any' }, 'claude-code').message }, wire: ['metadata'], last: undefined }, surface);
+    }
     // Answer Next answers nothing itself: it brings the request up in the quick input, where the text is typed and checked.
     assert.deepEqual(results.get('answer-next'), { offer: { broughtUp: first.item.key }, wire: [], last: undefined });
   });

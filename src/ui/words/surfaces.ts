@@ -80,6 +80,20 @@ export async function pick<T>(items: ReadonlyArray<PickItem<T>>, options: { titl
   return picked?.value;
 }
 
+/** A quick pick of ticks, every item ticked to start with; resolves to the values ticked, or undefined on Escape. */
+export async function pickMany<T>(items: ReadonlyArray<PickItem<T>>, options: { title: string; placeHolder?: string }): Promise<T[] | undefined> {
+  const shown = items.map((item) => ({ ...shownItem(item), picked: true }));
+  const picked = await vscode.window.showQuickPick(shown, {
+    title: forSurface('quickPickLabel', options.title),
+    ...(options.placeHolder === undefined ? {} : { placeHolder: forSurface('quickPickDescription', options.placeHolder) }),
+    canPickMany: true,
+    matchOnDescription: true,
+    matchOnDetail: true,
+    ignoreFocusOut: true,
+  });
+  return picked?.map((item) => item.value);
+}
+
 // ---- the inline answer's quick input (issue 15) --------------------------------
 // A multi-step flow needs the long-lived QuickPick and InputBox (for `step`,
 // buttons, an inline `validationMessage`); they are created here and every

@@ -1,0 +1,84 @@
+import * as l10n from '@vscode/l10n';
+import { textHonesty, honestRequestText } from '../../aep/labels';
+import { groupOf, similarGroups, type SimilarGroup } from '../../answer/similarRequests';
+import { refusesAnswers } from '../../client/rosterSnapshot';
+import type { AttentionItem } from '../../inbox/inbox';
+import { contextSummary, shownContext } from '../../shared/contextView';
+import type { Hubs } from '../hubs/hubs';
+import { agentName, kindLabel, promptLine, sessionName } from '../words/describe';
+import { confirm, notify, pick, pickMany, type PickItem } from '../words/surfaces';
+import type { SimilarAnswers } from './similarAnswers';
+
+// "Answer Similar Requests…" (issue 29): the requests that can take the same
+// answer, every one listed and ticked, the person unticks any, picks the
+// option and confirms; then each is answered on its own (similarAnswers.ts).
+// Never automatic: every step is the person's.
+
+/** Which requests may be answered together now: the pipeline admits an answer, the agent takes answers from editors, not dismissed. */
+export function windowGroups(hubs: Hubs): SimilarGroup[] {
+  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && !refusesAnswers(hubs.reachability(item)) && !hubs.isDismissed(item));
+}
+
+export async function answerSimilar(hubs: Hubs, similar: SimilarAnswers, from: Readonly<AttentionItem> | undefined): Promise<void> {
+  const groups = windowGroups(hubs);
+  const group = from ? groupOf(groups, from) : groups.length > 1 ? await pickGroup(groups) : groups[0];
+  if (!group) {
+    if (from || groups.length === 0) void notify('info', from ? l10n.t('No other request can take the same answer as this one now.') : l10n.t('No two requests can take the same answer now.'));
+    return;
+  }
+  const title = l10n.t('Answer {0} similar requests', group.items.length);
+  const checked = await pickMany(group.items.map((item) => row(hubs, item)), { title, placeHolder: l10n.t('Every request is ticked: untick any you do not want to answer, then Enter') });
+  if (!checked || checked.length === 0) return;
+  const option = await pick(optionItems(group), { title: l10n.t('Answer {0} requests with', checked.length) });
+  if (option === undefined) return;
+  const names = [...new Set(checked.map((item) => agentName(item.agent)))].join(', ');
+  const go = await confirm(l10n.t('Send "{0}" to {1} requests, one command each ({2})?', option.label, checked.length, names), l10n.t('Send {0} Answers', checked.length));
+  if (go) await similar.answerAll(checked, { option: option.id });
+}
+
+/** A request as the checklist shows it: who asks (and through which hub), its session, what it asks, and a line of its context. */
+function row(hubs: Hubs, item: Readonly<AttentionItem>): PickItem<Readonly<AttentionItem>> {
+  const hub = hubs.size > 1 ? hubs.of(item)?.label : undefined;
+  const request = item.request;
+  const withheld = request !== undefined && textHonesty(request.capture) === 'structural';
+  const context = request ? shownContext(request) : undefined;
+  const contextLine = context === undefined ? undefined : context === 'withheld' ? l10n.t('context withheld') : contextSummary(context);
+  const asked = withheld && request ? l10n.t('Prompt withheld at capture {0}; synthesized: {1}', request.capture, request.prompt) : promptLine(item);
+  return {
+    label: hub === undefined ? agentName(item.agent) : l10n.t('{0} via {1}', agentName(item.agent), hub),
+    description: l10n.t('session {0} · {1}', sessionName(item.session), kindLabel(item)),
+    detail: contextLine ? l10n.t('{0} · context: {1}', asked, contextLine) : asked,
+    value: item,
+  };
+}
+
+/** The options, by id; named by the first request whose labels are real text, and said when the requests name them differently. */
+function optionItems(group: SimilarGroup): Array<PickItem<{ id: string; label: string }>> {
+  return group.optionIds.map((id, index) => {
+    const labels = new Set<string>();
+    for (const item of group.items) {
+      const request = item.request;
+      if (!request) continue;
+      const honest = honestRequestText(request);
+      const at = request.options.findIndex((option) => option.id === id);
+      const label = honest.options[at]?.label;
+      if (label && label.honesty !== 'structural') labels.add(label.text);
+    }
+    const [first] = labels;
+    const label = first ?? l10n.t('Option {0}', index + 1);
+    return {
+      label,
+      description: labels.size > 1 ? l10n.t('id {0}; the requests name it {1}', id, [...labels].join(' / ')) : l10n.t('id {0}', id),
+      value: { id, label },
+    };
+  });
+}
+
+async function pickGroup(groups: readonly SimilarGroup[]): Promise<SimilarGroup | undefined> {
+  return pick(groups.map((group) => ({
+    label: l10n.t('{0} requests: {1}', group.items.length, group.optionIds.join(' / ')),
+    description: group.kind,
+    detail: [...new Set(group.items.map((item) => agentName(item.agent)))].join(', '),
+    value: group,
+  })), { title: l10n.t('Answer which similar requests?') });
+}

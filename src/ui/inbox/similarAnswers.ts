@@ -1,0 +1,62 @@
+import * as l10n from '@vscode/l10n';
+import type { Answer } from '../../aep/attention';
+import type { AnswerRefusal } from '../../answer/answerPipeline';
+import type { SendOutcome } from '../../client/controlSender';
+import type { AttentionItem } from '../../inbox/inbox';
+import { describeOutcome } from '../words/outcomeMessages';
+import { offerRefusal, type Notify } from '../words/refusalChoices';
+import type { OptionAnswerHubs } from './optionAnswers';
+
+/** What Answer Similar needs of the window's hubs: what the notification's buttons need. */
+export type SimilarAnswerHubs = Pick<OptionAnswerHubs, 'item' | 'answer' | 'resend'>;
+
+export interface SimilarAnswerDeps {
+  hubs: SimilarAnswerHubs;
+  notify: Notify;
+  open(item: Readonly<AttentionItem>): void;
+}
+
+/**
+ * The one answer the person chose for the requests they checked (issue 29):
+ * one command per request, each with its own id, each through the answer
+ * pipeline under the surface `similar`, as if answered one by one. What
+ * became of the sent ones is said in one notification, each by name; a
+ * request the pipeline refuses is offered as every surface offers it
+ * (`refusalChoices`). No vscode here, so it runs in plain Node.
+ */
+export class SimilarAnswers {
+  constructor(private readonly deps: SimilarAnswerDeps) {}
+
+  async answerAll(items: ReadonlyArray<Readonly<AttentionItem>>, answer: Answer): Promise<void> {
+    const { hubs } = this.deps;
+    const sending: Array<{ item: Readonly<AttentionItem>; outcome: Promise<SendOutcome> }> = [];
+    const refused: Array<{ item: Readonly<AttentionItem>; refusal: AnswerRefusal }> = [];
+    for (const given of items) {
+      const item = this.latest(given);
+      const result = hubs.answer('similar', item, answer);
+      if (result.kind === 'refused') refused.push({ item, refusal: result.refusal });
+      else sending.push({ item, outcome: result.outcome });
+    }
+    const settled = await Promise.all(sending.map(async ({ item, outcome }) => ({ item, outcome: await outcome })));
+    if (settled.length > 0) {
+      const described = settled.map(({ item, outcome }) => ({ item, ...describeOutcome(outcome, item.agent) }));
+      const accepted = described.filter((one) => one.ok).length;
+      const [only] = described;
+      const message = described.length === 1 && only
+        ? only.message
+        : l10n.t('{0} of {1} answers accepted. {2}', accepted, described.length, described.map((one) => one.message).join(' '));
+      void this.deps.notify(accepted === described.length ? 'info' : 'warning', message);
+    }
+    for (const { item, refusal } of refused) {
+      await offerRefusal({
+        notify: this.deps.notify,
+        open: () => this.deps.open(this.latest(item)),
+        sendAgain: (commandId) => hubs.resend('similar', this.latest(item), commandId),
+      }, refusal, item.agent);
+    }
+  }
+
+  private latest(item: Readonly<AttentionItem>): Readonly<AttentionItem> {
+    return this.deps.hubs.item(item.key) ?? item;
+  }
+}

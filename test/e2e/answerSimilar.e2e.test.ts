@@ -1,0 +1,98 @@
+// Answer Similar Requests (issue 29), in the REAL VS Code workbench
+// (code-server) with the extension installed from its VSIX: three agents,
+// each in its own session, ask the same permission (allow / deny). From the
+// inbox row, "Answer Similar Requests…" lists all three, ticked; the person
+// unticks one, picks Allow and confirms. Each ticked agent receives its own
+// command, with its own id, for its own request; the unticked one receives
+// nothing: answered afterwards on its own, its first command is that answer.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { freshSession, makeEvent } from '../support/events';
+import { codeServerSuite } from '../support/harness';
+import { WsPeer, type Received } from '../support/wsPeer';
+import { withConnectedWorkbench } from './connectedWorkbench';
+import { quickInput, runCommand, waitForStatus } from './workbenchPage';
+
+const TOKEN = 'e2e-token-similar-51d2';
+const AGENTS = ['e2e-agent-a', 'e2e-agent-b', 'e2e-agent-c'] as const;
+const PROMPT = 'Run npm test?';
+const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
+
+/** The quick pick's rows as shown: label and the rest of the row's text. */
+const rows = (page: Page) => quickInput(page).locator('.monaco-list-row');
+
+test('three similar permission prompts answered in one decision, one of them unticked: each ticked agent gets its own command, the unticked none', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
+  const peers: WsPeer[] = [];
+  try {
+    await withConnectedWorkbench(t, { name: 'similar', token: TOKEN }, async ({ hub, page, shot }) => {
+      const asked: Array<{ peer: WsPeer; id: string; session: string }> = [];
+      for (const agent of AGENTS) {
+        const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent, capabilities: { control: { accepts: ['control.attention.respond'] } } });
+        peers.push(peer);
+        const session = freshSession(agent.slice(-1));
+        const event = makeEvent('attention.requested', session, 1, {
+          capture: 'redacted',
+          data: { kind: 'permission', prompt: PROMPT, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] },
+        }, agent);
+        peer.send(event);
+        asked.push({ peer, id: String(event['id']), session });
+      }
+      await waitForStatus(page, /3 requests wait for you\./);
+
+      await runCommand(page, 'AEP Attention: Answer Similar Requests…', { opensQuickInput: true });
+      await quickInput(page).locator('.quick-input-title', { hasText: 'Answer 3 similar requests' }).waitFor({ timeout: 15_000 });
+      const listed = (await rows(page).allInnerTexts()).map((text) => text.replace(/\s+/g, ' '));
+      assert.equal(listed.length, 3, `every request is listed: ${JSON.stringify(listed)}`);
+      for (const agent of AGENTS) assert.ok(listed.some((text) => text.includes(agent) && text.includes(PROMPT)), `${agent}'s request is listed with its prompt`);
+      // The count VS Code shows beside the box ("3 Selected") says how many are ticked.
+      const count = quickInput(page).locator('.quick-input-count');
+      await count.filter({ hasText: /^\s*3\s+Selected\s*$/ }).waitFor({ timeout: 10_000 });
+      await shot('1-checklist');
+      // Untick agent b's request, by keyboard: into the list, down to b, Space.
+      const order = listed.map((text) => AGENTS.findIndex((agent) => text.includes(agent)));
+      const bAt = order.indexOf(1);
+      assert.ok(bAt >= 0);
+      await page.keyboard.press('ArrowDown');
+      for (let i = 0; i < bAt; i++) await page.keyboard.press('ArrowDown');
+      await rows(page).nth(bAt).and(page.locator('.focused')).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Space');
+      await count.filter({ hasText: /^\s*2\s+Selected\s*$/ }).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+
+      await quickInput(page).locator('.quick-input-title', { hasText: 'Answer 2 requests with' }).waitFor({ timeout: 15_000 });
+      await rows(page).filter({ hasText: 'Allow' }).first().click();
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+      assert.match(await dialog.innerText(), /Send "Allow" to 2 requests, one command each/);
+      await shot('2-confirm');
+      await dialog.getByRole('button', { name: 'Send 2 Answers' }).click();
+
+      const [a, , c] = asked;
+      assert.ok(a && c);
+      const toA = (await a.peer.waitFor(isRespond, 30_000)).value;
+      const toC = (await c.peer.waitFor(isRespond, 30_000)).value;
+      assert.equal(toA['subject'], a.id);
+      assert.equal(toC['subject'], c.id);
+      assert.deepEqual(toA['data'], { answer: { option: 'allow' } });
+      assert.deepEqual(toC['data'], { answer: { option: 'allow' } });
+      assert.notEqual(toA['id'], toC['id'], 'one command each, with its own id');
+      await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1:\d+\. 3 requests wait for you\./);
+
+      // The unticked request is answered on its own: its agent's first command is that one.
+      const unticked = asked[1];
+      assert.ok(unticked);
+      await runCommand(page, 'AEP Attention: Answer Next Request', { opensQuickInput: true });
+      await quickInput(page).locator('.monaco-list-row', { hasText: 'Deny' }).first().click();
+      const toB = (await unticked.peer.waitFor(isRespond, 30_000)).value;
+      assert.equal(toB['subject'], unticked.id, 'nothing was sent for the unticked request before');
+      assert.deepEqual(toB['data'], { answer: { option: 'deny' } });
+      assert.equal(unticked.peer.received.filter(isRespond).length, 1);
+      assert.equal(a.peer.received.filter(isRespond).length, 1);
+      assert.equal(c.peer.received.filter(isRespond).length, 1);
+      await shot('3-answered');
+    });
+  } finally {
+    for (const peer of peers) await peer.close();
+  }
+});
