@@ -67,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const notifier = new Notifier(hubs, settings, {
     ...actions,
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),
+    answerSimilar: (item) => void vscode.commands.executeCommand('aepAttention.answerSimilar', item.key),
   }, alerts);
   // Each hub stops its client before its store saves what the inbox holds (hubs.ts).
   // The history is written last, after the hubs' final outcomes.

@@ -1,7 +1,7 @@
 // Answer Similar Requests (issue 29), in the REAL VS Code workbench
 // (code-server) with the extension installed from its VSIX: three agents,
-// each in its own session, ask the same permission (allow / deny). From the
-// inbox row, "Answer Similar Requests…" lists all three, ticked; the person
+// each in its own session, ask the same permission (allow / deny) at once.
+// Their notification offers "Answer 3 Similar…", which lists all three, ticked; the person
 // unticks one, picks Allow and confirms. Each ticked agent receives its own
 // command, with its own id, for its own request; the unticked one receives
 // nothing: answered afterwards on its own, its first command is that answer.
@@ -26,21 +26,26 @@ test('three similar permission prompts answered in one decision, one of them unt
   const peers: WsPeer[] = [];
   try {
     await withConnectedWorkbench(t, { name: 'similar', token: TOKEN }, async ({ hub, page, shot }) => {
-      const asked: Array<{ peer: WsPeer; id: string; session: string }> = [];
+      const asked: Array<{ agent: string; peer: WsPeer; id: string; session: string }> = [];
       for (const agent of AGENTS) {
         const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent, capabilities: { control: { accepts: ['control.attention.respond'] } } });
         peers.push(peer);
-        const session = freshSession(agent.slice(-1));
-        const event = makeEvent('attention.requested', session, 1, {
-          capture: 'redacted',
+        asked.push({ agent, peer, id: `req-similar-${agent}`, session: freshSession(agent.slice(-1)) });
+      }
+      // All three at once, as agents started together ask: they arrive together.
+      for (const { agent, peer, id, session } of asked) {
+        peer.send(makeEvent('attention.requested', session, 1, {
+          id, capture: 'redacted',
           data: { kind: 'permission', prompt: PROMPT, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] },
-        }, agent);
-        peer.send(event);
-        asked.push({ peer, id: String(event['id']), session });
+        }, agent));
       }
       await waitForStatus(page, /3 requests wait for you\./);
 
-      await runCommand(page, 'AEP Attention: Answer Similar Requests…', { opensQuickInput: true });
+      // Their notifications offer to answer them together.
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: `${AGENTS[2]}: ${PROMPT}` }).first();
+      const similarButton = toast.getByRole('button', { name: 'Answer 3 Similar…', exact: true });
+      await similarButton.waitFor({ state: 'visible', timeout: 60_000 });
+      await similarButton.click();
       await quickInput(page).locator('.quick-input-title', { hasText: 'Answer 3 similar requests' }).waitFor({ timeout: 15_000 });
       const listed = (await rows(page).allInnerTexts()).map((text) => text.replace(/\s+/g, ' '));
       assert.equal(listed.length, 3, `every request is listed: ${JSON.stringify(listed)}`);

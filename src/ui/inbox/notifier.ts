@@ -14,6 +14,8 @@ import type { Hub, Hubs } from '../hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { notify, toastBudget, type Choice } from '../words/surfaces';
 import type { OsNotifications } from './osNotifications';
+import { groupOf } from '../../answer/similarRequests';
+import { windowGroups } from './answerSimilarFlow';
 
 // The first request after a quiet spell is shown LEAD_MS after it reached the inbox (with any
 // that came with it, so a replay's request and its resolution make no toast); later ones of the
@@ -29,6 +31,8 @@ export interface NotifierActions {
   answerInline(item: Readonly<AttentionItem>): void;
   showInbox(): void;
   answerWithOption(item: Readonly<AttentionItem>, optionId: string): void;
+  /** Answer Similar Requests…, from this request. */
+  answerSimilar(item: Readonly<AttentionItem>): void;
 }
 
 /**
@@ -85,10 +89,27 @@ export class Notifier extends Disposable {
       const key = `${item.hub}\u0000${item.agent}`;
       byAgent.set(key, [...(byAgent.get(key) ?? []), item]);
     }
+    const similar = this.similarCounts(still);
     for (const items of byAgent.values()) {
       this.alerts?.alert(items, this.hubName(items[0]));
-      this.whenToastShows(items);
+      this.whenToastShows(items, similar);
     }
+  }
+
+  /**
+   * Requests of this burst that arrived with others that can take the same
+   * answer: each one's toast offers Answer Similar Requests… for its whole
+   * group (by request key, the group's size).
+   */
+  private similarCounts(burst: ReadonlyArray<Readonly<AttentionItem>>): Map<string, number> {
+    const counts = new Map<string, number>();
+    if (burst.length < 2) return counts;
+    const groups = windowGroups(this.hubs);
+    for (const item of burst) {
+      const group = groupOf(groups, item);
+      if (group && group.items.filter((member) => burst.some((other) => other.key === member.key)).length >= 2) counts.set(item.key, group.items.length);
+    }
+    return counts;
   }
 
   /** A request resolved or dismissed meanwhile (a replay catching up, an answer elsewhere) is not worth a notification. */
@@ -101,19 +122,23 @@ export class Notifier extends Disposable {
    * past its limit (our own confirmations count too) it would go to the
    * notification center only, and the agent would wait unseen.
    */
-  private whenToastShows(items: Array<Readonly<AttentionItem>>): void {
+  private whenToastShows(items: Array<Readonly<AttentionItem>>, similar: ReadonlyMap<string, number>): void {
     const wait = toastBudget.waitBefore(Date.now());
     if (wait > 0) {
       const timer = setTimeout(() => {
         this.waiting.delete(timer);
-        this.whenToastShows(items.filter((item) => this.stillWaiting(item)));
+        this.whenToastShows(items.filter((item) => this.stillWaiting(item)), similar);
       }, wait);
       this.waiting.add(timer);
       return;
     }
     const [first] = items;
-    if (items.length === 1 && first) void this.showOne(first);
-    else if (first) void this.showMany(first, items.length);
+    if (items.length === 1 && first) void this.showOne(first, similar.get(first.key));
+    else if (first) void this.showMany(first, items.length, similar.get(first.key));
+  }
+
+  private similarChoice<T>(count: number | undefined, value: T): Array<Choice<T>> {
+    return count === undefined ? [] : [{ title: l10n.t('Answer {0} Similar…', count), value }];
   }
 
   /** With several hubs, a notification says which one the agent asked through. */
@@ -121,17 +146,18 @@ export class Notifier extends Disposable {
     return item && this.hubs.size > 1 ? this.hubs.of(item)?.label : undefined;
   }
 
-  private async showMany(first: Readonly<AttentionItem>, count: number): Promise<void> {
+  private async showMany(first: Readonly<AttentionItem>, count: number, similar: number | undefined): Promise<void> {
     const hub = this.hubName(first);
     const message = hub === undefined
       ? l10n.t('{0} requests from {1}', count, agentName(first.agent))
       : l10n.t('{0} requests from {1} via {2}', count, agentName(first.agent), hub);
-    const choice = await notify('info', message, [{ title: l10n.t('Open Inbox'), value: 'inbox' }]);
+    const choice = await notify('info', message, [{ title: l10n.t('Open Inbox'), value: 'inbox' }, ...this.similarChoice(similar, 'similar')]);
     if (choice === 'inbox') this.actions.showInbox();
+    else if (choice === 'similar') this.actions.answerSimilar(first);
   }
 
-  private async showOne(item: Readonly<AttentionItem>): Promise<void> {
-    type Action = { kind: 'answer' } | { kind: 'open' } | { kind: 'option'; id: string };
+  private async showOne(item: Readonly<AttentionItem>, similar: number | undefined): Promise<void> {
+    type Action = { kind: 'answer' } | { kind: 'open' } | { kind: 'option'; id: string } | { kind: 'similar' };
     const open: Choice<Action> = { title: l10n.t('Open'), value: { kind: 'open' } };
     // "Answer" first, so the notification's primary action answers in the quick input; "Open" keeps the page one click away.
     const ours: Array<Choice<Action>> = this.actions.fitsInline(item) ? [{ title: l10n.t('Answer'), value: { kind: 'answer' } }, open] : [open];
@@ -152,10 +178,12 @@ export class Notifier extends Disposable {
     const choice = await notify<Action>('info', message, [
       ...ours,
       ...options.map((option) => ({ title: option.label, value: { kind: 'option' as const, id: option.id } })),
+      ...this.similarChoice<Action>(similar, { kind: 'similar' }),
     ]);
     if (choice?.kind === 'answer') this.actions.answerInline(item);
     else if (choice?.kind === 'open') this.actions.open(item);
     // A toast outlives its request (VS Code cannot take one back): the pipeline refuses a closed one and says how it ended.
     else if (choice?.kind === 'option') this.actions.answerWithOption(item, choice.id);
+    else if (choice?.kind === 'similar') this.actions.answerSimilar(item);
   }
 }

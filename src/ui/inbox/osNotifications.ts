@@ -17,7 +17,7 @@ export const ALERTS_VIEW_ID = 'aepAttention.alerts';
 const REMEMBERED = 32;
 
 /** What a click on a notification does, as the toast's primary actions would. */
-export type AlertActions = Omit<NotifierActions, 'answerWithOption'>;
+export type AlertActions = Omit<NotifierActions, 'answerWithOption' | 'answerSimilar'>;
 
 /** Why an alert that was wanted could not be given, as the status tooltip and the log say it. */
 type Problem = 'no-view' | 'not-allowed' | 'denied' | 'unsupported' | 'failed' | 'sound-blocked' | 'sound-unsupported';
