@@ -37,6 +37,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   private sound: SoundState | undefined;
   private lastFailed = false;
   private counter = 0;
+  /** Tags are per origin in the browser: two windows of one code-server would replace each other's notifications without it. */
+  private readonly window = randomBytes(6).toString('hex');
   /** Notification id → the keys of its requests, oldest first. */
   private readonly live = new Map<string, string[]>();
   private readonly told = new Set<Problem>();
@@ -112,7 +114,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       return;
     }
     if (text && this.permission !== 'granted') this.tell(this.permission === 'denied' ? 'denied' : this.permission === 'unsupported' ? 'unsupported' : 'not-allowed');
-    const id = `alert-${++this.counter}`;
+    const id = `alert-${this.window}-${++this.counter}`;
     this.live.set(id, items.map((item) => item.key));
     for (const old of [...this.live.keys()].slice(0, Math.max(0, this.live.size - REMEMBERED))) this.live.delete(old);
     this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
