@@ -238,13 +238,13 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
 
 /** For the log, in English like every log line. */
 const LOG_WORDS: Record<Problem, string> = {
-  'no-view': 'the AEP Attention notifications view has not been shown in this window yet (open the AEP Attention sidebar once)',
-  'not-allowed': 'the browser has not been allowed to show notifications (choose Allow System Notifications in the AEP Attention sidebar)',
+  'no-view': 'the notifications view was not shown in this window yet',
+  'not-allowed': 'the browser was not allowed to notify yet',
   denied: 'the browser or the system refused notifications',
-  unsupported: 'this VS Code gives extension views no Notification API',
-  failed: 'the browser refused to show the last notification',
-  'sound-blocked': 'the browser blocks sound until the notifications view is clicked once',
-  'sound-unsupported': 'this VS Code gives extension views no audio',
+  unsupported: 'no Notification API in extension views here',
+  failed: 'the browser refused the last notification',
+  'sound-blocked': 'sound blocked until the view is clicked once',
+  'sound-unsupported': 'no audio in extension views here',
 };
 
 function problemSentence(problem: Problem): string {
