@@ -9,6 +9,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import type { RespondCommand } from '../../aep/control';
 import { Emitter } from '../../base/emitter';
 import type { AttentionItem, InboxChange } from '../../inbox/inbox';
+import { isOpenStatus } from '../../inbox/inbox';
 import { AttentionStore, type AttentionStoreOptions, type ComponentLog } from '../services/attentionStore';
 import { Disposable } from '../services/disposable';
 import { HubConnection, type ClientTuning, type ConnectionState, type RestoredOutcome, type SettingsSource, type TokenSource } from './hubConnection';
@@ -131,6 +132,11 @@ export class Hubs extends Disposable {
     let count = 0;
     for (const hub of this.byId.values()) count += hub.store.visibleCount;
     return count;
+  }
+
+  /** Still waiting for the person: open, and not dismissed in this window (what a notification is worth). */
+  isWaiting(item: Readonly<AttentionItem>): boolean {
+    return isOpenStatus(item.status) && !this.isDismissed(item);
   }
 
   isDismissed(item: Readonly<AttentionItem>): boolean {

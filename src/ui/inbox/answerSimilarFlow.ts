@@ -14,9 +14,9 @@ import type { SimilarAnswers } from './similarAnswers';
 // option and confirms; then each is answered on its own (similarAnswers.ts).
 // Never automatic: every step is the person's.
 
-/** Which requests may be answered together now: the pipeline admits an answer, the agent takes answers from editors, not dismissed. */
+/** Which requests may be answered together now, of those the inbox shows (none dismissed): the pipeline admits an answer, the agent takes answers from editors. */
 export function windowGroups(hubs: Hubs): SimilarGroup[] {
-  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && !refusesAnswers(hubs.reachability(item)) && !hubs.isDismissed(item));
+  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && !refusesAnswers(hubs.reachability(item)));
 }
 
 export async function answerSimilar(hubs: Hubs, similar: SimilarAnswers, from: Readonly<AttentionItem> | undefined): Promise<void> {

@@ -1,6 +1,5 @@
 import * as l10n from '@vscode/l10n';
 import type { AttentionItem } from '../../inbox/inbox';
-import { isOpenStatus } from '../../inbox/inbox';
 import { NotifiedRequests } from '../../inbox/notifiedRequests';
 import { textHonesty } from '../../aep/labels';
 import { severityRank } from '../../aep/levels';
@@ -114,7 +113,7 @@ export class Notifier extends Disposable {
 
   /** A request resolved or dismissed meanwhile (a replay catching up, an answer elsewhere) is not worth a notification. */
   private stillWaiting(item: Readonly<AttentionItem>): boolean {
-    return isOpenStatus(item.status) && !this.hubs.isDismissed(item);
+    return this.hubs.isWaiting(item);
   }
 
   /**

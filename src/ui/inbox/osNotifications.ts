@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../base/logger';
 import type { AttentionItem } from '../../inbox/inbox';
-import { isOpenStatus } from '../../inbox/inbox';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable } from '../services/disposable';
 import type { Hubs } from '../hubs/hubs';
@@ -201,12 +200,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       return;
     }
     // A request closed meanwhile opens on its page, which says how it ended; nothing is sent.
-    if (this.isWaiting(first) && this.actions.fitsInline(first)) this.actions.answerInline(first);
+    if (this.hubs.isWaiting(first) && this.actions.fitsInline(first)) this.actions.answerInline(first);
     else this.actions.open(first);
-  }
-
-  private isWaiting(item: Readonly<AttentionItem>): boolean {
-    return isOpenStatus(item.status) && !this.hubs.isDismissed(item);
   }
 
   /** A notification whose requests all closed is taken back, so it does not invite an answer that cannot be sent. */
@@ -217,7 +212,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       for (const [id, keys] of this.live) {
         const waiting = keys.some((key) => {
           const item = this.hubs.item(key);
-          return item !== undefined && this.isWaiting(item);
+          return item !== undefined && this.hubs.isWaiting(item);
         });
         if (!waiting) {
           this.live.delete(id);

@@ -125,8 +125,7 @@ export class InlineFlow {
       problem = undefined;
       // In words instead of the fields: its own step; Back returns to the field it was offered on.
       const end = given.kind === 'words' ? await this.wordsStep() : given;
-      if (end.kind === 'words') continue;
-      if (end.kind === 'back' && given.kind === 'words') continue;
+      if (end.kind === 'words' || (end.kind === 'back' && given.kind === 'words')) continue;
       if (end.kind === 'back') {
         index = Math.max(0, index - 1);
         continue;
