@@ -118,7 +118,9 @@ export async function startHub(options: Partial<HubConfig> = {}): Promise<Runnin
       // A browser always names the page that opens a socket; without a token
       // nothing else would stop any web page the person visits from reading
       // every request and emitting its own. Our clients (the extension, the
-      // demo agent, the checker) run in Node and send no Origin.
+      // demo agent, the checker) run in Node and send no Origin. HTTP needs
+      // no such check: a page cannot read a response without CORS headers,
+      // and POST /events needs AEP-Version, which a page cannot send unasked.
       socket.end(plainResponse(403, 'Forbidden', TOKENLESS_ORIGIN_REFUSAL));
       config.log(`hub: refused a WebSocket from a web page (Origin ${JSON.stringify(req.headers.origin.slice(0, 200))}): no token is set`);
       return;
