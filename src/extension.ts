@@ -17,6 +17,7 @@ import { SettingsService } from './ui/services/settings';
 import { StatusBar } from './ui/inbox/statusBar';
 import { AlwaysSecretValues } from './ui/services/alwaysSecretValues';
 import { environmentToken, TokenStore } from './ui/services/tokens';
+import { askToUseOriginToken } from './ui/hubs/originTokenQuestion';
 
 /**
  * Activation stays cheap: settings are read and the views registered, but no
@@ -46,7 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   context.subscriptions.push(log);
   const fromEnvironment = environmentToken(process.env);
   const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
-  const tokens = new TokenStore(context.secrets, fromEnvironment);
+  const tokens = new TokenStore(context.secrets, fromEnvironment, askToUseOriginToken);
   const hubs = new Hubs(settings, tokens, context.workspaceState, log);
   const secretValues = new AlwaysSecretValues(context.secrets, log.for('secrets'));
   context.subscriptions.push(secretValues);

@@ -8,10 +8,10 @@ import { filterProblemText, type FilterProblem } from './userFilter';
  * a sentence. `failureLogLine` is the English for the log.
  */
 export type ConnectionFailure =
-  /** The hub refused the token the client sent (HTTP 401 or 403 on the upgrade). */
+  /** The hub refused the token the client sent (HTTP 401 or 403 on the upgrade): it needs the right one. */
   | { code: 'token-refused'; httpStatus: number }
-  /** The hub wants a token and none is set. */
-  | { code: 'token-required'; httpStatus: number }
+  /** The hub wants a token and the client sent none: it needs one set. */
+  | { code: 'token-missing'; httpStatus: number }
   /** The hub speaks other AEP versions than this extension (AEP-0003 §3.5.1). */
   | { code: 'version-unsupported'; ours: string; hubVersions: readonly string[] }
   /** The hub says it never received our hello: a protocol mismatch. */
@@ -25,8 +25,8 @@ export function failureLogLine(failure: ConnectionFailure): string {
   switch (failure.code) {
     case 'token-refused':
       return `the hub refused the token (HTTP ${failure.httpStatus})`;
-    case 'token-required':
-      return `the hub requires a token (HTTP ${failure.httpStatus})`;
+    case 'token-missing':
+      return `the hub requires a token and none is set (HTTP ${failure.httpStatus})`;
     case 'version-unsupported':
       return `the hub speaks AEP ${failure.hubVersions.join(', ') || '(none named)'}, but this extension speaks ${failure.ours}`;
     case 'hello-not-received':
@@ -38,9 +38,14 @@ export function failureLogLine(failure: ConnectionFailure): string {
   }
 }
 
+/** The hub's 401 or 403 on the upgrade: which token problem depends on whether this client sent one. */
+export function tokenFailure(sentToken: boolean, httpStatus: number): ConnectionFailure {
+  return { code: sentToken ? 'token-refused' : 'token-missing', httpStatus };
+}
+
 /** The failures a token can fix: the UI offers "Set Hub Token" for these. */
 export function tokenCanFix(failure: ConnectionFailure): boolean {
-  return failure.code === 'token-refused' || failure.code === 'token-required' || (failure.code === 'bad-address' && failure.address?.code === 'token-in-url');
+  return failure.code === 'token-refused' || failure.code === 'token-missing' || (failure.code === 'bad-address' && failure.address?.code === 'token-in-url');
 }
 
 /**

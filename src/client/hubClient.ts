@@ -9,7 +9,7 @@ import { isOpenStatus, type Inbox } from '../inbox/inbox';
 import type { CaptureLevel } from '../aep/levels';
 import { Backoff } from './backoff';
 import type { StoredCommand, UnsettledCommands } from './commandStore';
-import { failureLogLine, lostLogLine, type ConnectionFailure, type LostReason } from './connectionFailure';
+import { failureLogLine, lostLogLine, tokenFailure, type ConnectionFailure, type LostReason } from './connectionFailure';
 import { ControlSender, type AnsweredRequest, type AnswerSender, type RequestLookup, type SendOutcome } from './controlSender';
 import { EventIntake } from './eventIntake';
 import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
@@ -339,7 +339,7 @@ export class HubClient {
         lost: (why, behind) => current() && this.lost(why, behind),
         unauthorized: (status) => {
           if (!current()) return;
-          this.fail({ code: this.options.token ? 'token-refused' : 'token-required', httpStatus: status });
+          this.fail(tokenFailure(this.options.token !== undefined && this.options.token !== '', status));
         },
       },
     );

@@ -317,14 +317,9 @@ export class Commands extends Disposable {
   private async clearToken(hub: Hub): Promise<void> {
     const key = this.tokenKeyOrExplain(hub);
     if (!key) return;
-    const alsoOrigin = await this.tokens.clear(key);
-    this.log.for('token').info(`cleared the token for ${key.base}${alsoOrigin ? ` and the one filed for ${key.origin} by an earlier version` : ''}`);
-    void notify(
-      'info',
-      alsoOrigin
-        ? l10n.t('Token cleared for {0}, and the one an earlier version filed for {1}, which it used.', key.base, key.origin)
-        : l10n.t('Token cleared for {0}.', key.base),
-    );
+    await this.tokens.clear(key);
+    this.log.for('token').info(`cleared the token for ${key.base}`);
+    void notify('info', l10n.t('Token cleared for {0}.', key.base));
   }
 
   private async openRequest(argument: unknown): Promise<void> {

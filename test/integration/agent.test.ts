@@ -158,4 +158,13 @@ describe('demo agent lifecycle', () => {
       (error: unknown) => error instanceof AgentStartError && /refused the token/.test(error.message) && !error.message.includes('wrong-token'),
     );
   });
+
+  test('no token fails the start saying that one is needed, not that one was refused', async () => {
+    await assert.rejects(startAgent({ hubUrl: hub.url, log: () => undefined }), (error: unknown) => {
+      assert.ok(error instanceof AgentStartError);
+      assert.match(error.message, /requires a token and none was given \(HTTP 401 unauthorized\); set AEP_TOKEN/);
+      assert.doesNotMatch(error.message, /refused/);
+      return true;
+    });
+  });
 });

@@ -355,6 +355,20 @@ describe('client configuration failures and hub restarts', () => {
     }
   });
 
+  test('no token at a hub that requires one fails as a missing token, not a refused one', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    try {
+      const h = startClient(hub.url, { token: undefined });
+      await waitUntil(() => h.client.state.kind === 'failed', 'the failure');
+      const state = h.client.state;
+      assert.deepEqual(state.kind === 'failed' && state.failure, { code: 'token-missing', httpStatus: 401 });
+      assert.match(state.kind === 'failed' ? describeFailure(state.failure) : '', /requires a token \(HTTP 401\)\. Set it with .*Set Hub Token/);
+      assert.doesNotMatch(state.kind === 'failed' ? describeFailure(state.failure) : '', /refused/);
+    } finally {
+      await hub.close();
+    }
+  });
+
   test('plain ws to a remote host is refused before any connection', () => {
     const h = startClient('http://192.0.2.10:8787');
     const state = h.client.state;

@@ -35,7 +35,7 @@ describe('addressError', () => {
 
 describe('askForToken', () => {
   test('a refused or missing token is asked for, with no command to run', () => {
-    for (const failure of [{ code: 'token-refused', httpStatus: 401 }, { code: 'token-required', httpStatus: 401 }] as const) {
+    for (const failure of [{ code: 'token-refused', httpStatus: 401 }, { code: 'token-missing', httpStatus: 401 }] as const) {
       const asked = askForToken(failure as Parameters<typeof askForToken>[0]) ?? '';
       assert.match(asked, /\?$/);
       assert.doesNotMatch(asked, /Set Hub Token|AEP Attention:/);

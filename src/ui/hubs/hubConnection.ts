@@ -91,7 +91,7 @@ export class HubConnection extends Disposable {
     // Only this hub's token: setting another hub's must not drop this connection.
     this._register(
       tokens.onDidChange((key) => {
-        // Its own, or its origin's, which a hub with a path falls back to (tokens.ts).
+        // Its own, or its origin's, which a hub with a path may be offered (tokens.ts).
         const own = tokenKeyOf(this.configValue.hubUrl);
         if (own && (key === own.base || key === own.origin)) void this.rebuild('token changed');
       }),
@@ -208,7 +208,7 @@ export class HubConnection extends Disposable {
     const token = found?.token;
     if (generation !== this.generation || this.isDisposed) return; // a newer rebuild started meanwhile
     this.stopClient();
-    const tokenWords = !found ? ', without a token' : found.from === 'origin' ? `, with the token filed for ${endpoint.ok ? endpoint.value.origin : 'its origin'} (it has none of its own)` : ', with a token';
+    const tokenWords = !found ? ', without a token' : found.from === 'origin' ? `, with the token of ${endpoint.ok ? endpoint.value.origin : 'its origin'}, as agreed` : ', with a token';
     log.info(`${reason}: ${base ?? 'an unusable hub address'} (${this.configValue.source})${tokenWords}`);
     this.startClient(inputs, token);
   }

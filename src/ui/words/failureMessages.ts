@@ -15,7 +15,7 @@ import { piece, PIECES } from './untrustedText';
  */
 export function askForToken(failure: ConnectionFailure): string | undefined {
   if (failure.code === 'token-refused') return l10n.t('the hub refused the token (HTTP {0}). Enter the right one?', failure.httpStatus);
-  if (failure.code === 'token-required') return l10n.t('the hub requires a token (HTTP {0}). Enter it?', failure.httpStatus);
+  if (failure.code === 'token-missing') return l10n.t('the hub requires a token (HTTP {0}). Enter it?', failure.httpStatus);
   return undefined;
 }
 
@@ -23,7 +23,7 @@ export function describeFailure(failure: ConnectionFailure): string {
   switch (failure.code) {
     case 'token-refused':
       return l10n.t('the hub refused the token (HTTP {0}). Set the right one with "AEP Attention: Set Hub Token".', failure.httpStatus);
-    case 'token-required':
+    case 'token-missing':
       return l10n.t('the hub requires a token (HTTP {0}). Set it with "AEP Attention: Set Hub Token".', failure.httpStatus);
     case 'version-unsupported':
       return failure.hubVersions.length > 0

@@ -121,10 +121,13 @@ async function connect(socketUrl: string, token: string | undefined, hello: Outb
     const timer = setTimeout(() => fail(`no hello from the hub at ${socketUrl} within ${timeoutMs} ms`), timeoutMs);
     ws.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;
+      const sentToken = token !== undefined && token !== '';
       fail(
-        status === 401 || status === 403
-          ? `the hub at ${socketUrl} refused the token (HTTP ${status} unauthorized); set AEP_TOKEN to the hub's token`
-          : `the hub at ${socketUrl} answered the WebSocket upgrade with HTTP ${status}`,
+        status !== 401 && status !== 403
+          ? `the hub at ${socketUrl} answered the WebSocket upgrade with HTTP ${status}`
+          : sentToken
+            ? `the hub at ${socketUrl} refused the token (HTTP ${status} unauthorized); set AEP_TOKEN to the hub's token`
+            : `the hub at ${socketUrl} requires a token and none was given (HTTP ${status} unauthorized); set AEP_TOKEN to the hub's token`,
       );
     });
     ws.on('error', (error: Error) => fail(`cannot reach the hub at ${socketUrl}: ${error.message}`));

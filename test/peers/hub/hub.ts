@@ -27,6 +27,15 @@ function presentedToken(req: IncomingMessage, url: URL): string | undefined {
   return match?.[1] ?? url.searchParams.get('access_token') ?? undefined;
 }
 
+/** Why a tokenless hub refuses a socket opened by a web page, as the 403's body. */
+export const TOKENLESS_ORIGIN_REFUSAL =
+  'this hub runs without a token, so it refuses WebSocket connections from web pages (the request carries an Origin header); start it with AEP_TOKEN=<secret> and connect with that token\n';
+
+/** A complete HTTP/1.1 response with a plain-text body, written to a socket that never became a WebSocket. */
+function plainResponse(status: number, statusText: string, body: string): string {
+  return `HTTP/1.1 ${status} ${statusText}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
 function tokenMatches(expected: string, presented: string | undefined): boolean {
   if (presented === undefined) return false;
   const a = Buffer.from(expected);
@@ -103,6 +112,17 @@ export async function startHub(options: Partial<HubConfig> = {}): Promise<Runnin
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
     if (url.pathname !== '/socket') {
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    if (config.token === undefined && req.headers.origin !== undefined) {
+      // A browser always names the page that opens a socket; without a token
+      // nothing else would stop any web page the person visits from reading
+      // every request and emitting its own. Our clients (the extension, the
+      // demo agent, the checker) run in Node and send no Origin. HTTP needs
+      // no such check: a page cannot read a response without CORS headers,
+      // and POST /events needs AEP-Version, which a page cannot send unasked.
+      socket.end(plainResponse(403, 'Forbidden', TOKENLESS_ORIGIN_REFUSAL));
+      config.log(`hub: refused a WebSocket from a web page (Origin ${JSON.stringify(req.headers.origin.slice(0, 200))}): no token is set`);
       return;
     }
     if (!authorized(req, url)) {
