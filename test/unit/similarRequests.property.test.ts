@@ -21,20 +21,24 @@ import { emitterEvents } from '../support/events';
 
 const LONG = 'Allow this command and every later command like it in this workspace without asking again '.repeat(3);
 
-/** What labels say; `looks` names entries a reader could take for each other. */
-const WORDS: ReadonlyArray<{ text: string; looks: string }> = [
-  { text: 'Yes', looks: 'yes' },
-  { text: 'Yes!', looks: 'yes!' },
-  { text: 'No', looks: 'no' },
-  { text: 'N0', looks: 'no' },
-  { text: 'No — refuse this and every similar…', looks: 'refuse' },
-  { text: 'Allow', looks: 'allow' },
-  { text: 'AIIow', looks: 'allow' },
-  { text: 'Allow once', looks: 'allow once' },
-  { text: 'Allow always', looks: 'allow always' },
-  { text: 'Deny', looks: 'deny' },
-  { text: `${LONG}once`, looks: 'long once' },
-  { text: `${LONG}forever`, looks: 'long forever' },
+/**
+ * What labels say; `looks` names entries a reader could take for each
+ * other; `near` is the entry a hostile agent swaps in for it: other words
+ * made to look alike, or alike as far as a pick shows them (long labels).
+ */
+const WORDS: ReadonlyArray<{ text: string; looks: string; near: number }> = [
+  { text: 'Yes', looks: 'yes', near: 1 },
+  { text: 'Yes!', looks: 'yes!', near: 0 },
+  { text: 'No', looks: 'no', near: 3 },
+  { text: 'N0', looks: 'no', near: 2 },
+  { text: 'No — refuse this and every similar…', looks: 'refuse', near: 0 },
+  { text: 'Allow', looks: 'allow', near: 6 },
+  { text: 'AIIow', looks: 'allow', near: 5 },
+  { text: 'Allow once', looks: 'allow once', near: 8 },
+  { text: 'Allow always', looks: 'allow always', near: 7 },
+  { text: 'Deny', looks: 'deny', near: 2 },
+  { text: `${LONG}once`, looks: 'long once', near: 11 },
+  { text: `${LONG}forever`, looks: 'long forever', near: 10 },
 ];
 
 /** Letters drawn exactly like these Latin ones. */
@@ -76,7 +80,8 @@ function write(entry: number, s: Spelling): string {
 /**
  * A few option sets (id → what it says) that agents share, so requests
  * meet; each request writes its set its own way, and may change one
- * option's id or words (the same id for other words, or the reverse).
+ * option's id or words (the same id for other words, or the reverse), or
+ * put words that look alike in an option's place (`near`).
  */
 const scenario = fc.record({
   sets: fc.array(fc.array(fc.tuple(id, word), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
@@ -88,6 +93,7 @@ const scenario = fc.record({
       set: fc.nat(),
       spellings: fc.array(spelling, { minLength: 3, maxLength: 3 }),
       change: fc.option(fc.tuple(fc.nat(), id, word), { freq: 3 }),
+      twist: fc.option(fc.nat(), { freq: 2 }),
     }),
     { minLength: 2, maxLength: 7 },
   ),
@@ -103,6 +109,11 @@ test('every request of a group gets the option id whose label reads as the words
       requests.forEach((r, index) => {
         const set = [...(sets[r.set % sets.length] ?? [])];
         if (r.change) set[r.change[0] % set.length] = [r.change[1], r.change[2]];
+        if (r.twist !== null) {
+          const at = r.twist % set.length;
+          const [twistedId, entry] = set[at] ?? ['1', 0];
+          set[at] = [twistedId, WORDS[entry]?.near ?? entry];
+        }
         const options = set.map(([optionId, entry], at) => {
           const label = write(entry, r.spellings[at] ?? { letterCase: 'as is', lookAlikes: [], invisible: [], fullWidth: false, spaces: '', trailing: '' });
           said.set(label, entry);
