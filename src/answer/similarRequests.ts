@@ -39,8 +39,6 @@ export interface SimilarGroup {
   readonly withheld: boolean;
   /** The options, in the oldest request's order. */
   readonly options: readonly SimilarOption[];
-  /** The option ids every request of the group offers, in the oldest request's order. */
-  readonly optionIds: readonly string[];
   /** Oldest first. */
   readonly items: ReadonlyArray<Readonly<AttentionItem>>;
 }
@@ -93,7 +91,7 @@ export function similarGroups(items: ReadonlyArray<Readonly<AttentionItem>>, can
       if (!oldest) return [];
       const withheld = textHonesty(oldest.capture) === 'structural';
       const options = oldest.options.map((option, index): SimilarOption => ({ id: option.id, label: withheld ? undefined : option.label, position: index + 1 }));
-      return [{ key, kind: group.kind, withheld, options, optionIds: options.map((option) => option.id), items: sorted }];
+      return [{ key, kind: group.kind, withheld, options, items: sorted }];
     })
     .sort((a, b) => b.items.length - a.items.length || (a.items[0]?.receivedAt ?? 0) - (b.items[0]?.receivedAt ?? 0));
 }

@@ -34,7 +34,7 @@ test('same kind and the same words for each option id group, whatever their orde
   ]);
   const groups = similarGroups(items(), () => true);
   assert.deepEqual(groups.map((group) => keys(group.items)), [['a', 'b', 'c'], ['d', 'e']]);
-  assert.deepEqual(groups[0]?.optionIds, ['allow', 'deny']);
+  assert.deepEqual(groups[0]?.options.map((option) => option.id), ['allow', 'deny']);
   assert.deepEqual(groups[0]?.options.map((option) => option.label), ['Allow', 'Deny']);
   assert.equal(groups[0]?.kind, 'permission');
   assert.equal(groups[0]?.withheld, false);
