@@ -3,6 +3,7 @@ import type { Answer, FieldSpec } from '../src/aep/attention';
 import type { AnswerPart } from '../src/aep/capture';
 import { validateFormValues } from '../src/aep/formValidation';
 import { sendCheck } from '../src/answer/inlinePlan';
+import { readsLikeOurs } from '../src/answer/ownItems';
 import { fieldProblemText } from '../src/shared/problemWords';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues } from '../src/aep/secretAsking';
 import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
@@ -285,7 +286,9 @@ export class AnswerArea {
     if (hasOptions) {
       const row = el('div', { class: 'options', role: 'group', 'aria-label': l10n.t('Answer with an option') });
       request.options.forEach((option, index) => {
-        const label = option.label.honesty === 'structural' ? l10n.t('Option {0} ({1})', index + 1, option.id) : option.label.text;
+        // An agent's label reading like one of our own words (the registry, ownItems.ts) says whose it is.
+        const words = readsLikeOurs(option.label.text) ? l10n.t('{0} (from the agent: id {1})', option.label.text, option.id) : option.label.text;
+        const label = option.label.honesty === 'structural' ? l10n.t('Option {0} ({1})', index + 1, option.id) : words;
         const b = button(label, index === 0 ? 'primary' : 'secondary', () => this.sendOption(option.id));
         b.dataset['option'] = option.id;
         this.buttons.push(b);

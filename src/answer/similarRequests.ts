@@ -1,44 +1,98 @@
+import type { AttentionRequest } from '../aep/attention';
+import { textHonesty } from '../aep/labels';
 import type { AttentionItem } from '../inbox/inbox';
 import { isOpenStatus } from '../inbox/inbox';
+import { lookAlikeKey, readingKey } from './ownItems';
 
 // Requests that can take the same answer (issue 29): with several agents at
 // work the same ask arrives many times, and the person answers them in one
 // decision, every item shown and each checked. Decided here, once, for every
 // surface that offers it (the inbox, the notification of a burst).
+//
+// One decision must mean what the person read (issue 38): the person picks
+// an option by its words, and each request of the group receives the id
+// whose label reads as those words. So requests group only when every option
+// id carries the same words in each (`readingKey`: case, width, spacing and
+// invisibles folded, letters of other scripts drawn like Latin ones read as
+// those), compared in full, not as far as a surface shows them. Ids alone
+// say nothing: one agent's "1" is "Yes", another's "No — refuse…".
 
-/** Requests of one kind offering the same option ids: one option answers each of them. */
+/** One option of a group, as the person picks it. */
+export interface SimilarOption {
+  readonly id: string;
+  /** The words every request of the group gives this id (the oldest's spelling); undefined when the labels are withheld. */
+  readonly label: string | undefined;
+  /** 1-based place in the oldest request: a withheld option is named by it, as the page names it. */
+  readonly position: number;
+}
+
+/** Requests of one kind offering the same options, each id with the same words: one option answers each of them. */
 export interface SimilarGroup {
   readonly key: string;
   readonly kind: string;
-  /** The option ids every request of the group offers, in the first request's order. */
-  readonly optionIds: readonly string[];
+  /**
+   * The labels are withheld (capture `metadata` or `none`: each label is a
+   * placeholder) in every request of the group: no one can read what the
+   * agents call an option. Such requests never group with ones whose labels
+   * are real text, and only with the same ids in the same places.
+   */
+  readonly withheld: boolean;
+  /** The options, in the oldest request's order. */
+  readonly options: readonly SimilarOption[];
   /** Oldest first. */
   readonly items: ReadonlyArray<Readonly<AttentionItem>>;
+}
+
+/**
+ * What a request's options read as, for grouping: the same key, the same
+ * words for each id. Undefined when its options cannot be answered by words
+ * at all: an id twice, or two options a reader could take for each other
+ * (the person could not tell which one they pick), or one that reads as
+ * nothing.
+ */
+function optionsKey(request: AttentionRequest): string | undefined {
+  const ids = request.options.map((option) => option.id);
+  if (new Set(ids).size !== ids.length) return undefined;
+  // Withheld: each label is a placeholder; the page names an option by its place and id.
+  if (textHonesty(request.capture) === 'structural') return `withheld\u0000${ids.join('\u0000')}`;
+  const keys = request.options.map((option) => readingKey(option.label));
+  const near = new Set(request.options.map((option) => lookAlikeKey(option.label)));
+  if (keys.includes('') || near.size !== keys.length) return undefined;
+  return `read\u0000${request.options.map((option, index) => `${option.id}\u0001${keys[index] ?? ''}`).sort().join('\u0000')}`;
 }
 
 /**
  * Which requests can be answered together: open ones answered through the
  * hub (not `oob`), with options (a form's answer is its own), that `canAnswer`
  * says take an answer from here now (the pipeline admits one, the agent takes
- * answers from editors, not dismissed). A request whose prompt is withheld
- * (capture metadata) is one like any other: it is shown as withheld, never
- * left out. Groups of two or more, the largest first.
+ * answers from editors, not dismissed), whose options read alike (above).
+ * A request whose labels are withheld (capture metadata) groups only with
+ * others whose labels are withheld too. Groups of two or more, the largest
+ * first.
  */
 export function similarGroups(items: ReadonlyArray<Readonly<AttentionItem>>, canAnswer: (item: Readonly<AttentionItem>) => boolean): SimilarGroup[] {
-  const groups = new Map<string, { kind: string; optionIds: string[]; items: Array<Readonly<AttentionItem>> }>();
+  const groups = new Map<string, { kind: string; items: Array<Readonly<AttentionItem>> }>();
   for (const item of items) {
     const request = item.request;
     if (!request || !isOpenStatus(item.status) || !request.answerableHere || request.renderKind === 'form' || request.options.length === 0) continue;
     if (!canAnswer(item)) continue;
-    const ids = request.options.map((option) => option.id);
-    const key = `${request.kind}\u0000${[...ids].sort().join('\u0000')}`;
-    const group = groups.get(key) ?? { kind: request.kind, optionIds: ids, items: [] };
+    const options = optionsKey(request);
+    if (options === undefined) continue;
+    const key = `${request.kind}\u0000${options}`;
+    const group = groups.get(key) ?? { kind: request.kind, items: [] };
     group.items.push(item);
     groups.set(key, group);
   }
   return [...groups.entries()]
     .filter(([, group]) => group.items.length >= 2)
-    .map(([key, group]) => ({ key, kind: group.kind, optionIds: group.optionIds, items: [...group.items].sort((a, b) => a.receivedAt - b.receivedAt) }))
+    .flatMap(([key, group]) => {
+      const sorted = [...group.items].sort((a, b) => a.receivedAt - b.receivedAt);
+      const oldest = sorted[0]?.request;
+      if (!oldest) return [];
+      const withheld = textHonesty(oldest.capture) === 'structural';
+      const options = oldest.options.map((option, index): SimilarOption => ({ id: option.id, label: withheld ? undefined : option.label, position: index + 1 }));
+      return [{ key, kind: group.kind, withheld, options, items: sorted }];
+    })
     .sort((a, b) => b.items.length - a.items.length || (a.items[0]?.receivedAt ?? 0) - (b.items[0]?.receivedAt ?? 0));
 }
 

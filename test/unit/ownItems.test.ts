@@ -3,7 +3,7 @@
 // inline quick input's item lists (src/ui/inline/inlineWords.ts mixedItems).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { distinctOptions, readingKey, readsLikeOurs } from '../../src/answer/ownItems';
+import { distinctOptions, lookAlikeKey, readingKey, readsLikeOurs } from '../../src/answer/ownItems';
 import { mixedItems, optionButtons, type AgentItem, type ListItem } from '../../src/ui/inline/inlineWords';
 import { forSurface } from '../../src/ui/words/untrustedText';
 
@@ -28,6 +28,9 @@ describe('an agent label that reads like one of our items', () => {
     ['a variation selector', 'Open\ufe0f as page'],
     ['a long s for s', 'Open a\u017f page'],
     ['one full-width letter among plain ones', 'Reply with te\uff58t…'],
+    ['Cyrillic letters drawn like Latin ones', '\u041e\u0440\u0435n \u0430s \u0440age'],
+    ['Greek capitals drawn like Latin ones', '\u039fPEN AS PAGE'],
+    ['a digit and a capital for letters close to them', '0pen as page'],
   ];
   for (const [why, label] of colliding) {
     test(`collides: ${why} (${JSON.stringify(label)})`, () => assert.equal(readsLikeOurs(label, OURS), true));
@@ -44,6 +47,14 @@ describe('an agent label that reads like one of our items', () => {
   for (const [why, label] of distinct) {
     test(`does not collide: ${why} (${JSON.stringify(label)})`, () => assert.equal(readsLikeOurs(label, OURS), false));
   }
+
+  test('the reading key reads letters of other scripts drawn like Latin ones as those, and nothing merely close', () => {
+    assert.equal(readingKey('Y\u0435s'), 'yes');
+    assert.equal(readingKey('\u0391LLOW'), 'allow');
+    assert.notEqual(readingKey('AIIow'), readingKey('Allow'), 'I and l are other letters when deciding sameness');
+    assert.equal(lookAlikeKey('AIIow'), lookAlikeKey('Allow'), 'but close enough to be taken for each other');
+    assert.equal(lookAlikeKey('N0'), lookAlikeKey('No'));
+  });
 
   test('the key folds compatibility forms and look-alike punctuation', () => {
     assert.equal(readingKey('ﬁle'), 'file');
@@ -71,7 +82,7 @@ describe('notification buttons', () => {
 
   test('no button reads like the inline answer\'s own items either', () => {
     const options = [{ id: 'always_allow', label: 'Reply with text…' }, { id: 'p', label: 'open as page.' }, { id: 'allow', label: 'Allow' }];
-    assert.deepEqual(optionButtons(options, ['Answer', 'Open']).map((option) => option.id), ['allow']);
+    assert.deepEqual(optionButtons(options).map((option) => option.id), ['allow']);
   });
 
   test('two labels alike in the characters a button shows are alike', () => {

@@ -1,7 +1,10 @@
 // Which pending requests can take the same answer (src/answer/similarRequests.ts),
-// over a real Inbox fed real events: same kind and option ids group; different
-// options, oob, forms, an agent that takes no answers and a closed request
-// do not; a request at capture metadata is one like any other.
+// over a real Inbox fed real events: same kind and the same words for each
+// option id group; different options or words, oob, forms, an agent that
+// takes no answers and a closed request do not; a request whose labels are
+// withheld (capture metadata) groups only with others withheld too.
+// The property test (similarRequests.property.test.ts) holds the promise
+// over generated hostile agents.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { groupOf, similarGroups } from '../../src/answer/similarRequests';
@@ -21,18 +24,55 @@ function inboxOf(requests: Array<{ agent: string; data: Partial<RequestData>; ca
 
 const keys = (items: ReadonlyArray<Readonly<AttentionItem>>) => items.map((item) => item.agent);
 
-test('same kind and the same option ids group, whatever their order or labels; the largest group first', () => {
+test('same kind and the same words for each option id group, whatever their order, case or spacing; the largest group first', () => {
   const { items } = inboxOf([
     { agent: 'a', data: ALLOW_DENY },
-    { agent: 'b', data: { ...ALLOW_DENY, prompt: 'Run npm test in api/?', options: [{ id: 'deny', label: 'No' }, { id: 'allow', label: 'Yes' }] } },
+    { agent: 'b', data: { ...ALLOW_DENY, prompt: 'Run npm test in api/?', options: [{ id: 'deny', label: 'DENY' }, { id: 'allow', label: ' allow ' }] } },
     { agent: 'c', data: ALLOW_DENY },
     { agent: 'd', data: { ...ALLOW_DENY, options: [{ id: 'once', label: 'Once' }, { id: 'always', label: 'Always' }] } },
     { agent: 'e', data: { ...ALLOW_DENY, options: [{ id: 'once', label: 'Once' }, { id: 'always', label: 'Always' }] } },
   ]);
   const groups = similarGroups(items(), () => true);
   assert.deepEqual(groups.map((group) => keys(group.items)), [['a', 'b', 'c'], ['d', 'e']]);
-  assert.deepEqual(groups[0]?.optionIds, ['allow', 'deny']);
+  assert.deepEqual(groups[0]?.options.map((option) => option.id), ['allow', 'deny']);
+  assert.deepEqual(groups[0]?.options.map((option) => option.label), ['Allow', 'Deny']);
   assert.equal(groups[0]?.kind, 'permission');
+  assert.equal(groups[0]?.withheld, false);
+});
+
+test('the issue\'s case: one id with other words in another request makes no group', () => {
+  // A hostile agent's "1" is a refusal of everything; claude-code's "1" is Yes.
+  const { items } = inboxOf([
+    { agent: 'hostile', data: { kind: 'permission', prompt: 'Anything', options: [{ id: '1', label: 'No — refuse this and every similar…' }, { id: '2', label: 'Yes' }] } },
+    { agent: 'claude-code', data: { kind: 'permission', prompt: 'Run terraform destroy on prod?', options: [{ id: '1', label: 'Yes' }, { id: '2', label: 'No' }] } },
+  ]);
+  assert.deepEqual(similarGroups(items(), () => true), []);
+});
+
+test('labels alike only as far as a surface shows them are other words: compared in full', () => {
+  const long = 'Allow this command and every command like it in this workspace '.repeat(4);
+  const { items } = inboxOf([
+    { agent: 'a', data: { ...ALLOW_DENY, options: [{ id: 'allow', label: `${long} once` }, { id: 'deny', label: 'Deny' }] } },
+    { agent: 'b', data: { ...ALLOW_DENY, options: [{ id: 'allow', label: `${long} forever` }, { id: 'deny', label: 'Deny' }] } },
+  ]);
+  assert.deepEqual(similarGroups(items(), () => true), []);
+});
+
+test('look-alike letters of other scripts, full-width forms and invisible characters read as the words they show', () => {
+  const { items } = inboxOf([
+    { agent: 'a', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: 'No' }] } },
+    // Cyrillic е, Greek Ν, a zero-width space, full-width letters
+    { agent: 'b', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Y\u0435s' }, { id: 'n', label: '\u039d\u200bo' }] } },
+    { agent: 'c', data: { ...ALLOW_DENY, options: [{ id: 'y', label: '\uff39\uff45\uff53' }, { id: 'n', label: 'no' }] } },
+  ]);
+  const [group] = similarGroups(items(), () => true);
+  assert.deepEqual(keys(group?.items ?? []), ['a', 'b', 'c']);
+});
+
+test('a request whose own options a reader could take for each other joins no group: the person could not tell which one they pick', () => {
+  const twins = { ...ALLOW_DENY, options: [{ id: 'once', label: 'Allow' }, { id: 'always', label: 'A\u0406\u0406ow' }] };
+  const { items } = inboxOf([{ agent: 'a', data: twins }, { agent: 'b', data: twins }]);
+  assert.deepEqual(similarGroups(items(), () => true), []);
 });
 
 test('different options, another kind, oob, a form and one request alone make no group', () => {
@@ -53,11 +93,20 @@ test('a request that takes no answer from here now (the agent refuses editors, a
   assert.deepEqual(similarGroups(closed, (item) => item.agent !== 'b'), [], 'with c closed, a is alone');
 });
 
-test('a request at capture metadata joins its group (the page and the list show its prompt as withheld)', () => {
-  const { items } = inboxOf([{ agent: 'a', data: ALLOW_DENY }, { agent: 'b', data: ALLOW_DENY, capture: 'metadata' }]);
-  const [group] = similarGroups(items(), () => true);
-  assert.deepEqual(keys(group?.items ?? []), ['a', 'b']);
+test('a request whose labels are withheld (capture metadata) groups only with others withheld, by the same ids in the same places', () => {
+  const { items } = inboxOf([
+    { agent: 'a', data: ALLOW_DENY },
+    { agent: 'b', data: ALLOW_DENY, capture: 'metadata' },
+    { agent: 'c', data: ALLOW_DENY },
+    { agent: 'd', data: ALLOW_DENY, capture: 'metadata' },
+    { agent: 'e', data: { ...ALLOW_DENY, options: [{ id: 'deny', label: 'Deny' }, { id: 'allow', label: 'Allow' }] }, capture: 'metadata' },
+  ]);
+  const groups = similarGroups(items(), () => true);
+  assert.deepEqual(groups.map((group) => [keys(group.items), group.withheld]), [[['a', 'c'], false], [['b', 'd'], true]]);
+  const withheld = groups[1];
+  assert.ok(withheld);
+  assert.deepEqual(withheld.options, [{ id: 'allow', label: undefined, position: 1 }, { id: 'deny', label: undefined, position: 2 }]);
   const b = items().find((item) => item.agent === 'b');
   assert.ok(b);
-  assert.equal(groupOf([group!], b), group);
+  assert.equal(groupOf(groups, b), withheld);
 });

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { textHonesty, honestRequestText } from '../../aep/labels';
+import { textHonesty } from '../../aep/labels';
 import { groupOf, similarGroups, type SimilarGroup } from '../../answer/similarRequests';
 import { refusesAnswers } from '../../client/rosterSnapshot';
 import type { AttentionItem } from '../../inbox/inbox';
@@ -8,10 +8,12 @@ import type { Hubs } from '../hubs/hubs';
 import { agentName, kindLabel, promptLine, sessionName } from '../words/describe';
 import { confirm, notify, pick, pickMany, type PickItem } from '../words/surfaces';
 import type { SimilarAnswers } from './similarAnswers';
+import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle } from './similarWords';
 
 // "Answer Similar Requests…" (issue 29): the requests that can take the same
 // answer, every one listed and ticked, the person unticks any, picks the
-// option and confirms; then each is answered on its own (similarAnswers.ts).
+// option (by the words every request gives it: similarRequests.ts) and
+// confirms; then each is answered on its own (similarAnswers.ts).
 // Never automatic: every step is the person's.
 
 /** Which requests may be answered together now, of those the inbox shows (none dismissed): the pipeline admits an answer, the agent takes answers from editors. */
@@ -26,13 +28,13 @@ export async function answerSimilar(hubs: Hubs, similar: SimilarAnswers, from: R
     if (from || groups.length === 0) void notify('info', from ? l10n.t('No other request can take the same answer as this one now.') : l10n.t('No two requests can take the same answer now.'));
     return;
   }
-  const title = l10n.t('Answer {0} similar requests', group.items.length);
+  const title = group.withheld ? l10n.t('Answer {0} similar requests (labels withheld at capture)', group.items.length) : l10n.t('Answer {0} similar requests', group.items.length);
   const checked = await pickMany(group.items.map((item) => row(hubs, item)), { title, placeHolder: l10n.t('Every request is ticked: untick any you do not want to answer, then Enter') });
   if (!checked || checked.length === 0) return;
-  const option = await pick(optionItems(group), { title: l10n.t('Answer {0} requests with', checked.length) });
+  const option = await pick(similarOptionItems(group), { title: similarOptionTitle(group, checked.length) });
   if (option === undefined) return;
-  const names = [...new Set(checked.map((item) => agentName(item.agent)))].join(', ');
-  const go = await confirm(l10n.t('Send "{0}" to {1} requests, one command each ({2})?', option.label, checked.length, names), l10n.t('Send {0} Answers', checked.length));
+  const { message, action } = similarConfirmation(group, option, checked);
+  const go = await confirm(message, action);
   if (go) await similar.answerAll(checked, { option: option.id });
 }
 
@@ -52,31 +54,9 @@ function row(hubs: Hubs, item: Readonly<AttentionItem>): PickItem<Readonly<Atten
   };
 }
 
-/** The options, by id; named by the first request whose labels are real text, and said when the requests name them differently. */
-function optionItems(group: SimilarGroup): Array<PickItem<{ id: string; label: string }>> {
-  return group.optionIds.map((id, index) => {
-    const labels = new Set<string>();
-    for (const item of group.items) {
-      const request = item.request;
-      if (!request) continue;
-      const honest = honestRequestText(request);
-      const at = request.options.findIndex((option) => option.id === id);
-      const label = honest.options[at]?.label;
-      if (label && label.honesty !== 'structural') labels.add(label.text);
-    }
-    const [first] = labels;
-    const label = first ?? l10n.t('Option {0}', index + 1);
-    return {
-      label,
-      description: labels.size > 1 ? l10n.t('id {0}; the requests name it {1}', id, [...labels].join(' / ')) : l10n.t('id {0}', id),
-      value: { id, label },
-    };
-  });
-}
-
 async function pickGroup(groups: readonly SimilarGroup[]): Promise<SimilarGroup | undefined> {
   return pick(groups.map((group) => ({
-    label: l10n.t('{0} requests: {1}', group.items.length, group.optionIds.join(' / ')),
+    label: similarGroupLabel(group),
     description: group.kind,
     detail: [...new Set(group.items.map((item) => agentName(item.agent)))].join(', '),
     value: group,

@@ -15,6 +15,7 @@ import { notify, toastBudget, type Choice } from '../words/surfaces';
 import type { OsNotifications } from './osNotifications';
 import { groupOf } from '../../answer/similarRequests';
 import { windowGroups } from './answerSimilarFlow';
+import { OWN_ACTIONS } from '../../shared/ownActionWords';
 
 // The first request after a quiet spell is shown LEAD_MS after it reached the inbox (with any
 // that came with it, so a replay's request and its resolution make no toast); later ones of the
@@ -137,7 +138,7 @@ export class Notifier extends Disposable {
   }
 
   private similarChoice<T>(count: number | undefined, value: T): Array<Choice<T>> {
-    return count === undefined ? [] : [{ title: l10n.t('Answer {0} Similar…', count), value }];
+    return count === undefined ? [] : [{ title: OWN_ACTIONS.answerSimilar.words(count), value }];
   }
 
   /** With several hubs, a notification says which one the agent asked through. */
@@ -150,16 +151,16 @@ export class Notifier extends Disposable {
     const message = hub === undefined
       ? l10n.t('{0} requests from {1}', count, agentName(first.agent))
       : l10n.t('{0} requests from {1} via {2}', count, agentName(first.agent), hub);
-    const choice = await notify('info', message, [{ title: l10n.t('Open Inbox'), value: 'inbox' }, ...this.similarChoice(similar, 'similar')]);
+    const choice = await notify('info', message, [{ title: OWN_ACTIONS.openInbox.words(), value: 'inbox' }, ...this.similarChoice(similar, 'similar')]);
     if (choice === 'inbox') this.actions.showInbox();
     else if (choice === 'similar') this.actions.answerSimilar(first);
   }
 
   private async showOne(item: Readonly<AttentionItem>, similar: number | undefined): Promise<void> {
     type Action = { kind: 'answer' } | { kind: 'open' } | { kind: 'option'; id: string } | { kind: 'similar' };
-    const open: Choice<Action> = { title: l10n.t('Open'), value: { kind: 'open' } };
+    const open: Choice<Action> = { title: OWN_ACTIONS.open.words(), value: { kind: 'open' } };
     // "Answer" first, so the notification's primary action answers in the quick input; "Open" keeps the page one click away.
-    const ours: Array<Choice<Action>> = this.actions.fitsInline(item) ? [{ title: l10n.t('Answer'), value: { kind: 'answer' } }, open] : [open];
+    const ours: Array<Choice<Action>> = this.actions.fitsInline(item) ? [{ title: OWN_ACTIONS.answer.words(), value: { kind: 'answer' } }, open] : [open];
     const request = item.request;
     // Option buttons only when the answer goes through the hub, the agent takes answers from
     // editors (the roster's `accepts`), and the labels are real text: at capture metadata a
@@ -167,7 +168,7 @@ export class Notifier extends Disposable {
     const options =
       request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
       !refusesAnswers(this.hubs.reachability(item))
-        ? optionButtons(request.options, ours.map((choice) => choice.title)).slice(0, MAX_OPTION_BUTTONS)
+        ? optionButtons(request.options).slice(0, MAX_OPTION_BUTTONS)
         : [];
     // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape); "agent via hub: prompt" with several hubs.
     const hub = this.hubName(item);

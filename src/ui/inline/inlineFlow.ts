@@ -10,6 +10,7 @@ import {
   type InlineAnswer, type InlinePlan, type InlineStep, type SelectPick,
 } from '../../answer/inlinePlan';
 import { readsLikeOurs } from '../../answer/ownItems';
+import { OWN_ACTIONS } from '../../shared/ownActionWords';
 import { answerProblemText } from '../../shared/problemWords';
 import type { PageDraft } from '../../shared/webviewMessages';
 import { contextSummary, shownContext } from '../../shared/contextView';
@@ -200,7 +201,7 @@ export class InlineFlow {
         type Value = { kind: 'option'; id: string } | { kind: 'reply' };
         const options = step.options.map((option): AgentItem<Picked<Value>> => ({ label: optionText(option.name), id: option.id, value: { kind: 'value', value: { kind: 'option', id: option.id } } }));
         const reply: ListItem<Picked<Value>> = {
-          label: l10n.t('Reply with text…'), description: l10n.t('the agent reads it; an option is the exact answer'), icon: 'comment', value: { kind: 'value', value: { kind: 'reply' } },
+          label: OWN_ACTIONS.replyWithText.words(), description: l10n.t('the agent reads it; an option is the exact answer'), icon: 'comment', value: { kind: 'value', value: { kind: 'reply' } },
         };
         for (;;) {
           const end = await this.pick(this.quickStep(index, l10n.t('Choose an answer (Enter), or reply with text')), options, [reply], { problem });
@@ -209,7 +210,7 @@ export class InlineFlow {
           if (value?.kind !== 'option') return { kind: 'next', value: { kind: 'done' } };
           // Ranking puts ours first only for words typed from its start; an agent option that reads like ours is sent only when the person says so.
           const chosen = options.find((option) => option.id === value.id);
-          if (!chosen || !readsLikeOurs(chosen.label, [reply.label, l10n.t('Open as page')])) return { kind: 'next', value };
+          if (!chosen || !readsLikeOurs(chosen.label)) return { kind: 'next', value };
           const confirmed = await this.confirmMimic(index, chosen);
           if (confirmed.kind === 'back') continue;
           return confirmed.kind === 'next' ? { kind: 'next', value } : confirmed;
@@ -270,8 +271,8 @@ export class InlineFlow {
     const before = selectPickOf(field, fieldDraftOf(this.draft, field.id));
     const choices = step.choices.map((choice): AgentItem<Picked<Value>> => ({ label: choiceText(choice.name), id: choice.id, value: { kind: 'value', value: { kind: 'choice', id: choice.id } } }));
     const ours: Array<ListItem<Picked<Value>>> = [];
-    if (field.other) ours.push({ label: l10n.t('Other…'), description: l10n.t('your own answer'), icon: 'edit', value: { kind: 'value', value: { kind: 'other' } } });
-    if (!field.multi && !field.required) ours.push({ label: l10n.t('Leave empty'), description: l10n.t('optional'), icon: 'circle-slash', value: { kind: 'value', value: { kind: 'empty' } } });
+    if (field.other) ours.push({ label: OWN_ACTIONS.other.words(), description: l10n.t('your own answer'), icon: 'edit', value: { kind: 'value', value: { kind: 'other' } } });
+    if (!field.multi && !field.required) ours.push({ label: OWN_ACTIONS.leaveEmpty.words(), description: l10n.t('optional'), icon: 'circle-slash', value: { kind: 'value', value: { kind: 'empty' } } });
     const isPicked = (value: Value) => (value.kind === 'choice' ? before.choices.includes(value.id) : value.kind === 'other' && before.other !== undefined);
     const toPick = (values: readonly Value[], other: string | undefined): SelectPick => ({
       choices: values.flatMap((value) => (value.kind === 'choice' ? [value.id] : [])),
@@ -315,8 +316,8 @@ export class InlineFlow {
   private async confirmMimic(index: number, option: AgentItem<unknown>): Promise<StepEnd<unknown>> {
     type Value = 'back' | 'send';
     const items: Array<ListItem<Picked<Value>>> = [
-      { label: l10n.t('Back to the choices'), icon: 'arrow-left', value: { kind: 'value', value: 'back' } },
-      { label: l10n.t('Send the agent\'s option'), detail: l10n.t('Sends the option with id {0} to the agent.', piece(option.id, PIECES.kind)), icon: 'warning', value: { kind: 'value', value: 'send' } },
+      { label: OWN_ACTIONS.backToChoices.words(), icon: 'arrow-left', value: { kind: 'value', value: 'back' } },
+      { label: OWN_ACTIONS.sendAgentsOption.words(), detail: l10n.t('Sends the option with id {0} to the agent.', piece(option.id, PIECES.kind)), icon: 'warning', value: { kind: 'value', value: 'send' } },
     ];
     const placeholder = l10n.t('"{0}" is an option the agent offers, not an item of this editor. Send it?', option.label);
     const end = await this.pick({ ...this.quickStep(index, placeholder), step: undefined, totalSteps: undefined }, [], items, {});
@@ -397,7 +398,7 @@ export class InlineFlow {
    * items (`agent`) come first, ours apart after them (inlineWords.ts `mixedItems`).
    */
   private async pick<T>(view: StepView, agent: ReadonlyArray<AgentItem<Picked<T>>>, ours: ReadonlyArray<ListItem<Picked<T>>>, spec: PickSpec<T>): Promise<StepEnd<T[]>> {
-    const page: ListItem<Picked<T>> = { label: l10n.t('Open as page'), description: l10n.t('Ctrl+Shift+Enter'), icon: 'go-to-file', value: { kind: 'page' } };
+    const page: ListItem<Picked<T>> = { label: OWN_ACTIONS.openAsPage.words(), description: l10n.t('Ctrl+Shift+Enter'), icon: 'go-to-file', value: { kind: 'page' } };
     const items = mixedItems(agent, spec.many ? ours : [...ours, page]);
     const values = (picked: ReadonlyArray<Picked<T>>) => picked.flatMap((item) => (item.kind === 'value' ? [item.value] : []));
     const of = (test: ((value: T) => boolean) | undefined) => (test ? (item: Picked<T>) => item.kind === 'value' && test(item.value) : undefined);

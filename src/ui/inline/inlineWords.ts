@@ -12,6 +12,7 @@ import type { SimpleField } from '../../answer/fieldDraft';
 import { fieldProblem, type InlinePlan, type InlineStep, type Naming, type Sensitivity } from '../../answer/inlinePlan';
 import type { AttentionItem } from '../../inbox/inbox';
 import { distinctOptions, readsLikeOurs } from '../../answer/ownItems';
+import { ownActionWords } from '../../shared/ownActionWords';
 import { fieldHint } from '../../shared/fieldWords';
 import { fieldProblemText } from '../../shared/problemWords';
 import type { FieldDraft } from '../../shared/webviewMessages';
@@ -137,10 +138,11 @@ export interface AgentItem<V> {
  * agent label that reads like one of ours (ownItems.ts) says whose it is,
  * after the label: typed words that match our item then rank ours first
  * (VS Code puts the shorter of two prefix matches first), and the row
- * reads differently. The rule compares with every own item of the pick.
+ * reads differently. The rule compares with every word of the registry
+ * (ownActionWords.ts) and every own item of the pick.
  */
 export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: ReadonlyArray<ListItem<V>>): Array<Listed<V>> {
-  const own = ours.map((item) => item.label);
+  const own = [...ownActionWords(), ...ours.map((item) => item.label)];
   const theirs = agent.map((item): ListItem<V> => ({
     label: readsLikeOurs(item.label, own) ? l10n.t('{0} (from the agent: id {1})', item.label, piece(item.id, PIECES.kind)) : item.label,
     value: item.value,
@@ -150,13 +152,14 @@ export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: Readonly
 }
 
 /**
- * The options a notification shows as buttons beside ours (`buttons`): none
- * that reads like those, or like the inline answer's own items, which the
- * person knows as this editor's ("Reply with text…" as a button would send
- * the agent's option at one click).
+ * The options a notification shows as buttons beside ours: none that reads
+ * like any of our own words (the registry, ownActionWords.ts: this
+ * notification's buttons, "Answer 3 Similar…", the inline answer's items,
+ * which the person knows as this editor's; "Reply with text…" as a button
+ * would send the agent's option at one click), nor like another option.
  */
-export function optionButtons<T extends { label: string }>(options: readonly T[], buttons: readonly string[]): T[] {
-  return distinctOptions(options, [...buttons, l10n.t('Reply with text…'), l10n.t('Open as page')], (label) => forSurface('notificationButton', label));
+export function optionButtons<T extends { label: string }>(options: readonly T[]): T[] {
+  return distinctOptions(options, [], (label) => forSurface('notificationButton', label));
 }
 
 /** What is wrong with a field's drafted value, in the words the page shows under the field. */

@@ -1,8 +1,8 @@
 // The inline answer's quick-input primitives over VS Code: the step loop's
 // `QuickInputs` (inlineFlow.ts) as the long-lived QuickPick and InputBox
 // that surfaces.ts creates and words.
-import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
+import { OWN_ACTIONS } from '../../shared/ownActionWords';
 import type { Listed } from './inlineWords';
 import type { InputSpec, Leave, PickSpec, QuickInputs, StepEnd, StepView } from './inlineFlow';
 import {
@@ -12,12 +12,12 @@ import {
 
 /** The button on every step. */
 function openAsPageButton(): vscode.QuickInputButton {
-  return { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: l10n.t('Open as page (Ctrl+Shift+Enter)') };
+  return { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: OWN_ACTIONS.openAsPageButton.words() };
 }
 
 /** A form's steps: answer in words instead of the fields. */
 function wordsButton(): vscode.QuickInputButton {
-  return { iconPath: new vscode.ThemeIcon('comment'), tooltip: l10n.t('Reply in words instead…') };
+  return { iconPath: new vscode.ThemeIcon('comment'), tooltip: OWN_ACTIONS.replyInWords.words() };
 }
 
 /** One flow's quick input, one step at a time. */
