@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer, FieldSpec } from '../src/aep/attention';
 import type { AnswerPart } from '../src/aep/capture';
+import { wordsReplyAccepted } from '../src/aep/answerCheck';
 import { validateFormValues } from '../src/aep/formValidation';
 import { sendCheck } from '../src/answer/inlinePlan';
 import { fieldProblemText } from '../src/shared/problemWords';
@@ -111,7 +112,7 @@ export class AnswerArea {
   restoreDraft(draft: Draft): void {
     if (draft.fields) this.fields?.restore(draft.fields);
     // A reply in words typed before (a hidden page, a reload, the quick input): its box opens again.
-    if (draft.reply && this.request.renderKind === 'form' && this.request.answerableHere && !this.closed) this.openWords(false);
+    if (draft.reply && this.request.renderKind === 'form' && this.wordsOffered() && this.request.answerableHere && !this.closed) this.openWords(false);
     if (draft.reply !== undefined) this.reply?.set(draft.reply);
   }
 
@@ -247,16 +248,25 @@ export class AnswerArea {
     // Reached by Tab or pointer before every field is drawn: Shift+Tab back from here must meet them all.
     send.addEventListener('focus', () => fields.all());
     this.buttons.push(send);
-    const inWords = button(l10n.t('Reply in Words Instead…'), 'secondary', () => this.openWords(true));
-    inWords.id = 'reply-in-words';
-    this.buttons.push(inWords);
-    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Enter')), inWords));
+    const actions = el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Enter')));
+    if (this.wordsOffered()) {
+      const inWords = button(l10n.t('Reply in Words Instead…'), 'secondary', () => this.openWords(true));
+      inWords.id = 'reply-in-words';
+      this.buttons.push(inWords);
+      actions.append(inWords);
+    }
+    this.element.append(form, actions);
+  }
+
+  /** Whether this form may be answered in words alone: the protocol core's rule, as the host checks it (answerCheck.ts). */
+  private wordsOffered(): boolean {
+    return wordsReplyAccepted(this.specs());
   }
 
   /**
    * A form answered in words instead of its fields (AEP-0002 §5.3: `text`
-   * alone): a reply box, sent as any reply is, with the redaction pipeline's
-   * confirmation. The agent may refuse it; its refusal shows as any other.
+   * alone), offered only for a form without required fields: a reply box,
+   * sent as any reply is, with the redaction pipeline's confirmation.
    */
   private openWords(focus: boolean): void {
     if (!this.words) {
@@ -269,7 +279,6 @@ export class AnswerArea {
         'div',
         { class: 'field words', id: 'words' },
         label,
-        el('p', { class: 'hint' }, l10n.t('The agent may refuse a reply in words and ask for the fields.')),
         this.reply.element,
         el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Ctrl+Enter'))),
       );

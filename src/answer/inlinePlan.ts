@@ -5,7 +5,7 @@
 // the page reads its controls (webview/fields.ts) and checked with the page's
 // code (formValidation.ts, answerCheck.ts).
 import type { Answer, AttentionRequest, FieldSpec, SelectField } from '../aep/attention';
-import { answerProblem, fieldsProblem, type AnswerProblem } from '../aep/answerCheck';
+import { answerProblem, fieldsProblem, wordsReplyAccepted, type AnswerProblem } from '../aep/answerCheck';
 import { fieldValue, type SimpleField } from './fieldDraft';
 import { decideCapture, freeTextParts, type AnswerRedaction, type FormValues } from '../aep/capture';
 import { validateFormValues, type FieldProblem } from '../aep/formValidation';
@@ -49,6 +49,11 @@ export interface InlinePlan {
   /** At capture `metadata`/`none` the emitter synthesized the prompt from structure; it is labelled so. */
   prompt: { text: string; synthesized: boolean; capture: CaptureLevel };
   steps: InlineStep[];
+  /**
+   * A form's "Reply in words instead…", when it is offered (answerCheck.ts
+   * `wordsReplyAccepted`: the form has no required field).
+   */
+  words?: true | undefined;
 }
 
 function naming(label: HonestText, position: number, id: string, capture: CaptureLevel): Naming {
@@ -93,7 +98,7 @@ export function inlinePlan(request: AttentionRequest): InlinePlan | undefined {
       const choices = shown.choices.map((choice, i) => ({ id: choice.id, name: naming(choice.label, i + 1, choice.id, capture) }));
       steps.push({ kind: 'field', position: index + 1, field, name, choices, secret: asksForSecret(field, name) });
     }
-    return { mode: 'form', prompt, steps };
+    return { mode: 'form', prompt, steps, ...(wordsReplyAccepted(request.fields) ? { words: true as const } : {}) };
   }
   if (request.options.length === 0) return { mode: 'reply', prompt, steps: [{ kind: 'reply' }] };
   if (request.options.length > INLINE_LIMITS.choices) return undefined;

@@ -167,18 +167,19 @@ export class InlineFlow {
       totalSteps: numbered ? this.plan.steps.length : undefined,
       placeholder,
       back: index > 0,
-      words: form,
+      // Only where the agent can take words alone (answerCheck.ts `wordsReplyAccepted`).
+      words: form && this.plan.words !== undefined,
     };
   }
 
   /**
    * A form answered in words instead of its fields: the reply goes as `text`
-   * through the same checks and confirmations as any reply. The agent may
-   * refuse it, and the step says so before anything is sent.
+   * through the same checks and confirmations as any reply. Offered only for
+   * a form without required fields.
    */
   private async wordsStep(): Promise<StepEnd<{ kind: 'words' }>> {
     const end = await this.quick.input({ title: this.title, placeholder: l10n.t('Reply in words instead of the fields'), back: true }, {
-      prompt: l10n.t('Sent as text instead of the fields. The agent may refuse it and ask for the fields.'),
+      prompt: l10n.t('Sent as text instead of the fields.'),
       value: this.draft.reply ?? '',
       problem: undefined,
       check: (text, accepting) => (accepting && text.trim() === '' ? l10n.t('Type a reply first.') : undefined),
