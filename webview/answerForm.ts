@@ -3,9 +3,9 @@ import type { Answer, FieldSpec } from '../src/aep/attention';
 import type { AnswerPart } from '../src/aep/capture';
 import { wordsReplyAccepted } from '../src/aep/answerCheck';
 import { validateFormValues } from '../src/aep/formValidation';
-import { sendCheck } from '../src/answer/inlinePlan';
+import { secretAskingOfChecked, sendCheck } from '../src/answer/inlinePlan';
 import { fieldProblemText } from '../src/shared/problemWords';
-import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues } from '../src/aep/secretAsking';
+import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues, wordsAskForSecret } from '../src/aep/secretAsking';
 import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
 import { answerSummary } from './answerSummary';
 import { el } from './dom';
@@ -96,7 +96,8 @@ export class AnswerArea {
   /**
    * The unsent input that may be kept with `setState`, which outlives a reload
    * on disk: never what is typed for a field that asks for a secret, nor the
-   * reply to an authentication request (secretAsking.ts); other text with
+   * reply to an authentication request, nor words to a form with a
+   * secret-asking field (secretAsking.ts); other text with
    * what looks like a credential masked, as the answer history masks it.
    * Hiding the page loses those; a secret is not worth a copy on disk.
    */
@@ -105,7 +106,7 @@ export class AnswerArea {
     const fields = all
       ? Object.fromEntries(Object.entries(all).filter(([fieldId]) => !this.asksForSecret(fieldId)).map(([fieldId, draft]) => [fieldId, maskedDraft(draft)]))
       : undefined;
-    const reply = requestAsksForSecret(this.request) ? undefined : this.reply?.get();
+    const reply = this.wordsAreSecret() ? undefined : this.reply?.get();
     return { ...(fields ? { fields } : {}), ...(reply ? { reply: maskStoredText(reply) } : {}) };
   }
 
@@ -263,15 +264,21 @@ export class AnswerArea {
     return wordsReplyAccepted(this.specs());
   }
 
+  /** Whether a reply typed here may be a secret: an `auth` request's, or words to a form with a secret-asking field (secretAsking.ts). */
+  private wordsAreSecret(): boolean {
+    return wordsAskForSecret(secretAskingOfChecked(this.request));
+  }
+
   /**
    * A form answered in words instead of its fields (AEP-0002 §5.3: `text`
    * alone), offered only for a form without required fields: a reply box,
-   * sent as any reply is, with the redaction pipeline's confirmation.
+   * sent as any reply is, with the redaction pipeline's confirmation, drawn
+   * and kept as a secret field is when one of the fields asks for a secret.
    */
   private openWords(focus: boolean): void {
     if (!this.words) {
       const label = el('label', { id: 'reply-label', class: 'field-label' }, l10n.t('Your reply in words, sent instead of the fields'));
-      this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, secret: requestAsksForSecret(this.request), placeholder: l10n.t('Type your answer') });
+      this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, secret: this.wordsAreSecret(), placeholder: l10n.t('Type your answer') });
       const send = button(l10n.t('Send Reply'), 'secondary', () => this.sendText());
       send.id = 'send-words';
       this.buttons.push(send);

@@ -174,6 +174,16 @@ describe('the inline step loop', () => {
     ]);
     assert.equal(quick.shown[2]?.view.words, undefined, 'the words step offers no second way out');
     assert.ok(quick.shown.slice(0, 2).every((step) => step.view.words === true), 'every field step offers it');
+    assert.equal(quick.shown[2]?.password, false, 'no field asks for a secret: the words show as typed');
+  });
+
+  test('words to a form whose field asks for a secret: hidden as typed, confirmed as that field\'s secret before they leave', async () => {
+    const request = parsed({ kind: 'form', prompt: 'Registry access', fields: [{ id: 'registry', type: 'string', label: 'Registry' }, { id: 'api_token', type: 'string', label: 'API token' }] });
+    const { end, quick } = await walk(request, [{ words: true }, { type: 'use Quiet-Falcon-42' }, { pick: 'Send' }]);
+    assert.deepEqual(end, { kind: 'send', answer: { text: 'use Quiet-Falcon-42' }, verbatim: false });
+    assert.equal(quick.shown[1]?.password, true, 'the words box hides what is typed');
+    assert.equal(quick.shown[2]?.view.placeholder, 'The field "API token" asks for a secret: your reply in words is kept as one.');
+    assert.deepEqual(quick.shown[2]?.labels, ['Edit answer', 'Send', 'Open as page']);
   });
 
   test('a permission request offers no reply in words button (its reply is one of its own items)', async () => {
