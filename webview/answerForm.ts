@@ -1,11 +1,12 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer, FieldSpec } from '../src/aep/attention';
 import type { AnswerPart } from '../src/aep/capture';
+import { wordsReplyAccepted } from '../src/aep/answerCheck';
 import { validateFormValues } from '../src/aep/formValidation';
-import { sendCheck } from '../src/answer/inlinePlan';
+import { secretAskingOfChecked, sendCheck } from '../src/answer/inlinePlan';
 import { readsLikeOurs } from '../src/answer/ownItems';
 import { fieldProblemText } from '../src/shared/problemWords';
-import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues } from '../src/aep/secretAsking';
+import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues, wordsAskForSecret } from '../src/aep/secretAsking';
 import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
 import { answerSummary } from './answerSummary';
 import { el } from './dom';
@@ -96,7 +97,8 @@ export class AnswerArea {
   /**
    * The unsent input that may be kept with `setState`, which outlives a reload
    * on disk: never what is typed for a field that asks for a secret, nor the
-   * reply to an authentication request (secretAsking.ts); other text with
+   * reply to an authentication request, nor words to a form with a
+   * secret-asking field (secretAsking.ts); other text with
    * what looks like a credential masked, as the answer history masks it.
    * Hiding the page loses those; a secret is not worth a copy on disk.
    */
@@ -105,14 +107,14 @@ export class AnswerArea {
     const fields = all
       ? Object.fromEntries(Object.entries(all).filter(([fieldId]) => !this.asksForSecret(fieldId)).map(([fieldId, draft]) => [fieldId, maskedDraft(draft)]))
       : undefined;
-    const reply = requestAsksForSecret(this.request) ? undefined : this.reply?.get();
+    const reply = this.wordsAreSecret() ? undefined : this.reply?.get();
     return { ...(fields ? { fields } : {}), ...(reply ? { reply: maskStoredText(reply) } : {}) };
   }
 
   restoreDraft(draft: Draft): void {
     if (draft.fields) this.fields?.restore(draft.fields);
     // A reply in words typed before (a hidden page, a reload, the quick input): its box opens again.
-    if (draft.reply && this.request.renderKind === 'form' && this.request.answerableHere && !this.closed) this.openWords(false);
+    if (draft.reply && this.request.renderKind === 'form' && this.wordsOffered() && this.request.answerableHere && !this.closed) this.openWords(false);
     if (draft.reply !== undefined) this.reply?.set(draft.reply);
   }
 
@@ -248,21 +250,36 @@ export class AnswerArea {
     // Reached by Tab or pointer before every field is drawn: Shift+Tab back from here must meet them all.
     send.addEventListener('focus', () => fields.all());
     this.buttons.push(send);
-    const inWords = button(l10n.t('Reply in Words Instead…'), 'secondary', () => this.openWords(true));
-    inWords.id = 'reply-in-words';
-    this.buttons.push(inWords);
-    this.element.append(form, el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Enter')), inWords));
+    const actions = el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Enter')));
+    if (this.wordsOffered()) {
+      const inWords = button(l10n.t('Reply in Words Instead…'), 'secondary', () => this.openWords(true));
+      inWords.id = 'reply-in-words';
+      this.buttons.push(inWords);
+      actions.append(inWords);
+    }
+    this.element.append(form, actions);
+  }
+
+  /** Whether this form may be answered in words alone: the protocol core's rule, as the host checks it (answerCheck.ts). */
+  private wordsOffered(): boolean {
+    return wordsReplyAccepted(this.specs());
+  }
+
+  /** Whether a reply typed here may be a secret: an `auth` request's, or words to a form with a secret-asking field (secretAsking.ts). */
+  private wordsAreSecret(): boolean {
+    return wordsAskForSecret(secretAskingOfChecked(this.request));
   }
 
   /**
    * A form answered in words instead of its fields (AEP-0002 §5.3: `text`
-   * alone): a reply box, sent as any reply is, with the redaction pipeline's
-   * confirmation. The agent may refuse it; its refusal shows as any other.
+   * alone), offered only for a form without required fields: a reply box,
+   * sent as any reply is, with the redaction pipeline's confirmation, drawn
+   * and kept as a secret field is when one of the fields asks for a secret.
    */
   private openWords(focus: boolean): void {
     if (!this.words) {
       const label = el('label', { id: 'reply-label', class: 'field-label' }, l10n.t('Your reply in words, sent instead of the fields'));
-      this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, secret: requestAsksForSecret(this.request), placeholder: l10n.t('Type your answer') });
+      this.reply = textControl({ id: 'reply', labelId: 'reply-label', multiline: true, secret: this.wordsAreSecret(), placeholder: l10n.t('Type your answer') });
       const send = button(l10n.t('Send Reply'), 'secondary', () => this.sendText());
       send.id = 'send-words';
       this.buttons.push(send);
@@ -270,7 +287,6 @@ export class AnswerArea {
         'div',
         { class: 'field words', id: 'words' },
         label,
-        el('p', { class: 'hint' }, l10n.t('The agent may refuse a reply in words and ask for the fields.')),
         this.reply.element,
         el('div', { class: 'actions' }, send, el('span', { class: 'shortcut' }, l10n.t('Ctrl+Enter'))),
       );

@@ -49,9 +49,14 @@ function partName(request: PageRequest, part: AnswerPart, answer: Answer): strin
 }
 
 function sensitivityText(request: PageRequest, sensitive: Sensitivity): string {
-  return sensitive.kind === 'auth'
-    ? l10n.t('This is an authentication request: what you type may be a credential.')
-    : l10n.t('The field "{0}" asks for a secret.', fieldName(request, sensitive.fieldId));
+  switch (sensitive.kind) {
+    case 'auth':
+      return l10n.t('This is an authentication request: what you type may be a credential.');
+    case 'secret-field':
+      return l10n.t('The field "{0}" asks for a secret.', fieldName(request, sensitive.fieldId));
+    case 'secret-words':
+      return l10n.t('The field "{0}" asks for a secret: your reply in words is kept as one.', fieldName(request, sensitive.fieldId));
+  }
 }
 
 /** The confirmation to show for `check`, and the button that takes the focus. */

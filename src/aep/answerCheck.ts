@@ -15,6 +15,8 @@ export type AnswerProblem = { fieldId?: string } & (
   | { code: 'unknown-option'; option: string }
   | { code: 'fields'; fieldId: string; fields: ReadonlyArray<{ name: FieldName; problem: FieldProblem }> }
   | { code: 'values-not-form' }
+  /** A reply in words (`text` alone) to a form with required fields: `fields` names them. */
+  | { code: 'words-need-fields'; fieldId: string; fields: readonly FieldName[] }
   | { code: 'empty' }
 );
 
@@ -32,17 +34,38 @@ export function answerProblem(request: AttentionRequest | undefined, answer: Ans
     return { code: 'unknown-option', option: answer.option };
   }
   if (request.renderKind === 'form') {
-    // A reply in words instead of the fields (AEP-0002 §5.3: an answer may carry `text` alone). The
-    // agent may refuse it (AEP-0006 has it reject values that leave required fields out); fields
-    // that are sent are checked.
     const inWords = answer.values === undefined && answer.option === undefined && (answer.text?.trim() ?? '') !== '';
-    const check = inWords ? undefined : validateFormValues(request.fields, answer.values ?? {});
-    if (check && !check.ok) return fieldsProblem(request, check.errors);
+    if (inWords) {
+      // AEP-0002 §5.3: an answer may carry `text` alone, but not to a form with required fields (AEP-0006).
+      if (!wordsReplyAccepted(request.fields)) return wordsNeedFields(request);
+    } else {
+      const check = validateFormValues(request.fields, answer.values ?? {});
+      if (!check.ok) return fieldsProblem(request, check.errors);
+    }
   } else if (answer.values !== undefined) {
     return { code: 'values-not-form' };
   }
   if (answer.option === undefined && answer.values === undefined && !answer.text?.trim()) return { code: 'empty' };
   return undefined;
+}
+
+/**
+ * Whether a form may be answered in words instead of its fields (`text`
+ * alone): only when none of its fields is required. AEP-0006 (AEP-0002 §5.3
+ * `attention.answered`, `values`): an emitter MUST reject a respond whose
+ * `values` leaves out a required field, so words alone to such a form are an
+ * answer every conformant agent refuses. Words beside the required values
+ * would pass, but the agent applies the values and may read nothing of the
+ * words: the person who meant "don't" would have sent the values anyway.
+ * The quick input and the request page both ask this before offering a words box.
+ */
+export function wordsReplyAccepted(fields: ReadonlyArray<Pick<FieldSpec, 'required'>>): boolean {
+  return !fields.some((field) => field.required);
+}
+
+function wordsNeedFields(request: AttentionRequest): AnswerProblem {
+  const required = request.fields.filter((field) => field.required);
+  return { code: 'words-need-fields', fieldId: required[0]?.id ?? '', fields: required.map((field) => fieldName(request, field, field.id)) };
 }
 
 /** A form's field errors as one problem, each field named as the person sees it. */

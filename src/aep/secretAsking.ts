@@ -45,10 +45,25 @@ export function secretAskingOf(request: Pick<AttentionRequest, 'kind' | 'renderK
   return { kind: request.kind, renderKind: request.renderKind, fields };
 }
 
-/** Whether one free-text part of an answer is a secret asked for: any part of an `auth` answer, or a secret-asking field's. */
+/**
+ * The field whose secret a form's reply in words (its `text`) may hold: the
+ * first field that asks for one. Words sent instead of the fields are what the
+ * person would have typed into them, so they are kept as that field's value is.
+ */
+export function wordsSecretField(request: SecretAskingRequest): string | undefined {
+  if (request.renderKind !== 'form') return undefined;
+  return request.fields.find((field) => fieldAsksForSecret(field.id, field.label))?.id;
+}
+
+/** Whether a reply in words to this request may be a secret: any reply to an `auth` request, or words to a form that asks for one. */
+export function wordsAskForSecret(request: SecretAskingRequest): boolean {
+  return requestAsksForSecret(request) || wordsSecretField(request) !== undefined;
+}
+
+/** Whether one free-text part of an answer is a secret asked for: any part of an `auth` answer, a secret-asking field's, or words to a form with one. */
 export function partAsksForSecret(request: SecretAskingRequest, part: AnswerPart): boolean {
+  if (part.kind === 'text') return wordsAskForSecret(request);
   if (requestAsksForSecret(request)) return true;
-  if (part.kind !== 'value') return false;
   const field = request.fields.find((f) => f.id === part.fieldId);
   return fieldAsksForSecret(part.fieldId, field?.label);
 }

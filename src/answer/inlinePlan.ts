@@ -5,14 +5,14 @@
 // the page reads its controls (webview/fields.ts) and checked with the page's
 // code (formValidation.ts, answerCheck.ts).
 import type { Answer, AttentionRequest, FieldSpec, SelectField } from '../aep/attention';
-import { answerProblem, fieldsProblem, type AnswerProblem } from '../aep/answerCheck';
+import { answerProblem, fieldsProblem, wordsReplyAccepted, type AnswerProblem } from '../aep/answerCheck';
 import { fieldValue, type SimpleField } from './fieldDraft';
 import { decideCapture, freeTextParts, type AnswerRedaction, type FormValues } from '../aep/capture';
 import { validateFormValues, type FieldProblem } from '../aep/formValidation';
 import { honestRequestText, type HonestText } from '../aep/labels';
 import type { CaptureLevel } from '../aep/levels';
 import type { RedactionOptions } from '../aep/redaction';
-import { fieldAsksForSecret, requestAsksForSecret } from '../aep/secretAsking';
+import { fieldAsksForSecret, requestAsksForSecret, wordsSecretField, type SecretAskingRequest } from '../aep/secretAsking';
 import { OTHER_CHOICE_DRAFT, type FieldDraft, type PageDraft } from '../shared/webviewMessages';
 
 /**
@@ -49,6 +49,12 @@ export interface InlinePlan {
   /** At capture `metadata`/`none` the emitter synthesized the prompt from structure; it is labelled so. */
   prompt: { text: string; synthesized: boolean; capture: CaptureLevel };
   steps: InlineStep[];
+  /**
+   * A form's "Reply in words instead…", when it is offered (answerCheck.ts
+   * `wordsReplyAccepted`: the form has no required field); `secret` when one
+   * of its fields asks for a secret, so the words are hidden as that field is.
+   */
+  words?: { secret: boolean } | undefined;
 }
 
 function naming(label: HonestText, position: number, id: string, capture: CaptureLevel): Naming {
@@ -93,7 +99,8 @@ export function inlinePlan(request: AttentionRequest): InlinePlan | undefined {
       const choices = shown.choices.map((choice, i) => ({ id: choice.id, name: naming(choice.label, i + 1, choice.id, capture) }));
       steps.push({ kind: 'field', position: index + 1, field, name, choices, secret: asksForSecret(field, name) });
     }
-    return { mode: 'form', prompt, steps };
+    const words = wordsReplyAccepted(request.fields) ? { secret: steps.some((step) => step.kind === 'field' && step.secret) } : undefined;
+    return { mode: 'form', prompt, steps, ...(words ? { words } : {}) };
   }
   if (request.options.length === 0) return { mode: 'reply', prompt, steps: [{ kind: 'reply' }] };
   if (request.options.length > INLINE_LIMITS.choices) return undefined;
@@ -214,8 +221,8 @@ export function optionAnswer(request: AttentionRequest, plan: InlinePlan, option
 
 // ---- before it leaves: honest capture -----------------------------------------
 
-/** Why an answer is confirmed although the pipeline changes nothing. */
-export type Sensitivity = { kind: 'auth' } | { kind: 'secret-field'; fieldId: string };
+/** Why an answer is confirmed although the pipeline changes nothing; `secret-words`: words sent instead of a form whose field `fieldId` asks for a secret. */
+export type Sensitivity = { kind: 'auth' } | { kind: 'secret-field'; fieldId: string } | { kind: 'secret-words'; fieldId: string };
 
 /**
  * What the send check reads of a request: its kind, and each field's spec
@@ -226,6 +233,11 @@ export interface CheckedRequest {
   kind: string;
   renderKind: string;
   fields: ReadonlyArray<{ spec: FieldSpec; label: HonestText }>;
+}
+
+/** A checked request as the secret rule reads it (secretAsking.ts): the page's request is one too. */
+export function secretAskingOfChecked(request: CheckedRequest): SecretAskingRequest {
+  return { kind: request.kind, renderKind: request.renderKind, fields: request.fields.map((field) => ({ id: field.spec.id, label: field.label })) };
 }
 
 export function checkedRequestOf(request: AttentionRequest): CheckedRequest {
@@ -264,7 +276,11 @@ function sensitivity(request: CheckedRequest, specs: readonly FieldSpec[], answe
   if (parts.length === 0) return undefined;
   if (requestAsksForSecret(request)) return { kind: 'auth' };
   for (const { part } of parts) {
-    if (part.kind !== 'value') continue;
+    if (part.kind === 'text') {
+      const fieldId = wordsSecretField(secretAskingOfChecked(request));
+      if (fieldId !== undefined) return { kind: 'secret-words', fieldId };
+      continue;
+    }
     const field = request.fields.find((f) => f.spec.id === part.fieldId);
     // The rule the plan's `secret` steps and the page's password boxes follow (secretAsking.ts).
     if (field && fieldAsksForSecret(field.spec.id, field.label)) return { kind: 'secret-field', fieldId: part.fieldId };

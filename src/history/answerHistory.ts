@@ -31,9 +31,13 @@ export const DEFAULT_HISTORY_MAX_BYTES = 2 * 1024 * 1024;
 /** A request closed sooner than this after it arrived was replayed already closed, not seen open here. */
 export const DEFAULT_MIN_OPEN_MS = 1_000;
 export const HISTORY_STORAGE_KEY = 'answerHistory';
-/** 2: answers to `auth` requests and every secret-asking field masked whole; version 1 is read and masked so. */
-const HISTORY_VERSION = 2;
+/**
+ * 2: answers to `auth` requests and every secret-asking field masked whole;
+ * 3: words to a form with a secret-asking field too. Older versions are read and masked so.
+ */
+const HISTORY_VERSION = 3;
 const UNMASKED_HISTORY_VERSION = 1;
+const WORDS_UNMASKED_HISTORY_VERSION = 2;
 const SAVE_DELAY_MS = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -94,8 +98,9 @@ export class AnswerHistory {
         version: HISTORY_VERSION,
         schema: historyEntrySchema,
         check: checkHistoryEntry,
-        // Version 1 is version 2 before the masking knew `auth` answers and secret-asking fields: masked as it is read.
-        migrations: { [UNMASKED_HISTORY_VERSION]: (raw) => this.remask(raw) },
+        // Versions 1 and 2 are version 3 before the masking knew `auth` answers and secret-asking fields, then words to
+        // forms with such a field: masked as they are read (masking what is masked changes nothing).
+        migrations: { [UNMASKED_HISTORY_VERSION]: (raw) => this.remask(raw), [WORDS_UNMASKED_HISTORY_VERSION]: (raw) => this.remask(raw) },
         keys: (entry) => [entry.id, ...entry.sends.map((send) => `command ${send.commandId}`)],
         // Newest first: the oldest go (see `prune`, which applies it to the list in memory as well).
         cap: { maxChars: options.maxBytes ?? DEFAULT_HISTORY_MAX_BYTES, dropFrom: 'last' },

@@ -68,6 +68,8 @@ export function answerProblemText(problem: AnswerProblem): string {
       return problem.fields.map((field) => l10n.t('{0}: {1}', fieldNameText(field.name), fieldProblemText(field.problem))).join(' ');
     case 'values-not-form':
       return l10n.t('only a form takes field values.');
+    case 'words-need-fields':
+      return l10n.t('a reply in words cannot answer this form: the agent refuses any answer without its required fields ({0}).', problem.fields.map(fieldNameText).join(', '));
     case 'empty':
       return l10n.t('the answer is empty.');
   }

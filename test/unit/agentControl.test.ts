@@ -3,7 +3,8 @@
 // decision logic, without sockets.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readAnswered, readResolved, type Answer } from '../../src/aep/attention';
+import { answerProblem, wordsReplyAccepted } from '../../src/aep/answerCheck';
+import { parseAttentionRequest, readAnswered, readResolved, type Answer } from '../../src/aep/attention';
 import { ACCEPTED_TYPE, REJECTED_TYPE, RESPOND_TYPE, readRejected } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { ulid } from '../../src/base/ulid';
@@ -293,6 +294,33 @@ describe('demo agent: form answers (AEP-0006)', () => {
     const id = raise(target, formPlan('form s_form'));
     assert.equal(rejection(target.handle(respond(SESSION_OF.form, id, { text: 'yes' }), T0)).reason, 'invalid');
     assert.equal(rejection(target.handle(respond(SESSION_OF.form, id, { option: 'ok' }), T0)).reason, 'invalid');
+  });
+
+  test('a reply in words alone: refused for a form with a required field, taken for one without (AEP-0006); our own answer check agrees on each', () => {
+    const field = (id: string, required: boolean) => ({ id, type: 'string', label: id, required });
+    const forms: Array<[string, ReturnType<typeof field>[]]> = [
+      ['one required of two', [field('name', true), field('note', false)]],
+      ['every field optional', [field('name', false), field('note', false)]],
+      ['one optional field', [field('note', false)]],
+      ...loadFormVariants().filter((variant) => variant.capture === 'redacted').map((variant): [string, ReturnType<typeof field>[]] => [variant.label, variant.data['fields'] as ReturnType<typeof field>[]]),
+    ];
+    for (const [label, fields] of forms) {
+      const target = newTarget();
+      const plan: RequestPlan = { scenario: 'form', label, capture: 'redacted', data: { kind: 'form', prompt: 'Deploy settings', fields } };
+      const raised = target.raise(SESSION_OF.form, plan, T0);
+      const event = parseEnvelope(JSON.parse(raised.send[0] ?? '{}'));
+      assert.ok(event.ok);
+      const request = parseAttentionRequest(event.value);
+      assert.ok(request.ok);
+      const answer = { text: 'use the defaults' };
+      const ours = answerProblem(request.value, answer);
+      const step = target.handle(respond(SESSION_OF.form, raised.requestId, answer), T0);
+      const required = fields.some((f) => f.required);
+      assert.equal(step.decision.kind, required ? 'rejected' : 'accepted', label);
+      assert.equal(ours?.code, required ? 'words-need-fields' : undefined, label);
+      assert.equal(wordsReplyAccepted(request.value.fields), !required, label);
+      if (!required) assert.deepEqual(sent(step)[1]?.data?.['answer'], answer, `${label}: the words as applied`);
+    }
   });
 });
 

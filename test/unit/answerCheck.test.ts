@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerProblem } from '../../src/aep/answerCheck';
+import { answerProblem, wordsReplyAccepted } from '../../src/aep/answerCheck';
 import { parseAttentionRequest, type AttentionRequest } from '../../src/aep/attention';
 import { goldenEvents } from '../support/fixtures';
 
@@ -38,10 +38,23 @@ test('what the page must never get through is refused with the reason, as a code
   assert.deepEqual(answerProblem({ ...permission(), answerableHere: false }, { option: 'allow' }), { code: 'answered-elsewhere' });
 });
 
-test('a form answered in words instead of its fields passes as text alone; empty words, or words beside incomplete values, do not', () => {
-  assert.equal(answerProblem(form(), { text: 'Use the defaults; I will fill the name in later' }), undefined);
+test('a form with a required field is not answered in words alone (AEP-0006: the agent must reject it): refused as a code naming the required fields', () => {
+  assert.equal(wordsReplyAccepted(form().fields), false);
+  assert.deepEqual(answerProblem(form(), { text: 'Use the defaults; I will fill the name in later' }), {
+    code: 'words-need-fields', fieldId: 'name', fields: [{ kind: 'label', label: 'Service name' }],
+  });
+  // At capture metadata labels are placeholders: the field is named by its id.
+  assert.deepEqual(answerProblem({ ...form(), capture: 'metadata' }, { text: 'later' }), { code: 'words-need-fields', fieldId: 'name', fields: [{ kind: 'id', id: 'name' }] });
   assert.deepEqual(answerProblem(form(), { text: '  ' }), {
     code: 'fields', fieldId: 'name', fields: [{ name: { kind: 'label', label: 'Service name' }, problem: { code: 'required' } }],
   }, 'blank words are no answer: the fields are what is left');
   assert.equal(answerProblem(form(), { text: 'see values', values: { db: '1' } })?.code, 'fields', 'values that are sent are checked');
+  assert.equal(answerProblem(form(), { text: 'as asked', values: { name: 'billing-api' } }), undefined, 'words beside the required values pass');
+});
+
+test('a form with no required field is answered in words alone: text satisfies AEP-0006, nothing is left out', () => {
+  const optional = { ...form(), fields: form().fields.map((field) => ({ ...field, required: false })) };
+  assert.equal(wordsReplyAccepted(optional.fields), true);
+  assert.equal(answerProblem(optional, { text: 'Use the defaults' }), undefined);
+  assert.deepEqual(answerProblem(optional, { text: '  ' }), { code: 'empty' });
 });

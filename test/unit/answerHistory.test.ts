@@ -36,6 +36,13 @@ const OTP_FIELDS: WireField[] = [
   { id: 'remember', type: 'boolean', label: 'Remember this device' },
 ];
 
+/** Nothing required (words alone answer it), and one field asks for a secret. */
+const REGISTRY_FIELDS: WireField[] = [
+  { id: 'registry', type: 'string', label: 'Registry' },
+  { id: 'api_token', type: 'string', label: 'API token' },
+];
+const REGISTRY_WORDS = 'use Quiet-Falcon-42 for the registry';
+
 const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
   validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
 
@@ -364,7 +371,8 @@ describe('AnswerHistory: no secret is stored', () => {
     const [send] = w.entry('F').sends;
     assert.ok(send);
     assert.deepEqual(send.answer, {
-      text: `use ${SECRET_MARK} please`,
+      // Words to a form that asks for a secret are kept as that secret: whole.
+      text: SECRET_MARK,
       values: { name: 'billing-api', password: SECRET_MARK, deploy_code: SECRET_MARK, replicas: 2, staged: false, db: 'sqlite', regions: ['us'] },
     });
     assert.equal(send.masked, 3);
@@ -467,6 +475,51 @@ describe('AnswerHistory: no secret is stored', () => {
       assert.ok(!copied.includes(secret), `${secret} is not copied as JSON`);
     }
     assert.ok(stored.includes('alice'), 'what does not ask for a secret is kept');
+  });
+});
+
+describe('AnswerHistory: words sent instead of a form that asks for a secret', () => {
+  test('are masked whole, as the field\'s value would be: in the entry, in storage, in Copy as JSON and in the export', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('R', { kind: 'form', prompt: 'Registry access', fields: REGISTRY_FIELDS });
+    const command = w.send('R', { text: REGISTRY_WORDS });
+    assert.equal(command.capture, 'redacted', 'the pipeline passes them: they went at redacted');
+    w.request('N', { kind: 'form', prompt: 'Anything to add?', fields: [{ id: 'note', type: 'string', label: 'Release note' }] });
+    w.send('N', { text: 'ship it on friday' });
+
+    const [send] = w.entry('R').sends;
+    assert.ok(send);
+    assert.deepEqual(send.answer, { text: SECRET_MARK });
+    assert.equal(send.masked, 1);
+    const copied = commandJson(send);
+    const exported = toJsonLines(w.history.entries()) + toCsv(w.history.entries());
+    const stored = w.stored();
+    for (const [where, text] of [['stored', stored], ['copied', copied], ['exported', exported]] as const) {
+      assert.ok(!text.includes('Quiet-Falcon'), `not ${where}: ${text}`);
+    }
+    assert.deepEqual(w.entry('N').sends[0]?.answer, { text: 'ship it on friday' }, 'words to a form that asks for no secret are kept');
+  });
+
+  test('a history the previous version stored with such words readable is masked as it loads', (t) => {
+    const w = world();
+    w.request('R', { kind: 'form', prompt: 'Registry access', fields: REGISTRY_FIELDS });
+    const sent = w.send('R', { text: REGISTRY_WORDS });
+    w.history.dispose();
+    const stored = structuredClone(w.memento.get<{ version: number; entries: HistoryEntry[] }>(HISTORY_STORAGE_KEY, { version: 0, entries: [] }));
+    const send = stored.entries[0]?.sends[0];
+    assert.ok(send);
+    send.answer = structuredClone(sent.data.answer);
+    send.masked = 0;
+    send.command.data.answer = structuredClone(sent.data.answer);
+    const memento = new MemoryMemento();
+    void memento.update(HISTORY_STORAGE_KEY, { ...stored, version: 2 });
+    assert.ok(JSON.stringify(memento.get<unknown>(HISTORY_STORAGE_KEY, undefined)).includes('Quiet-Falcon'), 'the old format does hold them');
+
+    const history = new AnswerHistory(memento, new RecordingLogger(), { now: () => w.clock.now });
+    t.after(() => history.dispose());
+    assert.deepEqual(history.entries()[0]?.sends[0]?.answer, { text: SECRET_MARK });
+    assert.ok(!JSON.stringify(memento.get<unknown>(HISTORY_STORAGE_KEY, undefined)).includes('Quiet-Falcon'), 'written back masked');
   });
 });
 

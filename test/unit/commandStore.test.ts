@@ -358,6 +358,18 @@ describe('unsettled commands: nothing sent as typed, nor a secret, is kept reada
     assert.equal(commandHoldsSecret(JSON.stringify(auth), requestOf('auth', 'R-auth')), true);
     assert.equal(commandHoldsSecret(JSON.stringify(auth), requestOf('input', 'R-auth')), false);
     assert.equal(commandHoldsSecret(JSON.stringify(command()), requestOf('auth', 'R1')), false, 'an option is no secret');
+    // Words sent instead of a form's fields hold what one of its fields asks for as a secret.
+    const form = (fields: Array<{ id: string; label: string }>) => {
+      const parsed = parseAttentionRequest(validEvent({
+        id: 'R-form', type: 'attention.requested', source: target.source, agent: 'a', session: 's1', seq: 1, capture: 'redacted',
+        data: { kind: 'form', prompt: 'Registry access', fields: fields.map((field) => ({ ...field, type: 'string' })) },
+      }));
+      assert.ok(parsed.ok);
+      return parsed.value;
+    };
+    const words = JSON.stringify(textCommand('R-form', 'use Quiet-Falcon-42'));
+    assert.equal(commandHoldsSecret(words, form([{ id: 'registry', label: 'Registry' }, { id: 'api_token', label: 'API token' }])), true);
+    assert.equal(commandHoldsSecret(words, form([{ id: 'registry', label: 'Registry' }])), false);
   });
 
   test('kept in memory only: a rebuild resends the same bytes; after a reload it is not sent, and is said to be not kept', async () => {

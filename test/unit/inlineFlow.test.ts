@@ -46,6 +46,8 @@ const FORM: WireField[] = [
   { id: 'staged', type: 'boolean', label: 'Stage first?' },
 ];
 const form = () => parsed({ kind: 'form', prompt: 'Configure the deployment', fields: FORM });
+/** The same form with nothing required: words alone answer it. */
+const optionalForm = () => parsed({ kind: 'form', prompt: 'Configure the deployment', fields: FORM.map((field) => ({ ...field, required: false })) });
 
 describe('the inline step loop', () => {
   test('a permission request answered by option: the list is the agent\'s options, then ours, and the option goes as picked', async () => {
@@ -156,8 +158,15 @@ describe('the inline step loop', () => {
     assert.equal(redacted.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text', 'below capture full it is not shown');
   });
 
-  test('a form answered in words instead of its fields: the reply goes as text, after a step that says the agent may refuse it; Back returns to the field', async () => {
-    const { end, quick } = await walk(form(), [{ type: 'billing' }, { words: true }, { back: true }, { words: true }, { type: 'Use the defaults, two replicas' }]);
+  test('a form with a required field offers no reply in words (AEP-0006: the agent must refuse words alone); a draft\'s words are not sent for it', async () => {
+    const { end, quick } = await walk(form(), [{ type: 'billing' }, { type: '2' }, { pick: 'No' }], { reply: 'Use the defaults' });
+    assert.deepEqual(end, { kind: 'send', answer: { values: { name: 'billing', replicas: 2, staged: false } }, verbatim: false });
+    assert.ok(quick.shown.every((step) => step.view.words === false), 'no step offers it');
+    assert.equal(inlinePlan(form())?.words, undefined);
+  });
+
+  test('a form with no required field answered in words instead of its fields: the reply goes as text alone; Back returns to the field', async () => {
+    const { end, quick } = await walk(optionalForm(), [{ type: 'billing' }, { words: true }, { back: true }, { words: true }, { type: 'Use the defaults, two replicas' }]);
     assert.deepEqual(end, { kind: 'send', answer: { text: 'Use the defaults, two replicas' }, verbatim: false });
     const shown = quick.shown.map((step) => step.view.placeholder);
     assert.deepEqual(shown, [
@@ -165,7 +174,16 @@ describe('the inline step loop', () => {
     ]);
     assert.equal(quick.shown[2]?.view.words, undefined, 'the words step offers no second way out');
     assert.ok(quick.shown.slice(0, 2).every((step) => step.view.words === true), 'every field step offers it');
-    assert.match(quick.shown[2]?.prompt ?? '', /The agent may refuse it/);
+    assert.equal(quick.shown[2]?.password, false, 'no field asks for a secret: the words show as typed');
+  });
+
+  test('words to a form whose field asks for a secret: hidden as typed, confirmed as that field\'s secret before they leave', async () => {
+    const request = parsed({ kind: 'form', prompt: 'Registry access', fields: [{ id: 'registry', type: 'string', label: 'Registry' }, { id: 'api_token', type: 'string', label: 'API token' }] });
+    const { end, quick } = await walk(request, [{ words: true }, { type: 'use Quiet-Falcon-42' }, { pick: 'Send' }]);
+    assert.deepEqual(end, { kind: 'send', answer: { text: 'use Quiet-Falcon-42' }, verbatim: false });
+    assert.equal(quick.shown[1]?.password, true, 'the words box hides what is typed');
+    assert.equal(quick.shown[2]?.view.placeholder, 'The field "API token" asks for a secret: your reply in words is kept as one.');
+    assert.deepEqual(quick.shown[2]?.labels, ['Edit answer', 'Send', 'Open as page']);
   });
 
   test('a permission request offers no reply in words button (its reply is one of its own items)', async () => {

@@ -43,6 +43,7 @@ const ANSWER_PROBLEMS: OnePerCode<AnswerProblem> = {
     fields: [{ name: { kind: 'label', label: 'Service name' }, problem: { code: 'required' } }, { name: { kind: 'id', id: 'n' }, problem: { code: 'not-number' } }],
   }],
   'values-not-form': [{ code: 'values-not-form' }],
+  'words-need-fields': [{ code: 'words-need-fields', fieldId: 'name', fields: [{ kind: 'label', label: 'Service name' }, { kind: 'id', id: 'db' }] }],
   empty: [{ code: 'empty' }],
 };
 
@@ -75,7 +76,7 @@ describe('every problem and outcome code has words', () => {
   test('in English: a whole sentence, every placeholder filled, variants of a code worded apart', () => {
     l10n.config({ contents: {} });
     const sentences = everySentence();
-    assert.equal(sentences.length, 32);
+    assert.equal(sentences.length, 33);
     for (const [code, sentence] of sentences) {
       assert.match(sentence, /^\S.*\S$/, code);
       assert.doesNotMatch(sentence, /\{\d+\}/, `${code}: ${sentence}`);

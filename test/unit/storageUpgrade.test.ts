@@ -127,7 +127,7 @@ describe('upgrading from the storage before slots', () => {
     assert.equal(slotEntries(memento, key('commands')).length, savedCommands.length);
     assert.equal(slotEntries(memento, key('hidden')).length, savedDismissed.length);
     assert.equal(slotEntries(memento, key('positions')).length, savedPositions.length);
-    assert.equal(slotEntries(memento, HISTORY_STORAGE_KEY, 2).length, savedHistory.entries.length);
+    assert.equal(slotEntries(memento, HISTORY_STORAGE_KEY, 3).length, savedHistory.entries.length);
 
     const again = openWindow(memento, Date.parse('2026-07-03T13:00:00Z'));
     t.after(() => (again.history.dispose(), again.persistence.dispose()));

@@ -168,19 +168,22 @@ export class InlineFlow {
       totalSteps: numbered ? this.plan.steps.length : undefined,
       placeholder,
       back: index > 0,
-      words: form,
+      // Only where the agent can take words alone (answerCheck.ts `wordsReplyAccepted`).
+      words: form && this.plan.words !== undefined,
     };
   }
 
   /**
    * A form answered in words instead of its fields: the reply goes as `text`
-   * through the same checks and confirmations as any reply. The agent may
-   * refuse it, and the step says so before anything is sent.
+   * through the same checks and confirmations as any reply. Offered only for
+   * a form without required fields; hidden as typed when one of its fields
+   * asks for a secret, as that field's step is.
    */
   private async wordsStep(): Promise<StepEnd<{ kind: 'words' }>> {
     const end = await this.quick.input({ title: this.title, placeholder: l10n.t('Reply in words instead of the fields'), back: true }, {
-      prompt: l10n.t('Sent as text instead of the fields. The agent may refuse it and ask for the fields.'),
+      prompt: l10n.t('Sent as text instead of the fields.'),
       value: this.draft.reply ?? '',
+      password: this.plan.words?.secret === true,
       problem: undefined,
       check: (text, accepting) => (accepting && text.trim() === '' ? l10n.t('Type a reply first.') : undefined),
       keep: (text) => (this.draft = withReply(this.draft, text)),
@@ -341,6 +344,7 @@ export class InlineFlow {
         const part = check.redaction.changes[0]?.part;
         return part?.kind === 'value' ? stepOfField(this.plan, part.fieldId) : Math.max(0, this.plan.steps.findIndex((s) => s.kind === 'reply'));
       }
+      // Words to a secret-asking form are edited from the first step, where "Reply in words instead…" is offered again.
       return check.sensitive.kind === 'secret-field' ? stepOfField(this.plan, check.sensitive.fieldId) : 0;
     })();
     const edit = { label: l10n.t('Edit answer'), value: { kind: 'value' as const, value: 'edit' as Value } };

@@ -75,9 +75,14 @@ function fieldName(plan: InlinePlan, fieldId: string): string {
 }
 
 export function sensitivityText(sensitive: Sensitivity, plan: InlinePlan): string {
-  return sensitive.kind === 'auth'
-    ? l10n.t('This is an authentication request: what you type may be a credential.')
-    : l10n.t('The field "{0}" asks for a secret.', fieldName(plan, sensitive.fieldId));
+  switch (sensitive.kind) {
+    case 'auth':
+      return l10n.t('This is an authentication request: what you type may be a credential.');
+    case 'secret-field':
+      return l10n.t('The field "{0}" asks for a secret.', fieldName(plan, sensitive.fieldId));
+    case 'secret-words':
+      return l10n.t('The field "{0}" asks for a secret: your reply in words is kept as one.', fieldName(plan, sensitive.fieldId));
+  }
 }
 
 /** The kind of credential found, in the user's language (the page's words, webview/credentialNames.ts). */

@@ -436,10 +436,16 @@ export class ControlTarget {
     const freeTextAllowed = captureAtLeast(request.capture, 'redacted');
     if (request.kind === 'form') {
       if (answer.option !== undefined) return { ok: false, detail: `option ${shown(answer.option)} is not an option of this request (a form offers none)` };
-      if (answer.values === undefined) return { ok: false, detail: 'a form is answered with answer.values (field id → value)' };
-      // AEP-0006: a missing required field, or a select value that is no choice id without `other`, is `invalid`.
-      const check = validateFormValues(request.fields, answer.values);
+      // AEP-0006: a missing required field, or a select value that is no choice id without `other`, is `invalid`;
+      // an answer without `values` leaves every field out, which only a form with no required field takes.
+      const check = validateFormValues(request.fields, answer.values ?? {});
       if (!check.ok) return { ok: false, detail: fieldProblems(check.errors) };
+      if (answer.values === undefined) {
+        const text = answer.text?.trim();
+        if (!text) return { ok: false, detail: 'a form is answered with answer.values (field id → value), or text' };
+        if (!freeTextAllowed) return { ok: false, detail: 'this request is at capture metadata and cannot carry a text answer' };
+        return { ok: true, answer: { text }, capture: verbatimCapture({ text }, request.fields) };
+      }
       const applied: Answer = { values: gateFormValues(request.fields, check.values, request.capture) };
       if (answer.text !== undefined && answer.text.trim() !== '' && freeTextAllowed) applied.text = answer.text;
       return { ok: true, answer: applied, capture: verbatimCapture(applied, request.fields) };
