@@ -14,7 +14,7 @@ import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import { HistoryPageController } from '../../src/ui/page/historyPageController';
 import { describeRefusal } from '../../src/ui/words/outcomeMessages';
 import { RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/ui/page/requestPageController';
-import type { HostToWebview } from '../../src/shared/webviewMessages';
+import type { HostToWebview, PageRender } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -163,7 +163,8 @@ describe('request page host', () => {
       assert.notEqual(second.webview.shown().generation, stale.generation);
       return { item, other, stale, first, second, webview: second.webview };
     }
-    const dropped = (log: RecordingLogger, type: string) => log.lines.filter((line) => line.startsWith(`warn dropped a ${type} from a request page: it was about another request`));
+    /** The log lines saying a message of `type` for the render `stale` was dropped, while the page shows `now`. */
+    const dropped = (log: RecordingLogger, type: string, stale: PageRender, now: PageRender) => log.lines.filter((line) => line === `warn dropped a ${type} from a request page: it was for render ${stale.generation}, the page shows ${now.generation}`);
 
     test('a Send of Allow clicked on A, arriving after the page was reused for B: B is not answered, nothing reaches the hub, the log says it was dropped', async () => {
       const item = permissionItem();
@@ -178,7 +179,7 @@ describe('request page host', () => {
       assert.deepEqual(path.wire, [], 'nothing reached the hub');
       assert.deepEqual(path.store.list(), [], 'nothing was kept to send later');
       assert.equal(webview.posted.length, before, `nothing was posted back: ${webview.types().join(', ')}`);
-      assert.equal(dropped(second.log, 'submit').length, 1, second.log.lines.join('\n'));
+      assert.equal(dropped(second.log, 'submit', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
       // B's own Send, on what the page shows now, goes as before.
       webview.fromShown(submit({ option: 'deny' }, 'submit-2'));
       assert.equal(answered, 1);
@@ -190,7 +191,7 @@ describe('request page host', () => {
       const { stale, second, webview } = reused({ pin: () => pins++ });
       webview.fromPage({ type: 'pin', ...stale });
       assert.equal(pins, 0);
-      assert.equal(dropped(second.log, 'pin').length, 1, second.log.lines.join('\n'));
+      assert.equal(dropped(second.log, 'pin', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
       webview.fromShown({ type: 'pin' });
       assert.equal(pins, 1);
     });
@@ -207,7 +208,7 @@ describe('request page host', () => {
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(resent, []);
       assert.equal(webview.posted.length, before, `nothing was posted back: ${webview.types().join(', ')}`);
-      assert.equal(dropped(second.log, 'retry').length, 1, second.log.lines.join('\n'));
+      assert.equal(dropped(second.log, 'retry', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
       webview.fromShown({ type: 'retry', submitId: 'submit-1' });
       assert.deepEqual(resent, ['B-command']);
     });
@@ -217,7 +218,7 @@ describe('request page host', () => {
       const { stale, second, webview } = reused({ setToken: (hub) => tokens.push(hub) });
       webview.fromPage({ type: 'setToken', ...stale });
       assert.deepEqual(tokens, []);
-      assert.equal(dropped(second.log, 'setToken').length, 1, second.log.lines.join('\n'));
+      assert.equal(dropped(second.log, 'setToken', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
       webview.fromShown({ type: 'setToken' });
       assert.deepEqual(tokens, ['h1']);
     });
@@ -229,7 +230,15 @@ describe('request page host', () => {
       assert.equal(webview.shown().key, stale.key, 'the page shows A again');
       webview.fromPage({ ...submit({ option: 'allow' }), ...stale });
       assert.deepEqual(again.answered, []);
-      assert.ok(again.log.lines.includes(`warn dropped a submit from a request page: it was about an earlier render of its request (${stale.generation}, now ${webview.shown().generation})`), again.log.lines.join('\n'));
+      assert.equal(dropped(again.log, 'submit', stale, webview.shown()).length, 1, again.log.lines.join('\n'));
+    });
+
+    test('a message naming the render shown now but another request is dropped too', () => {
+      let pins = 0;
+      const { stale, second, webview } = reused({ pin: () => pins++ });
+      webview.fromPage({ type: 'pin', key: stale.key, generation: webview.shown().generation });
+      assert.equal(pins, 0);
+      assert.equal(second.log.lines.filter((line) => line.startsWith('warn dropped a pin from a request page')).length, 1, second.log.lines.join('\n'));
     });
 
     test('a message about a request reaching a page not rendered yet is dropped', () => {
@@ -237,7 +246,7 @@ describe('request page host', () => {
       const { webview, log, answered } = page(item);
       webview.fromPage({ ...submit({ option: 'allow' }), key: item.key, generation: 1 });
       assert.deepEqual(answered, []);
-      assert.ok(log.lines.includes('warn dropped a submit from a request page: the page had not been rendered yet'), log.lines.join('\n'));
+      assert.ok(log.lines.includes('warn dropped a submit from a request page: it was for render 1, the page shows none'), log.lines.join('\n'));
     });
   });
 

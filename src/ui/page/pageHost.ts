@@ -186,11 +186,8 @@ export class PageHost {
    */
   private shows(message: RequestMessage): boolean {
     const { shown } = this;
-    if (shown && message.key === shown.key && message.generation === shown.generation) return true;
-    const why = shown === undefined ? 'the page had not been rendered yet'
-      : message.key === shown.key ? `it was about an earlier render of its request (${message.generation}, now ${shown.generation})`
-      : `it was about another request than the one it shows (render ${message.generation}, now ${shown.generation})`;
-    this.log.warn(`dropped a ${message.type} from a ${this.options.name}: ${why}`);
+    if (shown?.key === message.key && shown.generation === message.generation) return true;
+    this.log.warn(`dropped a ${message.type} from a ${this.options.name}: it was for render ${message.generation}, the page shows ${shown?.generation ?? 'none'}`);
     return false;
   }
 }
