@@ -300,10 +300,10 @@ export async function runFormRender(ctx: BenchContext, options = formRenderOptio
   try {
     if (options.warmup) {
       const warm = await harness.open(browser);
-      await measure(warm.page, { type: 'init', request: formPage(4), now: Date.now() }, 4);
+      await measure(warm.page, { type: 'init', request: formPage(4), now: Date.now(), generation: 1 }, 4);
       await warm.page.close();
       const warmPlain = await plainPage(browser, plain.url);
-      await measure(warmPlain, { type: 'init', request: formPage(4), now: Date.now() }, 4);
+      await measure(warmPlain, { type: 'init', request: formPage(4), now: Date.now(), generation: 1 }, 4);
       await warmPlain.close();
     }
     for (const { fields, reps } of options.sizes) {
@@ -312,11 +312,11 @@ export async function runFormRender(ctx: BenchContext, options = formRenderOptio
       const base: Timing[] = [];
       for (let rep = 0; rep < reps; rep++) {
         const webview = await harness.open(browser);
-        ours.push(await measure(webview.page, { type: 'init', request: view, now: Date.now() }, fields));
+        ours.push(await measure(webview.page, { type: 'init', request: view, now: Date.now(), generation: 1 }, fields));
         if (webview.errors.length > 0) throw new Error(`the request page reported errors: ${webview.errors.join('; ')}`);
         await webview.page.close();
         const page = await plainPage(browser, plain.url);
-        base.push(await measure(page, { type: 'init', request: view, now: Date.now() }, fields));
+        base.push(await measure(page, { type: 'init', request: view, now: Date.now(), generation: 1 }, fields));
         await page.close();
       }
       const stats = (timings: Timing[], key: 'interactive' | 'complete') => timings.map((t) => t[key]);

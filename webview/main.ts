@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import { shownStatus, statusKey, type OurAnswer, type RequestStatus, type ShownStatus } from '../src/shared/shownStatus';
-import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRequest, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
 import { contextBlock } from './contextBlock';
@@ -37,6 +37,8 @@ function statusText(shown: ShownStatus): string {
 }
 
 let page: {
+  /** The render this is (the request's key, the host's generation): every message about the request names it. */
+  about: PageRender;
   header: Header;
   answer: AnswerArea;
   status: HTMLElement;
@@ -50,18 +52,31 @@ let submitCounter = 0;
 /** Whether the host was told this page is the person's (`pin`) since it last rendered. */
 let pinned = false;
 
-function pin(): void {
+function pin(about: PageRender): void {
   if (pinned) return;
   pinned = true;
-  vscode.postMessage({ type: 'pin' });
+  post(about, { type: 'pin' });
+}
+
+/**
+ * Every message about the request names the render it was composed on, not
+ * whatever the page shows when it goes: the host drops it if the page has
+ * since been reused for another request or rendered again.
+ */
+function post(about: PageRender, message: RequestMessageBody): void {
+  vscode.postMessage({ ...message, ...about });
 }
 let timer: ReturnType<typeof setInterval> | undefined;
 
-function render(request: PageRequest, now: number, handed: PageDraft | undefined): void {
+function render(request: PageRequest, now: number, handed: PageDraft | undefined, generation: number): void {
   const app = document.getElementById('app');
   if (!app) return;
+  const about: PageRender = { key: request.key, generation };
+  // The render, readable where the page's own API is not (the code-server tests post past the page as it would).
+  app.dataset['key'] = about.key;
+  app.dataset['generation'] = String(generation);
   const header = new Header(request, now);
-  const answer = new AnswerArea(request, (message: Answer, verbatim: boolean) => submit(message, verbatim));
+  const answer = new AnswerArea(request, (message: Answer, verbatim: boolean) => submit(about, message, verbatim));
   const status = el('div', { class: 'status', id: 'status', role: 'status' });
   const agentRegion = el(
     'section',
@@ -74,10 +89,10 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   // What a person reads first: the question, who asks, what it is about, the answer; the details last.
   const context = request.problem ? undefined : contextBlock(request.context, request.contextWithheld === true, request.agent);
   app.replaceChildren(agentRegion, ...(context ? [context] : []), status, answer.element, header.element);
-  page = { header, answer, status, request, ours: 'none', deadlinePassed: header.tick() };
+  page = { about, header, answer, status, request, ours: 'none', deadlinePassed: header.tick() };
   pinned = false;
-  keepDrafts(request.key, answer, handed);
-  answer.setBlocked(sendingBlockedBy(request.reachability.state), setToken);
+  keepDrafts(about, answer, handed);
+  answer.setBlocked(sendingBlockedBy(request.reachability.state), setTokenOf(about));
   applyStatus(request.status, request.resolution);
   answer.focusFirst();
   if (timer) clearInterval(timer);
@@ -99,16 +114,17 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
  * Escape or "Open as page") is newer than anything saved here: it goes on
  * top, field by field.
  */
-function keepDrafts(key: string, answer: AnswerArea, handed: PageDraft | undefined): void {
+function keepDrafts(about: PageRender, answer: AnswerArea, handed: PageDraft | undefined): void {
+  const { key } = about;
   const saved = webviewStateSchema.safeParse(vscode.getState());
   const restored = saved.success && saved.data.key === key ? saved.data : undefined;
   if (restored) answer.restoreDraft(restored);
   if (handed) answer.restoreDraft(handed);
   // A page holding unsent input is never reused for another request.
-  if ((restored && !draftIsEmpty(restored)) || (handed && !draftIsEmpty(handed))) pin();
+  if ((restored && !draftIsEmpty(restored)) || (handed && !draftIsEmpty(handed))) pin(about);
   vscode.setState({ key, ...answer.keptDraft() });
   answer.onDidChangeDraft(() => {
-    pin();
+    pin(about);
     vscode.setState({ key, ...answer.keptDraft() });
   });
 }
@@ -153,21 +169,21 @@ function showHistory(history: NonNullable<Extract<HostToWebview, { type: 'init' 
   page.answer.keepOnlySummary();
 }
 
-function submit(answer: Answer, verbatim: boolean): void {
+function submit(about: PageRender, answer: Answer, verbatim: boolean): void {
   if (!page) return;
   page.answer.setBusy(true);
   page.ours = 'in-flight';
-  pin();
-  vscode.postMessage({ type: 'submit', submitId: `submit-${++submitCounter}`, answer, ...(verbatim ? { verbatim: true } : {}) });
+  pin(about);
+  post(about, { type: 'submit', submitId: `submit-${++submitCounter}`, answer, ...(verbatim ? { verbatim: true } : {}) });
 }
 
 /** "Send again" of the answer posted under `submitId`: the host repeats its command, same id. */
-function retryOf(submitId: string): () => void {
+function retryOf(about: PageRender, submitId: string): () => void {
   return () => {
     page?.answer.offerRetry(undefined);
     page?.answer.setBusy(true);
     if (page) page.ours = 'in-flight';
-    vscode.postMessage({ type: 'retry', submitId });
+    post(about, { type: 'retry', submitId });
   };
 }
 
@@ -175,13 +191,13 @@ function onMessage(message: HostToWebview): void {
   switch (message.type) {
     case 'init':
       configureStrings(message.l10n);
-      render(message.request, message.now, message.draft);
+      render(message.request, message.now, message.draft, message.generation);
       if (message.history) showHistory(message.history);
       return;
     case 'update':
       if (!page) return;
       page.header.setReachability(message.reachability.state, message.reachability.detail);
-      page.answer.setBlocked(sendingBlockedBy(message.reachability.state), setToken);
+      page.answer.setBlocked(sendingBlockedBy(message.reachability.state), setTokenOf(page.about));
       applyStatus(message.status, message.resolution);
       return;
     case 'outcome': {
@@ -195,7 +211,7 @@ function onMessage(message: HostToWebview): void {
         // "Send again" of an older one would compete with it.
         page.ours = 'in-flight';
         // The one exception: Send Again of that same command, same id (AEP-0004 §2 item 3), which the host offers.
-        page.answer.offerRetry(message.canRetry ? retryOf(message.submitId) : undefined);
+        page.answer.offerRetry(message.canRetry ? retryOf(page.about, message.submitId) : undefined);
         page.answer.setBusy(true);
         return;
       }
@@ -205,7 +221,7 @@ function onMessage(message: HostToWebview): void {
       // Accepted: the agent will try; wait for it to resolve. Anything else: the user may try again.
       page.answer.setBusy(message.phase === 'accepted');
       if (message.fieldId) page.answer.markField(message.fieldId, message.message);
-      if (message.canRetry) page.answer.offerRetry(retryOf(message.submitId));
+      if (message.canRetry) page.answer.offerRetry(retryOf(page.about, message.submitId));
       if (page.request.status !== 'pending') applyStatus(page.request.status, page.request.resolution);
       return;
     }
@@ -224,6 +240,6 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 vscode.postMessage({ type: 'ready' });
 
 /** A watch-only hub's "Set Hub Token": the host asks for the token; nothing is sent to the hub. */
-function setToken(): void {
-  vscode.postMessage({ type: 'setToken' });
+function setTokenOf(about: PageRender): () => void {
+  return () => post(about, { type: 'setToken' });
 }

@@ -88,6 +88,19 @@ export const pageRequestSchema = z.object({
 });
 export type PageRequest = z.infer<typeof pageRequestSchema>;
 
+/**
+ * Which render of the page a message is about: the request it showed (its
+ * key) and the generation the host gave that render (`init.generation`). A
+ * preview page is reused for another request, and a page renders again on a
+ * handed-over draft, while a click on what it showed before may still be on
+ * its way: the host acts only on a message about what the page shows now.
+ */
+const pageRenderShape = {
+  key: z.string().check(z.minLength(1)),
+  generation: z.number().check(z.int(), z.positive()),
+};
+export type PageRender = { key: string; generation: number };
+
 /** Messages the webview sends to the host. */
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview's script has loaded and can receive `init` (ready handshake). */
@@ -97,20 +110,30 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    * the user chose to send text the redaction pipeline would change as typed,
    * at capture `full` (AEP-0004 §5); without it the host refuses such text.
    */
-  z.object({ type: z.literal('submit'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), answer: answerSchema, verbatim: z.optional(z.boolean()) }),
+  z.object({ type: z.literal('submit'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), answer: answerSchema, verbatim: z.optional(z.boolean()), ...pageRenderShape }),
   z.object({ type: z.literal('showLog') }),
   /**
    * The person typed in the page, or sent from it: it is theirs now, and the
    * next Open of another request takes a page of its own instead of this one
    * (a preview page is reused, as VS Code reuses a preview editor).
    */
-  z.object({ type: z.literal('pin') }),
+  z.object({ type: z.literal('pin'), ...pageRenderShape }),
   /** The hub is watch-only: the person asked to set its token (nothing else is sent). */
-  z.object({ type: z.literal('setToken') }),
+  z.object({ type: z.literal('setToken'), ...pageRenderShape }),
   /** Send the timed-out answer `submitId` again, as the same command (AEP-0004 §2.3: same id, so the agent dedupes). */
-  z.object({ type: z.literal('retry'), submitId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+  z.object({ type: z.literal('retry'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), ...pageRenderShape }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+
+/** A message about the request the page shows (all but `ready` and `showLog`): it names its render. */
+export type RequestMessage = Extract<WebviewToHost, PageRender>;
+/** Such a message as the page composes it, before it is stamped with the render it was composed on. */
+export type RequestMessageBody = RequestMessage extends infer M ? (M extends RequestMessage ? Omit<M, keyof PageRender> : never) : never;
+
+/** Whether the page's message is about a request (and so names a render the host must still show). */
+export function isRequestMessage(message: WebviewToHost): message is RequestMessage {
+  return 'generation' in message;
+}
 
 /** `awaiting-ack`: the client stopped before the agent's ack; the same command goes out again when connected. */
 export const OUTCOME_PHASES = ['sending', 'queued', 'awaiting-ack', 'accepted', 'rejected', 'refused', 'timeout', 'cancelled'] as const;
@@ -148,6 +171,12 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'),
     request: pageRequestSchema,
+    /**
+     * This render's number, new on every `init` of every page of the window;
+     * the page names it, with the request's key, in every message about the
+     * request (PageRender), so the host can tell a click on what it showed before.
+     */
+    generation: pageRenderShape.generation,
     now: z.number(),
     /** The extension's loaded bundle for the display language (`vscode.l10n.bundle`), keyed by the English message; absent in English. */
     l10n: z.optional(z.record(z.string(), z.string())),
@@ -187,3 +216,5 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
 ]);
 
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
+/** An `init` as a page's owner builds it: the page host (src/ui/page/pageHost.ts) gives it its generation. */
+export type PageInit = Omit<Extract<HostToWebview, { type: 'init' }>, 'generation'>;

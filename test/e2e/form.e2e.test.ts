@@ -27,7 +27,7 @@ import { loadFormVariants } from '../peers/agent/scenarios';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
-import { runCommand, visibleWebviewFrame, waitForStatus, webviewFrame } from './workbenchPage';
+import { runCommand, shownRender, visibleWebviewFrame, waitForStatus, webviewFrame } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-form-7c2a91';
@@ -345,7 +345,7 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
       });
       const hostFrame = frame.parentFrame();
       assert.ok(hostFrame, 'the request page sits in the webview host frame');
-      const forced = { type: 'submit', submitId: 'forced-invalid-1', answer: { values: { staged: true, regions: ['9'], db: '1' } } };
+      const forced = { type: 'submit', submitId: 'forced-invalid-1', answer: { values: { staged: true, regions: ['9'], db: '1' } }, ...(await shownRender(frame)) };
       const posted = await hostFrame.evaluate((message) => {
         const post = (window as unknown as Record<string, unknown>)['__vscode_post_message__'];
         if (typeof post !== 'function') return false;

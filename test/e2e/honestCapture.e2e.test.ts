@@ -15,7 +15,7 @@ import type { Frame } from 'playwright-core';
 import { freshSession, makeEvent } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
-import { webviewFrame } from './workbenchPage';
+import { shownRender, webviewFrame } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
 
 const TOKEN = 'e2e-token-capture-91d3';
@@ -63,7 +63,7 @@ test('the capture an answer declares is honest, whatever the page sends', { time
       //    acquired its VS Code API already): the extension host refuses it.
       const hostFrame = frame.parentFrame();
       assert.ok(hostFrame, 'the request page sits in the webview host frame');
-      const forced = { type: 'submit', submitId: 'forced-unredacted-1', answer: { text: TYPED } };
+      const forced = { type: 'submit', submitId: 'forced-unredacted-1', answer: { text: TYPED }, ...(await shownRender(frame)) };
       const posted = await hostFrame.evaluate((message) => {
         const post = (window as unknown as Record<string, unknown>)['__vscode_post_message__'];
         if (typeof post !== 'function') return false;

@@ -237,7 +237,7 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       const tabsBefore = await tabs.count();
       const REUSED = 'Permission requested: Bash — npm publish';
       // At capture full, with the context the agent attached: the page shows it under the question.
-      raise({
+      const reusedId = raise({
         kind: 'permission', prompt: REUSED, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'],
         context: { branch: 'release/2.1', package: { name: 'aep-demo', version: '2.1.0' } },
       }, 'full');
@@ -256,6 +256,12 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       assert.equal(contextRows[0], 'branch: release/2.1');
       assert.match(contextRows[1] ?? '', /^package object, 2 keys name: aep-demo version: 2\.1\.0$/);
       await shot('7-preview-reused');
+      // A Send from the reused page names the request it shows now: the host takes it as that request's answer.
+      await reusedFrame.locator('vscode-button[data-option="deny"]').click();
+      const denied = (await peer.waitFor((r) => isRespond(r) && r.value['subject'] === reusedId, 30_000)).value;
+      assert.deepEqual(denied['data'], { answer: { option: 'deny' } });
+      accept(denied);
+      await reusedFrame.locator('#outcome', { hasText: /accepted/ }).waitFor({ timeout: 30_000 });
     });
   } finally {
     await agent?.close();

@@ -136,3 +136,16 @@ export async function statusTooltip(page: Page, hasText: RegExp): Promise<string
   await page.mouse.move(5, 5);
   return text;
 }
+
+/**
+ * The render the request page in `frame` shows (its request's key and the
+ * host's generation), which a message posted past the page must name as the
+ * page's own do, or the host drops it.
+ */
+export async function shownRender(frame: Frame): Promise<{ key: string; generation: number }> {
+  const app = frame.locator('#app');
+  const key = await app.getAttribute('data-key');
+  const generation = Number(await app.getAttribute('data-generation'));
+  if (!key || !Number.isInteger(generation)) throw new Error('the request page shows no render');
+  return { key, generation };
+}

@@ -3,7 +3,7 @@
 // hidden or disposed webview; `fromPage` plays the page's side.
 import assert from 'node:assert/strict';
 import type { Listen, PageWebview } from '../../src/ui/page/pageHost';
-import type { HostToWebview } from '../../src/shared/webviewMessages';
+import type { HostToWebview, PageRender } from '../../src/shared/webviewMessages';
 
 /** A tiny event emitter shaped as `vscode.Event`. */
 export function emitter<T>(): { event: Listen<T>; fire: (value: T) => void } {
@@ -47,6 +47,16 @@ export class FakeWebview implements PageWebview {
   setVisible(visible: boolean): void {
     this.visible = visible;
     this.visibility.fire();
+  }
+  /** The render the page shows now: the last `init`'s request key and generation, which the page names in what it posts about the request. */
+  shown(): PageRender {
+    const init = this.posted.filter((message) => message.type === 'init').at(-1);
+    assert.ok(init?.type === 'init', `the page was rendered: ${this.types().join(', ')}`);
+    return { key: init.request.key, generation: init.generation };
+  }
+  /** Plays the page posting a message about the request it shows now. */
+  fromShown(message: Record<string, unknown>): void {
+    this.fromPage({ ...message, ...this.shown() });
   }
   types(): string[] {
     return this.posted.map((message) => message.type);

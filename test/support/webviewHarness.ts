@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import type { HostToWebview, PageRequest } from '../../src/shared/webviewMessages';
+import type { HostToWebview, PageInit, PageRequest } from '../../src/shared/webviewMessages';
 import { webviewHtml } from '../../src/ui/page/webviewHtml';
 import { launchBrowser } from './browser';
 import { repoRoot } from './fixtures';
@@ -101,11 +101,15 @@ export class WebviewHarness {
 }
 
 export class WebviewPage {
+  /** The generation of the last `init` posted. */
+  generation = 0;
+
   constructor(readonly page: Page, private readonly violationsSeen: string[], readonly errors: string[]) {}
 
-  /** Plays the host: posts a message to the page. */
-  async post(message: HostToWebview): Promise<void> {
-    await this.page.evaluate((m) => window.postMessage(m, '*'), message);
+  /** Plays the host: posts a message to the page. An `init` gets the next generation, as the page host gives every render one. */
+  async post(message: HostToWebview | PageInit): Promise<void> {
+    const sent = message.type === 'init' ? { ...message, generation: ++this.generation } : message;
+    await this.page.evaluate((m) => window.postMessage(m, '*'), sent);
   }
 
   async posted(): Promise<Array<Record<string, unknown>>> {

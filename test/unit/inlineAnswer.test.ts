@@ -245,7 +245,7 @@ describe('the partial answer becomes the page\'s draft', () => {
     assert.ok(saved.success, 'the page\'s setState schema reads it');
     const handed = pageDraftSchema.safeParse(draft);
     assert.ok(handed.success);
-    const init = hostToWebviewSchema.safeParse({ type: 'init', request: {}, now: 0, draft });
+    const init = hostToWebviewSchema.safeParse({ type: 'init', request: {}, now: 0, generation: 1, draft });
     assert.ok(!init.success && init.error.issues.every((issue) => issue.path[0] === 'request'), 'only the (omitted) request is wrong with that init');
     for (const step of plan.steps) {
       if (step.kind !== 'field') continue;

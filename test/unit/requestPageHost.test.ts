@@ -14,7 +14,7 @@ import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import { HistoryPageController } from '../../src/ui/page/historyPageController';
 import { describeRefusal } from '../../src/ui/words/outcomeMessages';
 import { RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/ui/page/requestPageController';
-import type { HostToWebview } from '../../src/shared/webviewMessages';
+import type { HostToWebview, PageRender } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -68,7 +68,7 @@ function answerPath(item: Readonly<AttentionItem>) {
   return { answer, ack, wire, store };
 }
 
-function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}, on: { webview?: FakeWebview; alreadyLoaded?: boolean } = {}) {
+function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}, on: { webview?: FakeWebview; alreadyLoaded?: boolean; hubs?: Partial<RequestPageHubs> } = {}) {
   const webview = on.webview ?? new FakeWebview();
   const log = new RecordingLogger();
   const inbox = emitter<{ hub: { id: string }; change: { item: { key: string } } | undefined }>();
@@ -85,6 +85,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     size: 1,
     of: () => ({ label: 'laptop' }),
     onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleRestored: restored.event,
+    ...on.hubs,
   };
   const answered: Answer[] = [];
   const deps: RequestPageDeps = {
@@ -139,12 +140,114 @@ describe('request page host', () => {
     const init = second.webview.posted[1];
     assert.ok(init?.type === 'init');
     assert.equal(init.request.key, other.key);
-    second.webview.fromPage({ type: 'pin' });
+    second.webview.fromShown({ type: 'pin' });
     assert.equal(pins, 1);
     second.change({ ...other, status: 'resolved', resolution: 'approved' });
     assert.deepEqual(second.webview.types(), ['init', 'init', 'update']);
     second.controller.dispose();
     assert.equal(second.webview.disposed, true, 'disposing the new owner closes it');
+  });
+
+  describe('a message composed on what the page showed before is dropped, never taken as about what it shows now', () => {
+    /** A preview page showing `first`, then reused for `second` (as requestPages.ts `reuse` does); `stale` is the render `first` was shown in. */
+    function reused(over: Partial<RequestPageDeps> = {}, hubs?: Partial<RequestPageHubs>) {
+      const item = permissionItem();
+      const first = page(item);
+      first.webview.fromPage({ type: 'ready' });
+      const stale = first.webview.shown();
+      assert.equal(stale.key, item.key);
+      first.controller.host.detach();
+      const other: Readonly<AttentionItem> = { ...item, key: `${item.key}-other`, requestId: `${item.requestId}-other` };
+      const second = page(other, over, { webview: first.webview, alreadyLoaded: true, ...(hubs ? { hubs } : {}) });
+      assert.equal(second.webview.shown().key, other.key, 'the page was told to show the other request');
+      assert.notEqual(second.webview.shown().generation, stale.generation);
+      return { item, other, stale, first, second, webview: second.webview };
+    }
+    /** The log lines saying a message of `type` for the render `stale` was dropped, while the page shows `now`. */
+    const dropped = (log: RecordingLogger, type: string, stale: PageRender, now: PageRender) => log.lines.filter((line) => line === `warn dropped a ${type} from a request page: it was for render ${stale.generation}, the page shows ${now.generation}`);
+
+    test('a Send of Allow clicked on A, arriving after the page was reused for B: B is not answered, nothing reaches the hub, the log says it was dropped', async () => {
+      const item = permissionItem();
+      const path = answerPath(item);
+      let answered = 0;
+      const { stale, second, webview } = reused({ answer: (...args) => (answered++, path.answer(...args)) });
+      const before = webview.posted.length;
+      webview.fromPage({ ...submit({ option: 'allow' }), ...stale });
+      // An outcome would follow its answer's promise: let any settle.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(answered, 0, 'B\'s answer path was never asked');
+      assert.deepEqual(path.wire, [], 'nothing reached the hub');
+      assert.deepEqual(path.store.list(), [], 'nothing was kept to send later');
+      assert.equal(webview.posted.length, before, `nothing was posted back: ${webview.types().join(', ')}`);
+      assert.equal(dropped(second.log, 'submit', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
+      // B's own Send, on what the page shows now, goes as before.
+      webview.fromShown(submit({ option: 'deny' }, 'submit-2'));
+      assert.equal(answered, 1);
+      assert.equal(path.wire.length, 1, 'B\'s own answer reached the hub');
+    });
+
+    test('a pin from A does not make B\'s page the person\'s; B\'s own does', () => {
+      let pins = 0;
+      const { stale, second, webview } = reused({ pin: () => pins++ });
+      webview.fromPage({ type: 'pin', ...stale });
+      assert.equal(pins, 0);
+      assert.equal(dropped(second.log, 'pin', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
+      webview.fromShown({ type: 'pin' });
+      assert.equal(pins, 1);
+    });
+
+    test('a Send Again from A does not resend B\'s answer; B\'s own does', async () => {
+      const resent: string[] = [];
+      const { stale, second, webview } = reused(
+        { resend: (_item, commandId) => (resent.push(commandId), Promise.resolve({ kind: 'accepted', commandId })) },
+        // B has an answer that timed out, which Send Again would send again.
+        { sendAgain: () => ({ commandId: 'B-command' }) },
+      );
+      const before = webview.posted.length;
+      webview.fromPage({ type: 'retry', submitId: 'submit-1', ...stale });
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(resent, []);
+      assert.equal(webview.posted.length, before, `nothing was posted back: ${webview.types().join(', ')}`);
+      assert.equal(dropped(second.log, 'retry', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
+      webview.fromShown({ type: 'retry', submitId: 'submit-1' });
+      assert.deepEqual(resent, ['B-command']);
+    });
+
+    test('Set Hub Token from A asks for no token for B\'s hub', () => {
+      const tokens: string[] = [];
+      const { stale, second, webview } = reused({ setToken: (hub) => tokens.push(hub) });
+      webview.fromPage({ type: 'setToken', ...stale });
+      assert.deepEqual(tokens, []);
+      assert.equal(dropped(second.log, 'setToken', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
+      webview.fromShown({ type: 'setToken' });
+      assert.deepEqual(tokens, ['h1']);
+    });
+
+    test('a page that shows A again after B: a Send from A\'s first showing is still dropped (its render is gone)', () => {
+      const { item, stale, second, webview } = reused();
+      second.controller.host.detach();
+      const again = page(item, {}, { webview, alreadyLoaded: true });
+      assert.equal(webview.shown().key, stale.key, 'the page shows A again');
+      webview.fromPage({ ...submit({ option: 'allow' }), ...stale });
+      assert.deepEqual(again.answered, []);
+      assert.equal(dropped(again.log, 'submit', stale, webview.shown()).length, 1, again.log.lines.join('\n'));
+    });
+
+    test('a message naming the render shown now but another request is dropped too', () => {
+      let pins = 0;
+      const { stale, second, webview } = reused({ pin: () => pins++ });
+      webview.fromPage({ type: 'pin', key: stale.key, generation: webview.shown().generation });
+      assert.equal(pins, 0);
+      assert.equal(second.log.lines.filter((line) => line.startsWith('warn dropped a pin from a request page')).length, 1, second.log.lines.join('\n'));
+    });
+
+    test('a message about a request reaching a page not rendered yet is dropped', () => {
+      const item = permissionItem();
+      const { webview, log, answered } = page(item);
+      webview.fromPage({ ...submit({ option: 'allow' }), key: item.key, generation: 1 });
+      assert.deepEqual(answered, []);
+      assert.ok(log.lines.includes('warn dropped a submit from a request page: it was for render 1, the page shows none'), log.lines.join('\n'));
+    });
   });
 
   test('a page taken over while hidden waits for its ready as a new one would', () => {
@@ -203,7 +306,7 @@ describe('request page host', () => {
     const item = permissionItem();
     const { webview, answered } = page(item);
     webview.fromPage({ type: 'ready' });
-    webview.fromPage(submit({ option: 'allow' }));
+    webview.fromShown(submit({ option: 'allow' }));
     assert.deepEqual(answered, [{ option: 'allow' }]);
     const [, sending, accepted] = await posted(webview, 3);
     assert.ok(sending?.type === 'outcome' && accepted?.type === 'outcome');
@@ -217,8 +320,8 @@ describe('request page host', () => {
     const path = answerPath(item);
     const { webview } = page(item, { answer: path.answer });
     webview.fromPage({ type: 'ready' });
-    webview.fromPage(submit({ option: 'allow' }, 'submit-1'));
-    webview.fromPage(submit({ option: 'deny' }, 'submit-2'));
+    webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
+    webview.fromShown(submit({ option: 'deny' }, 'submit-2'));
     assert.equal(path.wire.length, 1, 'exactly one command reached the hub');
     const commandId = path.wire[0]!;
     const refused = webview.posted.find((message) => message.type === 'outcome' && message.submitId === 'submit-2');
@@ -247,7 +350,7 @@ describe('request page host', () => {
     controller.dispose();
     assert.ok(webview.disposed);
     change({ ...item, status: 'resolved' });
-    webview.fromPage(submit({ option: 'allow' }));
+    webview.fromShown(submit({ option: 'allow' }));
     assert.deepEqual(webview.types(), ['init']);
   });
 
@@ -257,7 +360,7 @@ describe('request page host', () => {
     const outcome = new Promise<SendOutcome>((resolve) => (settle = resolve));
     const { webview, controller } = page(item, { answer: () => ({ kind: 'sending', outcome }) });
     webview.fromPage({ type: 'ready' });
-    webview.fromPage(submit({ option: 'allow' }));
+    webview.fromShown(submit({ option: 'allow' }));
     assert.deepEqual(webview.types(), ['init', 'outcome']);
     controller.dispose();
     settle({ kind: 'accepted', commandId: 'C1' });
@@ -293,7 +396,7 @@ describe('history page host', () => {
     assert.deepEqual(init.history?.sent, { option: 'allow' });
     assert.equal(init.history?.accepted, true);
     assert.equal(init.request.hub, 'laptop');
-    webview.fromPage(submit({ option: 'deny' }));
+    webview.fromShown(submit({ option: 'deny' }));
     assert.deepEqual(webview.types(), ['init'], 'nothing is posted for it');
     assert.ok(log.lines.includes('warn ignored a submit from a read-only history page'), log.lines.join('\n'));
   });

@@ -157,7 +157,7 @@ const SURFACES: Record<AnswerSurface, (w: Window, answer: Answer) => Promise<Att
       log, redaction: () => ({}), takeDraft: () => undefined, strings: undefined, closeWhenResolved: () => false, showLog: () => {}, setToken: () => {},
     });
     webview.fromPage({ type: 'ready' });
-    webview.fromPage({ type: 'submit', submitId: 'second', answer });
+    webview.fromShown({ type: 'submit', submitId: 'second', answer });
     const refused = webview.posted.find((m) => m.type === 'outcome' && m.submitId === 'second');
     assert.ok(refused?.type === 'outcome', `the page was told: ${webview.types().join(', ')}`);
     const before = w.wire.length;
@@ -167,7 +167,7 @@ const SURFACES: Record<AnswerSurface, (w: Window, answer: Answer) => Promise<Att
       offer: { message: refused.message, actions: refused.canRetry ? ['send-again', 'open'] : ['open'] },
       async sendAgain() {
         sentAgain = true;
-        webview.fromPage({ type: 'retry', submitId: 'second' });
+        webview.fromShown({ type: 'retry', submitId: 'second' });
         await waitUntil(() => w.wire.length > before, 'Send Again from the page on the wire');
       },
       async done() {

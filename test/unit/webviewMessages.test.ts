@@ -28,14 +28,14 @@ function parsedFields(event: AepEvent): FieldSpec[] {
 }
 
 function initWith(fields: unknown[]): unknown {
-  return { type: 'init', request: { ...viewOf(EVERY_TYPE), fields }, now: 1 };
+  return { type: 'init', request: { ...viewOf(EVERY_TYPE), fields }, now: 1, generation: 1 };
 }
 
 describe('webview messages: one field spec, one answer schema', () => {
   for (const [name, event] of [['the golden form', goldenForm()], ['a form with every field type', EVERY_TYPE]] as const) {
     test(`${name}: the page receives the specs the core parsed, unchanged by the message schema`, () => {
       const view = viewOf(event);
-      const message = hostToWebviewSchema.parse({ type: 'init', request: view, now: 1 });
+      const message = hostToWebviewSchema.parse({ type: 'init', request: view, now: 1, generation: 1 });
       assert.equal(message.type, 'init');
       const received = message.type === 'init' ? message.request.fields.map((field) => field.spec) : [];
       assert.deepEqual(received, parsedFields(event));
@@ -62,12 +62,36 @@ describe('webview messages: one field spec, one answer schema', () => {
   });
 
   test('the host reads a submitted answer with the core answer schema', () => {
-    const submit = (answer: unknown) => webviewToHostSchema.safeParse({ type: 'submit', submitId: 's1', answer });
+    const submit = (answer: unknown) => webviewToHostSchema.safeParse({ type: 'submit', submitId: 's1', answer, key: 'k', generation: 1 });
     const ok = submit({ option: 'approve', text: 'fine', values: { name: 'billing-api', regions: ['eu'] } });
     assert.ok(ok.success);
-    assert.deepEqual(ok.data, { type: 'submit', submitId: 's1', answer: { option: 'approve', text: 'fine', values: { name: 'billing-api', regions: ['eu'] } } });
+    assert.deepEqual(ok.data, { type: 'submit', submitId: 's1', answer: { option: 'approve', text: 'fine', values: { name: 'billing-api', regions: ['eu'] } }, key: 'k', generation: 1 });
     for (const answer of [{ option: 1 }, { text: ['a'] }, { values: ['a'] }, { values: 'a' }, 'approve', null]) {
       assert.equal(submit(answer).success, false, JSON.stringify(answer));
     }
+  });
+
+  test('every message about a request names the render it was composed on; the handshake and the log need none', () => {
+    const render = { key: 'h1\u0000session\u0000req-1', generation: 3 };
+    const aboutRequest = [
+      { type: 'submit', submitId: 's1', answer: { option: 'allow' } },
+      { type: 'retry', submitId: 's1' },
+      { type: 'pin' },
+      { type: 'setToken' },
+    ];
+    for (const message of aboutRequest) {
+      assert.equal(webviewToHostSchema.safeParse({ ...message, ...render }).success, true, message.type);
+      assert.equal(webviewToHostSchema.safeParse(message).success, false, `${message.type} without its render`);
+      assert.equal(webviewToHostSchema.safeParse({ ...message, key: render.key }).success, false, `${message.type} without its generation`);
+      assert.equal(webviewToHostSchema.safeParse({ ...message, generation: 3 }).success, false, `${message.type} without its request`);
+      for (const generation of [0, -1, 1.5, '3']) {
+        assert.equal(webviewToHostSchema.safeParse({ ...message, ...render, generation }).success, false, `${message.type} at generation ${JSON.stringify(generation)}`);
+      }
+      assert.equal(webviewToHostSchema.safeParse({ ...message, ...render, key: '' }).success, false, `${message.type} about no request`);
+    }
+    for (const message of [{ type: 'ready' }, { type: 'showLog' }]) assert.equal(webviewToHostSchema.safeParse(message).success, true, message.type);
+    const init = { type: 'init', request: viewOf(EVERY_TYPE), now: 1 };
+    assert.equal(hostToWebviewSchema.safeParse({ ...init, generation: 3 }).success, true);
+    assert.equal(hostToWebviewSchema.safeParse(init).success, false, 'an init always gives the render its generation');
   });
 });

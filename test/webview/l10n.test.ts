@@ -155,14 +155,14 @@ describe('the init message carries the bundle', () => {
   const request = viewOf(goldenForm());
 
   test('a bundle of strings is kept; without one, init is as before', () => {
-    const parsed = hostToWebviewSchema.parse({ type: 'init', request, now: 1, l10n: { 'Send answer': 'Antwort senden' } });
+    const parsed = hostToWebviewSchema.parse({ type: 'init', request, now: 1, generation: 1, l10n: { 'Send answer': 'Antwort senden' } });
     assert.deepEqual(parsed.type === 'init' ? parsed.l10n : undefined, { 'Send answer': 'Antwort senden' });
-    const plain = hostToWebviewSchema.parse({ type: 'init', request, now: 1 });
+    const plain = hostToWebviewSchema.parse({ type: 'init', request, now: 1, generation: 1 });
     assert.equal(plain.type === 'init' ? plain.l10n : 'not init', undefined);
   });
 
   test('a bundle with anything but strings is refused', () => {
-    assert.equal(hostToWebviewSchema.safeParse({ type: 'init', request, now: 1, l10n: { 'Send answer': 1 } }).success, false);
-    assert.equal(hostToWebviewSchema.safeParse({ type: 'init', request, now: 1, l10n: 'Antwort senden' }).success, false);
+    assert.equal(hostToWebviewSchema.safeParse({ type: 'init', request, now: 1, generation: 1, l10n: { 'Send answer': 1 } }).success, false);
+    assert.equal(hostToWebviewSchema.safeParse({ type: 'init', request, now: 1, generation: 1, l10n: 'Antwort senden' }).success, false);
   });
 });

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../base/logger';
 import type { HistoryEntry } from '../../history/historyEntry';
 import { historyItem } from '../../history/historyItem';
-import type { HostToWebview } from '../../shared/webviewMessages';
+import type { PageInit } from '../../shared/webviewMessages';
 import { outcomeLines } from '../words/historyWords';
 import { type StringBundle } from '../words/l10n';
 import { pageRequest } from './pageContent';
@@ -37,7 +37,7 @@ export class HistoryPageController {
     this.host.dispose();
   }
 
-  private init(): HostToWebview {
+  private init(): PageInit {
     const { entry } = this;
     const send = entry.sends.at(-1);
     const accepted = send?.outcomes.some((outcome) => outcome.kind === 'accepted') ?? false;

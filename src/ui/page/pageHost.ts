@@ -1,5 +1,5 @@
 import type { Logger } from '../../base/logger';
-import { hostToWebviewSchema, webviewToHostSchema, type HostToWebview, type WebviewToHost } from '../../shared/webviewMessages';
+import { hostToWebviewSchema, isRequestMessage, webviewToHostSchema, type HostToWebview, type PageInit, type PageRender, type RequestMessage, type WebviewToHost } from '../../shared/webviewMessages';
 
 // The host's side of one page (webview/main.ts), whatever it shows: a live
 // request or an entry of the answer history. Free of `vscode` so the pages'
@@ -25,14 +25,21 @@ export interface PageWebview {
   dispose(): void;
 }
 
-/** A message from the page other than its ready handshake, validated. */
+/** A message from the page other than its ready handshake, validated; one about a request is about the one shown now. */
 export type PageMessage = Exclude<WebviewToHost, { type: 'ready' }>;
+
+/**
+ * The generation of every render of every page in this window, counting up:
+ * a webview taken over by another page host (a preview page reused) never
+ * sees a number twice, even for a request it showed before.
+ */
+let renders = 0;
 
 export interface PageHostOptions {
   /** Names the page in log lines ("request page", "history page"). */
   name: string;
-  /** Built each time the page (re)loads, so it renders what holds now. */
-  init: () => HostToWebview;
+  /** Built each time the page (re)loads, so it renders what holds now; the host gives it its generation. */
+  init: () => PageInit;
   /** Posts what follows each `init` (the answers already sent, say). */
   afterInit?: () => void;
   onMessage: (message: PageMessage) => void;
@@ -55,6 +62,8 @@ export class PageHost {
   private ready = false;
   private disposed = false;
   private readonly waiting: HostToWebview[] = [];
+  /** What the page was last told to render: its messages about a request must name it. */
+  private shown: PageRender | undefined;
   private readonly subscriptions: Unsubscribe[] = [];
   private readonly disposeListeners: Array<() => void> = [];
 
@@ -145,7 +154,9 @@ export class PageHost {
   }
 
   private render(): void {
-    this.post(this.options.init());
+    const init = { ...this.options.init(), generation: ++renders };
+    this.shown = { key: init.request.key, generation: init.generation };
+    this.post(init);
     this.options.afterInit?.();
   }
 
@@ -157,6 +168,7 @@ export class PageHost {
       return;
     }
     const message = parsed.data;
+    if (isRequestMessage(message) && !this.shows(message)) return;
     if (message.type !== 'ready') {
       this.options.onMessage(message);
       return;
@@ -164,5 +176,18 @@ export class PageHost {
     this.ready = true;
     this.render();
     for (const kept of this.waiting.splice(0)) this.post(kept);
+  }
+
+  /**
+   * Whether a message about a request is about the render the page shows:
+   * one composed before the page was reused for another request, or rendered
+   * again, would answer what the person no longer reads. Dropped, never
+   * passed on; the log names only our own numbers.
+   */
+  private shows(message: RequestMessage): boolean {
+    const { shown } = this;
+    if (shown?.key === message.key && shown.generation === message.generation) return true;
+    this.log.warn(`dropped a ${message.type} from a ${this.options.name}: it was for render ${message.generation}, the page shows ${shown?.generation ?? 'none'}`);
+    return false;
   }
 }

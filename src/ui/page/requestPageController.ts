@@ -7,7 +7,7 @@ import type { Logger } from '../../base/logger';
 import type { Reachability } from '../../client/rosterSnapshot';
 import type { AttentionItem } from '../../inbox/inbox';
 import type { RedactionOptions } from '../../aep/redaction';
-import type { HostToWebview, PageDraft } from '../../shared/webviewMessages';
+import type { PageDraft, PageInit } from '../../shared/webviewMessages';
 import { outcomeMessage, recordMessages, sendingMessage } from '../words/answerOutcomes';
 import { type StringBundle } from '../words/l10n';
 import { refusalChoices } from '../words/refusalChoices';
@@ -166,7 +166,7 @@ export class RequestPageController {
   }
 
   /** What the page renders when it loads: the request, the user's language, a draft from the quick input if one waits. */
-  private init(): HostToWebview {
+  private init(): PageInit {
     const draft = this.deps.takeDraft();
     const { strings } = this.deps;
     return {
