@@ -82,8 +82,9 @@ function world(options: { limits?: () => HistoryLimits; maxBytes?: number; minOp
     form(id: string, capture: CaptureLevel = 'redacted') {
       return w.request(id, { kind: 'form', prompt: 'Configure the deploy', fields: FORM_FIELDS }, capture);
     },
-    answered(id: string, by = 'human:alice', via = 'control') {
-      apply(ev({ id: `${id}-answered-${seq}`, type: 'attention.answered', subject: id, cause: id, seq: seq++, data: { answer: { option: 'allow' }, by, via } }));
+    /** The agent's record; `cause` names the command it answers (AEP-0004 §6), here the request by default: none of ours. */
+    answered(id: string, by = 'human:alice', via = 'control', cause = id, answer: Answer = { option: 'allow' }) {
+      apply(ev({ id: `${id}-answered-${seq}`, type: 'attention.answered', subject: id, cause, seq: seq++, data: { answer, by, via } }));
       return item(id);
     },
     resolved(id: string, resolution = 'answered') {
@@ -214,9 +215,9 @@ describe('AnswerHistory: entries and outcomes', () => {
     const w = world();
     t.after(() => w.history.dispose());
     w.request('R1');
-    w.send('R1', { text: 'go ahead' });
+    const command = w.send('R1', { text: 'go ahead' });
     w.clock.now += 1_000;
-    const answered = w.answered('R1', 'human:alice', 'control');
+    const answered = w.answered('R1', 'human:alice', 'control', command.id, { text: 'go ahead' });
     w.history.noteItem(HUB, answered);
     w.history.noteItem(HUB, answered);
     w.clock.now += 1_000;
@@ -228,7 +229,7 @@ describe('AnswerHistory: entries and outcomes', () => {
 
     const entry = w.entry('R1');
     assert.deepEqual(entry.agentOutcomes, [
-      { kind: 'answered', at: START + 1_000, by: 'human:alice', via: 'control' },
+      { kind: 'answered', at: START + 1_000, by: 'human:alice', via: 'control', verdict: 'as-sent' },
       { kind: 'resolved', at: START + 2_000, resolution: 'answered' },
     ]);
     assert.equal(entry.ended, undefined, 'answered from here');
@@ -245,7 +246,7 @@ describe('AnswerHistory: requests that ended without an answer from here', () =>
     w.answered('A', 'human:bob', 'slack');
     // Answered elsewhere, still open until the agent resolves it: already listed.
     assert.equal(w.entry('A').ended, 'answered-elsewhere');
-    assert.deepEqual(w.entry('A').agentOutcomes, [{ kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack' }]);
+    assert.deepEqual(w.entry('A').agentOutcomes, [{ kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack', verdict: 'elsewhere', recorded: { option: 'allow' } }]);
     w.clock.now += 500;
     w.resolved('A', 'answered');
     w.clock.now += 500;
@@ -266,7 +267,7 @@ describe('AnswerHistory: requests that ended without an answer from here', () =>
       ],
     );
     assert.deepEqual(w.entry('A').agentOutcomes, [
-      { kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack' },
+      { kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack', verdict: 'elsewhere', recorded: { option: 'allow' } },
       { kind: 'resolved', at: START + 5_500, resolution: 'answered' },
     ]);
     assert.deepEqual(w.entry('R').agentOutcomes, [{ kind: 'resolved', at: START + 6_000, resolution: 'cancelled' }]);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { AnswerPipeline, type AnswerFacts } from '../../src/answer/answerPipeline';
+import { recordedAnswer, type SentAnswer } from '../../src/inbox/recordedAnswer';
 import type { Answer } from '../../src/aep/attention';
 import { CommandStore } from '../../src/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
@@ -68,7 +69,8 @@ function answerPath(item: Readonly<AttentionItem>) {
   return { answer, ack, wire, store };
 }
 
-function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}, on: { webview?: FakeWebview; alreadyLoaded?: boolean } = {}) {
+function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}, on: { webview?: FakeWebview; alreadyLoaded?: boolean; sent?: SentAnswer[] } = {}) {
+  const sent = on.sent ?? [];
   const webview = on.webview ?? new FakeWebview();
   const log = new RecordingLogger();
   const inbox = emitter<{ hub: { id: string }; change: { item: { key: string } } | undefined }>();
@@ -81,6 +83,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     reachability: () => ({ state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 60_000 }),
     isConnected: () => true,
     answerRecord: () => undefined,
+    recorded: (of) => recordedAnswer(of, sent),
     sendAgain: () => undefined,
     size: 1,
     of: () => ({ label: 'laptop' }),
