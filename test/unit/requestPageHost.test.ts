@@ -192,6 +192,27 @@ describe('request page host', () => {
     assert.equal(update.status, 'resolved', 'the update superseded while hidden is not replayed');
   });
 
+  test('the page is told what the agent recorded against what was sent: Deny out of band for our Allow differs; cancelled with no answer is none', () => {
+    const item = permissionItem();
+    const { webview, change } = page(item, {}, { sent: [{ commandId: 'C1', answer: { option: 'allow' } }] });
+    webview.fromPage({ type: 'ready' });
+    const init = webview.posted[0];
+    assert.ok(init?.type === 'init');
+    assert.deepEqual(init.request.recorded, { verdict: 'none' });
+    // As the inbox records `attention.answered{answer:{option:"deny"}, via:"oob"}` cause-linked to C1.
+    change({ ...item, status: 'answered', answer: { option: 'deny' }, answeredVia: 'oob', answeredCauses: ['C1'] });
+    const update = webview.posted[1];
+    assert.ok(update?.type === 'update');
+    assert.deepEqual(update.recorded, { verdict: 'differs', answer: { option: 'deny' }, via: 'oob' });
+
+    const other = page(item, {}, { sent: [{ commandId: 'C1', answer: { option: 'allow' } }] });
+    other.webview.fromPage({ type: 'ready' });
+    other.change({ ...item, status: 'resolved', resolution: 'cancelled' });
+    const ended = other.webview.posted[1];
+    assert.ok(ended?.type === 'update');
+    assert.deepEqual([ended.status, ended.resolution, ended.recorded], ['resolved', 'cancelled', { verdict: 'none' }]);
+  });
+
   test('an invalid message from the page is logged and ignored', () => {
     const item = permissionItem();
     const { webview, log, answered } = page(item);
