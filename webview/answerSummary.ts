@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
-import type { PageRequest } from '../src/shared/webviewMessages';
+import type { PageRecorded, PageRequest } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import type { SendHow } from './sendConfirmation';
 
@@ -9,13 +9,37 @@ export type SentAnswer = { answer: Answer } & (SendHow | { note?: string | undef
 
 /** The answer that was sent, read-only, part by part, with how it was sent. */
 export function answerSummary(request: PageRequest, last: SentAnswer): HTMLElement {
-  const sent = last.answer;
+  const list = answerRows(request, last.answer);
+  const how = 'note' in last ? last.note : 'verbatim' in last && last.verbatim
+    ? l10n.t('Sent as typed, at capture full: kept verbatim in the agent\'s session history.')
+    : 'redacted' in last && last.redacted ? l10n.t('Sent redacted: the redaction pipeline replaced parts of your answer, as listed before sending.') : undefined;
+  return el('section', { class: 'summary', 'aria-label': l10n.t('What you sent') }, el('h3', {}, l10n.t('What you sent')), list, how ? el('p', { class: 'note' }, how) : undefined);
+}
+
+/**
+ * The answer the agent recorded (AEP-0002 §5.3: what it applied) when it is not the one sent from here:
+ * the agent's words, as text, with the channel and responder it names.
+ */
+export function recordedBlock(request: PageRequest, recorded: PageRecorded): HTMLElement {
+  const list = answerRows(request, recorded.answer ?? {});
+  if (recorded.via !== undefined) {
+    list.append(el('dt', {}, l10n.t('Through')), el('dd', {}, recorded.via === 'oob' ? l10n.t('the agent\'s own interface (out of band)')
+      : recorded.via === 'control' ? l10n.t('a control command') : recorded.via));
+  }
+  if (recorded.by !== undefined) list.append(el('dt', {}, l10n.t('By')), el('dd', {}, recorded.by));
+  const note = recorded.verdict === 'differs' ? l10n.t('The agent recorded this for your answer; it is not what you sent.') : l10n.t('Recorded for an answer that was not sent from here.');
+  return el('section', { class: 'recorded', 'aria-label': l10n.t('What the agent recorded') }, el('h3', {}, l10n.t('What the agent recorded')), list, el('p', { class: 'note' }, note));
+}
+
+function answerRows(request: PageRequest, sent: Answer): HTMLElement {
   const list = el('dl', {});
   const row = (term: string, value: string) => list.append(el('dt', {}, term), el('dd', {}, value));
   if (sent.option !== undefined) {
     const index = request.options.findIndex((o) => o.id === sent.option);
     const option = request.options[index];
-    row(l10n.t('Option'), option && option.label.honesty !== 'structural' ? option.label.text : l10n.t('Option {0} ({1})', index + 1, sent.option));
+    // An agent's record may name an option the request never offered.
+    row(l10n.t('Option'), option && option.label.honesty !== 'structural' ? option.label.text
+      : option ? l10n.t('Option {0} ({1})', index + 1, sent.option) : l10n.t('{0} (not one of the options offered)', sent.option));
   }
   if (sent.text !== undefined) row(sent.option !== undefined ? l10n.t('Reason') : l10n.t('Reply'), sent.text);
   request.fields.forEach((field, index) => {
@@ -30,8 +54,5 @@ export function answerSummary(request: PageRequest, last: SentAnswer): HTMLEleme
     };
     row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));
   });
-  const how = 'note' in last ? last.note : 'verbatim' in last && last.verbatim
-    ? l10n.t('Sent as typed, at capture full: kept verbatim in the agent\'s session history.')
-    : 'redacted' in last && last.redacted ? l10n.t('Sent redacted: the redaction pipeline replaced parts of your answer, as listed before sending.') : undefined;
-  return el('section', { class: 'summary', 'aria-label': l10n.t('What you sent') }, el('h3', {}, l10n.t('What you sent')), list, how ? el('p', { class: 'note' }, how) : undefined);
+  return list;
 }

@@ -1,9 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import { shownStatus, statusKey, type OurAnswer, type RequestStatus, type ShownStatus } from '../src/shared/shownStatus';
-import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
+import { recordedBlock } from './answerSummary';
 import { contextBlock } from './contextBlock';
 import { el } from './dom';
 import { Header } from './header';
@@ -29,8 +30,20 @@ function statusText(shown: ShownStatus): string {
     case 'answered':
     case 'resolved':
       if (shown.by === 'elsewhere') return l10n.t('Answered elsewhere (another window, or the agent\'s own interface). Nothing more can be sent from here.');
+      // AEP-0002 §5.3: the recorded answer is what the agent applied, and it is not the one sent from here.
+      if (shown.differs) {
+        return shown.kind === 'answered'
+          ? l10n.t('The agent recorded an answer that differs from the one you sent (shown below). Waiting for the agent to resolve the request.')
+          : l10n.t('Resolved, with an answer that differs from the one you sent (shown below).');
+      }
       if (shown.kind === 'answered') return l10n.t('Answered. Waiting for the agent to resolve the request.');
       return shown.resolution ? l10n.t('Resolved ({0}).', shown.resolution) : l10n.t('Resolved.');
+    case 'unanswered':
+      switch (shown.ending) {
+        case 'dismissed': return l10n.t('The agent dismissed the request; no answer was recorded. Nothing more can be sent.');
+        case 'auto': return l10n.t('The agent resolved the request on its own (auto); no answer was recorded. Nothing more can be sent.');
+        case 'other': return l10n.t('The agent ended the request without an answer ({0}). Nothing more can be sent.', shown.resolution);
+      }
     case 'timed-out': return l10n.t('The agent stopped waiting (timeout). Nothing more can be sent.');
     case 'session-ended': return l10n.t('The agent\'s session ended. Nothing more can be sent.');
   }
@@ -129,12 +142,17 @@ function keepDrafts(about: PageRender, answer: AnswerArea, handed: PageDraft | u
   });
 }
 
-function applyStatus(status: RequestStatus, resolution?: string): void {
+function applyStatus(status: RequestStatus, resolution?: string, recorded?: PageRecorded): void {
   if (!page) return;
-  page.request = { ...page.request, status, ...(resolution !== undefined ? { resolution } : {}) };
+  page.request = { ...page.request, status, ...(resolution !== undefined ? { resolution } : {}), ...(recorded !== undefined ? { recorded } : {}) };
   // An answer of ours still in flight may be the one that resolved it: its outcome decides, and re-applies this.
-  const shown = shownStatus(status, { resolution: page.request.resolution, deadlinePassed: page.deadlinePassed, hasDeadline: page.request.expiresAt !== undefined, ours: page.ours });
-  page.status.textContent = statusText(shown);
+  const shown = shownStatus(status, {
+    resolution: page.request.resolution, deadlinePassed: page.deadlinePassed, hasDeadline: page.request.expiresAt !== undefined, ours: page.ours,
+    recorded: page.request.recorded?.verdict,
+  });
+  const endedBy = shown.kind === 'unanswered' ? page.request.recorded?.endedBy : undefined;
+  page.status.textContent = statusText(shown) + (endedBy !== undefined ? ` ${l10n.t('Ended by {0}.', endedBy)}` : '');
+  showRecorded(page.request.recorded);
   page.status.dataset['status'] = statusKey(shown);
   if (shown.kind === 'open') {
     if (shown.deadline === 'none') delete page.status.dataset['deadline'];
@@ -144,12 +162,24 @@ function applyStatus(status: RequestStatus, resolution?: string): void {
   delete page.status.dataset['deadline'];
   page.answer.close();
   // The agent's own timeout may arrive before or after this page's clock reaches expires_at.
-  page.header.end(shown.kind === 'timed-out' ? l10n.t('timed out') : shown.kind === 'session-ended' ? l10n.t('session ended') : l10n.t('answered'));
+  page.header.end(shown.kind === 'timed-out' ? l10n.t('timed out') : shown.kind === 'session-ended' ? l10n.t('session ended')
+    : shown.kind === 'unanswered' ? l10n.t('ended without an answer') : l10n.t('answered'));
   if ((shown.kind === 'answered' || shown.kind === 'resolved') && shown.by === 'here') {
     page.answer.showSummary();
     // Sent and accepted: the draft has done its job.
     vscode.setState({ key: page.request.key });
   }
+}
+
+/** The answer the agent recorded, when it is not the one sent from here: shown beside ours, as the agent's text. */
+function showRecorded(recorded: PageRecorded | undefined): void {
+  if (!page) return;
+  const shown = recorded && (recorded.verdict === 'differs' || recorded.verdict === 'elsewhere') ? recordedBlock(page.request, recorded) : undefined;
+  const before = page.answer.element.querySelector('.recorded');
+  if (shown) {
+    if (before) before.replaceWith(shown);
+    else page.answer.element.append(shown);
+  } else before?.remove();
 }
 
 /** An entry of the answer history (issue 16): read-only, with what was sent and everything that became of it. */
@@ -198,7 +228,7 @@ function onMessage(message: HostToWebview): void {
       if (!page) return;
       page.header.setReachability(message.reachability.state, message.reachability.detail);
       page.answer.setBlocked(sendingBlockedBy(message.reachability.state), setTokenOf(page.about));
-      applyStatus(message.status, message.resolution);
+      applyStatus(message.status, message.resolution, message.recorded);
       return;
     case 'outcome': {
       if (!page) return;

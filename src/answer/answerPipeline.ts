@@ -7,13 +7,14 @@
 //      respondCommand, keeps it in the CommandStore, writes it)
 //   6. ControlSender.write -> src/client/hubSocket.ts HubSocket.send (through the writer HubClient hands it on connect)
 // The quick input, the notification and Answer Next enter at hop 3.
-import type { Answer, AttentionRequest } from '../aep/attention';
+import { answerSchema, type Answer, type AttentionRequest } from '../aep/attention';
 import { answerProblem, type AnswerProblem } from '../aep/answerCheck';
 import { decideCapture, type CaptureChoice, type PartChange } from '../aep/capture';
 import type { StoredCommand } from '../client/commandStore';
 import type { AnswerSender, SendHooks, SendOutcome } from '../client/controlSender';
 import type { RespondCommand } from '../aep/control';
 import { isOpenStatus, type AttentionStatus, type ClosedStatus } from '../inbox/inbox';
+import type { SentAnswer } from '../inbox/recordedAnswer';
 
 /** Every place a person can answer from. Each names itself, so a refusal can be traced to the surface that asked. */
 export const ANSWER_SURFACES = ['page', 'quick-input', 'notification', 'answer-next', 'similar'] as const;
@@ -92,6 +93,8 @@ export interface SubmitHooks {
 
 /** Records kept; oldest go first (a request closes within minutes, not hundreds of answers later). */
 const MAX_RECORDS = 512;
+/** Commands remembered per request for `sentAnswers`; a person sends a few at most (a refusal, a fix). */
+const MAX_SENT = 8;
 
 function recordKey(key: AnswerKey): string {
   return `${key.hub}\u0000${key.source}\u0000${key.requestId}`;
@@ -144,6 +147,34 @@ function inFlight(record: AnswerRecord | undefined): boolean {
  */
 export class AnswerPipeline {
   private readonly records = new Map<string, AnswerRecord>();
+  private readonly sent = new Map<string, SentAnswer[]>();
+
+  /**
+   * Every answer this window sent for the request, under its command id, the
+   * kept (restored) commands included: what the agent's record is checked
+   * against (recordedAnswer.ts).
+   */
+  sentAnswers(facts: AnswerFacts): SentAnswer[] {
+    const own = this.sent.get(recordKey(facts)) ?? [];
+    const kept = facts.kept
+      .filter((command) => command.subject === facts.requestId && command.target.source === facts.source && !own.some((one) => one.commandId === command.id))
+      .flatMap((command): SentAnswer[] => {
+        const answer = keptAnswer(command.text);
+        return answer ? [{ commandId: command.id, answer }] : [];
+      });
+    return [...own, ...kept];
+  }
+
+  private noteSent(facts: AnswerFacts, commandId: string, answer: Answer): void {
+    const key = recordKey(facts);
+    const list = this.sent.get(key) ?? [];
+    this.sent.delete(key);
+    this.sent.set(key, [...list.filter((one) => one.commandId !== commandId), { commandId, answer }].slice(-MAX_SENT));
+    for (const oldest of this.sent.keys()) {
+      if (this.sent.size <= MAX_RECORDS) break;
+      this.sent.delete(oldest);
+    }
+  }
 
   /**
    * The request's answer as the pipeline knows it: a kept command in flight
@@ -212,7 +243,11 @@ export class AnswerPipeline {
     return {
       kind: 'sending',
       outcome: this.track(surface, facts, '', (entry) =>
-        sender.respond(request, answer, decision, this.hooks(facts, entry, { built: (command) => { entry.commandId = command.id; hooks.built?.(command); } })),
+        sender.respond(request, answer, decision, this.hooks(facts, entry, { built: (command) => {
+          entry.commandId = command.id;
+          this.noteSent(facts, command.id, command.data.answer);
+          hooks.built?.(command);
+        } })),
       ),
     };
   }
@@ -288,6 +323,18 @@ export class AnswerPipeline {
   /** A request gone from the inbox: its record goes too (bounded by the inbox). */
   forget(key: AnswerKey): void {
     this.records.delete(recordKey(key));
+    this.sent.delete(recordKey(key));
+  }
+}
+
+/** The answer a kept command's envelope carries; a withheld one (no text) or one that does not read carries none. */
+function keptAnswer(text: string): Answer | undefined {
+  if (text === '') return undefined;
+  try {
+    const parsed = answerSchema.safeParse((JSON.parse(text) as { data?: { answer?: unknown } } | null)?.data?.answer);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -10,6 +10,7 @@ import { freeTextParts, redactAnswer, type AnswerPart, type FreeTextPart } from 
 import { RESPOND_TYPE, type RespondCommand } from '../aep/control';
 import { captureOf, envelopeSchema, parseEnvelope, type AepEvent } from '../aep/envelope';
 import type { AttentionItem } from '../inbox/inbox';
+import { recordedAnswer, type SentAnswer } from '../inbox/recordedAnswer';
 import { honestRequestText, type TextHonesty } from '../aep/labels';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../aep/levels';
 import { redactValue, SECRET_MARK } from '../aep/redaction';
@@ -36,8 +37,13 @@ export type HistoryOutcome =
   /** Not sent again after a reload: it held text that is not kept across one (SendOutcome `not-kept`). */
   | { kind: 'not-kept'; at: number; sent: boolean }
   // What the agent's side then said (from the item's status):
-  | { kind: 'answered'; at: number; by?: string; via?: string }
-  | { kind: 'resolved'; at: number; resolution: string }
+  /**
+   * `verdict`: the agent's record against what was sent from here (src/inbox/recordedAnswer.ts); `recorded`, masked,
+   * is the answer it recorded when that is not ours as sent. Absent in entries an older version stored.
+   */
+  | { kind: 'answered'; at: number; by?: string; via?: string; verdict?: 'as-sent' | 'differs' | 'elsewhere'; recorded?: Answer }
+  /** `by`: whom the agent's `attention.resolved` is cause-linked to, when that is another emitter's event. */
+  | { kind: 'resolved'; at: number; resolution: string; by?: string }
   | { kind: 'timeout'; at: number }
   | { kind: 'session-ended'; at: number };
 
@@ -245,21 +251,28 @@ export function historyOutcome(outcome: SendOutcome, at: number): HistoryOutcome
  * answer was seen (here or elsewhere), then its terminal status. `now` dates
  * the answer; a close is dated by the item's `closedAt`.
  */
-export function agentOutcomes(item: Readonly<AttentionItem>, now: number): AgentOutcome[] {
+export function agentOutcomes(item: Readonly<AttentionItem>, now: number, sent: readonly SentAnswer[] = []): AgentOutcome[] {
   const out: AgentOutcome[] = [];
+  const recorded = recordedAnswer(item, sent);
   if (item.answeredEvent !== undefined) {
     const data = readAnswered(item.answeredEvent);
     const by = data.ok ? data.value.by : undefined;
+    const kept = recorded.answer && maskAnswer(recorded.answer, answeredFor(item.request, item.request?.kind ?? 'unreadable'), captureOf(item.answeredEvent)).answer;
     out.push({
       kind: 'answered', at: now,
       ...(by !== undefined ? { by: maskText(by) } : {}),
       ...(item.answeredVia !== undefined ? { via: maskText(item.answeredVia) } : {}),
+      ...(recorded.verdict !== 'none' ? { verdict: recorded.verdict } : {}),
+      ...(kept ? { recorded: kept } : {}),
     });
   }
   const closedAt = item.closedAt ?? now;
   switch (item.status) {
     case 'resolved':
-      out.push({ kind: 'resolved', at: closedAt, resolution: maskText(item.resolution ?? 'resolved') });
+      out.push({
+        kind: 'resolved', at: closedAt, resolution: maskText(item.resolution ?? 'resolved'),
+        ...(recorded.endedBy !== undefined ? { by: maskText(recorded.endedBy) } : {}),
+      });
       break;
     case 'timed-out':
       out.push({ kind: 'timeout', at: closedAt });
@@ -314,8 +327,8 @@ const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('awaiting-ack'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('request-closed'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('not-kept'), at, sent: z.boolean() }),
-  z.object({ kind: z.literal('answered'), at, by: z.optional(text), via: z.optional(text) }),
-  z.object({ kind: z.literal('resolved'), at, resolution: text }),
+  z.object({ kind: z.literal('answered'), at, by: z.optional(text), via: z.optional(text), verdict: z.optional(z.enum(['as-sent', 'differs', 'elsewhere'])), recorded: z.optional(answerSchema) }),
+  z.object({ kind: z.literal('resolved'), at, resolution: text, by: z.optional(text) }),
   z.object({ kind: z.literal('timeout'), at }),
   z.object({ kind: z.literal('session-ended'), at }),
 ]);

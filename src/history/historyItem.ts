@@ -1,5 +1,6 @@
 import { parseAttentionRequest } from '../aep/attention';
 import type { AttentionItem, AttentionStatus } from '../inbox/inbox';
+import type { RecordedAnswer } from '../inbox/recordedAnswer';
 import type { HistoryEntry } from './historyEntry';
 
 /**
@@ -33,4 +34,23 @@ function historyStatus(entry: Readonly<HistoryEntry>): AttentionStatus {
   if (kinds.includes('session-ended')) return 'session-ended';
   if (kinds.includes('answered')) return 'answered';
   return 'pending';
+}
+
+/**
+ * What the agent recorded, as the entry kept it (recordedAnswer.ts decided it when it arrived); undefined
+ * for an answer an older version kept without saying whose it was.
+ */
+export function historyRecorded(entry: Readonly<HistoryEntry>): RecordedAnswer | undefined {
+  const answered = entry.agentOutcomes.find((outcome) => outcome.kind === 'answered');
+  const resolved = entry.agentOutcomes.find((outcome) => outcome.kind === 'resolved');
+  const endedBy = resolved?.kind === 'resolved' && resolved.by !== undefined ? { endedBy: resolved.by } : {};
+  if (answered?.kind !== 'answered') return { verdict: 'none', ...endedBy };
+  if (answered.verdict === undefined) return undefined;
+  return {
+    verdict: answered.verdict,
+    ...(answered.recorded ? { answer: answered.recorded } : {}),
+    ...(answered.verdict !== 'as-sent' && answered.via !== undefined ? { via: answered.via } : {}),
+    ...(answered.verdict !== 'as-sent' && answered.by !== undefined ? { by: answered.by } : {}),
+    ...endedBy,
+  };
 }

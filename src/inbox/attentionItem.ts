@@ -43,9 +43,20 @@ export interface AttentionItem {
   readonly requestEvent: AepEvent;
   answeredEvent?: AepEvent;
   status: AttentionStatus;
+  /** What the agent recorded it applied (`attention.answered`, AEP-0002 §5.3), bounded as its event was (src/aep/bounds.ts). */
   answer?: Answer;
   answeredVia?: string;
+  /** The responder the agent named (`by`). */
+  answeredBy?: string;
+  /**
+   * What the recorded answer is `cause`-linked to: its `cause`, and what that
+   * names in turn when it is an ack (AEP-0004 §6: the outcome's cause is the
+   * command or its ack, followed one hop). Empty when it names none.
+   */
+  answeredCauses?: string[];
   resolution?: string;
+  /** Who the agent's `attention.resolved` is cause-linked to, when that is another emitter's event (a command). */
+  resolvedBy?: string;
   /** Agents that forwarded the request to a human surface (`attention.routed`). */
   routedBy: string[];
   /** Local clock when the request was applied, and when it closed. */

@@ -385,6 +385,8 @@ export class Inbox {
         item.answer = data.value.answer;
         item.answeredEvent = event;
         if (data.value.via !== undefined) item.answeredVia = data.value.via;
+        if (data.value.by !== undefined) item.answeredBy = data.value.by;
+        item.answeredCauses = this.causesOf(event);
         if (item.status === 'pending') item.status = 'answered';
         break;
       }
@@ -394,6 +396,8 @@ export class Inbox {
         // would wait for a second terminal that its emitter never sends.
         const data = readResolved(event);
         if (data.ok) item.resolution = data.value.resolution;
+        const cause = this.resolveCause(event);
+        if (cause !== undefined && cause.source !== item.source) item.resolvedBy = cause.agent;
         this.settle(item, 'resolved', wasOpen);
         return data.ok ? undefined : `${data.problem}; ${item.agent}'s request ${item.requestId} in session ${item.session} is closed as resolved, with no outcome stated`;
       }
@@ -429,6 +433,13 @@ export class Inbox {
       this.changes.fire({ kind: 'updated', item });
     }
     return undefined;
+  }
+
+  /** An outcome's `cause`, and the command an ack it names was for (AEP-0004 §6: either one, followed one hop). */
+  private causesOf(event: AepEvent): string[] {
+    if (event.cause === undefined) return [];
+    const hop = this.resolveCause(event);
+    return hop?.cause !== undefined && hop.type.startsWith('control.') ? [event.cause, hop.cause] : [event.cause];
   }
 
   private lookup(session: string, requestId: string, source?: string): AttentionItem | undefined {

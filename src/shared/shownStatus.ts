@@ -4,9 +4,11 @@
 // with its own `t`. No imports beyond types: the page and the host both
 // build it, from the inbox's status (AEP-0002 §7: only the agent's
 // lifecycle events move it) and what each knows of its own answer.
-import type { STATUSES } from './webviewMessages';
+import type { RECORDED_VERDICTS, STATUSES } from './webviewMessages';
 
 export type RequestStatus = (typeof STATUSES)[number];
+/** What the agent recorded against what was sent from here (src/answer/recordedAnswer.ts decides it). */
+export type RecordedVerdict = (typeof RECORDED_VERDICTS)[number];
 
 /**
  * An answer from here, as far as the surface asking knows: none, one on its
@@ -17,9 +19,14 @@ export type OurAnswer = 'none' | 'in-flight' | 'accepted';
 export type ShownStatus =
   /** Open. `deadline` is `expires_at` against this computer's clock: past it the request is still answerable. */
   | { kind: 'open'; deadline: 'none' | 'ahead' | 'passed' }
-  /** The agent recorded an answer (`attention.answered`) and has not resolved yet. */
-  | { kind: 'answered'; by: AnsweredBy }
-  | { kind: 'resolved'; by: AnsweredBy; resolution: string | undefined }
+  /**
+   * The agent recorded an answer (`attention.answered`) and has not resolved yet. `differs`: the answer it
+   * recorded (what it applied, AEP-0002 §5.3) is not the one sent from here, or not as it was sent.
+   */
+  | { kind: 'answered'; by: AnsweredBy; differs?: true }
+  | { kind: 'resolved'; by: AnsweredBy; resolution: string | undefined; differs?: true }
+  /** The agent closed it and no answer was recorded, from anyone: never "answered" (an ack is not an outcome, AEP-0004 §1). */
+  | { kind: 'unanswered'; ending: Exclude<ResolutionEnding, 'answered'>; resolution: string }
   | { kind: 'timed-out' }
   | { kind: 'session-ended' };
 
@@ -30,19 +37,40 @@ export type ShownStatus =
  */
 export type AnsweredBy = 'here' | 'elsewhere' | 'unknown';
 
+/**
+ * How `attention.resolved` says it ended (AEP-0002 §5.3: `answered | auto | dismissed`); a value from
+ * elsewhere (`cancelled`) is `other`, shown as the agent wrote it.
+ */
+export type ResolutionEnding = 'answered' | 'auto' | 'dismissed' | 'other';
+export function resolutionEnding(resolution: string): ResolutionEnding {
+  return resolution === 'answered' || resolution === 'auto' || resolution === 'dismissed' ? resolution : 'other';
+}
+
+/**
+ * `recorded`: what the agent recorded, when the surface knows it. It outranks this surface's own
+ * answer: an accepted answer is one the agent will try (AEP-0004 §1), the record is what it applied.
+ */
 export function shownStatus(
   status: RequestStatus,
-  facts: { resolution?: string | undefined; deadlinePassed?: boolean | undefined; hasDeadline?: boolean | undefined; ours?: OurAnswer | undefined },
+  facts: { resolution?: string | undefined; deadlinePassed?: boolean | undefined; hasDeadline?: boolean | undefined; ours?: OurAnswer | undefined; recorded?: RecordedVerdict | undefined },
 ): ShownStatus {
   const ours = facts.ours ?? 'none';
-  const by: AnsweredBy = ours === 'accepted' ? 'here' : ours === 'in-flight' ? 'unknown' : 'elsewhere';
+  const { recorded } = facts;
+  const by: AnsweredBy = recorded === 'elsewhere' ? 'elsewhere' : recorded === 'as-sent' || recorded === 'differs' ? 'here'
+    : ours === 'accepted' ? 'here' : ours === 'in-flight' ? 'unknown' : 'elsewhere';
+  const differs = recorded === 'differs' ? { differs: true as const } : {};
   switch (status) {
     case 'pending':
       return { kind: 'open', deadline: facts.hasDeadline ? (facts.deadlinePassed ? 'passed' : 'ahead') : 'none' };
     case 'answered':
-      return { kind: 'answered', by };
-    case 'resolved':
-      return { kind: 'resolved', by, resolution: facts.resolution };
+      return { kind: 'answered', by, ...differs };
+    case 'resolved': {
+      const ending = facts.resolution === undefined ? undefined : resolutionEnding(facts.resolution);
+      if (recorded === 'none' && facts.resolution !== undefined && ending !== undefined && ending !== 'answered') {
+        return { kind: 'unanswered', ending, resolution: facts.resolution };
+      }
+      return { kind: 'resolved', by, resolution: facts.resolution, ...differs };
+    }
     case 'timed-out':
       return { kind: 'timed-out' };
     case 'session-ended':
@@ -61,7 +89,9 @@ export function statusKey(shown: ShownStatus): string {
       return 'pending';
     case 'answered':
     case 'resolved':
-      return shown.by === 'elsewhere' ? 'answered-elsewhere' : shown.kind;
+      return shown.by === 'elsewhere' ? 'answered-elsewhere' : shown.differs ? 'recorded-differs' : shown.kind;
+    case 'unanswered':
+      return 'resolved-unanswered';
     default:
       return shown.kind;
   }

@@ -51,6 +51,22 @@ const pageReachability = z.object({
 });
 export type PageReachability = z.infer<typeof pageReachability>;
 
+/**
+ * What the agent recorded of the request (`attention.answered`, AEP-0002 §5.3: what it applied), against what
+ * was sent from here, as src/answer/recordedAnswer.ts decides it: `none` recorded, ours `as-sent`, ours but it
+ * `differs` (`answer` and `via` are the recorded ones), or someone else's (`elsewhere`: its cause is no command of ours).
+ * `endedBy`: whom the agent's `attention.resolved` is cause-linked to. Agent text, shown as text.
+ */
+export const RECORDED_VERDICTS = ['none', 'as-sent', 'differs', 'elsewhere'] as const;
+export const pageRecordedSchema = z.object({
+  verdict: z.enum(RECORDED_VERDICTS),
+  answer: z.optional(answerSchema),
+  via: z.optional(z.string()),
+  by: z.optional(z.string()),
+  endedBy: z.optional(z.string()),
+});
+export type PageRecorded = z.infer<typeof pageRecordedSchema>;
+
 export const pageRequestSchema = z.object({
   key: z.string(),
   requestId: z.string(),
@@ -74,6 +90,7 @@ export const pageRequestSchema = z.object({
   respondVia: z.optional(z.array(z.string())),
   status: z.enum(STATUSES),
   resolution: z.optional(z.string()),
+  recorded: z.optional(pageRecordedSchema),
   /** The `context` the agent attached (AEP-0002 §5.3), as rows (contextView.ts); only at capture `full`, the one level it may come at. */
   context: z.optional(contextViewSchema),
   /** The agent attached `context` at a capture below `full`: it is not shown, and the page says so. */
@@ -199,6 +216,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     type: z.literal('update'),
     status: z.enum(STATUSES),
     resolution: z.optional(z.string()),
+    recorded: z.optional(pageRecordedSchema),
     reachability: pageReachability,
     now: z.number(),
   }),

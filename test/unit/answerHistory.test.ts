@@ -17,6 +17,8 @@ import { setStoredSecretValues } from '../../src/aep/secretAsking';
 import { validEvent, type EventFields, type RequestData, type WireField } from '../support/events';
 import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
+import { historyRecorded } from '../../src/history/historyItem';
+import { entryOutcomes, outcomeLines } from '../../src/ui/words/historyWords';
 
 const HUB: HubRef = { id: 'http://127.0.0.1:8787', label: 'Local hub' };
 const SRC = 'aep://host-a/agent/claude-code/session/s1';
@@ -89,8 +91,9 @@ function world(options: { limits?: () => HistoryLimits; maxBytes?: number; minOp
     form(id: string, capture: CaptureLevel = 'redacted') {
       return w.request(id, { kind: 'form', prompt: 'Configure the deploy', fields: FORM_FIELDS }, capture);
     },
-    answered(id: string, by = 'human:alice', via = 'control') {
-      apply(ev({ id: `${id}-answered-${seq}`, type: 'attention.answered', subject: id, cause: id, seq: seq++, data: { answer: { option: 'allow' }, by, via } }));
+    /** The agent's record; `cause` names the command it answers (AEP-0004 §6), here the request by default: none of ours. */
+    answered(id: string, by = 'human:alice', via = 'control', cause = id, answer: Answer = { option: 'allow' }) {
+      apply(ev({ id: `${id}-answered-${seq}`, type: 'attention.answered', subject: id, cause, seq: seq++, data: { answer, by, via } }));
       return item(id);
     },
     resolved(id: string, resolution = 'answered') {
@@ -221,9 +224,9 @@ describe('AnswerHistory: entries and outcomes', () => {
     const w = world();
     t.after(() => w.history.dispose());
     w.request('R1');
-    w.send('R1', { text: 'go ahead' });
+    const command = w.send('R1', { text: 'go ahead' });
     w.clock.now += 1_000;
-    const answered = w.answered('R1', 'human:alice', 'control');
+    const answered = w.answered('R1', 'human:alice', 'control', command.id, { text: 'go ahead' });
     w.history.noteItem(HUB, answered);
     w.history.noteItem(HUB, answered);
     w.clock.now += 1_000;
@@ -235,11 +238,63 @@ describe('AnswerHistory: entries and outcomes', () => {
 
     const entry = w.entry('R1');
     assert.deepEqual(entry.agentOutcomes, [
-      { kind: 'answered', at: START + 1_000, by: 'human:alice', via: 'control' },
+      { kind: 'answered', at: START + 1_000, by: 'human:alice', via: 'control', verdict: 'as-sent' },
       { kind: 'resolved', at: START + 2_000, resolution: 'answered' },
     ]);
     assert.equal(entry.ended, undefined, 'answered from here');
     assert.equal(entry.at, START, "the agent's outcomes do not move the entry");
+  });
+});
+
+describe('AnswerHistory: what the agent recorded', () => {
+  const OPTIONS = { kind: 'permission', prompt: 'Run terraform destroy?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] };
+
+  test('Allow accepted, then Deny recorded out of band: the entry keeps the record and says it differs', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('P', OPTIONS);
+    const command = w.send('P', { option: 'allow' });
+    w.history.recordOutcome(command.id, { kind: 'accepted', commandId: command.id });
+    w.clock.now += 1_000;
+    w.answered('P', 'human:alice', 'oob', command.id, { option: 'deny' });
+    w.resolved('P', 'answered');
+    const entry = w.entry('P');
+    assert.deepEqual(entry.agentOutcomes[0], { kind: 'answered', at: START + 1_000, by: 'human:alice', via: 'oob', verdict: 'differs', recorded: { option: 'deny' } });
+    assert.deepEqual(entryOutcomes(entry), ['accepted', 'the agent recorded a different answer, out of band: option deny', 'resolved (answered)']);
+    assert.ok(outcomeLines(entry).some((line) => line.endsWith('the agent recorded a different answer, out of band: option deny')));
+    // The read-only page is told the same.
+    assert.deepEqual(historyRecorded(entry), { verdict: 'differs', answer: { option: 'deny' }, via: 'oob', by: 'human:alice' });
+  });
+
+  test('an answer recorded as sent reads "answered"; one caused by another command reads "answered elsewhere"', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('S', OPTIONS);
+    const ours = w.send('S', { option: 'allow' });
+    w.answered('S', 'human:alice', 'control', ours.id, { option: 'allow' });
+    assert.deepEqual(entryOutcomes(w.entry('S')), ['answered']);
+    w.request('E', OPTIONS);
+    w.send('E', { option: 'allow' });
+    w.answered('E', 'human:bob', 'control', 'CMD-other-window', { option: 'allow' });
+    assert.deepEqual(entryOutcomes(w.entry('E')), ['answered elsewhere: option allow']);
+  });
+
+  test('cancelled by the agent with no answer from anyone never reads "answered", with a send from here or without', (t) => {
+    const w = world();
+    t.after(() => w.history.dispose());
+    w.request('C', OPTIONS);
+    w.request('N', OPTIONS);
+    const command = w.send('C', { option: 'allow' });
+    w.history.recordOutcome(command.id, { kind: 'accepted', commandId: command.id });
+    w.clock.now += 5_000;
+    w.resolved('C', 'cancelled');
+    w.resolved('N', 'cancelled');
+    assert.deepEqual(entryOutcomes(w.entry('C')), ['accepted', 'ended by the agent (cancelled)']);
+    assert.deepEqual(entryOutcomes(w.entry('N')), ['resolved without an answer from here', 'ended by the agent (cancelled)']);
+    for (const id of ['C', 'N']) {
+      for (const line of [...entryOutcomes(w.entry(id)), ...outcomeLines(w.entry(id))]) assert.doesNotMatch(line, /\banswered\b/, line);
+      assert.deepEqual(historyRecorded(w.entry(id)), { verdict: 'none' });
+    }
   });
 });
 
@@ -252,7 +307,7 @@ describe('AnswerHistory: requests that ended without an answer from here', () =>
     w.answered('A', 'human:bob', 'slack');
     // Answered elsewhere, still open until the agent resolves it: already listed.
     assert.equal(w.entry('A').ended, 'answered-elsewhere');
-    assert.deepEqual(w.entry('A').agentOutcomes, [{ kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack' }]);
+    assert.deepEqual(w.entry('A').agentOutcomes, [{ kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack', verdict: 'elsewhere', recorded: { option: 'allow' } }]);
     w.clock.now += 500;
     w.resolved('A', 'answered');
     w.clock.now += 500;
@@ -273,7 +328,7 @@ describe('AnswerHistory: requests that ended without an answer from here', () =>
       ],
     );
     assert.deepEqual(w.entry('A').agentOutcomes, [
-      { kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack' },
+      { kind: 'answered', at: START + 5_000, by: 'human:bob', via: 'slack', verdict: 'elsewhere', recorded: { option: 'allow' } },
       { kind: 'resolved', at: START + 5_500, resolution: 'answered' },
     ]);
     assert.deepEqual(w.entry('R').agentOutcomes, [{ kind: 'resolved', at: START + 6_000, resolution: 'cancelled' }]);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { AnswerPipeline, type AnswerFacts } from '../../src/answer/answerPipeline';
+import { recordedAnswer, type SentAnswer } from '../../src/inbox/recordedAnswer';
 import type { Answer } from '../../src/aep/attention';
 import { CommandStore } from '../../src/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
@@ -68,7 +69,8 @@ function answerPath(item: Readonly<AttentionItem>) {
   return { answer, ack, wire, store };
 }
 
-function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}, on: { webview?: FakeWebview; alreadyLoaded?: boolean; hubs?: Partial<RequestPageHubs> } = {}) {
+function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}, on: { webview?: FakeWebview; alreadyLoaded?: boolean; hubs?: Partial<RequestPageHubs>; sent?: SentAnswer[] } = {}) {
+  const sent = on.sent ?? [];
   const webview = on.webview ?? new FakeWebview();
   const log = new RecordingLogger();
   const inbox = emitter<{ hub: { id: string }; change: { item: { key: string } } | undefined }>();
@@ -81,6 +83,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     reachability: () => ({ state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 60_000 }),
     isConnected: () => true,
     answerRecord: () => undefined,
+    recorded: (of) => recordedAnswer(of, sent),
     sendAgain: () => undefined,
     size: 1,
     of: () => ({ label: 'laptop' }),
@@ -290,6 +293,27 @@ describe('request page host', () => {
     assert.ok(init?.type === 'init' && update?.type === 'update');
     assert.equal(init.request.status, 'resolved');
     assert.equal(update.status, 'resolved', 'the update superseded while hidden is not replayed');
+  });
+
+  test('the page is told what the agent recorded against what was sent: Deny out of band for our Allow differs; cancelled with no answer is none', () => {
+    const item = permissionItem();
+    const { webview, change } = page(item, {}, { sent: [{ commandId: 'C1', answer: { option: 'allow' } }] });
+    webview.fromPage({ type: 'ready' });
+    const init = webview.posted[0];
+    assert.ok(init?.type === 'init');
+    assert.deepEqual(init.request.recorded, { verdict: 'none' });
+    // As the inbox records `attention.answered{answer:{option:"deny"}, via:"oob"}` cause-linked to C1.
+    change({ ...item, status: 'answered', answer: { option: 'deny' }, answeredVia: 'oob', answeredCauses: ['C1'] });
+    const update = webview.posted[1];
+    assert.ok(update?.type === 'update');
+    assert.deepEqual(update.recorded, { verdict: 'differs', answer: { option: 'deny' }, via: 'oob' });
+
+    const other = page(item, {}, { sent: [{ commandId: 'C1', answer: { option: 'allow' } }] });
+    other.webview.fromPage({ type: 'ready' });
+    other.change({ ...item, status: 'resolved', resolution: 'cancelled' });
+    const ended = other.webview.posted[1];
+    assert.ok(ended?.type === 'update');
+    assert.deepEqual([ended.status, ended.resolution, ended.recorded], ['resolved', 'cancelled', { verdict: 'none' }]);
   });
 
   test('an invalid message from the page is logged and ignored', () => {

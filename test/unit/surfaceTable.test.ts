@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { AnswerPipeline, type AnswerFacts, type AnswerSurface } from '../../src/answer/answerPipeline';
+import { recordedAnswer } from '../../src/inbox/recordedAnswer';
 import type { Answer } from '../../src/aep/attention';
 import type { CaptureChoice } from '../../src/aep/capture';
 import type { AepEvent } from '../../src/aep/envelope';
@@ -102,6 +103,7 @@ function window(options: { oob?: boolean; ackOnSend?: boolean } = {}) {
     resend: (surface: AnswerSurface, of: Readonly<AttentionItem>, commandId: string) => pipeline.resend(surface, facts(of), commandId, sender),
     sendAgain: (of: Readonly<AttentionItem>) => pipeline.sendAgain(facts(of)),
     answerRecord: (of: Readonly<AttentionItem>) => pipeline.record(facts(of)),
+    recorded: (of: Readonly<AttentionItem>) => recordedAnswer(of, pipeline.sentAnswers(facts(of))),
     reachability: () => reachable,
     isConnected: () => true,
     size: 1,

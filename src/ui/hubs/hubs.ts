@@ -7,6 +7,8 @@ import type { KeyValueStorage } from '../../client/commandStore';
 import type { AnswerSender, SendOutcome } from '../../client/controlSender';
 import type { Reachability } from '../../client/rosterSnapshot';
 import type { RespondCommand } from '../../aep/control';
+import { recordedAnswer } from '../../inbox/recordedAnswer';
+import type { PageRecorded } from '../../shared/webviewMessages';
 import { Emitter } from '../../base/emitter';
 import type { AttentionItem, InboxChange } from '../../inbox/inbox';
 import { isOpenStatus } from '../../inbox/inbox';
@@ -185,6 +187,11 @@ export class Hubs extends Disposable {
   /** What became of the request's answer: the pipeline's record, the one every surface reads. */
   answerRecord(item: Readonly<AttentionItem>): AnswerRecord | undefined {
     return this.pipeline.record(this.answerFacts(item));
+  }
+
+  /** What the agent recorded of the request, against the answers this window sent (the one rule: recordedAnswer.ts). */
+  recorded(item: Readonly<AttentionItem>): PageRecorded {
+    return recordedAnswer(this.item(item.key) ?? item, this.pipeline.sentAnswers(this.answerFacts(item)));
   }
 
   /** The command "Send Again" repeats for this request, same id; undefined when nothing can be sent again. */

@@ -101,7 +101,8 @@ export class InboxView extends Disposable {
     const expiresAt = request.request?.expiresAt;
     parts.push(expiresAt !== undefined ? leftRounded(expiresAt, now) : agoRounded(request.receivedAt, now));
     // Rows are open requests and answered ones the agent has yet to resolve (src/shared/shownStatus.ts).
-    if (shownStatus(request.status, {}).kind === 'answered') parts.push(l10n.t('answered, waiting for the agent'));
+    const shown = request.status === 'answered' ? shownStatus(request.status, { recorded: this.hubs.recorded(request).verdict }) : undefined;
+    if (shown?.kind === 'answered') parts.push(shown.differs ? l10n.t('the agent recorded a different answer, waiting for the agent') : l10n.t('answered, waiting for the agent'));
     parts.push(kindLabel(request));
     if (request.request) parts.push(l10n.t('capture {0}', request.request.capture));
     if (request.request && !request.request.answerableHere) parts.push(l10n.t('answered outside VS Code'));

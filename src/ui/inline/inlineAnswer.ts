@@ -205,10 +205,10 @@ export class InlineAnswers extends Disposable {
   private async closedMeanwhile(item: Readonly<AttentionItem>): Promise<void> {
     const latest = this.hubs.item(item.key);
     // Nothing was sent from this flow, so whoever ended it answered elsewhere.
-    const shown = latest ? shownStatus(latest.status, { ours: 'none' }) : undefined;
+    const shown = latest ? shownStatus(latest.status, { ours: 'none', resolution: latest.resolution, recorded: this.hubs.recorded(latest).verdict }) : undefined;
     const why = shown === undefined ? l10n.t('no longer in the inbox')
       : shown.kind === 'timed-out' ? l10n.t('timed out')
-        : shown.kind === 'session-ended' ? l10n.t('session ended') : l10n.t('answered elsewhere');
+        : shown.kind === 'session-ended' ? l10n.t('session ended') : shown.kind === 'unanswered' ? l10n.t('ended without an answer') : l10n.t('answered elsewhere');
     const message = l10n.t('The request from {0} closed before you answered ({1}). Nothing was sent.', agentName(item.agent), why);
     if (latest) await this.offerOpen(latest, 'info', message);
     else void notify('info', message);

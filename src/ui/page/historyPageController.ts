@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../base/logger';
 import type { HistoryEntry } from '../../history/historyEntry';
-import { historyItem } from '../../history/historyItem';
+import { historyItem, historyRecorded } from '../../history/historyItem';
 import type { PageInit } from '../../shared/webviewMessages';
 import { outcomeLines } from '../words/historyWords';
 import { type StringBundle } from '../words/l10n';
@@ -46,7 +46,7 @@ export class HistoryPageController {
       : undefined;
     return {
       type: 'init',
-      request: pageRequest(historyItem(entry), { state: 'unknown' }, this.deps.hubName),
+      request: pageRequest(historyItem(entry), { state: 'unknown' }, this.deps.hubName, historyRecorded(entry)),
       now: Date.now(),
       ...(this.deps.strings ? { l10n: this.deps.strings } : {}),
       history: { ...(send ? { sent: send.answer } : {}), accepted, ...(note ? { note } : {}), lines: outcomeLines(entry) },

@@ -2,7 +2,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import { sourceHost } from '../../aep/envelope';
 import type { AttentionItem } from '../../inbox/inbox';
 import { honestRequestText } from '../../aep/labels';
-import type { PageField, PageReachability, PageRequest } from '../../shared/webviewMessages';
+import type { PageField, PageReachability, PageRecorded, PageRequest } from '../../shared/webviewMessages';
 import { shownContext } from '../../shared/contextView';
 
 export function pageReachability(reach: Reachability): PageReachability {
@@ -24,8 +24,11 @@ export function pageReachability(reach: Reachability): PageReachability {
   }
 }
 
-/** Everything the webview needs to render one request; agent text stays text, tagged with what it really is. `hub`: its hub's name, when there are several. */
-export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, hub?: string): PageRequest {
+/**
+ * Everything the webview needs to render one request; agent text stays text, tagged with what it really is.
+ * `hub`: its hub's name, when there are several. `recorded`: what the agent recorded (src/answer/recordedAnswer.ts).
+ */
+export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, hub?: string, recorded?: PageRecorded): PageRequest {
   const host = sourceHost(item.source);
   const base = {
     ...(hub === undefined ? {} : { hub }),
@@ -38,6 +41,7 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     receivedAt: item.receivedAt,
     status: item.status,
     ...(item.resolution ? { resolution: item.resolution } : {}),
+    ...(recorded ? { recorded } : {}),
     reachability: pageReachability(reach),
   };
   const request = item.request;

@@ -7,7 +7,7 @@ import type { Logger } from '../../base/logger';
 import type { Reachability } from '../../client/rosterSnapshot';
 import type { AttentionItem } from '../../inbox/inbox';
 import type { RedactionOptions } from '../../aep/redaction';
-import type { PageDraft, PageInit } from '../../shared/webviewMessages';
+import type { PageDraft, PageInit, PageRecorded } from '../../shared/webviewMessages';
 import { outcomeMessage, recordMessages, sendingMessage } from '../words/answerOutcomes';
 import { type StringBundle } from '../words/l10n';
 import { refusalChoices } from '../words/refusalChoices';
@@ -21,6 +21,8 @@ export interface RequestPageHubs {
   isConnected(item: Readonly<AttentionItem>): boolean;
   /** The pipeline's record of the answer to this request (the one home of what became of it). */
   answerRecord(item: Readonly<AttentionItem>): AnswerRecord | undefined;
+  /** What the agent recorded of the request, against what was sent from here (src/answer/recordedAnswer.ts). */
+  recorded(item: Readonly<AttentionItem>): PageRecorded;
   /** Whether the answer can be sent again now, and under which command id (AEP-0004 §2 item 3). */
   sendAgain(item: Readonly<AttentionItem>): { commandId: string } | undefined;
   readonly size: number;
@@ -172,7 +174,10 @@ export class RequestPageController {
     return {
       type: 'init',
       // The page previews the pipeline as the host will run it; the values stay in its memory, never in its saved state.
-      request: { ...pageRequest(this.item, this.deps.hubs.reachability(this.item), this.hubName()), ...pipelineOptions(this.deps.redaction()) },
+      request: {
+        ...pageRequest(this.item, this.deps.hubs.reachability(this.item), this.hubName(), this.deps.hubs.recorded(this.item)),
+        ...pipelineOptions(this.deps.redaction()),
+      },
       now: Date.now(),
       ...(strings ? { l10n: strings } : {}),
       ...(draft ? { draft } : {}),
@@ -214,6 +219,7 @@ export class RequestPageController {
       type: 'update',
       status: this.item.status,
       ...(this.item.resolution ? { resolution: this.item.resolution } : {}),
+      recorded: this.deps.hubs.recorded(this.item),
       reachability: pageReachability(this.deps.hubs.reachability(this.item)),
       now: Date.now(),
     });

@@ -1,4 +1,6 @@
 import * as l10n from '@vscode/l10n';
+import type { Answer } from '../../aep/attention';
+import { resolutionEnding } from '../../shared/shownStatus';
 import type { EndedWithoutAnswer, HistoryEntry, HistoryOutcome } from '../../history/historyEntry';
 import { agentName } from './describe';
 import { piece, PIECES } from './untrustedText';
@@ -34,14 +36,34 @@ export function outcomeWord(outcome: Readonly<HistoryOutcome>): string {
       return l10n.t('request closed before the acknowledgement');
     case 'not-kept':
       return l10n.t('not sent again after a reload: it held text that is not kept');
-    case 'answered':
-      return l10n.t('answered');
-    case 'resolved':
-      return l10n.t('resolved ({0})', piece(outcome.resolution, PIECES.kind));
+    case 'answered': {
+      // What the agent recorded is what it applied (AEP-0002 §5.3): said when it is not what was sent from here.
+      const recorded = outcome.recorded ? answerWords(outcome.recorded) : '';
+      const oob = outcome.via === 'oob';
+      if (outcome.verdict === 'differs') {
+        return oob ? l10n.t('the agent recorded a different answer, out of band: {0}', recorded) : l10n.t('the agent recorded a different answer: {0}', recorded);
+      }
+      if (outcome.verdict === 'elsewhere' && recorded) return oob ? l10n.t('answered out of band: {0}', recorded) : l10n.t('answered elsewhere: {0}', recorded);
+      return outcome.verdict === 'elsewhere' ? l10n.t('answered elsewhere') : l10n.t('answered');
+    }
+    case 'resolved': {
+      const ended = resolvedWord(outcome.resolution);
+      return outcome.by !== undefined ? l10n.t('{0}, by {1}', ended, piece(outcome.by, PIECES.agent)) : ended;
+    }
     case 'timeout':
       return l10n.t('timed out');
     case 'session-ended':
       return l10n.t('session ended');
+  }
+}
+
+/** How the agent's `attention.resolved` says it ended; only `answered` says anyone answered. */
+function resolvedWord(resolution: string): string {
+  switch (resolutionEnding(resolution)) {
+    case 'answered': return l10n.t('resolved ({0})', piece(resolution, PIECES.kind));
+    case 'dismissed': return l10n.t('dismissed by the agent');
+    case 'auto': return l10n.t('resolved by the agent on its own (auto)');
+    case 'other': return l10n.t('ended by the agent ({0})', piece(resolution, PIECES.kind));
   }
 }
 
@@ -69,6 +91,9 @@ export function entryOutcomes(entry: Readonly<HistoryEntry>): string[] {
   if (entry.ended !== undefined) words.push(endedWord(entry.ended));
   const last = entry.sends.at(-1)?.outcomes.at(-1);
   if (last) words.push(outcomeWord(last));
+  // An accepted answer is not what the agent applied when its record says otherwise.
+  const answered = entry.agentOutcomes.find((outcome) => outcome.kind === 'answered');
+  if (last && answered?.kind === 'answered' && (answered.verdict === 'differs' || answered.verdict === 'elsewhere')) words.push(outcomeWord(answered));
   const agent = entry.agentOutcomes.at(-1);
   if (agent && !(entry.ended !== undefined && agent.kind === 'timeout')) words.push(outcomeWord(agent));
   return words;
@@ -81,16 +106,20 @@ export function entryDescription(entry: Readonly<HistoryEntry>, hubShown: boolea
   return parts.join(' · ');
 }
 
-/** What was sent, in the few words a tooltip has room for. */
-export function sentLine(entry: Readonly<HistoryEntry>): string | undefined {
-  const send = entry.sends.at(-1);
-  if (!send) return undefined;
-  const answer = send.answer;
+/** An answer (sent, or recorded by the agent), in the few words a tooltip has room for. */
+function answerWords(answer: Answer): string {
   const parts: string[] = [];
   if (answer.option !== undefined) parts.push(l10n.t('option {0}', piece(answer.option, PIECES.kind)));
   if (answer.text !== undefined) parts.push(l10n.t('text "{0}"', piece(answer.text, PIECES.prompt)));
   if (answer.values !== undefined) parts.push(l10n.t('{0} values', Object.keys(answer.values).length));
-  const sent = parts.join(', ');
+  return parts.join(', ');
+}
+
+/** What was sent, in the few words a tooltip has room for. */
+export function sentLine(entry: Readonly<HistoryEntry>): string | undefined {
+  const send = entry.sends.at(-1);
+  if (!send) return undefined;
+  const sent = answerWords(send.answer);
   return send.masked > 0 ? l10n.t('Sent {0} at capture {1} ({2} masked in this history).', sent, send.capture, send.masked) : l10n.t('Sent {0} at capture {1}.', sent, send.capture);
 }
 
