@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../base/logger';
+import type { RedactionOptions } from '../../aep/redaction';
 import type { AttentionItem } from '../../inbox/inbox';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable } from '../services/disposable';
@@ -52,6 +53,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     private readonly settings: SettingsService,
     private readonly log: Logger,
     private readonly actions: AlertActions,
+    /** What the pipeline runs with (the user's home and always-secret values): a prompt it would change is withheld. */
+    private readonly redaction: () => RedactionOptions,
   ) {
     super();
     this._register(vscode.window.registerWebviewViewProvider(ALERTS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: true } }));
@@ -105,7 +108,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
    */
   alert(items: ReadonlyArray<Readonly<AttentionItem>>, hub: string | undefined): void {
     const focused = vscode.window.state.focused;
-    const text = wantsOsNotice(this.mode, focused) ? osNoticeText(items, hub) : undefined;
+    const text = wantsOsNotice(this.mode, focused) ? osNoticeText(items, hub, this.redaction()) : undefined;
     const sound = this.settings.value.sound && !focused;
     if (!text && !sound) return;
     if (!this.view || !this.ready) {
