@@ -7,7 +7,7 @@ import { credentialIn } from '../../src/aep/credentials';
 import { redactText, type RedactionOptions } from '../../src/aep/redaction';
 import { Inbox } from '../../src/inbox/inbox';
 import type { AttentionItem } from '../../src/inbox/attentionItem';
-import { osNoticeText, wantsOsNotice } from '../../src/ui/inbox/osNotice';
+import { osMoreText, osNoticeText, wantsOsNotice } from '../../src/ui/inbox/osNotice';
 import { emitterEvents } from '../support/events';
 
 const TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
@@ -81,6 +81,15 @@ test('a burst of one agent is counted, and no prompt of it is shown', () => {
   const shown = osNoticeText(requests(['Run npm test?', `Use ${TOKEN}?`, 'Deploy?']), undefined, PIPELINE);
   assert.deepEqual(shown, { title: 'claude is waiting for you', body: '3 requests from claude' });
   assert.equal(osNoticeText([], undefined, PIPELINE), undefined);
+});
+
+test('the requests held past the minute\'s budget: how many, and the newest with its prompt when the pipeline allows', () => {
+  const flood = ['Run npm test?', 'Deploy?', 'Lint?'].map((prompt, i) => requests([prompt], 'full', `flood-${i}`));
+  const newest = requests(['Publish the release?'], 'full', 'claude-code');
+  assert.deepEqual(osMoreText([...flood, newest], PIPELINE), { title: '4 more requests are waiting for you', body: 'Newest, from claude-code: Publish the release?' });
+  const secret = requests(['Use token=abcdefgh to continue'], 'full', 'claude-code');
+  assert.deepEqual(osMoreText([...flood, secret], PIPELINE), { title: '4 more requests are waiting for you', body: 'The newest is from claude-code' });
+  assert.equal(osMoreText([], PIPELINE), undefined);
 });
 
 test('hostile text comes out one plain line within the caps', () => {

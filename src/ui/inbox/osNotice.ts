@@ -41,6 +41,21 @@ export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub:
 }
 
 /**
+ * The notification for the requests held back while the minute's budget was
+ * spent (src/inbox/alertPacing.ts), oldest burst first: how many, and the
+ * newest, so a flood of other names cannot hide it.
+ */
+export function osMoreText(groups: ReadonlyArray<ReadonlyArray<Readonly<AttentionItem>>>, redaction: RedactionOptions): OsNoticeText | undefined {
+  const all = groups.flat();
+  const newest = all[all.length - 1];
+  if (!newest) return undefined;
+  const agent = agentName(newest.agent);
+  const title = l10n.t('{0} more requests are waiting for you', all.length);
+  const body = mayShowPrompt(newest, redaction) ? l10n.t('Newest, from {0}: {1}', agent, promptLine(newest)) : l10n.t('The newest is from {0}', agent);
+  return { title: forSurface('osNotificationTitle', title), body: forSurface('osNotificationBody', body) };
+}
+
+/**
  * The prompt leaves the window only when the AEP-0003 §9.4 pipeline, as it
  * runs on what we send, would change nothing in it: no secret or credential
  * assignment, none of the user's always-secret values, no home path, no email,
