@@ -23,11 +23,11 @@ test('the webview bundle is a browser script with no module loader', () => {
 
 // What every activation reads and compiles. Own code is about 215 KB, `ws`'s
 // client 32 KB, zod/mini 32 KB (`node esbuild.js --production --analyze`);
-// the budget leaves a little room above today's 317.9 KB (the system notifications' view host, about 6 KB, the request context's rows, about 3 KB, the form's reply in words and the preview page, about 1 KB, Answer Similar Requests, about 4 KB, and the storage slot, the
+// the budget leaves a little room above today's 323.4 KB (one system notification per request across windows, with its claims and budget per minute, about 5.5 KB, the system notifications' view host, about 6 KB, the request context's rows, about 3 KB, the form's reply in words and the preview page, about 1 KB, Answer Similar Requests, about 4 KB, and the storage slot, the
 // page host, @vscode/l10n, Connect to Hub's address and token steps, the inbox's levels and the notifier's burst and toast budget and the history export came with the last changes), so a new dependency or
 // a whole library pulled in by one import fails here. The goal is 200 KB; this
 // budget only keeps the bundle from growing while it is out of reach.
-const EXTENSION_BUDGET_BYTES = 318_500;
+const EXTENSION_BUDGET_BYTES = 324_500;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');
