@@ -3,7 +3,8 @@
 // everything it is given, so a flood from one emitter under many agent names
 // would push a real request out of sight. Past the minute's budget, bursts are
 // held and given together once the next minute opens, as one notification
-// ("7 more requests…") that names the newest, so it is never buried.
+// ("7 more requests…") that names the newest, so it is never buried; and for
+// as long as the flood goes on, one such notification a minute is all it makes.
 import { MINUTE_MS } from './noticeClaims';
 
 /** A burst given as it came, or the bursts held back, oldest first, given as one. */
@@ -19,16 +20,19 @@ export interface PacingDeps<B> {
 
 export class AlertPacing<B> {
   private held: B[] = [];
+  /** Since a burst was held, until a minute passes with none: every burst waits for the next minute's one notification. */
+  private flooding = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: PacingDeps<B>) {}
 
   async offer(burst: B): Promise<void> {
-    // While some are held, a newer one joins them: given alone now, it would leave them behind it.
-    if (this.held.length === 0 && (await this.deps.take(Date.now()))) {
+    // While some are held, or were the minute before, a newer one joins them: given alone now, it would leave them behind it.
+    if (!this.flooding && (await this.deps.take(Date.now()))) {
       this.deps.give({ kind: 'one', burst });
       return;
     }
+    this.flooding = true;
     this.held.push(burst);
     this.schedule();
   }
@@ -37,6 +41,7 @@ export class AlertPacing<B> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.held = [];
+    this.flooding = false;
   }
 
   /** At the start of the next minute, when a new budget opens. */
@@ -58,11 +63,14 @@ export class AlertPacing<B> {
 
   private async release(): Promise<void> {
     this.held = this.stillHeld();
-    if (this.held.length === 0) return;
-    if (!(await this.deps.take(Date.now()))) {
-      this.schedule();
+    if (this.held.length === 0) {
+      // A quiet minute: the flood is over.
+      this.flooding = false;
       return;
     }
+    // Held into the next minute whether or not a slot is free now: what arrives meanwhile joins them.
+    this.schedule();
+    if (!(await this.deps.take(Date.now()))) return;
     // Read again: some may have been answered, and others held, while the slot was taken.
     const bursts = this.stillHeld();
     this.held = [];

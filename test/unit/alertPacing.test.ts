@@ -61,9 +61,26 @@ test('a flood of distinct agents: three notifications this minute, then one for 
   const more = w.given[3];
   assert.equal(more?.kind, 'more');
   assert.deepEqual(agents(more), ['agent-3', 'agent-4', 'agent-5', 'agent-6', 'agent-7', 'agent-8', 'agent-9'], 'all seven held, oldest first: the newest is last');
-  // A request of the new minute is given at once: the budget has room again.
-  await w.pacing.offer(burst(10));
-  assert.deepEqual(agents(w.given[4]), ['agent-10']);
+});
+
+test('while the flood goes on, one notification a minute; a quiet minute ends it', async (t) => {
+  const dir = setup(t);
+  const w = windowOf(dir, 'a', new Set());
+  t.after(() => w.pacing.dispose());
+  for (let i = 0; i < 5; i++) await w.pacing.offer(burst(i));
+  assert.equal(w.given.length, 3);
+  mock.timers.tick(MINUTE_MS - 10_000);
+  await w.givenCount(4);
+  // The flood goes on in the next minute: though its budget has room, each waits for the minute's one notification.
+  for (let i = 5; i < 9; i++) await w.pacing.offer(burst(i));
+  assert.equal(w.given.length, 4, 'held, not given');
+  mock.timers.tick(MINUTE_MS);
+  await w.givenCount(5);
+  assert.deepEqual(agents(w.given[4]), ['agent-5', 'agent-6', 'agent-7', 'agent-8']);
+  // A minute with nothing: the flood is over, and the next request is given at once.
+  mock.timers.tick(MINUTE_MS);
+  await w.pacing.offer(burst(9));
+  assert.deepEqual(w.given.slice(5).map(agents), [['agent-9']]);
 });
 
 test('one request held over the minute is given as itself, not as "1 more"', async (t) => {
@@ -86,17 +103,14 @@ test('held requests answered meanwhile are not notified; none left, nothing is g
   answered.add('r3').add('r5');
   mock.timers.tick(MINUTE_MS - 10_000);
   await w.givenCount(4);
-  assert.deepEqual(agents(w.given[3]), ['agent-4'], 'only the one still waiting');
-  assert.equal(w.given[3]?.kind, 'one');
+  assert.deepEqual(w.given[3], { kind: 'one', burst: burst(4) }, 'only the one still waiting, given as itself');
 
   for (let i = 6; i < 11; i++) await w.pacing.offer(burst(i));
   for (let i = 6; i < 11; i++) answered.add(`r${i}`);
-  // The next minute: all held were answered. Offering one more proves the minute opened and no alert for them came before it.
+  // The next minute: all held were answered, so nothing is given, and the flood is over.
   mock.timers.tick(MINUTE_MS);
   await w.pacing.offer(burst(11));
-  const after = w.given.slice(4).map(agents);
-  assert.deepEqual(after.slice(0, 2), [['agent-6'], ['agent-7']], 'two slots were left in the second minute');
-  assert.deepEqual(after.slice(2), [['agent-11']], 'nothing for the answered ones; the new one at once');
+  assert.deepEqual(w.given.slice(4).map(agents), [['agent-11']], 'nothing for the answered ones; the new one at once');
 });
 
 test('two windows share one budget: what one window gives counts for the other', async (t) => {
