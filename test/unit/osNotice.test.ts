@@ -66,6 +66,18 @@ for (const prompt of [
   });
 }
 
+// The pipeline's floor replaces `password: x` and `token=x`, not prose: the notification is stricter.
+for (const prompt of ['The DB password is correcthorsebattery, deploy?', 'Log in with passphrase open-sesame?', 'Use token abcdefgh1234 to continue', 'Enter the one-time code 482913?', 'Your PIN 4821 for the card?']) {
+  test(`a prompt that speaks of a secret in prose shows only who asks: ${prompt}`, () => {
+    assert.equal(redactText(prompt, PIPELINE).text, prompt, 'precondition: the pipeline leaves it');
+    assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, 'A request from claude');
+  });
+}
+
+test('ordinary words that merely contain a short secret word are shown', () => {
+  for (const prompt of ['Keep spinning up the workers?', 'Run the optimizer?']) assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);
+});
+
 test('the user\'s own home is withheld wherever it is', () => {
   const prompt = 'Clean /srv/op-home/cache?';
   assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);

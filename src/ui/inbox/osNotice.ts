@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { AttentionItem } from '../../inbox/inbox';
 import { redactText, type RedactionOptions } from '../../aep/redaction';
+import { namesSecret } from '../../aep/secretAsking';
 import { agentName, promptLine } from '../words/describe';
 import { forSurface } from '../words/untrustedText';
 import type { OsNotificationMode } from '../../shared/alertMessages';
@@ -63,11 +64,16 @@ export function osMoreText(groups: ReadonlyArray<ReadonlyArray<Readonly<Attentio
  * (a lock screen, a shared display), so anything the pipeline would replace
  * withholds the whole prompt rather than showing it with marks: a half-hidden
  * line still says what the request is about.
+ *
+ * Stricter than the pipeline, which replaces only what its floor names
+ * (`password: x`, `token=x`): a prompt that speaks of a password, token, key
+ * or one-time code in prose ("the DB password is hunter2") is withheld too.
+ * Withholding one that holds none costs the person a click.
  */
 function mayShowPrompt(item: Readonly<AttentionItem>, redaction: RedactionOptions): boolean {
   const prompt = item.request?.prompt;
   if (prompt === undefined) return false;
   // PII counts here whatever the caller's options say; the line as shown is checked too, as it is what leaves.
-  const unchanged = (text: string) => redactText(text, { ...redaction, pii: true }).replacements.length === 0;
+  const unchanged = (text: string) => !namesSecret(text) && redactText(text, { ...redaction, pii: true }).replacements.length === 0;
   return unchanged(prompt) && unchanged(promptLine(item));
 }
