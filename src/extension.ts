@@ -64,7 +64,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
     answerInline: (item: Readonly<AttentionItem>) => void commands.answer(item),
     showInbox: () => void commands.showInbox(),
   };
-  const alerts = new OsNotifications(context.extensionUri, hubs, settings, log.for('os-notifications'), actions);
+  const alerts = new OsNotifications(context.extensionUri, hubs, settings, log.for('os-notifications'), actions, () => secretValues.redaction(),
+    context.globalStorageUri.scheme === 'file' ? vscode.Uri.joinPath(context.globalStorageUri, 'notification-claims').fsPath : undefined);
   const notifier = new Notifier(hubs, settings, {
     ...actions,
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),

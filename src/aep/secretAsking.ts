@@ -17,13 +17,17 @@ import { redactText, type RedactionOptions } from './redaction';
  */
 const ONE_TIME_CODE_NAME = /one[\s_-]?time|passcode|verification[\s_-]?code|security[\s_-]?code|(?:^|[^a-z])(?:otp|totp|pin|2fa|mfa)(?:[^a-z]|$)/i;
 
+/** Whether a text names a secret: a password, token, key, credential or one-time code. */
+export function namesSecret(text: string): boolean {
+  return SECRET_FIELD_NAME.test(text) || ONE_TIME_CODE_NAME.test(text);
+}
+
 /**
  * Whether a field asks for a secret, by its id or its real label (at capture
  * `metadata`/`none` the label is a placeholder and says nothing).
  */
 export function fieldAsksForSecret(fieldId: string, label: HonestText | undefined): boolean {
-  const named = (text: string) => SECRET_FIELD_NAME.test(text) || ONE_TIME_CODE_NAME.test(text);
-  return named(fieldId) || (label !== undefined && label.honesty !== 'structural' && named(label.text));
+  return namesSecret(fieldId) || (label !== undefined && label.honesty !== 'structural' && namesSecret(label.text));
 }
 
 /** Whether every free-text part of an answer to this request may be a credential: an authentication request. */

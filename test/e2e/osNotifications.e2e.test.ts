@@ -12,11 +12,17 @@
 //     "A request from {agent}" and is taken back when the agent resolves it;
 //   - with the sound on, the view plays its two tones for the request in the background;
 //   - clicking the notification asks the browser to focus the window and
-//     opens the request in the quick input.
+//     opens the request in the quick input;
+//   - with two windows of one code-server on one hub, a request makes one
+//     system notification and one sound across both, and none while the
+//     person looks at a window that shows the request's toast.
 // Headless Chromium shows no notification on any screen: an init script, run
 // in every frame before the page's own scripts, records each `Notification`
 // the webview constructs (over the real one) and each `window.focus()` call.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { freshSession, makeEvent } from '../support/events';
@@ -208,6 +214,118 @@ test('system notifications: asked from a click, refused then allowed, one per re
       await shot('3-clicked');
       await waitForStatus(page, /2 requests wait for you\./);
       assert.equal((await made(view)).length, 2, 'no notification for anything else');
+    });
+  } finally {
+    await agent?.close();
+  }
+});
+
+/** Takes the window out of focus, as when the person switches to another application (see the test above for why these three). */
+async function blur(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    document.hasFocus = () => false;
+    window.dispatchEvent(new FocusEvent('blur'));
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+/** The person comes back to this window. */
+async function refocus(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    document.hasFocus = () => true;
+    window.dispatchEvent(new FocusEvent('focus'));
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+test('two windows of one code-server on one hub: one request, one system notification and one sound across both; none while a window on that hub has focus', { timeout: 480_000, ...codeServerSuite() }, async (t) => {
+  let agent: WsPeer | undefined;
+  try {
+    await withConnectedWorkbench(t, {
+      name: 'os-notify-two',
+      token: TOKEN,
+      prepare: async (context) => {
+        await prepare(context);
+        await context.grantPermissions(['notifications']);
+      },
+      userSettings: { 'aepAttention.sound': true },
+    }, async ({ hub, page, shot }) => {
+      // A second window of the same code-server, on another folder: its own extension host, the same user settings and hub.
+      const otherFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-os-notify-other-'));
+      t.after(() => fs.rmSync(otherFolder, { recursive: true, force: true }));
+      const address = new URL(page.url());
+      address.searchParams.set('folder', otherFolder);
+      const other = await page.context().newPage();
+      await other.goto(address.toString(), { waitUntil: 'load', timeout: 90_000 });
+      await other.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+      await waitForStatus(other, /Connected to http:\/\/127\.0\.0\.1/);
+
+      const windows = [page, other];
+      const views: Frame[] = [];
+      for (const win of windows) {
+        await runCommand(win, 'AEP Attention: Show Inbox');
+        const view = await alertsFrame(win);
+        await waitForText(view, '#permission', /System notifications are allowed\./);
+        // The person's click in each view lets it play sound (the browser's autoplay rule); each plays the test tones once.
+        await view.getByRole('button', { name: 'Play Test Sound' }).click();
+        views.push(view);
+      }
+      const allMade = async () => (await Promise.all(views.map(made))).flat();
+      const allTones = async () => (await Promise.all(views.map(tones))).flat().length;
+      const waitForAll = async (count: number, timeoutMs = 30_000): Promise<Recorded[]> => {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const now = await allMade();
+          if (now.length >= count) return now;
+          if (Date.now() > deadline) throw new Error(`expected ${count} system notifications across both windows, saw ${now.length}: ${JSON.stringify(now)}`);
+          await sleep(100);
+        }
+      };
+      const deadlineTones = Date.now() + 10_000;
+      while ((await allTones()) < 4 && Date.now() < deadlineTones) await sleep(100);
+      const testTones = await allTones();
+      t.diagnostic(`test tones played: ${testTones}`);
+
+      const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
+      agent = peer;
+      const session = freshSession('os-notify-two');
+      let seq = 1;
+      const ask = (id: string, prompt: string) =>
+        peer.send(makeEvent('attention.requested', session, seq++, {
+          id, capture: 'full', data: { kind: 'permission', prompt, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] },
+        }, AGENT));
+
+      // The person is away from both windows.
+      for (const win of windows) await blur(win);
+      for (const view of views) await waitForText(view, '#next', /in the background: the next request shows as a system notification/);
+
+      ask('req-two-1', 'Run the migrations?');
+      const [first] = await waitForAll(1);
+      assert.equal(first?.body, 'Run the migrations?');
+      // To show that the other window gave none, a marker request: once it is there, anything for the first would be too.
+      ask('req-two-2', 'Marker one?');
+      const afterMarker = await waitForAll(2);
+      assert.deepEqual(afterMarker.map((entry) => entry.body).sort(), ['Marker one?', 'Run the migrations?'], 'one system notification per request across both windows');
+      const deadlineSound = Date.now() + 10_000;
+      while ((await allTones()) < testTones + 4 && Date.now() < deadlineSound) await sleep(100);
+      assert.equal((await allTones()) - testTones, 4, 'one sound (two tones) per request across both windows');
+      await shot('two-windows-1');
+
+      // The person looks at the first window: it shows its toast, and the window behind it gives no system notification or sound.
+      await refocus(page);
+      await waitForText(views[0] as Frame, '#next', /This window has focus/);
+      ask('req-two-3', 'Open the pull request?');
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'Open the pull request?' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+      // Away again, and a marker: had the window behind given one for the focused request, it would be there before the marker's.
+      await blur(page);
+      await waitForText(views[0] as Frame, '#next', /in the background/);
+      ask('req-two-4', 'Marker two?');
+      const end = await waitForAll(3);
+      assert.deepEqual(end.map((entry) => entry.body).sort(), ['Marker one?', 'Marker two?', 'Run the migrations?'], 'nothing for the request shown in the focused window');
+      const deadlineEnd = Date.now() + 10_000;
+      while ((await allTones()) < testTones + 6 && Date.now() < deadlineEnd) await sleep(100);
+      assert.equal((await allTones()) - testTones, 6, 'and no sound for it');
+      t.diagnostic(`notifications per window: ${JSON.stringify(await Promise.all(views.map(async (view) => (await made(view)).map((entry) => entry.body))))}`);
     });
   } finally {
     await agent?.close();

@@ -1,16 +1,18 @@
 // An OS notification's words (src/ui/inbox/osNotice.ts): read outside the
-// window, so they name who asks, mark a synthesized prompt, and never carry
-// text the credential detector fires on.
+// window, so they name who asks, mark a synthesized prompt, and carry the
+// prompt only when the §9.4 pipeline would send it unchanged.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { credentialIn } from '../../src/aep/credentials';
-import { setStoredSecretValues } from '../../src/aep/secretAsking';
+import { redactText, type RedactionOptions } from '../../src/aep/redaction';
 import { Inbox } from '../../src/inbox/inbox';
 import type { AttentionItem } from '../../src/inbox/attentionItem';
-import { osNoticeText, wantsOsNotice } from '../../src/ui/inbox/osNotice';
+import { osMoreText, osNoticeText, wantsOsNotice } from '../../src/ui/inbox/osNotice';
 import { emitterEvents } from '../support/events';
 
 const TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+/** As the host passes it: the user's home and always-secret values (none here). */
+const PIPELINE: RedactionOptions = { home: '/home/op', secretValues: [] };
 
 function requests(prompts: string[], capture: 'full' | 'redacted' | 'metadata' = 'full', agent = 'claude'): Array<Readonly<AttentionItem>> {
   const inbox = new Inbox();
@@ -20,45 +22,91 @@ function requests(prompts: string[], capture: 'full' | 'redacted' | 'metadata' =
 }
 
 test('one request: the agent in the title, the prompt as the body', () => {
-  assert.deepEqual(osNoticeText(requests(['Run npm test?']), undefined), { title: 'claude is waiting for you', body: 'Run npm test?' });
+  assert.deepEqual(osNoticeText(requests(['Run npm test?']), undefined, PIPELINE), { title: 'claude is waiting for you', body: 'Run npm test?' });
 });
 
 test('with several hubs the title names the hub the agent asked through', () => {
-  assert.equal(osNoticeText(requests(['Run npm test?']), 'staging hub')?.title, 'claude via staging hub is waiting for you');
+  assert.equal(osNoticeText(requests(['Run npm test?']), 'staging hub', PIPELINE)?.title, 'claude via staging hub is waiting for you');
 });
 
 test('at capture metadata the synthesized prompt is marked as such', () => {
   const [item] = requests(['placeholder'], 'metadata');
   assert.ok(item?.request);
-  const shown = osNoticeText([item], undefined);
+  const shown = osNoticeText([item], undefined, PIPELINE);
   assert.match(shown?.body ?? '', /\(synthesized, capture metadata\)$/);
 });
 
 test('a prompt the credential detector fires on never leaves the window: only who asks', () => {
   const prompt = `Use ${TOKEN} to push?`;
   assert.ok(credentialIn(prompt), 'precondition: the detector fires on this prompt');
-  const shown = osNoticeText(requests([prompt]), undefined);
+  const shown = osNoticeText(requests([prompt]), undefined, PIPELINE);
   assert.deepEqual(shown, { title: 'claude is waiting for you', body: 'A request from claude' });
   assert.ok(!JSON.stringify(shown).includes('ghp_'));
 });
 
-test('a value the user lists as always secret never leaves the window either', (t) => {
-  setStoredSecretValues(['hunter2-staging']);
-  t.after(() => setStoredSecretValues([]));
+test('a value the user lists as always secret never leaves the window either', () => {
   const prompt = 'Log in to staging with hunter2-staging?';
   assert.equal(credentialIn(prompt), undefined, 'precondition: the detector alone would let it through');
-  assert.equal(osNoticeText(requests([prompt]), undefined)?.body, 'A request from claude');
+  assert.equal(osNoticeText(requests([prompt]), undefined, { ...PIPELINE, secretValues: ['hunter2-staging'] })?.body, 'A request from claude');
+  assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt, 'not listed, the words are ordinary');
+});
+
+// Each is something the pipeline replaces in what is sent; the first three reached the lock screen when only the credential detector decided.
+for (const prompt of [
+  'Deploy with DB password: correcthorsebattery ?',
+  'Use token=abcdefgh to continue',
+  'Send the invoice to alice@example.com, card 4111 1111 1111 1111',
+  'Call me on +44 7700 900123 first?',
+  'Delete /home/op/projects/payroll?',
+]) {
+  test(`a prompt the pipeline would change shows only who asks: ${prompt}`, () => {
+    assert.notEqual(redactText(prompt, PIPELINE).text, prompt, 'precondition: the pipeline changes it');
+    const shown = osNoticeText(requests([prompt]), undefined, PIPELINE);
+    assert.deepEqual(shown, { title: 'claude is waiting for you', body: 'A request from claude' });
+  });
+}
+
+// The pipeline's floor replaces `password: x` and `token=x`, not prose: the notification is stricter.
+for (const prompt of ['The DB password is correcthorsebattery, deploy?', 'Log in with passphrase open-sesame?', 'Use token abcdefgh1234 to continue', 'Enter the one-time code 482913?', 'Your PIN 4821 for the card?']) {
+  test(`a prompt that speaks of a secret in prose shows only who asks: ${prompt}`, () => {
+    assert.equal(redactText(prompt, PIPELINE).text, prompt, 'precondition: the pipeline leaves it');
+    assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, 'A request from claude');
+  });
+}
+
+test('ordinary words that merely contain a short secret word are shown', () => {
+  for (const prompt of ['Keep spinning up the workers?', 'Run the optimizer?']) assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);
+});
+
+test('the user\'s own home is withheld wherever it is', () => {
+  const prompt = 'Clean /srv/op-home/cache?';
+  assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);
+  assert.equal(osNoticeText(requests([prompt]), undefined, { ...PIPELINE, home: '/srv/op-home' })?.body, 'A request from claude');
+});
+
+test('PII is withheld even when the options given would leave it (as the stores\' masking does)', () => {
+  const prompt = 'Email alice@example.com the report?';
+  assert.equal(osNoticeText(requests([prompt]), undefined, { pii: false })?.body, 'A request from claude');
 });
 
 test('a burst of one agent is counted, and no prompt of it is shown', () => {
-  const shown = osNoticeText(requests(['Run npm test?', `Use ${TOKEN}?`, 'Deploy?']), undefined);
+  const shown = osNoticeText(requests(['Run npm test?', `Use ${TOKEN}?`, 'Deploy?']), undefined, PIPELINE);
   assert.deepEqual(shown, { title: 'claude is waiting for you', body: '3 requests from claude' });
-  assert.equal(osNoticeText([], undefined), undefined);
+  assert.equal(osNoticeText([], undefined, PIPELINE), undefined);
+});
+
+test('the requests held past the minute\'s budget: how many, and the newest with its prompt when the pipeline allows', () => {
+  const flood = ['Run npm test?', 'Deploy?', 'Lint?'].map((prompt, i) => requests([prompt], 'full', `flood-${i}`));
+  const newest = requests(['Publish the release?'], 'full', 'claude-code');
+  assert.deepEqual(osMoreText([...flood, newest], PIPELINE), { title: '4 more requests are waiting for you', body: 'Newest, from claude-code: Publish the release?' });
+  const secret = requests(['Use token=abcdefgh to continue'], 'full', 'claude-code');
+  assert.deepEqual(osMoreText([...flood, secret], PIPELINE), { title: '4 more requests are waiting for you', body: 'The newest is from claude-code' });
+  assert.equal(osMoreText([], PIPELINE), undefined);
 });
 
 test('hostile text comes out one plain line within the caps', () => {
   const hostile = `$(alert) [Click](https://evil.example) ${'x'.repeat(300)}\nSecond line\u202e`;
-  const shown = osNoticeText(requests([hostile], 'full', `agent-${'y'.repeat(80)}`), 'hub\nB');
+  const shown = osNoticeText(requests([hostile], 'full', `agent-${'y'.repeat(80)}`), 'hub\nB', PIPELINE);
   assert.ok(shown);
   assert.ok(shown.title.length <= 64 && shown.body.length <= 200, `${shown.title.length} / ${shown.body.length}`);
   for (const text of [shown.title, shown.body]) {

@@ -2,14 +2,17 @@ import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../base/logger';
+import type { RedactionOptions } from '../../aep/redaction';
+import { AlertPacing, type Paced } from '../../inbox/alertPacing';
 import type { AttentionItem } from '../../inbox/inbox';
+import { NoticeClaims } from '../../inbox/noticeClaims';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable } from '../services/disposable';
 import type { Hubs } from '../hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { webviewHtml } from '../page/webviewHtml';
 import type { NotifierActions } from './notifier';
-import { osNoticeText, wantsOsNotice } from './osNotice';
+import { osMoreText, osNoticeText, wantsOsNotice } from './osNotice';
 
 export const ALERTS_VIEW_ID = 'aepAttention.alerts';
 /** How many notifications are remembered for their click and their closing; older ones are left to the system. */
@@ -17,6 +20,15 @@ const REMEMBERED = 32;
 
 /** What a click on a notification does, as the toast's primary actions would. */
 export type AlertActions = Omit<NotifierActions, 'answerWithOption' | 'answerSimilar'>;
+
+/** One agent's requests of one burst, and the hub named in its title when the window has several. */
+interface Burst {
+  readonly items: ReadonlyArray<Readonly<AttentionItem>>;
+  readonly hub: string | undefined;
+}
+
+/** How often claims of requests long closed are swept from the shared directory. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /** Why an alert that was wanted could not be given, as the status tooltip and the log say it. */
 type Problem = 'no-view' | 'not-allowed' | 'denied' | 'unsupported' | 'failed' | 'sound-blocked' | 'sound-unsupported';
@@ -42,6 +54,17 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   private readonly live = new Map<string, string[]>();
   private readonly told = new Set<Problem>();
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastClaimSweep = 0;
+  /** Shared by every window of this profile: one notification and one sound per request, however many windows are open. */
+  private readonly claims: NoticeClaims;
+  private readonly pacing = new AlertPacing<Burst>({
+    take: (now) => this.claims.claimSlot(now),
+    still: (burst) => {
+      const items = burst.items.filter((item: Readonly<AttentionItem>) => this.hubs.isWaiting(item));
+      return items.length === 0 ? undefined : { items, hub: burst.hub };
+    },
+    give: (alert) => this.give(alert),
+  });
   private readonly changes = this._register(new vscode.EventEmitter<void>());
   /** Fires when what `notes` says may have changed. */
   readonly onDidChange = this.changes.event;
@@ -52,10 +75,24 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     private readonly settings: SettingsService,
     private readonly log: Logger,
     private readonly actions: AlertActions,
+    /** What the pipeline runs with (the user's home and always-secret values): a prompt it would change is withheld. */
+    private readonly redaction: () => RedactionOptions,
+    /** The directory every window of this profile on this machine shares (the extension's global storage); undefined when there is none. */
+    sharedDir: string | undefined,
   ) {
     super();
+    this.claims = new NoticeClaims(sharedDir, this.window, { onProblem: (message) => this.log.warn(message) });
     this._register(vscode.window.registerWebviewViewProvider(ALERTS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: true } }));
-    this._register(vscode.window.onDidChangeWindowState(() => this.postSettings()));
+    this._register(vscode.window.onDidChangeWindowState(() => {
+      this.postSettings();
+      this.markFocus();
+    }));
+    this._register(hubs.onDidChangeHubs(() => this.markFocus()));
+    this._register({ dispose: () => {
+      this.pacing.dispose();
+      void this.claims.clearFocused();
+    } });
+    this.markFocus();
     this._register(settings.onDidChange(() => {
       this.postSettings();
       this.changes.fire();
@@ -104,19 +141,75 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
    * toast, and under the same rules (it calls this only for what it notifies).
    */
   alert(items: ReadonlyArray<Readonly<AttentionItem>>, hub: string | undefined): void {
-    const focused = vscode.window.state.focused;
-    const text = wantsOsNotice(this.mode, focused) ? osNoticeText(items, hub) : undefined;
-    const sound = this.settings.value.sound && !focused;
-    if (!text && !sound) return;
+    this.deliver({ items, hub }).catch((error: unknown) => this.log.error(`a system notification failed: ${String(error)}`));
+  }
+
+  /**
+   * Which window gives a request's system notification and sound: one that
+   * can (its view is ready, the browser allows it), when nobody is looking at
+   * a window that shows the request's toast: this one focused, or another
+   * window focused and connected to the same hub. Of the windows left, the
+   * first to claim the request (NoticeClaims) gives it; the others stay quiet.
+   * With `always`, a focused window's notification is wanted too, and the
+   * claim still makes it one.
+   */
+  private async deliver(burst: Burst): Promise<void> {
+    const [first] = burst.items;
+    const focusedHere = vscode.window.state.focused;
+    if (!first || !this.wanted(focusedHere)) return;
     if (!this.view || !this.ready) {
       this.tell('no-view');
       return;
     }
-    if (text && this.permission !== 'granted') this.tell(this.permission === 'denied' ? 'denied' : this.permission === 'unsupported' ? 'unsupported' : 'not-allowed');
+    const looking = focusedHere || (await this.claims.focusedElsewhere(first.hub));
+    const notice = wantsOsNotice(this.mode, looking);
+    if (notice && this.permission !== 'granted') this.tell(this.permission === 'denied' ? 'denied' : this.permission === 'unsupported' ? 'unsupported' : 'not-allowed');
+    const canNotice = notice && this.permission === 'granted';
+    const canSound = this.settings.value.sound && !looking && this.sound !== 'unsupported';
+    if (!canNotice && !canSound) return;
+    const mine: Array<Readonly<AttentionItem>> = [];
+    for (const item of burst.items) if (await this.claims.claimRequest(item)) mine.push(item);
+    this.sweepClaims();
+    if (mine.length === 0) {
+      this.log.info('another window gives the system notification for this burst');
+      return;
+    }
+    await this.pacing.offer({ items: mine, hub: burst.hub });
+  }
+
+  /** Whether this window would give anything for a request at all, before asking the others. */
+  private wanted(focused: boolean): boolean {
+    return wantsOsNotice(this.mode, focused) || (this.settings.value.sound && !focused);
+  }
+
+  /** What the pacing lets through: one burst, or those held back as one. */
+  private give(alert: Paced<Burst>): void {
+    const focused = vscode.window.state.focused;
+    const items = alert.kind === 'one' ? alert.burst.items : alert.bursts.flatMap((burst) => burst.items);
+    const text = !wantsOsNotice(this.mode, focused)
+      ? undefined
+      : alert.kind === 'one'
+        ? osNoticeText(alert.burst.items, alert.burst.hub, this.redaction())
+        : osMoreText(alert.bursts.map((burst) => burst.items), this.redaction());
+    const sound = this.settings.value.sound && !focused;
+    if ((!text && !sound) || !this.view || !this.ready) return;
     const id = `alert-${this.window}-${++this.counter}`;
     this.live.set(id, items.map((item) => item.key));
     for (const old of [...this.live.keys()].slice(0, Math.max(0, this.live.size - REMEMBERED))) this.live.delete(old);
     this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
+  }
+
+  /** Tells the other windows whether the person is looking at this one, and for which hubs it shows toasts. */
+  private markFocus(): void {
+    const done = vscode.window.state.focused ? this.claims.setFocused(this.hubs.list().map((hub) => hub.id)) : this.claims.clearFocused();
+    done.catch((error: unknown) => this.log.warn(`could not share this window's focus: ${String(error)}`));
+  }
+
+  private sweepClaims(): void {
+    const now = Date.now();
+    if (now - this.lastClaimSweep < SWEEP_EVERY_MS) return;
+    this.lastClaimSweep = now;
+    void this.claims.sweep(now);
   }
 
   /** Paragraphs for the status tooltip: what keeps the notifications or the sound from reaching the person now. */

@@ -1,0 +1,149 @@
+// The claims every window of one profile shares (src/inbox/noticeClaims.ts):
+// one system notification per request, a budget per minute, and the focused
+// window's marker, on real files in a temporary directory.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { CLAIM_MAX_AGE_MS, MINUTE_MS, NoticeClaims, type ClaimedRequest } from '../../src/inbox/noticeClaims';
+import { repoRoot } from '../support/fixtures';
+
+function tempDir(t: TestContext): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notice-claims-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // Not created yet: the first claim makes it, as in a fresh global storage.
+  return path.join(dir, 'claims');
+}
+
+const request = (requestId: string, hub = 'https://hub.example'): ClaimedRequest => ({ hub, source: 'agent', session: 's1', requestId });
+
+test('of two windows, the first to claim a request gives its notification; the other stays quiet', async (t) => {
+  const dir = tempDir(t);
+  const a = new NoticeClaims(dir, 'window-a');
+  const b = new NoticeClaims(dir, 'window-b');
+  assert.equal(await a.claimRequest(request('r1')), true);
+  assert.equal(await b.claimRequest(request('r1')), false);
+  assert.equal(await a.claimRequest(request('r1')), false, 'the same window is not told twice either');
+  assert.equal(await b.claimRequest(request('r2')), true, 'another request is another claim');
+  assert.equal(await b.claimRequest(request('r1', 'https://other.example')), true, 'the same id on another hub is another request');
+});
+
+test('many claimers racing for one request: exactly one wins', async (t) => {
+  const dir = tempDir(t);
+  const windows = Array.from({ length: 12 }, (_, i) => new NoticeClaims(dir, `window-${i}`));
+  const won = await Promise.all(windows.map((claims) => claims.claimRequest(request('r1'))));
+  assert.equal(won.filter(Boolean).length, 1, JSON.stringify(won));
+});
+
+/** Runs a window in its own process (test/peers/noticeClaimer): it claims once told to go. */
+function claimer(dir: string, window: string, count: number, order: 'forward' | 'reverse'): { ready: Promise<void>; go(): void; won: Promise<string[]> } {
+  const child = spawn(process.execPath, [path.join(repoRoot(), 'out', 'peers', 'noticeClaimer', 'main.js'), dir, window, String(count), order], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let onReady = () => {};
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.startsWith('ready\n')) onReady();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const won = new Promise<string[]>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length)) as string[]) : reject(new Error(`claimer ${window} exited ${code}: ${err}`))));
+  });
+  return { ready, go: () => child.stdin.end('go\n'), won };
+}
+
+test('two windows in two processes claiming the same requests at once: each request is won by exactly one', async (t) => {
+  const dir = tempDir(t);
+  const count = 200;
+  // One from the first request up, the other from the last down: they meet and contend somewhere between.
+  const a = claimer(dir, 'window-a', count, 'forward');
+  const b = claimer(dir, 'window-b', count, 'reverse');
+  await Promise.all([a.ready, b.ready]);
+  a.go();
+  b.go();
+  const [wonA, wonB] = await Promise.all([a.won, b.won]);
+  t.diagnostic(`window a won ${wonA.length}, window b ${wonB.length}`);
+  assert.equal(wonA.length + wonB.length, count, 'every request claimed once, none twice');
+  assert.deepEqual(new Set([...wonA, ...wonB]).size, count);
+  assert.equal(wonA.filter((id) => wonB.includes(id)).length, 0);
+});
+
+test('at most perMinute notifications a minute across every window; the next minute opens a new budget', async (t) => {
+  const dir = tempDir(t);
+  const a = new NoticeClaims(dir, 'window-a', { perMinute: 3 });
+  const b = new NoticeClaims(dir, 'window-b', { perMinute: 3 });
+  const minute = 1_000 * MINUTE_MS;
+  const taken = [await a.claimSlot(minute + 1), await b.claimSlot(minute + 2), await a.claimSlot(minute + 3), await b.claimSlot(minute + 4), await a.claimSlot(minute + MINUTE_MS - 1)];
+  assert.deepEqual(taken, [true, true, true, false, false]);
+  assert.equal(await b.claimSlot(minute + MINUTE_MS), true, 'a new minute');
+  const racing = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).claimSlot(minute + 2 * MINUTE_MS)));
+  assert.equal(racing.filter(Boolean).length, 3, JSON.stringify(racing));
+});
+
+test('the focused window keeps the others quiet for the hubs it shows toasts for, while it runs', async (t) => {
+  const dir = tempDir(t);
+  const a = new NoticeClaims(dir, 'window-a');
+  const b = new NoticeClaims(dir, 'window-b');
+  assert.equal(await b.focusedElsewhere('https://hub.example'), false, 'nobody focused yet');
+  await a.setFocused(['https://hub.example']);
+  assert.equal(await b.focusedElsewhere('https://hub.example'), true);
+  assert.equal(await b.focusedElsewhere('https://other.example'), false, 'a hub the focused window does not show');
+  assert.equal(await a.focusedElsewhere('https://hub.example'), false, 'its own focus is not elsewhere');
+
+  // The person moves to window b: b's focus may land before a's blur.
+  await b.setFocused(['https://hub.example']);
+  await a.clearFocused();
+  assert.equal(await a.focusedElsewhere('https://hub.example'), true, "a's late blur leaves b's marker");
+  await b.clearFocused();
+  assert.equal(await a.focusedElsewhere('https://hub.example'), false, 'the person left VS Code');
+});
+
+test('a focused window whose process is gone keeps nobody quiet', async (t) => {
+  const dir = tempDir(t);
+  // A pid no process has: the window's host crashed without clearing its marker.
+  const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+  const crashed = new NoticeClaims(dir, 'window-a', { pid: gone });
+  await crashed.setFocused(['https://hub.example']);
+  assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere('https://hub.example'), false);
+  await new NoticeClaims(dir, 'window-c', { pid: process.pid }).setFocused(['https://hub.example']);
+  assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere('https://hub.example'), true, 'a live one does');
+});
+
+test('claims past their age are swept and slots of old minutes too; a fresh claim stays', async (t) => {
+  const dir = tempDir(t);
+  const a = new NoticeClaims(dir, 'window-a');
+  const now = Date.now();
+  assert.equal(await a.claimRequest(request('old')), true);
+  assert.equal(await a.claimSlot(now - 20 * MINUTE_MS), true);
+  const old = now - CLAIM_MAX_AGE_MS - 1_000;
+  for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), old / 1000, old / 1000);
+  assert.equal(await a.claimRequest(request('fresh')), true);
+  await a.setFocused(['https://hub.example']);
+  assert.equal(await a.sweep(now), 2);
+  const left = fs.readdirSync(dir).sort();
+  assert.equal(left.length, 2, left.join(', '));
+  assert.equal(left[0], 'focused.json', 'the focus marker is not a claim');
+  assert.match(left[1] ?? '', /^r-/, 'the fresh claim stays');
+  assert.equal(await a.claimRequest(request('fresh')), false, 'and still holds');
+  assert.equal(await new NoticeClaims(dir, 'window-b').claimRequest(request('old')), true, 'a swept claim can be made again');
+  assert.equal(await a.sweep(now), 0, 'nothing young is swept');
+});
+
+test('a directory that cannot be used silences nobody: every window notifies, and says why once', async (t) => {
+  const dir = tempDir(t);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  fs.writeFileSync(dir, 'a file where the directory should be');
+  const problems: string[] = [];
+  const a = new NoticeClaims(dir, 'window-a', { onProblem: (message) => problems.push(message) });
+  assert.equal(await a.claimRequest(request('r1')), true);
+  assert.equal(await a.claimRequest(request('r1')), true);
+  assert.equal(await a.claimSlot(Date.now()), true);
+  assert.equal(problems.length, 1, problems.join('\n'));
+  const alone = new NoticeClaims(undefined, 'window-a');
+  assert.equal(await alone.claimRequest(request('r1')), true);
+  assert.equal(await alone.focusedElsewhere('https://hub.example'), false);
+});
