@@ -23,11 +23,22 @@ test('the webview bundle is a browser script with no module loader', () => {
 
 // What every activation reads and compiles. Own code is about 215 KB, `ws`'s
 // client 32 KB, zod/mini 32 KB (`node esbuild.js --production --analyze`);
-// the budget leaves a little room above today's 322.2 KB (the registry of our own action words and the look-alike letters that read as Latin ones, about 2.5 KB, and Answer Similar's grouping by what options say and its words, about 1.3 KB, the system notifications' view host, about 6 KB, the request context's rows, about 3 KB, the form's reply in words and the preview page, about 1 KB, Answer Similar Requests, about 4 KB, and the storage slot, the
-// page host, @vscode/l10n, Connect to Hub's address and token steps, the inbox's levels and the notifier's burst and toast budget and the history export came with the last changes), so a new dependency or
-// a whole library pulled in by one import fails here. The goal is 200 KB; this
+// the budget leaves a little room above today's 334.4 KB. Issue 38 added about
+// 16 KB: the system notifications' claims shared by windows and their pacing
+// (noticeClaims, alertPacing, the host's share of osNotifications, about 5.5 KB),
+// what the agent recorded and how a request ended (recordedAnswer, shownStatus,
+// the pipeline's sent commands, about 4.5 KB), the registry of our own action
+// words with the look-alike letters and Answer Similar's grouping by what options
+// say (about 4 KB), the reply in words' rule and its secret protections (1 KB),
+// the page messages' render check (0.5 KB) and the origin token question (0.5 KB).
+// Each was measured on its own branch (node esbuild.js --production --analyze);
+// none pulls in a library. The context rows, Answer Similar Requests, the storage
+// slot, the page host, @vscode/l10n, Connect to Hub's steps, the inbox's levels,
+// the notifier's burst and toast budget and the history export came before. A new
+// dependency or a whole library pulled in by one import fails here. The goal is
+// 200 KB (issue 40: load what runs only when the person acts, on demand); this
 // budget only keeps the bundle from growing while it is out of reach.
-const EXTENSION_BUDGET_BYTES = 322_500;
+const EXTENSION_BUDGET_BYTES = 335_000;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');
