@@ -4,9 +4,10 @@
 // receives the option id whose label reads as those words. The generator
 // knows what each label says (its entry in WORDS) and writes it the ways a
 // reader takes for the same: case, width, spacing, trailing dots, invisible
-// characters, Cyrillic and Greek letters drawn like Latin ones. Other
-// entries are other words, some made to look alike ("Allow" and "AIIow"),
-// some alike as far as a pick shows them (long labels). Requests come at
+// characters (format characters, Hangul fillers, the braille blank), Cyrillic
+// and Greek letters drawn like Latin ones. Other entries are other words,
+// some made to look alike ("Allow" and "AIIow"), some alike as far as a pick
+// shows them (long labels), some no words at all (blanks). Requests come at
 // capture redacted, full and metadata (labels withheld), of two kinds, with
 // ids reused across agents for other words. fast-check prints the seed and
 // the shrunk case on failure.
@@ -39,6 +40,9 @@ const WORDS: ReadonlyArray<{ text: string; looks: string; near: number }> = [
   { text: 'Deny', looks: 'deny', near: 2 },
   { text: `${LONG}once`, looks: 'long once', near: 11 },
   { text: `${LONG}forever`, looks: 'long forever', near: 10 },
+  // Characters that draw nothing, and nothing else: no words at all.
+  { text: '\u3164', looks: 'blank', near: 13 },
+  { text: '\u2800\u034f\uffa0', looks: 'blank', near: 12 },
 ];
 
 /** Letters drawn exactly like these Latin ones. */
@@ -46,7 +50,8 @@ const SAME_LOOKING: Readonly<Record<string, readonly string[]>> = {
   a: ['а'], e: ['е'], o: ['о', 'ο'], p: ['р'], c: ['с'], x: ['х'], y: ['у'], i: ['і'], s: ['ѕ'],
   A: ['А', 'Α'], E: ['Е', 'Ε'], O: ['О', 'Ο'], N: ['Ν'], T: ['Т', 'Τ'], H: ['Н'], K: ['К'], M: ['М'], Y: ['Υ', 'Ү'], I: ['І', 'Ι'],
 };
-const INVISIBLE = ['\u200b', '\u200d', '\u00ad', '\u200e', '\u2060', '\ufeff', '\u202c'];
+/** Characters that draw nothing: format characters, and blanks Unicode calls letters or symbols (Hangul fillers, the braille blank, the grapheme joiner). */
+const INVISIBLE = ['\u200b', '\u200d', '\u00ad', '\u200e', '\u2060', '\ufeff', '\u202c', '\u3164', '\u115f', '\u1160', '\uffa0', '\u034f', '\u2800'];
 
 const word = fc.nat({ max: WORDS.length - 1 });
 const id = fc.constantFrom('1', '2', '3', 'allow', 'deny');
@@ -145,6 +150,7 @@ test('every request of a group gets the option id whose label reads as the words
           const picked = said.get(option.label);
           assert.ok(picked !== undefined);
           looks.add(WORDS[picked]?.looks ?? '');
+          assert.notEqual(WORDS[picked]?.looks, 'blank', `${JSON.stringify(option.label)} draws nothing, yet the person would pick it`);
           for (const member of requestsOf) {
             assert.notEqual(textHonesty(member.capture), 'structural', 'withheld labels never join real ones');
             const sent = member.options.find((o) => o.id === option.id);

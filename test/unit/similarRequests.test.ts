@@ -69,6 +69,19 @@ test('look-alike letters of other scripts, full-width forms and invisible charac
   assert.deepEqual(keys(group?.items ?? []), ['a', 'b', 'c']);
 });
 
+test('characters that draw nothing are no words: a label with a Hangul filler or a braille blank reads as without; one made only of them joins no group', () => {
+  const { items } = inboxOf([
+    { agent: 'a', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: 'No' }] } },
+    { agent: 'b', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Y\u3164es' }, { id: 'n', label: 'No\u2800' }] } },
+    { agent: 'c', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Y\u034fes\uffa0' }, { id: 'n', label: '\u115fNo\u1160' }] } },
+    // "Yes" and a blank: the blank option is no words at all.
+    { agent: 'd', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: '\u3164\u2800' }] } },
+    { agent: 'e', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: '\u3164' }] } },
+  ]);
+  const groups = similarGroups(items(), () => true);
+  assert.deepEqual(groups.map((group) => keys(group.items)), [['a', 'b', 'c']]);
+});
+
 test('a request whose own options a reader could take for each other joins no group: the person could not tell which one they pick', () => {
   const twins = { ...ALLOW_DENY, options: [{ id: 'once', label: 'Allow' }, { id: 'always', label: 'A\u0406\u0406ow' }] };
   const { items } = inboxOf([{ agent: 'a', data: twins }, { agent: 'b', data: twins }]);
