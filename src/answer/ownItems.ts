@@ -85,6 +85,19 @@ export function readsLikeOurs(label: string, ours: readonly string[] = ownAction
 }
 
 /**
+ * Whether an agent's option could pass for one of our own items, so that
+ * sending it takes a second step (the quick input's "Send the agent's
+ * option", the page's confirmation) and its name says whose it is. `words`
+ * is its label as the surface names it; undefined when the label is
+ * withheld at capture and the surface names it by place and id, in our
+ * words. The one question every surface asks; a notification shows no such
+ * option at all (distinctOptions).
+ */
+export function optionPassesForOurs(words: string | undefined): boolean {
+  return words !== undefined && readsLikeOurs(words);
+}
+
+/**
  * The options that can stand beside our own items as they are (notification
  * buttons): each reads, as `shown` renders it, differently from our items
  * (every word of the registry, and `ours`) and from every other option, and
