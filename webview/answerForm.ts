@@ -4,7 +4,7 @@ import type { AnswerPart } from '../src/aep/capture';
 import { wordsReplyAccepted } from '../src/aep/answerCheck';
 import { validateFormValues } from '../src/aep/formValidation';
 import { secretAskingOfChecked, sendCheck } from '../src/answer/inlinePlan';
-import { readsLikeOurs } from '../src/answer/ownItems';
+import { optionPassesForOurs } from '../src/answer/ownItems';
 import { fieldProblemText } from '../src/shared/problemWords';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues, wordsAskForSecret } from '../src/aep/secretAsking';
 import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
@@ -13,7 +13,7 @@ import { el } from './dom';
 import { FieldList } from './fieldList';
 import { createFieldWidget, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
-import { sendConfirmation, type SendHow } from './sendConfirmation';
+import { ownWordsConfirmation, sendConfirmation, type SendHow } from './sendConfirmation';
 import { button, isButton, isMultilineText, textControl, type Control } from './toolkit';
 
 /** `verbatim`: the user chose to send text the redaction pipeline would change as typed (capture `full`). */
@@ -302,10 +302,12 @@ export class AnswerArea {
     if (hasOptions) {
       const row = el('div', { class: 'options', role: 'group', 'aria-label': l10n.t('Answer with an option') });
       request.options.forEach((option, index) => {
-        // An agent's label reading like one of our own words (the registry, ownItems.ts) says whose it is.
-        const words = readsLikeOurs(option.label.text) ? l10n.t('{0} (from the agent: id {1})', option.label.text, option.id) : option.label.text;
-        const label = option.label.honesty === 'structural' ? l10n.t('Option {0} ({1})', index + 1, option.id) : words;
-        const b = button(label, index === 0 ? 'primary' : 'secondary', () => this.sendOption(option.id));
+        // A withheld label is a placeholder: the option is named by its place and id, in our words.
+        const words = option.label.honesty === 'structural' ? undefined : option.label.text;
+        // Words reading like one of our own (the registry, ownItems.ts) say whose they are, and are sent only after a second step.
+        const mimic = optionPassesForOurs(words);
+        const label = words === undefined ? l10n.t('Option {0} ({1})', index + 1, option.id) : mimic ? l10n.t('{0} (from the agent: id {1})', words, option.id) : words;
+        const b = button(label, index === 0 ? 'primary' : 'secondary', () => (mimic && words !== undefined ? this.confirmMimic(words, option.id, b) : this.sendOption(option.id)));
         b.dataset['option'] = option.id;
         this.buttons.push(b);
         row.append(b);
@@ -350,6 +352,22 @@ export class AnswerArea {
       return;
     }
     this.deliver({ values: result.values });
+  }
+
+  /** The page's form of the quick input's question (inlineFlow.ts confirmMimic): the agent's option, or back to the choices. */
+  private confirmMimic(words: string, optionId: string, from: HTMLElement): void {
+    if (this.closed || this.blocked) return;
+    this.dismissConfirmation();
+    const confirmation = ownWordsConfirmation(words, optionId, {
+      send: () => this.sendOption(optionId),
+      back: () => {
+        this.dismissConfirmation();
+        from.focus();
+      },
+    });
+    this.confirmation = confirmation.element;
+    this.element.append(confirmation.element);
+    confirmation.focus.focus();
   }
 
   private sendOption(optionId: string): void {

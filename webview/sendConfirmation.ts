@@ -3,6 +3,7 @@ import type { Answer } from '../src/aep/attention';
 import type { AnswerPart, AnswerRedaction } from '../src/aep/capture';
 import { credentialKinds } from '../src/aep/credentials';
 import type { SendCheck, Sensitivity } from '../src/answer/inlinePlan';
+import { OWN_ACTIONS } from '../src/shared/ownActionWords';
 import type { PageRequest } from '../src/shared/webviewMessages';
 import { credentialName } from './credentialNames';
 import { el } from './dom';
@@ -11,7 +12,9 @@ import { button } from './toolkit';
 
 // What the page asks before an answer leaves, when the core's sendCheck
 // (src/answer/inlinePlan.ts) says it must: text the redaction pipeline would
-// replace, or an answer that may be a credential although nothing would.
+// replace, or an answer that may be a credential although nothing would; and
+// before an agent's option that reads like one of our buttons
+// (src/answer/ownItems.ts optionPassesForOurs), as the quick input asks.
 
 /** How the person chose to send: the answer as typed at capture `full` (`verbatim`), or the pipeline's redacted one. */
 export interface SendHow {
@@ -65,6 +68,26 @@ export function sendConfirmation(request: PageRequest, answer: Answer, check: Ex
     ? redactionChoice(request, answer, check.redaction, check.sensitive ? sensitivityText(request, check.sensitive) : undefined, actions)
     : sensitiveChoice(answer, sensitivityText(request, check.sensitive), actions);
   return { element: el('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text' }, ...children), focus };
+}
+
+/**
+ * An agent's option whose words read like one of ours: clicked, it is not
+ * sent until the person says it is the agent's option they mean. "Back"
+ * takes the focus, so a second Enter or a double click does not send it.
+ */
+export function ownWordsConfirmation(words: string, optionId: string, actions: { send(): void; back(): void }): { element: HTMLElement; focus: HTMLElement } {
+  const back = button(OWN_ACTIONS.backToChoices.words(), 'primary', () => actions.back());
+  const send = button(OWN_ACTIONS.sendAgentsOption.words(), 'secondary', () => actions.send());
+  back.id = 'confirm-back';
+  send.id = 'confirm-send-option';
+  const element = el(
+    'div',
+    { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text' },
+    el('p', { id: 'confirm-text' }, l10n.t('"{0}" is an option the agent offers, not an item of this editor. Send it?', words)),
+    el('p', { class: 'note' }, l10n.t('Sends the option with id {0} to the agent.', optionId)),
+    el('div', { class: 'actions' }, back, send),
+  );
+  return { element, focus: back };
 }
 
 function redactionChoice(request: PageRequest, answer: Answer, redaction: AnswerRedaction, sensitive: string | undefined, actions: ConfirmActions) {

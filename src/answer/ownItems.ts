@@ -12,10 +12,15 @@ import { ANY_COUNT, ownActionWords } from '../shared/ownActionWords';
 
 /**
  * Characters that show nothing or nothing distinct: controls, format
- * characters (zero-width, bidi, BOM, tags), variation selectors. ZWJ/ZWNJ
- * are format characters too; for comparing they say nothing a reader sees.
+ * characters (zero-width, bidi, BOM, tags), and every default-ignorable code
+ * point (variation selectors, the combining grapheme joiner, the Hangul
+ * fillers some fonts draw as a blank and others not at all), plus blanks
+ * that are letters or symbols to Unicode and draw nothing: the braille
+ * blank, the Khitan filler, the musical null notehead. ZWJ/ZWNJ are format
+ * characters too; for comparing they say nothing a reader sees. A label
+ * made of these alone reads as nothing.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u180e]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{16FE4}\u{1D159}]/gu;
 /** Trailing dots, an ellipsis, or a mix: "Open…", "Open...", "Open. . ." read alike. */
 const TRAILING_DOTS = /[\s.\u2026\u2024\u2025\u22ef\u00b7]+$/u;
 /** Quotes and dashes that differ only in shape. */
@@ -77,6 +82,19 @@ function ownMatcher(ours: readonly string[]): (label: string) => boolean {
 /** Whether `label` reads like one of `ours` (our own item words, as shown): by default every word of the registry. */
 export function readsLikeOurs(label: string, ours: readonly string[] = ownActionWords()): boolean {
   return ownMatcher(ours)(label);
+}
+
+/**
+ * Whether an agent's option could pass for one of our own items, so that
+ * sending it takes a second step (the quick input's "Send the agent's
+ * option", the page's confirmation) and its name says whose it is. `words`
+ * is its label as the surface names it; undefined when the label is
+ * withheld at capture and the surface names it by place and id, in our
+ * words. The one question every surface asks; a notification shows no such
+ * option at all (distinctOptions).
+ */
+export function optionPassesForOurs(words: string | undefined): boolean {
+  return words !== undefined && readsLikeOurs(words);
 }
 
 /**

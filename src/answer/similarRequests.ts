@@ -14,8 +14,16 @@ import { lookAlikeKey, readingKey } from './ownItems';
 // whose label reads as those words. So requests group only when every option
 // id carries the same words in each (`readingKey`: case, width, spacing and
 // invisibles folded, letters of other scripts drawn like Latin ones read as
-// those), compared in full, not as far as a surface shows them. Ids alone
-// say nothing: one agent's "1" is "Yes", another's "No — refuse…".
+// those), compared in full. Ids alone say nothing: one agent's "1" is "Yes",
+// another's "No — refuse…".
+//
+// And the person must read those words whole: a request with a label the
+// pick or the dialog would cut joins no group. Comparing what is shown
+// instead would not do: two labels alike up to the cut read the same while
+// meaning different things, and cut at different places (one spelling has
+// more invisible characters) they read differently while saying the same,
+// and neither shows the words that decide. Such a request is answered on its
+// own, where its options are named in full (the request page).
 
 /** One option of a group, as the person picks it. */
 export interface SimilarOption {
@@ -44,13 +52,20 @@ export interface SimilarGroup {
 }
 
 /**
+ * What the surfaces of Answer Similar show of an option's words (the pick
+ * and the dialog: their cap, their cleaning). Given by the surface, as it
+ * alone knows how it draws them.
+ */
+export type ShownWords = (label: string) => string;
+
+/**
  * What a request's options read as, for grouping: the same key, the same
  * words for each id. Undefined when its options cannot be answered by words
  * at all: an id twice, or two options a reader could take for each other
  * (the person could not tell which one they pick), or one that reads as
- * nothing.
+ * nothing, or one whose words `shown` cuts (the person could not read them).
  */
-function optionsKey(request: AttentionRequest): string | undefined {
+function optionsKey(request: AttentionRequest, shown: ShownWords): string | undefined {
   const ids = request.options.map((option) => option.id);
   if (new Set(ids).size !== ids.length) return undefined;
   // Withheld: each label is a placeholder; the page names an option by its place and id.
@@ -58,6 +73,8 @@ function optionsKey(request: AttentionRequest): string | undefined {
   const keys = request.options.map((option) => readingKey(option.label));
   const near = new Set(request.options.map((option) => lookAlikeKey(option.label)));
   if (keys.includes('') || near.size !== keys.length) return undefined;
+  // Read as the full label, or something was left out (a cut and its ellipsis read as fewer words).
+  if (request.options.some((option, index) => readingKey(shown(option.label)) !== keys[index])) return undefined;
   return `read\u0000${request.options.map((option, index) => `${option.id}\u0001${keys[index] ?? ''}`).sort().join('\u0000')}`;
 }
 
@@ -65,18 +82,19 @@ function optionsKey(request: AttentionRequest): string | undefined {
  * Which requests can be answered together: open ones answered through the
  * hub (not `oob`), with options (a form's answer is its own), that `canAnswer`
  * says take an answer from here now (the pipeline admits one, the agent takes
- * answers from editors, not dismissed), whose options read alike (above).
+ * answers from editors, not dismissed), whose options read alike and are
+ * shown whole by `shown` (above).
  * A request whose labels are withheld (capture metadata) groups only with
  * others whose labels are withheld too. Groups of two or more, the largest
  * first.
  */
-export function similarGroups(items: ReadonlyArray<Readonly<AttentionItem>>, canAnswer: (item: Readonly<AttentionItem>) => boolean): SimilarGroup[] {
+export function similarGroups(items: ReadonlyArray<Readonly<AttentionItem>>, canAnswer: (item: Readonly<AttentionItem>) => boolean, shown: ShownWords): SimilarGroup[] {
   const groups = new Map<string, { kind: string; items: Array<Readonly<AttentionItem>> }>();
   for (const item of items) {
     const request = item.request;
     if (!request || !isOpenStatus(item.status) || !request.answerableHere || request.renderKind === 'form' || request.options.length === 0) continue;
     if (!canAnswer(item)) continue;
-    const options = optionsKey(request);
+    const options = optionsKey(request, shown);
     if (options === undefined) continue;
     const key = `${request.kind}\u0000${options}`;
     const group = groups.get(key) ?? { kind: request.kind, items: [] };

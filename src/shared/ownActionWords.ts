@@ -42,8 +42,9 @@ export const OWN_ACTIONS = {
   replyInWords: { surfaces: ['quick-input'], words: () => l10n.t('Reply in words instead…') },
   other: { surfaces: ['quick-input'], words: () => l10n.t('Other…') },
   leaveEmpty: { surfaces: ['quick-input'], words: () => l10n.t('Leave empty') },
-  backToChoices: { surfaces: ['quick-input'], words: () => l10n.t('Back to the choices') },
-  sendAgentsOption: { surfaces: ['quick-input'], words: () => l10n.t('Send the agent\'s option') },
+  // Asked before an agent's option that reads like one of ours is sent: in the quick input, and on the page.
+  backToChoices: { surfaces: ['quick-input', 'page'], words: () => l10n.t('Back to the choices') },
+  sendAgentsOption: { surfaces: ['quick-input', 'page'], words: () => l10n.t('Send the agent\'s option') },
   // Answer Similar: the confirmation's button.
   sendAnswers: { surfaces: ['similar'], words: (count) => l10n.t('Send {0} Answers', count) },
   // The request page: its buttons beside the agent's option buttons.

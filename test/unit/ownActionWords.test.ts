@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import ts from 'typescript';
-import { readsLikeOurs } from '../../src/answer/ownItems';
+import { optionPassesForOurs, readsLikeOurs } from '../../src/answer/ownItems';
 import { ANY_COUNT, OWN_ACTIONS, ownActionWords } from '../../src/shared/ownActionWords';
 import { similarOptionName } from '../../src/ui/inbox/similarWords';
 import { mixedItems, optionButtons } from '../../src/ui/inline/inlineWords';
@@ -38,6 +38,8 @@ describe('every entry of the registry, as an agent would spell it, is marked as 
       for (const label of agentSpellings(name)) {
         const shown = JSON.stringify(label);
         assert.equal(readsLikeOurs(label), true, `${shown} reads like ours`);
+        // The quick input and the page ask this one rule before sending it: the extra step.
+        assert.equal(optionPassesForOurs(label), true, `${shown} needs the extra step`);
         // The notification: never a one-click button.
         assert.deepEqual(optionButtons([{ id: 'x', label }, { id: 'deny', label: 'Deny' }]).map((option) => option.id), ['deny'], `${shown} is no button`);
         // The quick input: it says whose it is, so it needs the extra step.
@@ -59,6 +61,11 @@ describe('every entry of the registry, as an agent would spell it, is marked as 
     for (const label of ['Allow', 'Deny', 'Allow always', 'Open the file', 'Answer later', 'Similar', 'Yes', 'No']) assert.equal(readsLikeOurs(label), false, label);
   });
 
+  test('an option withheld at capture is named in our words by place and id: it passes for nothing of ours', () => {
+    assert.equal(optionPassesForOurs(undefined), false);
+    for (const label of ['Allow', 'Deny', 'Yes']) assert.equal(optionPassesForOurs(label), false, label);
+  });
+
   test('the registry words every entry, and each on some surface', () => {
     assert.equal(ownActionWords().length, Object.keys(OWN_ACTIONS).length);
     for (const [name, entry] of Object.entries(OWN_ACTIONS)) {
@@ -78,6 +85,7 @@ const SURFACE_FILES = [
   'src/ui/inline/inlineFlow.ts',
   'src/ui/inline/quickInputs.ts',
   'webview/answerForm.ts',
+  'webview/sendConfirmation.ts',
 ];
 
 /**

@@ -31,6 +31,8 @@ describe('an agent label that reads like one of our items', () => {
     ['Cyrillic letters drawn like Latin ones', '\u041e\u0440\u0435n \u0430s \u0440age'],
     ['Greek capitals drawn like Latin ones', '\u039fPEN AS PAGE'],
     ['a digit and a capital for letters close to them', '0pen as page'],
+    ['a Hangul filler inside a word', 'Op\u3164en as page'],
+    ['a braille blank and a combining grapheme joiner', 'Open as\u2800 pa\u034fge'],
   ];
   for (const [why, label] of colliding) {
     test(`collides: ${why} (${JSON.stringify(label)})`, () => assert.equal(readsLikeOurs(label, OURS), true));
@@ -54,6 +56,20 @@ describe('an agent label that reads like one of our items', () => {
     assert.notEqual(readingKey('AIIow'), readingKey('Allow'), 'I and l are other letters when deciding sameness');
     assert.equal(lookAlikeKey('AIIow'), lookAlikeKey('Allow'), 'but close enough to be taken for each other');
     assert.equal(lookAlikeKey('N0'), lookAlikeKey('No'));
+  });
+
+  test('characters that draw nothing read as nothing: Hangul fillers, the grapheme joiner, the braille blank', () => {
+    const blanks = ['\u3164', '\u115f', '\u1160', '\uffa0', '\u034f', '\u2800', '\u{16fe4}', '\u{1d159}', '\u17b4', '\u180b', '\u{1d173}'];
+    for (const blank of blanks) {
+      const code = `U+${blank.codePointAt(0)?.toString(16).toUpperCase()}`;
+      assert.equal(readingKey(`Y${blank}es`), 'yes', `Y${code}es`);
+      assert.equal(readingKey(`Yes${blank}`), 'yes', `Yes${code}`);
+      assert.equal(readingKey(blank.repeat(3)), '', `${code} alone reads as nothing`);
+      assert.equal(readsLikeOurs(`${blank} ${blank}`, OURS), false, `${code} alone reads like nothing of ours`);
+    }
+    const shown = (label: string) => forSurface('notificationButton', label);
+    const options = [{ id: 'a', label: '\u3164\u2800' }, { id: 'b', label: 'Allow' }, { id: 'c', label: 'Allow\u3164' }, { id: 'd', label: 'Deny' }];
+    assert.deepEqual(distinctOptions(options, [], shown).map((option) => option.id), ['d'], 'a blank label is no button; a filler makes no other words');
   });
 
   test('the key folds compatibility forms and look-alike punctuation', () => {

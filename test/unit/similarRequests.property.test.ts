@@ -4,22 +4,29 @@
 // receives the option id whose label reads as those words. The generator
 // knows what each label says (its entry in WORDS) and writes it the ways a
 // reader takes for the same: case, width, spacing, trailing dots, invisible
-// characters, Cyrillic and Greek letters drawn like Latin ones. Other
-// entries are other words, some made to look alike ("Allow" and "AIIow"),
-// some alike as far as a pick shows them (long labels). Requests come at
+// characters (format characters, Hangul fillers, the braille blank), Cyrillic
+// and Greek letters drawn like Latin ones. Other entries are other words,
+// some made to look alike ("Allow" and "AIIow"), some alike as far as a pick
+// shows them (long labels, some ending about where the pick cuts), some no
+// words at all (blanks). The person must read each option of a group whole,
+// in the pick and in the dialog. Requests come at
 // capture redacted, full and metadata (labels withheld), of two kinds, with
 // ids reused across agents for other words. fast-check prints the seed and
 // the shrunk case on failure.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { lookAlikeKey, readingKey } from '../../src/answer/ownItems';
 import { similarGroups } from '../../src/answer/similarRequests';
 import { textHonesty } from '../../src/aep/labels';
 import { Inbox } from '../../src/inbox/inbox';
-import { similarOptionItems } from '../../src/ui/inbox/similarWords';
+import { similarConfirmation, similarOptionItems, similarOptionWords } from '../../src/ui/inbox/similarWords';
+import { forSurface } from '../../src/ui/words/untrustedText';
 import { emitterEvents } from '../support/events';
 
 const LONG = 'Allow this command and every later command like it in this workspace without asking again '.repeat(3);
+/** A prefix that leaves the end of its labels just inside or just past what the pick shows, as they are spelled. */
+const NEAR_CUT = 'Allow this command and every later command like it in this workspace, '.repeat(2).slice(0, 133);
 
 /**
  * What labels say; `looks` names entries a reader could take for each
@@ -39,6 +46,11 @@ const WORDS: ReadonlyArray<{ text: string; looks: string; near: number }> = [
   { text: 'Deny', looks: 'deny', near: 2 },
   { text: `${LONG}once`, looks: 'long once', near: 11 },
   { text: `${LONG}forever`, looks: 'long forever', near: 10 },
+  // Characters that draw nothing, and nothing else: no words at all.
+  { text: '\u3164', looks: 'blank', near: 13 },
+  { text: '\u2800\u034f\uffa0', looks: 'blank', near: 12 },
+  { text: `${NEAR_CUT}once`, looks: 'near cut once', near: 15 },
+  { text: `${NEAR_CUT}always`, looks: 'near cut always', near: 14 },
 ];
 
 /** Letters drawn exactly like these Latin ones. */
@@ -46,7 +58,8 @@ const SAME_LOOKING: Readonly<Record<string, readonly string[]>> = {
   a: ['а'], e: ['е'], o: ['о', 'ο'], p: ['р'], c: ['с'], x: ['х'], y: ['у'], i: ['і'], s: ['ѕ'],
   A: ['А', 'Α'], E: ['Е', 'Ε'], O: ['О', 'Ο'], N: ['Ν'], T: ['Т', 'Τ'], H: ['Н'], K: ['К'], M: ['М'], Y: ['Υ', 'Ү'], I: ['І', 'Ι'],
 };
-const INVISIBLE = ['\u200b', '\u200d', '\u00ad', '\u200e', '\u2060', '\ufeff', '\u202c'];
+/** Characters that draw nothing: format characters, and blanks Unicode calls letters or symbols (Hangul fillers, the braille blank, the grapheme joiner). */
+const INVISIBLE = ['\u200b', '\u200d', '\u00ad', '\u200e', '\u2060', '\ufeff', '\u202c', '\u3164', '\u115f', '\u1160', '\uffa0', '\u034f', '\u2800'];
 
 const word = fc.nat({ max: WORDS.length - 1 });
 const id = fc.constantFrom('1', '2', '3', 'allow', 'deny');
@@ -122,7 +135,7 @@ test('every request of a group gets the option id whose label reads as the words
         const emitter = emitterEvents({ agent: r.agent, session: `s${index}`, requestFields: { capture: r.capture, severity: 'notice' } });
         inbox.apply(emitter.request(`req-${index}`, 1, { kind: r.kind, prompt: 'Go on?', options }));
       });
-      for (const group of similarGroups(inbox.open(), () => true)) {
+      for (const group of similarGroups(inbox.open(), () => true, similarOptionWords)) {
         grouped++;
         const requestsOf = group.items.map((item) => item.request).filter((r) => r !== undefined);
         assert.equal(requestsOf.length, group.items.length);
@@ -145,6 +158,7 @@ test('every request of a group gets the option id whose label reads as the words
           const picked = said.get(option.label);
           assert.ok(picked !== undefined);
           looks.add(WORDS[picked]?.looks ?? '');
+          assert.notEqual(WORDS[picked]?.looks, 'blank', `${JSON.stringify(option.label)} draws nothing, yet the person would pick it`);
           for (const member of requestsOf) {
             assert.notEqual(textHonesty(member.capture), 'structural', 'withheld labels never join real ones');
             const sent = member.options.find((o) => o.id === option.id);
@@ -153,6 +167,15 @@ test('every request of a group gets the option id whose label reads as the words
           }
         }
         assert.equal(looks.size, group.options.length, 'no two options of the pick look alike');
+        // What the person reads: each option's words whole in the pick and in the dialog, no two alike as shown.
+        const shownPicks = picks.map((item) => forSurface('quickPickLabel', item.label));
+        group.options.forEach((option, at) => {
+          const words = readingKey(option.label ?? '');
+          assert.ok(readingKey(shownPicks[at] ?? '').startsWith(words), `the pick shows ${JSON.stringify(option.label)} whole, not ${JSON.stringify(shownPicks[at])}`);
+          const dialog = forSurface('notificationMessage', similarConfirmation(group, option, group.items).message);
+          assert.ok(readingKey(dialog).includes(words), `the dialog shows ${JSON.stringify(option.label)} whole, not ${JSON.stringify(dialog)}`);
+        });
+        assert.equal(new Set(shownPicks.map(lookAlikeKey)).size, shownPicks.length, 'no two options look alike as the pick shows them');
       }
     }),
     { numRuns: 400 },

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { groupOf, similarGroups } from '../../src/answer/similarRequests';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
+import { similarOptionWords } from '../../src/ui/inbox/similarWords';
 import { emitterEvents, type RequestData } from '../support/events';
 
 const ALLOW_DENY: Partial<RequestData> = { kind: 'permission', prompt: 'Run npm test?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] };
@@ -32,7 +33,7 @@ test('same kind and the same words for each option id group, whatever their orde
     { agent: 'd', data: { ...ALLOW_DENY, options: [{ id: 'once', label: 'Once' }, { id: 'always', label: 'Always' }] } },
     { agent: 'e', data: { ...ALLOW_DENY, options: [{ id: 'once', label: 'Once' }, { id: 'always', label: 'Always' }] } },
   ]);
-  const groups = similarGroups(items(), () => true);
+  const groups = similarGroups(items(), () => true, similarOptionWords);
   assert.deepEqual(groups.map((group) => keys(group.items)), [['a', 'b', 'c'], ['d', 'e']]);
   assert.deepEqual(groups[0]?.options.map((option) => option.id), ['allow', 'deny']);
   assert.deepEqual(groups[0]?.options.map((option) => option.label), ['Allow', 'Deny']);
@@ -46,7 +47,7 @@ test('the issue\'s case: one id with other words in another request makes no gro
     { agent: 'hostile', data: { kind: 'permission', prompt: 'Anything', options: [{ id: '1', label: 'No — refuse this and every similar…' }, { id: '2', label: 'Yes' }] } },
     { agent: 'claude-code', data: { kind: 'permission', prompt: 'Run terraform destroy on prod?', options: [{ id: '1', label: 'Yes' }, { id: '2', label: 'No' }] } },
   ]);
-  assert.deepEqual(similarGroups(items(), () => true), []);
+  assert.deepEqual(similarGroups(items(), () => true, similarOptionWords), []);
 });
 
 test('labels alike only as far as a surface shows them are other words: compared in full', () => {
@@ -55,7 +56,22 @@ test('labels alike only as far as a surface shows them are other words: compared
     { agent: 'a', data: { ...ALLOW_DENY, options: [{ id: 'allow', label: `${long} once` }, { id: 'deny', label: 'Deny' }] } },
     { agent: 'b', data: { ...ALLOW_DENY, options: [{ id: 'allow', label: `${long} forever` }, { id: 'deny', label: 'Deny' }] } },
   ]);
-  assert.deepEqual(similarGroups(items(), () => true), []);
+  assert.deepEqual(similarGroups(items(), () => true, similarOptionWords), []);
+});
+
+test('a request with words the pick and the dialog would cut joins no group, even with its twin: the person could not read what decides', () => {
+  // Two options alike in all the pick shows, differing after the cut.
+  const long = 'Allow this command and every command like it in this workspace '.repeat(4);
+  const cutAlike = { ...ALLOW_DENY, options: [{ id: 'once', label: `${long} once` }, { id: 'always', label: `${long} forever` }] };
+  assert.deepEqual(similarGroups(inboxOf([{ agent: 'a', data: cutAlike }, { agent: 'b', data: cutAlike }]).items(), () => true, similarOptionWords), []);
+  // One long option beside a short one: its end is not shown either.
+  const cut = { ...ALLOW_DENY, options: [{ id: 'allow', label: `${long} once` }, { id: 'deny', label: 'Deny' }] };
+  assert.deepEqual(similarGroups(inboxOf([{ agent: 'a', data: cut }, { agent: 'b', data: cut }]).items(), () => true, similarOptionWords), []);
+  // As long as the pick shows whole: they group.
+  const whole = 'Allow this and every command like it, '.repeat(4).slice(0, 140);
+  assert.equal(similarOptionWords(whole), whole);
+  const shown = { ...ALLOW_DENY, options: [{ id: 'allow', label: whole }, { id: 'deny', label: 'Deny' }] };
+  assert.equal(similarGroups(inboxOf([{ agent: 'a', data: shown }, { agent: 'b', data: shown }]).items(), () => true, similarOptionWords).length, 1);
 });
 
 test('look-alike letters of other scripts, full-width forms and invisible characters read as the words they show', () => {
@@ -65,14 +81,27 @@ test('look-alike letters of other scripts, full-width forms and invisible charac
     { agent: 'b', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Y\u0435s' }, { id: 'n', label: '\u039d\u200bo' }] } },
     { agent: 'c', data: { ...ALLOW_DENY, options: [{ id: 'y', label: '\uff39\uff45\uff53' }, { id: 'n', label: 'no' }] } },
   ]);
-  const [group] = similarGroups(items(), () => true);
+  const [group] = similarGroups(items(), () => true, similarOptionWords);
   assert.deepEqual(keys(group?.items ?? []), ['a', 'b', 'c']);
+});
+
+test('characters that draw nothing are no words: a label with a Hangul filler or a braille blank reads as without; one made only of them joins no group', () => {
+  const { items } = inboxOf([
+    { agent: 'a', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: 'No' }] } },
+    { agent: 'b', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Y\u3164es' }, { id: 'n', label: 'No\u2800' }] } },
+    { agent: 'c', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Y\u034fes\uffa0' }, { id: 'n', label: '\u115fNo\u1160' }] } },
+    // "Yes" and a blank: the blank option is no words at all.
+    { agent: 'd', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: '\u3164\u2800' }] } },
+    { agent: 'e', data: { ...ALLOW_DENY, options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: '\u3164' }] } },
+  ]);
+  const groups = similarGroups(items(), () => true, similarOptionWords);
+  assert.deepEqual(groups.map((group) => keys(group.items)), [['a', 'b', 'c']]);
 });
 
 test('a request whose own options a reader could take for each other joins no group: the person could not tell which one they pick', () => {
   const twins = { ...ALLOW_DENY, options: [{ id: 'once', label: 'Allow' }, { id: 'always', label: 'A\u0406\u0406ow' }] };
   const { items } = inboxOf([{ agent: 'a', data: twins }, { agent: 'b', data: twins }]);
-  assert.deepEqual(similarGroups(items(), () => true), []);
+  assert.deepEqual(similarGroups(items(), () => true, similarOptionWords), []);
 });
 
 test('different options, another kind, oob, a form and one request alone make no group', () => {
@@ -83,14 +112,14 @@ test('different options, another kind, oob, a form and one request alone make no
     { agent: 'd', data: { ...ALLOW_DENY, respond_via: ['oob'] } },
     { agent: 'e', data: { kind: 'form', prompt: 'Configure', fields: [{ id: 'x', type: 'boolean', label: 'X' }] } },
   ]);
-  assert.deepEqual(similarGroups(items(), () => true), []);
+  assert.deepEqual(similarGroups(items(), () => true, similarOptionWords), []);
 });
 
 test('a request that takes no answer from here now (the agent refuses editors, an answer in flight) is left out; a closed one too', () => {
   const { items } = inboxOf([{ agent: 'a', data: ALLOW_DENY }, { agent: 'b', data: ALLOW_DENY }, { agent: 'c', data: ALLOW_DENY }]);
-  assert.deepEqual(keys(similarGroups(items(), (item) => item.agent !== 'b')[0]?.items ?? []), ['a', 'c']);
+  assert.deepEqual(keys(similarGroups(items(), (item) => item.agent !== 'b', similarOptionWords)[0]?.items ?? []), ['a', 'c']);
   const closed = items().map((item) => (item.agent === 'c' ? { ...item, status: 'resolved' as const } : item));
-  assert.deepEqual(similarGroups(closed, (item) => item.agent !== 'b'), [], 'with c closed, a is alone');
+  assert.deepEqual(similarGroups(closed, (item) => item.agent !== 'b', similarOptionWords), [], 'with c closed, a is alone');
 });
 
 test('a request whose labels are withheld (capture metadata) groups only with others withheld, by the same ids in the same places', () => {
@@ -101,7 +130,7 @@ test('a request whose labels are withheld (capture metadata) groups only with ot
     { agent: 'd', data: ALLOW_DENY, capture: 'metadata' },
     { agent: 'e', data: { ...ALLOW_DENY, options: [{ id: 'deny', label: 'Deny' }, { id: 'allow', label: 'Allow' }] }, capture: 'metadata' },
   ]);
-  const groups = similarGroups(items(), () => true);
+  const groups = similarGroups(items(), () => true, similarOptionWords);
   assert.deepEqual(groups.map((group) => [keys(group.items), group.withheld]), [[['a', 'c'], false], [['b', 'd'], true]]);
   const withheld = groups[1];
   assert.ok(withheld);

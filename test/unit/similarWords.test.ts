@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { similarGroups, type SimilarGroup } from '../../src/answer/similarRequests';
 import { Inbox } from '../../src/inbox/inbox';
-import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle } from '../../src/ui/inbox/similarWords';
+import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle, similarOptionWords } from '../../src/ui/inbox/similarWords';
 import { forSurface } from '../../src/ui/words/untrustedText';
 import { emitterEvents, type RequestData } from '../support/events';
 
@@ -17,7 +17,7 @@ function groupOf(requests: Array<{ agent: string; options: RequestData['options'
     const emitter = emitterEvents({ agent, session: `s${index}`, requestFields: { capture: capture ?? 'redacted', severity: 'notice' } });
     inbox.apply(emitter.request(`r${index}`, 1, { kind: 'permission', prompt: 'Go on?', options }));
   });
-  const [group] = similarGroups(inbox.open(), () => true);
+  const [group] = similarGroups(inbox.open(), () => true, similarOptionWords);
   assert.ok(group, 'a group');
   return group;
 }
@@ -53,16 +53,21 @@ test('withheld labels: named by place and id, and the pick, the dialog and the l
   assert.match(shown, /^Labels withheld at capture: this editor cannot show what each agent calls this option\. Send Option 1 \(allow\) to 2 requests/);
 });
 
-test('a long label cannot push the count out of the dialog, nor hide that it was cut', () => {
-  const long = `Allow ${'this and more '.repeat(60)}`;
+test('the longest words a group can have are shown whole in the pick and the dialog, with whose they are, and the count after them', () => {
+  // Reads like our "Answer {0} Similar…", as long as a group's words may be, with the longest id a pick shows.
+  const long = `Answer ${'x'.repeat(140 - 'Answer  Similar…'.length)} Similar…`;
+  assert.equal(similarOptionWords(long), long, 'not cut');
+  const id = 'i'.repeat(32);
   const group = groupOf([
-    { agent: 'a', options: [{ id: '1', label: long }, { id: '2', label: 'No' }] },
-    { agent: 'b', options: [{ id: '1', label: long }, { id: '2', label: 'No' }] },
+    { agent: 'a', options: [{ id, label: long }, { id: '2', label: 'No' }] },
+    { agent: 'b', options: [{ id, label: long }, { id: '2', label: 'No' }] },
   ]);
   const [first] = group.options;
   assert.ok(first);
+  const [item] = similarOptionItems(group);
+  assert.equal(forSurface('quickPickLabel', item?.label ?? ''), `${long} (from the agent: id ${id})`);
   const shown = forSurface('notificationMessage', similarConfirmation(group, first, group.items).message);
-  assert.match(shown, /…" to 2 requests, one command each \(a, b\)\?$/);
+  assert.equal(shown, `Send "${long} (from the agent: id ${id})" to 2 requests, one command each (a, b)?`);
 });
 
 test('an agent\'s option reading like our own words says whose it is in the pick', () => {

@@ -1,11 +1,14 @@
 // The request page lists the agent's option buttons beside its own ("Send
 // reply only", "Reply in Words Instead…"): an option reading like one of our
 // words (the registry, src/shared/ownActionWords.ts) says whose it is on its
-// button, as in the quick input; the rest read as the agent wrote them.
+// button, as in the quick input, and is sent only after the same second
+// step: a click asks, "Back to the choices" has the focus, and only "Send the
+// agent's option" sends it. The rest read as the agent wrote them and send
+// at one click.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { requestEvent, viewOf } from '../support/pageRequests';
-import { requestPages } from '../support/webviewHarness';
+import { requestPages, type WebviewPage } from '../support/webviewHarness';
 import { chromiumSuite } from '../support/harness';
 
 describe('request page: agent options beside our buttons', chromiumSuite(), () => {
@@ -20,5 +23,46 @@ describe('request page: agent options beside our buttons', chromiumSuite(), () =
     assert.equal(await label('allow'), 'Allow');
     assert.equal(await label('allow_always'), 'SEND REPLY ONLY (from the agent: id allow_always)');
     assert.equal(await label('x'), 'Answer 2 Similar… (from the agent: id x)');
+  });
+
+  const submits = async (page: WebviewPage) => (await page.posted()).filter((m) => m['type'] === 'submit');
+
+  test('such an option asks before it is sent, as in the quick input; Back sends nothing, and a second Enter is Back', async () => {
+    const page = await open(viewOf(requestEvent({
+      kind: 'permission', prompt: 'Run the migration?',
+      options: [{ id: 'deny', label: 'Deny' }, { id: 'allow_always', label: 'Send reply only' }],
+    })));
+    const p = page.page;
+    await p.locator('vscode-button[data-option="allow_always"]').click();
+    await p.locator('.confirm').waitFor({ state: 'visible' });
+    assert.equal(await p.locator('#confirm-text').innerText(), '"Send reply only" is an option the agent offers, not an item of this editor. Send it?');
+    assert.equal(await p.evaluate(() => document.activeElement?.id), 'confirm-back');
+    assert.equal((await submits(page)).length, 0, 'nothing sent on the click');
+    await p.keyboard.press('Enter');
+    await p.locator('.confirm').waitFor({ state: 'detached' });
+    assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-option')), 'allow_always', 'back at the option');
+    assert.equal((await submits(page)).length, 0, 'Back sends nothing');
+    // Asked again, and this time the person means the agent's option.
+    await p.keyboard.press('Enter');
+    await p.locator('#confirm-send-option').click();
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    assert.deepEqual(submit['answer'], { option: 'allow_always' });
+    assert.equal((await submits(page)).length, 1);
+  });
+
+  test('an option unlike ours sends at one click; one withheld at capture is named in our words and sends at one click too', async () => {
+    const page = await open(viewOf(requestEvent({
+      kind: 'permission', prompt: 'Run the migration?',
+      options: [{ id: 'deny', label: 'Deny' }, { id: 'allow_always', label: 'Send reply only' }],
+    })));
+    await page.page.locator('vscode-button[data-option="deny"]').click();
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    assert.deepEqual(submit['answer'], { option: 'deny' });
+    assert.equal(await page.page.locator('.confirm').count(), 0);
+
+    const withheld = await open(viewOf(requestEvent({ kind: 'permission', prompt: 'Run the migration?', options: [{ id: 'allow_always', label: 'Send reply only' }] }, { capture: 'metadata' })));
+    assert.equal(await withheld.page.locator('vscode-button[data-option="allow_always"]').innerText(), 'Option 1 (allow_always)');
+    await withheld.page.locator('vscode-button[data-option="allow_always"]').click();
+    assert.deepEqual((await withheld.waitForPosted((m) => m['type'] === 'submit'))['answer'], { option: 'allow_always' });
   });
 });

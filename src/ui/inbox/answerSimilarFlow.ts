@@ -8,7 +8,7 @@ import type { Hubs } from '../hubs/hubs';
 import { agentName, kindLabel, promptLine, sessionName } from '../words/describe';
 import { confirm, notify, pick, pickMany, type PickItem } from '../words/surfaces';
 import type { SimilarAnswers } from './similarAnswers';
-import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle } from './similarWords';
+import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle, similarOptionWords } from './similarWords';
 
 // "Answer Similar Requests…" (issue 29): the requests that can take the same
 // answer, every one listed and ticked, the person unticks any, picks the
@@ -18,7 +18,7 @@ import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOpti
 
 /** Which requests may be answered together now, of those the inbox shows (none dismissed): the pipeline admits an answer, the agent takes answers from editors. */
 export function windowGroups(hubs: Hubs): SimilarGroup[] {
-  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && !refusesAnswers(hubs.reachability(item)));
+  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && !refusesAnswers(hubs.reachability(item)), similarOptionWords);
 }
 
 export async function answerSimilar(hubs: Hubs, similar: SimilarAnswers, from: Readonly<AttentionItem> | undefined): Promise<void> {

@@ -5,7 +5,7 @@
 // so before anything the agent wrote. No vscode import, so they are built
 // and tested in plain Node.
 import * as l10n from '@vscode/l10n';
-import { readsLikeOurs } from '../../answer/ownItems';
+import { optionPassesForOurs } from '../../answer/ownItems';
 import type { SimilarGroup, SimilarOption } from '../../answer/similarRequests';
 import type { AttentionItem } from '../../inbox/inbox';
 import { OWN_ACTIONS } from '../../shared/ownActionWords';
@@ -15,14 +15,26 @@ import { piece, PIECES } from '../words/untrustedText';
 
 /** Room for the agents' names at the end of the dialog's sentence, after everything that matters. */
 const NAMES = 120;
+/**
+ * Most characters of an option's words, so the pick's item (the words, then
+ * "(from the agent: id …)" with an id of up to 32) fits its 200 whole and
+ * the dialog's sentence its 400: a group's options are shown whole or the
+ * request joins no group (similarRequests.ts).
+ */
+const OPTION_WORDS = 140;
+
+/** An option's words as the pick and the dialog show them: cleaned, and cut when longer than they have room for. */
+export function similarOptionWords(label: string): string {
+  return piece(label, OPTION_WORDS);
+}
 
 /** An option as the pick and the dialog name it: the words every request uses, or its place and id. */
 export function similarOptionName(option: SimilarOption): string {
   const id = piece(option.id, PIECES.kind);
   if (option.label === undefined) return l10n.t('Option {0} ({1})', option.position, id);
-  const words = piece(option.label, PIECES.prompt);
+  const words = similarOptionWords(option.label);
   // Words that read like one of ours (the registry) say whose they are, as the quick input's do.
-  return readsLikeOurs(option.label) ? l10n.t('{0} (from the agent: id {1})', words, id) : words;
+  return optionPassesForOurs(option.label) ? l10n.t('{0} (from the agent: id {1})', words, id) : words;
 }
 
 /** The pick of the option: the words, then the id; with withheld labels, the title says so before any item. */

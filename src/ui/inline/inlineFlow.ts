@@ -9,7 +9,7 @@ import {
   checkedRequestOf, fieldDraftOf, formAnswer, optionAnswer, replyAnswer, selectDraft, selectPickOf, sendCheck, stepOfField, withField, withReply,
   type InlineAnswer, type InlinePlan, type InlineStep, type SelectPick,
 } from '../../answer/inlinePlan';
-import { readsLikeOurs } from '../../answer/ownItems';
+import { optionPassesForOurs } from '../../answer/ownItems';
 import { OWN_ACTIONS } from '../../shared/ownActionWords';
 import { answerProblemText } from '../../shared/problemWords';
 import type { PageDraft } from '../../shared/webviewMessages';
@@ -213,7 +213,8 @@ export class InlineFlow {
           if (value?.kind !== 'option') return { kind: 'next', value: { kind: 'done' } };
           // Ranking puts ours first only for words typed from its start; an agent option that reads like ours is sent only when the person says so.
           const chosen = options.find((option) => option.id === value.id);
-          if (!chosen || !readsLikeOurs(chosen.label)) return { kind: 'next', value };
+          const name = step.options.find((option) => option.id === value.id)?.name;
+          if (!chosen || !name || !optionPassesForOurs(name.withheld ? undefined : name.text)) return { kind: 'next', value };
           const confirmed = await this.confirmMimic(index, chosen);
           if (confirmed.kind === 'back') continue;
           return confirmed.kind === 'next' ? { kind: 'next', value } : confirmed;
