@@ -149,7 +149,8 @@ export function corpus(seed: number, size: number): CorpusCase[] {
     if (chance(0.2)) {
       // Not one that may overlap a marker (`[REDACTED`, `secret]x`, `secret`): inside a marker a listed value is left, so a second run changes nothing.
       const words = text.split(/[\s,;:()"=]+/).filter((w) => w.length > 0 && !/[[\]]/.test(w) && !'[REDACTED:secret] [REDACTED:pii]'.includes(w));
-      options.secretValues = [pick(words), str(ALNUM, 1, 3)];
+      // A text of markers only (`secret=[REDACTED:x]y`) has no word to take.
+      options.secretValues = words.length > 0 ? [pick(words), str(ALNUM, 1, 3)] : [str(ALNUM, 1, 3)];
     }
     if (chance(0.1)) options.pii = false;
     cases.push({ text, options });
