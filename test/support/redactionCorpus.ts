@@ -3,15 +3,16 @@
 // mixed into prose, with the Unicode a pasted text brings (full-width and
 // non-ASCII digits, no-break and ideographic spaces, letters Python folds).
 //
-// What it does not generate, on purpose: number runs that are not phone
-// numbers (dates, versions, IP addresses, grouped thousands: the reference's
-// phone pattern takes any run of eight digits and separators, ours keeps those
-// readable), `git@host:` SSH remotes (no person's address), `/home/<user>`
-// inside a longer path or a URL (`/mnt/home/x`, `https://h/Users/list`): not
-// someone's home. Those are the pipeline's deliberate choices, each with its
-// own test in redaction.test.ts. Nor a path whose last component is a number
-// just before a phone number (`/srv/x/5 555…`): the reference's phone pattern
-// takes the `5` along; ours does not start a phone inside a path.
+// Phone numbers come as people write them across the world: national
+// formats (FR, BE, CH, DE, ES, NL, IT, IN, BR, JP, AU, UK, US) and E.164 with
+// any grouping, some with a link or label glued on (`tel:`, `wa.me/`).
+//
+// What it does not generate, on purpose: the number runs the pipeline keeps
+// though the reference's phone rule takes them (the list and each reason are
+// in redaction.ts, beside the phone rule; none is a phone number), `git@host:`
+// SSH remotes (no person's address), `/home/<user>` inside a longer path or a
+// URL (`/mnt/home/x`, `https://h/Users/list`): not someone's home. Those are
+// the pipeline's deliberate choices, each with its own test in redaction.test.ts.
 import type { ReferenceOptions } from './referenceRedaction';
 
 /** mulberry32: small, seeded, the same sequence on every machine. */
@@ -25,6 +26,23 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Phone numbers in national and international formats as people write them: `#` is any digit, other digits are the format's own (a trunk 0, a mobile prefix). */
+export const PHONE_FORMATS: Readonly<Record<string, readonly string[]>> = {
+  FR: ['06 ## ## ## ##', '06-##-##-##-##', '06.##.##.##.##', '01########', '+33 6 ## ## ## ##', '+33 (0)1 ## ## ## ##', '+33########'],
+  BE: ['0471 ## ## ##', '02 ### ## ##', '0471.##.##.##', '+32 471 ## ## ##', '+32 2 ### ## ##'],
+  CH: ['079 ### ## ##', '044 ### ## ##', '+41 79 ### ## ##', '+41 (0)44 ### ## ##', '079.###.##.##'],
+  DE: ['+49 30 #######', '030 #######', '030 ### ### ##', '0151 ########', '(030) #####-##', '+49 (0)151 ########', '0151-########'],
+  ES: ['612 ### ###', '612 ## ## ##', '91 ### ## ##', '+34 612 ### ###', '+34 91 ### ## ##'],
+  NL: ['06 ########', '06-########', '020 ### ####', '+31 6 ########', '+31 (0)20 ### ####', '06-## ## ## ##'],
+  IT: ['347 ### ####', '+39 347 ### ####', '02 #### ####', '06 #######', '0471 ######', '+39 06 #### ####'],
+  IN: ['+91 98765 #####', '98765 #####', '098765 #####', '+91-98765-#####', '022 #### ####', '+91 22 #### ####'],
+  BR: ['(11) 9####-####', '+55 11 9####-####', '11 9#### ####', '(21) ####-####', '+55 (21) ####-####'],
+  JP: ['090-####-####', '03-####-####', '+81 90-####-####', '0120-###-###', '+81 3 #### ####'],
+  AU: ['0412 ### ###', '+61 412 ### ###', '(02) #### ####', '02 #### ####', '+61 2 #### ####'],
+  UK: ['07700 ######', '+44 7700 ######', '020 #### ####', '(020) #### ####'],
+  US: ['(###) ###-####', '###-###-####', '+1 ###-###-####', '1-800-###-####', '1.800.###.####'],
+};
 
 export interface CorpusCase {
   text: string;
@@ -101,9 +119,23 @@ export function corpus(seed: number, size: number): CorpusCase[] {
   // ---- PII
   const email = () => `${str(LOWER + DIGITS, 1, 12)}${pick(['', '.', '_', '+', '-'])}${str(LOWER, 1, 8)}@${Array.from({ length: int(1, 3) }, () => str(LOWER + DIGITS, 1, 10)).join('.')}.${pick(['com', 'org', 'co.uk', 'io', 'dev', 'museum'])}`;
   const digitSets = [DIGITS, DIGITS, DIGITS, '٠١٢٣٤٥٦٧٨٩', '０１２３４５６７８９', '०१२३४५६७८९'];
+  const groupSeparators = [' ', ' ', '-', '.', '\u00a0', '\u2009', '\t'];
   const phone = () => {
     const set = pick(digitSets);
     const d = (n: number) => str(set, n);
+    const national = () =>
+      pick(PHONE_FORMATS[pick(Object.keys(PHONE_FORMATS))] ?? []).replace(/[#\d]/g, (ch) => (ch === '#' ? d(1) : (set[Number(ch)] ?? ch)));
+    // E.164: a country code and up to fourteen digits in all, grouped any way, one separator or several.
+    const e164 = () => {
+      let out = `+${d(int(1, 3))}`;
+      const sep = pick(groupSeparators);
+      for (let left = int(7, 12); left > 0; ) {
+        const group = Math.min(left, int(1, 5));
+        out += (chance(0.8) ? sep : pick(groupSeparators)) + d(group);
+        left -= group;
+      }
+      return out;
+    };
     const shape = pick([
       () => d(int(8, 15)),
       () => `0${d(10)}`,
@@ -118,10 +150,16 @@ export function corpus(seed: number, size: number): CorpusCase[] {
       () => `${d(3)}${pick(['\u00a0', '\u2009'])}${d(3)}${pick(['\u00a0', '\u2009'])}${d(4)}`,
       () => `+${d(int(8, 14))}`,
       () => `${d(5)} ${d(6)}`,
+      national,
+      national,
+      national,
+      e164,
     ]);
     return shape();
   };
-  const pii = () => (chance(0.4) ? email() : phone());
+  // A link or a label glued to the number, as in `tel:+33…`, `wa.me/33…`, `Tel.:06…`.
+  const phoneLabel = () => pick(['', '', '', 'tel:', 'Tel.', 'Tel.:', 'phone:', 'wa.me/', '#']);
+  const pii = () => (chance(0.4) ? email() : phoneLabel() + phone());
 
   // ---- home paths
   const user = () => str(LOWER, 1, 1) + str(LOWER + DIGITS + '._-', 0, 10).replace(/\.+$/, '');
@@ -149,7 +187,8 @@ export function corpus(seed: number, size: number): CorpusCase[] {
     if (chance(0.2)) {
       // Not one that may overlap a marker (`[REDACTED`, `secret]x`, `secret`): inside a marker a listed value is left, so a second run changes nothing.
       const words = text.split(/[\s,;:()"=]+/).filter((w) => w.length > 0 && !/[[\]]/.test(w) && !'[REDACTED:secret] [REDACTED:pii]'.includes(w));
-      options.secretValues = [pick(words), str(ALNUM, 1, 3)];
+      // A text of markers only (`secret=[REDACTED:x]y`) has no word to take.
+      options.secretValues = words.length > 0 ? [pick(words), str(ALNUM, 1, 3)] : [str(ALNUM, 1, 3)];
     }
     if (chance(0.1)) options.pii = false;
     cases.push({ text, options });

@@ -94,11 +94,13 @@ describe('redaction: rules beyond the corpus', () => {
     { input: 'the /home/ directory and /Users/ folder', out: 'the /home/ directory and /Users/ folder' },
     { input: 'git@github.com:org/repo.git', out: 'git@github.com:org/repo.git' },
     { input: 'call 555-123-4567 or 555.123.4567', out: `call ${PII_MARK} or ${PII_MARK}` },
-    { input: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200, 10 000 000 rows', out: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200, 10 000 000 rows' },
+    { input: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200', out: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200' },
+    // Grouped like thousands is grouped like `612 345 678`, a Spanish mobile: it goes.
+    { input: '10 000 000 rows', out: `${PII_MARK} rows` },
     // Eight digits or more in a row are a phone number to the floor (`call 5551234567`), an id that long too.
     { input: 'call 5551234567 or 07700900123, id 12345678', out: `call ${PII_MARK} or ${PII_MARK}, id ${PII_MARK}` },
     { input: 'ring 138.656.7769, +1.555.123.4567 or 06.12.34.56.78', out: `ring ${PII_MARK}, ${PII_MARK} or ${PII_MARK}` },
-    { input: 'two at once: 555-123-4567) 555-765-4321, and (07700900123', out: `two at once: ${PII_MARK}) ${PII_MARK}, and ${PII_MARK}` },
+    { input: 'two at once: 555-123-4567) 555-765-4321, and (07700900123', out: `two at once: ${PII_MARK}, and (${PII_MARK}` },
     { input: 'Arabic-Indic ٥٥٥١٢٣٤٥٦٧, full-width ５５５-１２３-４５６７, thin spaces 555\u2009123\u20094567', out: `Arabic-Indic ${PII_MARK}, full-width ${PII_MARK}, thin spaces ${PII_MARK}` },
     // A value that only starts like the marker is a value (password=[REDACTED:x]hunter2 passed whole before).
     { input: 'password=[REDACTED:x]hunter2 and token: "[REDACTED:secret]tail"', out: `password=${SECRET_MARK} and token: "${SECRET_MARK}"` },
@@ -154,6 +156,49 @@ describe('redaction: rules beyond the corpus', () => {
     let deep: unknown = 'AKIAIOSFODNN7EXAMPLE';
     for (let i = 0; i < 10_000; i++) deep = [deep];
     assert.ok(!JSON.stringify(redactValue(deep)).includes('AKIA'));
+  });
+});
+
+describe('redaction: phone numbers as the world writes them (AEP-0003 §9.4 d)', () => {
+  // Each passed unchanged under a `redacted` claim before; the reference removes each.
+  const shapes = ['06 12 34 56 78', '06-12-34-56-78', '+33 6 12 34 56 78', '079 123 45 67', '+41 79 123 45 67', '612 345 678', '0471 12 34 56', '+49 30 1234567', '+91 98765 43210'];
+  // And one national format of each country more, written as people there write them.
+  const national = [
+    '01 42 68 53 00', '02 123 45 67', '044 668 18 00', '030 1234567', '(030) 12345-67', '0151 12345678', '91 123 45 67', '612 34 56 78',
+    '06 12345678', '020 123 4567', '347 123 4567', '02 1234 5678', '98765 43210', '(11) 91234-5678', '11 91234-5678', '090-1234-5678',
+    '03-1234-5678', '0412 345 678', '(02) 9876 5432', '+61 412 345 678', '+81 90-1234-5678', '+55 11 91234-5678', '+31 (0)20 123 4567',
+    // Dotted, as in France and Belgium, and looking like a version or an address only at a glance.
+    '06.12.34.56.78', '0471.12.34.56', '02.123.45.67', '1.800.555.1234', '+41 79.123.45.67',
+  ];
+  for (const number of [...shapes, ...national]) {
+    test(JSON.stringify(number), () => {
+      // Alone, in a sentence, and behind the labels and links people write before one.
+      for (const [before, after] of [['', ''], ['call ', ' tomorrow'], ['tel:', ''], ['Tel.: ', '.'], ['https://wa.me/', ' or'], ['(', ')'], ['phone:', '\n']] as const) {
+        const out = redactText(`${before}${number}${after}`).text;
+        assert.equal(out, `${before}${PII_MARK}${after}`, JSON.stringify(`${before}${number}${after}`));
+        assert.equal(redactText(out).text, out, 'idempotent');
+      }
+      assert.equal(redactText(number.replace(/ /g, '\u00a0')).text, PII_MARK, 'with no-break spaces');
+      assert.equal(redactText(number.replace(/ /g, '\t')).text, PII_MARK, 'with tabs');
+    });
+  }
+
+  test('the number shapes that stay (the list beside the phone rule) do not hide a phone beside them', () => {
+    const input = 'at 2024-01-15 12:30:45.123456 0612345678, 10.0.19041.1 079 123 45 67, 192.168.1.10 612 345 678';
+    assert.equal(redactText(input).text, `at 2024-01-15 12:30:45.123456 ${PII_MARK}, 10.0.19041.1 ${PII_MARK}, 192.168.1.10 ${PII_MARK}`);
+  });
+
+  test('ordinary text with numbers passes unchanged', () => {
+    const ordinary = [
+      'released 2024-01-15, 2024.01.15, 15.01.2024 and 15-01-2024',
+      'logged 2024-01-15 12:30:45 and 2024-01-15 12:30:45.123456, at 12:30:45 or 23:59:59.999999999',
+      'node 22.11.0, pnpm 9.14.2, version 1.2.3, build 10.0.19041.1 and 4.2.1.2024, Python 3.12.4',
+      'hosts 192.168.100.200, 10.0.0.1 and 8.8.8.8 8.8.4.4, listening on 127.0.0.1:8080, port 65535',
+      'at src/a.ts:120:7 and src/very/long/path/file.test.ts:1234:56, see #1234',
+      'commit 3f2a9c1b7e5d4a6f8b0c2d4e6f8a0b1c2d3e4f5a, sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      'took 1234 ms, 250.5 ms, 1048576 bytes, 12.5%, 3 of 4 tests, exit code 137',
+    ];
+    for (const text of ordinary) assert.equal(redactText(text).text, text);
   });
 });
 
