@@ -12,11 +12,15 @@
 //   - the focused window's marker (`focused.json`): a window the person is
 //     looking at shows its own toast, so the windows behind it give no system
 //     notification for the same hub.
-// Nothing here holds a request's text: the names are digests.
+// Nothing here holds a request's text: the names are digests. A hub is named
+// by its identity (its base URL), not as a window's settings spell it: two
+// windows naming `http://127.0.0.1:8787` and `http://127.0.0.1:8787/` share one
+// hub, and must share its claims.
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
+import { hubIdentity } from '../aep/hubBase';
 
 /** How long a request's claim is kept: a request redelivered within it (a reconnect, a replay) is not notified again by another window. */
 export const CLAIM_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -36,6 +40,7 @@ const focusedSchema = z.object({ window: z.string(), pid: z.number(), hubs: z.ar
 type Focused = z.infer<typeof focusedSchema>;
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);
+const hubDigest = (hub: string) => digest(hubIdentity(hub));
 
 /** Whether a process runs on this machine: a window whose host crashed leaves its focus marker behind. */
 function alive(pid: number): boolean {
@@ -72,7 +77,7 @@ export class NoticeClaims {
 
   /** True when this window is the first to claim the request: it notifies. */
   async claimRequest(request: ClaimedRequest): Promise<boolean> {
-    return this.create(`r-${digest(request.hub, request.source, request.session, request.requestId)}`);
+    return this.create(`r-${digest(hubIdentity(request.hub), request.source, request.session, request.requestId)}`);
   }
 
   /** True when a notification may be given now, within this minute's budget shared by every window. */
@@ -89,7 +94,7 @@ export class NoticeClaims {
   /** This window has the person's attention now; `hubs` are the hubs it shows toasts for. */
   async setFocused(hubs: readonly string[]): Promise<void> {
     if (this.dir === undefined) return;
-    const marker: Focused = { window: this.window, pid: this.pid, hubs: hubs.map((hub) => digest(hub)) };
+    const marker: Focused = { window: this.window, pid: this.pid, hubs: hubs.map(hubDigest) };
     const temp = path.join(this.dir, `focused-${randomBytes(6).toString('hex')}.tmp`);
     try {
       await fs.mkdir(this.dir, { recursive: true });
@@ -113,7 +118,7 @@ export class NoticeClaims {
   /** Whether another window, still running, has the person's attention and shows toasts for `hub`. */
   async focusedElsewhere(hub: string): Promise<boolean> {
     const marker = await this.focused();
-    return marker !== undefined && marker.window !== this.window && marker.hubs.includes(digest(hub)) && alive(marker.pid);
+    return marker !== undefined && marker.window !== this.window && marker.hubs.includes(hubDigest(hub)) && alive(marker.pid);
   }
 
   /** Removes claims past their age, and slots of minutes long gone. */

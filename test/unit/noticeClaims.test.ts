@@ -30,6 +30,26 @@ test('of two windows, the first to claim a request gives its notification; the o
   assert.equal(await b.claimRequest(request('r1', 'https://other.example')), true, 'the same id on another hub is another request');
 });
 
+test('two windows naming one hub in two spellings share its claims and its focus marker', async (t) => {
+  const dir = tempDir(t);
+  const spellings = ['http://127.0.0.1:8787', 'http://127.0.0.1:8787/', 'HTTP://127.0.0.1:8787', 'ws://127.0.0.1:8787/socket', 'http://127.0.0.1:8787/events/'];
+  const [first, ...others] = spellings.map((hub, i) => ({ hub, claims: new NoticeClaims(dir, `window-${i}`) }));
+  assert.ok(first);
+  assert.equal(await first.claims.claimRequest(request('r1', first.hub)), true);
+  for (const { hub, claims } of others) assert.equal(await claims.claimRequest(request('r1', hub)), false, hub);
+  await first.claims.setFocused([first.hub]);
+  for (const { hub, claims } of others) assert.equal(await claims.focusedElsewhere(hub), true, hub);
+
+  // Hosts differ in case only as typed: the URL parser lowers them.
+  const a = new NoticeClaims(dir, 'window-a');
+  assert.equal(await a.claimRequest(request('r2', 'https://Hub.Example/teamA')), true);
+  assert.equal(await new NoticeClaims(dir, 'window-b').claimRequest(request('r2', 'https://hub.example/teamA/')), false);
+  // A path is part of which hub it is, and its case with it; another port is another hub.
+  for (const hub of ['https://hub.example/teamB', 'https://hub.example/teama', 'http://127.0.0.1:8788']) {
+    assert.equal(await new NoticeClaims(dir, 'window-c').claimRequest(request('r2', hub)), true, hub);
+  }
+});
+
 test('many claimers racing for one request: exactly one wins', async (t) => {
   const dir = tempDir(t);
   const windows = Array.from({ length: 12 }, (_, i) => new NoticeClaims(dir, `window-${i}`));
