@@ -3,6 +3,7 @@
 // password box and never keeps its draft, both confirm before it leaves, and
 // what is stored (the answer history, the unsettled commands) never holds it
 // readable.
+import { readingKey } from '../base/readingKey';
 import { answerSchema, type Answer, type AttentionRequest, type FieldSpec } from './attention';
 import { freeTextParts, type AnswerPart } from './capture';
 import { SECRET_FIELD_NAME } from './credentials';
@@ -17,9 +18,41 @@ import { redactText, type RedactionOptions } from './redaction';
  */
 const ONE_TIME_CODE_NAME = /one[\s_-]?time|passcode|verification[\s_-]?code|security[\s_-]?code|(?:^|[^a-z])(?:otp|totp|pin|2fa|mfa)(?:[^a-z]|$)/i;
 
-/** Whether a text names a secret: a password, token, key, credential or one-time code. */
+/**
+ * "Password" in the languages a person or an agent may write it in. A word
+ * of an alphabet that spaces its words must start one ("resenha" is not
+ * "senha"); the others stand anywhere.
+ */
+const PASSWORD_WORDS = [
+  'mot de passe', 'passwort', 'passwört', 'kennwort', 'contraseña', 'contrasena', 'contrasenya', 'senha', 'wachtwoord',
+  'lösenord', 'losenord', 'passord', 'adgangskode', 'salasana', 'hasło', 'haslo', 'heslo', 'jelszó', 'şifre', 'parolă',
+  'mật khẩu', 'kata sandi', 'kata laluan', 'пароль', 'парола', 'лозинка', 'κωδικός πρόσβασης',
+  'パスワード', '暗証番号', '密码', '密碼', '口令', '비밀번호', 'סיסמה', 'كلمة المرور', 'كلمة السر', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
+  'jeton', 'トークン', '令牌', 'токен', '토큰',
+];
+const SPACED_SCRIPT = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Matched against the text as read (`readingKey`), so the words are folded the same way. */
+const OTHER_LANGUAGES = new RegExp(
+  PASSWORD_WORDS.map((word) => {
+    const read = escapeRegExp(readingKey(word));
+    return SPACED_SCRIPT.test(word) ? `(?<!\\p{L})${read}` : read;
+  }).join('|'),
+  'u',
+);
+
+/**
+ * Whether a text names a secret: a password (in any of several languages), a
+ * token, key, credential or one-time code. Read as a reader reads it:
+ * full-width letters, Cyrillic or Greek ones drawn like Latin, and invisible
+ * characters inside the word do not hide it.
+ */
 export function namesSecret(text: string): boolean {
-  return SECRET_FIELD_NAME.test(text) || ONE_TIME_CODE_NAME.test(text);
+  // Look-alikes fold before case does, so a capital and a small Cyrillic letter can fold apart
+  // ("ТОКЕН" reads "tokeh", "токен" keeps т): both readings are asked.
+  return [readingKey(text), readingKey(text.toLocaleLowerCase())].some(
+    (read) => SECRET_FIELD_NAME.test(read) || ONE_TIME_CODE_NAME.test(read) || OTHER_LANGUAGES.test(read),
+  );
 }
 
 /**

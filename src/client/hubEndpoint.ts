@@ -1,15 +1,10 @@
+import { hubBase } from '../aep/hubBase';
 
 /** Where and how to reach a hub, derived from the configured hub URL. */
 export interface HubEndpoint {
   /** `http(s)://host[:port]`, lowercase, default port dropped. */
   origin: string;
-  /**
-   * The hub's base URL (AEP-0003 §3.4 puts its endpoints at `{base}/events`,
-   * `{base}/stream`, `{base}/socket`): the origin and the path before those,
-   * with no trailing slash. What tells hubs apart: two hubs behind one proxy
-   * (`https://proxy/teamA`, `https://proxy/teamB`) are two hubs. A hub with no
-   * path has its origin as base.
-   */
+  /** The hub's base URL (src/aep/hubBase.ts): what tells hubs apart. A hub with no path has its origin as base. */
   base: string;
   /** `{hub}/socket` as ws:// or wss:// (AEP-0003 §3.5). */
   socketUrl: string;
@@ -70,10 +65,9 @@ export function hubEndpoint(hubUrl: string, allowInsecureRemote = false): Endpoi
     // The value is not echoed: a mistyped URL may carry a token, and problems are logged.
     return { ok: false, problem: { code: 'not-a-url' } };
   }
-  const secure = url.protocol === 'https:' || url.protocol === 'wss:';
-  if (!secure && url.protocol !== 'http:' && url.protocol !== 'ws:') {
-    return { ok: false, problem: { code: 'unsupported-scheme', scheme: url.protocol } };
-  }
+  const parts = hubBase(url);
+  if (parts === undefined) return { ok: false, problem: { code: 'unsupported-scheme', scheme: url.protocol } };
+  const { secure, origin, path, base } = parts;
   if (url.username || url.password || url.searchParams.has('access_token') || url.searchParams.has('token')) {
     return { ok: false, problem: { code: 'token-in-url' } };
   }
@@ -81,18 +75,6 @@ export function hubEndpoint(hubUrl: string, allowInsecureRemote = false): Endpoi
   if (!secure && !loopback && !allowInsecureRemote) {
     return { ok: false, problem: { code: 'insecure-remote', scheme: url.protocol, host: url.hostname } };
   }
-  const path = basePath(url.pathname);
-  const origin = `${secure ? 'https' : 'http'}://${url.host}`;
   const socketUrl = `${secure ? 'wss' : 'ws'}://${url.host}${path}/socket`;
-  return { ok: true, value: { origin, base: origin + path, socketUrl, loopback } };
-}
-
-/**
- * The path of a hub's base: the URL's path less its trailing slashes and one
- * trailing endpoint name (`/socket`, `/events` or `/stream`), so a hub named
- * by its base or by one of its endpoints is one hub. The case is kept: a
- * path, unlike a host, is case-sensitive.
- */
-function basePath(pathname: string): string {
-  return pathname.replace(/\/+$/, '').replace(/\/(?:socket|events|stream)$/, '').replace(/\/+$/, '');
+  return { ok: true, value: { origin, base, socketUrl, loopback } };
 }

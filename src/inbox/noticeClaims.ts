@@ -11,12 +11,20 @@
 //     bury the newest request under a stack of others;
 //   - the focused window's marker (`focused.json`): a window the person is
 //     looking at shows its own toast, so the windows behind it give no system
-//     notification for the same hub.
-// Nothing here holds a request's text: the names are digests.
+//     notification for the same hub; it names, per hub, which requests it
+//     shows a toast for (toastPolicy.ts), so a window whose toasts are off
+//     silences nobody.
+// Nothing here holds a request's text: the names are digests. A hub is named
+// by its identity (its base URL), not as a window's settings spell it: two
+// windows naming `http://127.0.0.1:8787` and `http://127.0.0.1:8787/` share one
+// hub, and must share its claims.
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
+import { hubIdentity } from '../aep/hubBase';
+import { SEVERITIES } from '../aep/levels';
+import { showsToast, type ToastPolicy, type ToastSubject } from './toastPolicy';
 
 /** How long a request's claim is kept: a request redelivered within it (a reconnect, a replay) is not notified again by another window. */
 export const CLAIM_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -32,10 +40,15 @@ export interface ClaimedRequest {
   readonly requestId: string;
 }
 
-const focusedSchema = z.object({ window: z.string(), pid: z.number(), hubs: z.array(z.string()) });
+const focusedSchema = z.object({
+  window: z.string(),
+  pid: z.number(),
+  hubs: z.array(z.object({ hub: z.string(), notifications: z.enum(['all', 'forms', 'off']), minSeverity: z.enum(SEVERITIES) })),
+});
 type Focused = z.infer<typeof focusedSchema>;
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);
+const hubDigest = (hub: string) => digest(hubIdentity(hub));
 
 /** Whether a process runs on this machine: a window whose host crashed leaves its focus marker behind. */
 function alive(pid: number): boolean {
@@ -72,7 +85,7 @@ export class NoticeClaims {
 
   /** True when this window is the first to claim the request: it notifies. */
   async claimRequest(request: ClaimedRequest): Promise<boolean> {
-    return this.create(`r-${digest(request.hub, request.source, request.session, request.requestId)}`);
+    return this.create(`r-${digest(hubIdentity(request.hub), request.source, request.session, request.requestId)}`);
   }
 
   /** True when a notification may be given now, within this minute's budget shared by every window. */
@@ -86,10 +99,10 @@ export class NoticeClaims {
     return false;
   }
 
-  /** This window has the person's attention now; `hubs` are the hubs it shows toasts for. */
-  async setFocused(hubs: readonly string[]): Promise<void> {
+  /** This window has the person's attention now; `hubs` are its hubs, each with what it shows a toast for. */
+  async setFocused(hubs: ReadonlyArray<{ readonly hub: string; readonly policy: ToastPolicy }>): Promise<void> {
     if (this.dir === undefined) return;
-    const marker: Focused = { window: this.window, pid: this.pid, hubs: hubs.map((hub) => digest(hub)) };
+    const marker: Focused = { window: this.window, pid: this.pid, hubs: hubs.map(({ hub, policy }) => ({ hub: hubDigest(hub), ...policy })) };
     const temp = path.join(this.dir, `focused-${randomBytes(6).toString('hex')}.tmp`);
     try {
       await fs.mkdir(this.dir, { recursive: true });
@@ -110,10 +123,13 @@ export class NoticeClaims {
     await fs.rm(path.join(this.dir, 'focused.json'), { force: true }).catch((error: unknown) => this.problem('focus', error));
   }
 
-  /** Whether another window, still running, has the person's attention and shows toasts for `hub`. */
-  async focusedElsewhere(hub: string): Promise<boolean> {
+  /** Whether another window, still running, has the person's attention and shows this request of `hub` as a toast. */
+  async focusedElsewhere(item: { readonly hub: string } & ToastSubject): Promise<boolean> {
     const marker = await this.focused();
-    return marker !== undefined && marker.window !== this.window && marker.hubs.includes(digest(hub)) && alive(marker.pid);
+    if (marker === undefined || marker.window === this.window) return false;
+    const digest = hubDigest(item.hub);
+    const shown = marker.hubs.some(({ hub, ...policy }) => hub === digest && showsToast(policy, item));
+    return shown && alive(marker.pid);
   }
 
   /** Removes claims past their age, and slots of minutes long gone. */

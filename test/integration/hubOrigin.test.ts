@@ -4,12 +4,20 @@
 // clients run in Node and send none: the extension's socket, the demo agent
 // and a bare peer connect as before. With a token, the token is the gate, and
 // a page that holds it connects as any client does. Real sockets on loopback.
+//
+// A page can also re-point a DNS name of its own at 127.0.0.1 (DNS
+// rebinding) and then call the hub as same-origin, where no Origin check or
+// CORS stops it; the `Host` it sends is still its name. So without a token
+// the hub serves only requests addressed to localhost or an IP address.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { HubSocket } from '../../src/client/hubSocket';
 import { startAgent } from '../peers/agent/agent';
+import { TOKENLESS_HOST_REFUSAL, tokenlessHostAllowed } from '../peers/hub/hostCheck';
 import { startHub, TOKENLESS_ORIGIN_REFUSAL, type RunningHub } from '../peers/hub/hub';
+import { freshSession, makeEvent } from '../support/events';
 import { WsPeer } from '../support/wsPeer';
 
 const TOKEN = 'hub-origin-token';
@@ -19,7 +27,11 @@ type Upgrade = { opened: true } | { opened: false; status: number; body: string 
 
 /** Opens `/socket` as a browser would (with `Origin`), and reports whether it opened, or the refusal's status and body. */
 function upgrade(hub: RunningHub, headers: Record<string, string>): Promise<Upgrade> {
-  const ws = new WebSocket(`${hub.url.replace(/^http/, 'ws')}/socket`, { headers });
+  return upgradeTo(`${hub.url.replace(/^http/, 'ws')}/socket`, headers);
+}
+
+function upgradeTo(url: string, headers: Record<string, string>): Promise<Upgrade> {
+  const ws = new WebSocket(url, { headers });
   return new Promise<Upgrade>((resolve, reject) => {
     ws.once('open', () => {
       ws.close();
@@ -34,6 +46,84 @@ function upgrade(hub: RunningHub, headers: Record<string, string>): Promise<Upgr
     ws.once('error', reject);
   });
 }
+
+/** One HTTP request to the hub's port with the `Host` header a browser on a rebound name would send. */
+function httpAs(hub: RunningHub, host: string, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1', port: hub.port, method, path, setHost: false,
+        headers: { host, ...(body === undefined ? {} : { 'content-type': 'application/json', 'aep-version': '0.1', 'content-length': Buffer.byteLength(body) }) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function sessionCount(hub: RunningHub): Promise<number> {
+  return ((await (await fetch(`${hub.url}/healthz`)).json()) as { sessions: number }).sessions;
+}
+
+describe('hub without a token: requests addressed to a name are refused (DNS rebinding)', () => {
+  let hub: RunningHub;
+  const hubLog: string[] = [];
+  before(async () => {
+    hub = await startHub({ port: 0, log: (line) => hubLog.push(line) });
+  });
+  after(() => hub.close());
+
+  test('POST /events with Host evil.example is refused 403 with a reason that says how to set a token, and nothing is stored', async () => {
+    const before = await sessionCount(hub);
+    const event = JSON.stringify(makeEvent('session.started', freshSession(), 0));
+    const result = await httpAs(hub, `evil.example:${hub.port}`, 'POST', '/events', event);
+    assert.deepEqual(result, { status: 403, body: TOKENLESS_HOST_REFUSAL });
+    assert.match(TOKENLESS_HOST_REFUSAL, /AEP_TOKEN=/);
+    assert.equal(await sessionCount(hub), before);
+    assert.ok(hubLog.some((line) => line.includes('refused a request addressed to Host') && line.includes('evil.example')), hubLog.join('\n'));
+  });
+
+  test('every route is refused to a name: discovery, the stream, health', async () => {
+    for (const path of ['/events', '/.well-known/aep', '/stream', '/healthz']) {
+      assert.equal((await httpAs(hub, `evil.example:${hub.port}`, 'GET', path)).status, 403, path);
+    }
+  });
+
+  test('a WebSocket upgrade addressed to a name is refused 403, Origin or not', async () => {
+    const url = `${hub.url.replace(/^http/, 'ws')}/socket`;
+    const tries: Record<string, string>[] = [{ host: `evil.example:${hub.port}` }, { host: `evil.example:${hub.port}`, origin: `http://evil.example:${hub.port}` }];
+    for (const headers of tries) {
+      const result = await upgradeTo(url, headers);
+      assert.deepEqual(result, { opened: false, status: 403, body: TOKENLESS_HOST_REFUSAL }, JSON.stringify(headers));
+    }
+  });
+
+  test('localhost and IP addresses, any port, are served as before', async () => {
+    const event = JSON.stringify(makeEvent('session.started', freshSession(), 0));
+    assert.equal((await httpAs(hub, `127.0.0.1:${hub.port}`, 'POST', '/events', event)).status, 202);
+    for (const host of [`localhost:${hub.port}`, 'LocalHost', '127.0.0.1', `[::1]:${hub.port}`, '192.168.1.20:8787', '[fe80::1]']) {
+      assert.equal((await httpAs(hub, host, 'GET', '/healthz')).status, 200, host);
+    }
+    assert.deepEqual(await upgradeTo(`${hub.url.replace(/^http/, 'ws')}/socket`, { host: `localhost:${hub.port}` }), { opened: true });
+  });
+
+  test('what counts as an address: a name that merely contains one, or a Host with extra parts, does not', () => {
+    const refused = [
+      undefined, '', 'evil.example', 'localhost.evil.example', 'sub.localhost', 'localhost.', '127.0.0.1.nip.io',
+      'evil@127.0.0.1', '127.0.0.1:80:81', '127.0.0.1/x', '[evil.example]', '::1', '[::1', '127.1', '0x7f.0.0.1',
+    ];
+    for (const host of refused) assert.equal(tokenlessHostAllowed(host), false, String(host));
+    for (const host of ['localhost', 'LOCALHOST:1', '127.0.0.1', '10.0.0.5:8787', '[::1]', '[::ffff:127.0.0.1]:80']) {
+      assert.equal(tokenlessHostAllowed(host), true, host);
+    }
+  });
+});
 
 describe('hub without a token: web pages are refused', () => {
   let hub: RunningHub;
@@ -109,6 +199,11 @@ describe('hub with a token: the token is the gate, Origin or not', () => {
     assert.deepEqual(await upgrade(hub, { origin: EVIL, authorization: `Bearer ${TOKEN}` }), { opened: true });
     const refused = await upgrade(hub, { origin: EVIL });
     assert.equal(refused.opened ? 'opened' : refused.status, 401);
+  });
+
+  test('any Host is served: a proxy or a name of the person\'s own is fine when the token gates', async () => {
+    assert.equal((await httpAs(hub, 'hub.corp.example', 'GET', '/healthz')).status, 200);
+    assert.equal((await httpAs(hub, 'hub.corp.example', 'GET', '/events')).status, 401);
   });
 });
 

@@ -7,7 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
+import type { Severity } from '../../src/aep/levels';
 import { CLAIM_MAX_AGE_MS, MINUTE_MS, NoticeClaims, type ClaimedRequest } from '../../src/inbox/noticeClaims';
+import type { ToastPolicy } from '../../src/inbox/toastPolicy';
 import { repoRoot } from '../support/fixtures';
 
 function tempDir(t: TestContext): string {
@@ -18,6 +20,10 @@ function tempDir(t: TestContext): string {
 }
 
 const request = (requestId: string, hub = 'https://hub.example'): ClaimedRequest => ({ hub, source: 'agent', session: 's1', requestId });
+/** A focused window's hub with what it shows a toast for: every request, by default. */
+const toasts = (hub: string, policy: ToastPolicy = { notifications: 'all', minSeverity: 'info' }) => ({ hub, policy });
+/** A request of `hub` as the focus marker is asked about it. */
+const asked = (hub: string, kind = 'permission', severity: Severity = 'notice') => ({ hub, request: { kind, severity } });
 
 test('of two windows, the first to claim a request gives its notification; the other stays quiet', async (t) => {
   const dir = tempDir(t);
@@ -28,6 +34,26 @@ test('of two windows, the first to claim a request gives its notification; the o
   assert.equal(await a.claimRequest(request('r1')), false, 'the same window is not told twice either');
   assert.equal(await b.claimRequest(request('r2')), true, 'another request is another claim');
   assert.equal(await b.claimRequest(request('r1', 'https://other.example')), true, 'the same id on another hub is another request');
+});
+
+test('two windows naming one hub in two spellings share its claims and its focus marker', async (t) => {
+  const dir = tempDir(t);
+  const spellings = ['http://127.0.0.1:8787', 'http://127.0.0.1:8787/', 'HTTP://127.0.0.1:8787', 'ws://127.0.0.1:8787/socket', 'http://127.0.0.1:8787/events/'];
+  const [first, ...others] = spellings.map((hub, i) => ({ hub, claims: new NoticeClaims(dir, `window-${i}`) }));
+  assert.ok(first);
+  assert.equal(await first.claims.claimRequest(request('r1', first.hub)), true);
+  for (const { hub, claims } of others) assert.equal(await claims.claimRequest(request('r1', hub)), false, hub);
+  await first.claims.setFocused([toasts(first.hub)]);
+  for (const { hub, claims } of others) assert.equal(await claims.focusedElsewhere(asked(hub)), true, hub);
+
+  // Hosts differ in case only as typed: the URL parser lowers them.
+  const a = new NoticeClaims(dir, 'window-a');
+  assert.equal(await a.claimRequest(request('r2', 'https://Hub.Example/teamA')), true);
+  assert.equal(await new NoticeClaims(dir, 'window-b').claimRequest(request('r2', 'https://hub.example/teamA/')), false);
+  // A path is part of which hub it is, and its case with it; another port is another hub.
+  for (const hub of ['https://hub.example/teamB', 'https://hub.example/teama', 'http://127.0.0.1:8788']) {
+    assert.equal(await new NoticeClaims(dir, 'window-c').claimRequest(request('r2', hub)), true, hub);
+  }
 });
 
 test('many claimers racing for one request: exactly one wins', async (t) => {
@@ -88,18 +114,42 @@ test('the focused window keeps the others quiet for the hubs it shows toasts for
   const dir = tempDir(t);
   const a = new NoticeClaims(dir, 'window-a');
   const b = new NoticeClaims(dir, 'window-b');
-  assert.equal(await b.focusedElsewhere('https://hub.example'), false, 'nobody focused yet');
-  await a.setFocused(['https://hub.example']);
-  assert.equal(await b.focusedElsewhere('https://hub.example'), true);
-  assert.equal(await b.focusedElsewhere('https://other.example'), false, 'a hub the focused window does not show');
-  assert.equal(await a.focusedElsewhere('https://hub.example'), false, 'its own focus is not elsewhere');
+  assert.equal(await b.focusedElsewhere(asked('https://hub.example')), false, 'nobody focused yet');
+  await a.setFocused([toasts('https://hub.example')]);
+  assert.equal(await b.focusedElsewhere(asked('https://hub.example')), true);
+  assert.equal(await b.focusedElsewhere(asked('https://other.example')), false, 'a hub the focused window does not show');
+  assert.equal(await a.focusedElsewhere(asked('https://hub.example')), false, 'its own focus is not elsewhere');
 
   // The person moves to window b: b's focus may land before a's blur.
-  await b.setFocused(['https://hub.example']);
+  await b.setFocused([toasts('https://hub.example')]);
   await a.clearFocused();
-  assert.equal(await a.focusedElsewhere('https://hub.example'), true, "a's late blur leaves b's marker");
+  assert.equal(await a.focusedElsewhere(asked('https://hub.example')), true, "a's late blur leaves b's marker");
   await b.clearFocused();
-  assert.equal(await a.focusedElsewhere('https://hub.example'), false, 'the person left VS Code');
+  assert.equal(await a.focusedElsewhere(asked('https://hub.example')), false, 'the person left VS Code');
+});
+
+test('a focused window silences the others only for what it shows as a toast: toasts off, forms only, a severity floor', async (t) => {
+  const dir = tempDir(t);
+  const focused = new NoticeClaims(dir, 'window-a');
+  const behind = new NoticeClaims(dir, 'window-b');
+  const hub = 'http://127.0.0.1:8787';
+  await focused.setFocused([toasts(hub, { notifications: 'off', minSeverity: 'info' })]);
+  assert.equal(await behind.focusedElsewhere(asked(hub)), false, 'its toasts are off: the person sees nothing there');
+  assert.equal(await behind.focusedElsewhere(asked(hub, 'form', 'critical')), false);
+
+  await focused.setFocused([toasts(hub, { notifications: 'forms', minSeverity: 'info' })]);
+  assert.equal(await behind.focusedElsewhere(asked(hub, 'permission')), false, 'forms only: a permission is not shown');
+  assert.equal(await behind.focusedElsewhere(asked(hub, 'form')), true);
+
+  await focused.setFocused([toasts(hub, { notifications: 'all', minSeverity: 'warning' })]);
+  assert.equal(await behind.focusedElsewhere(asked(hub, 'permission', 'notice')), false, 'below its floor');
+  assert.equal(await behind.focusedElsewhere(asked(hub, 'permission', 'error')), true);
+  assert.equal(await behind.focusedElsewhere({ hub }), false, 'a request that could not be read counts as a notice');
+
+  // Per hub: toasts off for one hub of the focused window leaves its other hub's quiet.
+  await focused.setFocused([toasts(hub, { notifications: 'off', minSeverity: 'info' }), toasts('https://hub.example')]);
+  assert.equal(await behind.focusedElsewhere(asked(hub)), false);
+  assert.equal(await behind.focusedElsewhere(asked('https://hub.example')), true);
 });
 
 test('a focused window whose process is gone keeps nobody quiet', async (t) => {
@@ -107,10 +157,10 @@ test('a focused window whose process is gone keeps nobody quiet', async (t) => {
   // A pid no process has: the window's host crashed without clearing its marker.
   const gone = spawnSync(process.execPath, ['-e', '0']).pid;
   const crashed = new NoticeClaims(dir, 'window-a', { pid: gone });
-  await crashed.setFocused(['https://hub.example']);
-  assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere('https://hub.example'), false);
-  await new NoticeClaims(dir, 'window-c', { pid: process.pid }).setFocused(['https://hub.example']);
-  assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere('https://hub.example'), true, 'a live one does');
+  await crashed.setFocused([toasts('https://hub.example')]);
+  assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere(asked('https://hub.example')), false);
+  await new NoticeClaims(dir, 'window-c', { pid: process.pid }).setFocused([toasts('https://hub.example')]);
+  assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere(asked('https://hub.example')), true, 'a live one does');
 });
 
 test('claims past their age are swept and slots of old minutes too; a fresh claim stays', async (t) => {
@@ -122,7 +172,7 @@ test('claims past their age are swept and slots of old minutes too; a fresh clai
   const old = now - CLAIM_MAX_AGE_MS - 1_000;
   for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), old / 1000, old / 1000);
   assert.equal(await a.claimRequest(request('fresh')), true);
-  await a.setFocused(['https://hub.example']);
+  await a.setFocused([toasts('https://hub.example')]);
   assert.equal(await a.sweep(now), 2);
   const left = fs.readdirSync(dir).sort();
   assert.equal(left.length, 2, left.join(', '));
@@ -145,5 +195,5 @@ test('a directory that cannot be used silences nobody: every window notifies, an
   assert.equal(problems.length, 1, problems.join('\n'));
   const alone = new NoticeClaims(undefined, 'window-a');
   assert.equal(await alone.claimRequest(request('r1')), true);
-  assert.equal(await alone.focusedElsewhere('https://hub.example'), false);
+  assert.equal(await alone.focusedElsewhere(asked('https://hub.example')), false);
 });

@@ -78,6 +78,56 @@ test('ordinary words that merely contain a short secret word are shown', () => {
   for (const prompt of ['Keep spinning up the workers?', 'Run the optimizer?']) assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);
 });
 
+// What reached the lock screen after the first fix: short words for a secret with a value after them, a
+// password with no name beside it, the word in other languages, and the word spelt with look-alike letters.
+const WITHHELD = [
+  'Use pwd hunter2',
+  'admin / Tr0ub4dor&3',
+  'key hunter2',
+  'Connect with mot de passe lapin42?',
+  'Login mit Passwort sommer24?',
+  'Entrar con la contraseña gato123?',
+  'Usar a senha gato123?',
+  'Inloggen met wachtwoord fiets99?',
+  'パスワード sakura77 でログインしますか？',
+  'Войти с пароль zima2024?',
+  '使用密码 longma88 登录？',
+  'Use ｐａｓｓｗｏｒｄ hunter2',
+  'Use раѕѕwоrd hunter2',
+  'Use tоkеn abcd1234 to continue',
+  'Use ＴＯＫＥＮ abcd1234 to continue',
+  'Use pass\u200bword hunter2',
+];
+for (const prompt of WITHHELD) {
+  test(`withheld from the lock screen: ${JSON.stringify(prompt)}`, () => {
+    assert.deepEqual(osNoticeText(requests([prompt]), undefined, PIPELINE), { title: 'claude is waiting for you', body: 'A request from claude' });
+  });
+}
+
+// Ordinary prompts that share a word with the rule, and how the rule tells them apart.
+for (const prompt of ['Run npm test?', 'Allow edit to src/key.ts?', 'Run pwd?', 'Press any key to continue', 'Upgrade to node20 and v1.2.3?', 'Open README.md in src/Main2.ts?', 'Review the resenha doc?']) {
+  test(`an ordinary prompt is shown: ${JSON.stringify(prompt)}`, () => {
+    assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);
+  });
+}
+
+test('an agent name that holds a token is not in the title or the body; a neutral name still says an agent asked', () => {
+  const shown = osNoticeText(requests(['Run npm test?'], 'full', 'deploy (token=abcdefgh1234)'), undefined, PIPELINE);
+  assert.deepEqual(shown, { title: 'an agent (name withheld) is waiting for you', body: 'Run npm test?' });
+  const withheld = osNoticeText(requests(['Use pwd hunter2'], 'full', 'deploy (token=abcdefgh1234)'), undefined, PIPELINE);
+  assert.equal(withheld?.body, 'A request from an agent (name withheld)');
+  const burst = osNoticeText(requests(['Run npm test?', 'Lint?'], 'full', 'bot пароль zima2024'), undefined, PIPELINE);
+  assert.deepEqual(burst, { title: 'an agent (name withheld) is waiting for you', body: '2 requests from an agent (name withheld)' });
+  const more = osMoreText([requests(['Lint?'], 'full', 'ops key: abcd1234')], PIPELINE);
+  assert.deepEqual(more, { title: '1 more requests are waiting for you', body: 'Newest, from an agent (name withheld): Lint?' });
+  for (const text of [shown, withheld, burst, more].map((t) => JSON.stringify(t))) assert.doesNotMatch(text, /abcdefgh|zima|abcd1234/);
+});
+
+test('a hub name that holds a secret is replaced too; an ordinary one is kept', () => {
+  assert.equal(osNoticeText(requests(['Run npm test?']), 'proxy (token=abcdefgh1234)', PIPELINE)?.title, 'claude via a hub (name withheld) is waiting for you');
+  assert.equal(osNoticeText(requests(['Run npm test?']), '127.0.0.1:8787', PIPELINE)?.title, 'claude via 127.0.0.1:8787 is waiting for you');
+});
+
 test('the user\'s own home is withheld wherever it is', () => {
   const prompt = 'Clean /srv/op-home/cache?';
   assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);

@@ -1,5 +1,6 @@
 // No `vscode` here: the decision is unit-tested as plain logic (test/unit/connectionInputs.test.ts).
 import type { HubConfig } from '../services/hubList';
+import type { ToastPolicy } from '../../inbox/toastPolicy';
 import type { HubScopedSettings, Settings } from '../services/settings';
 
 /**
@@ -21,6 +22,12 @@ export type ConnectionInputs = Pick<HubConfig, 'hubUrl' | 'filter' | 'captureCei
 export function hubSettings(hub: Pick<HubConfig, 'source'>, settings: Pick<Settings, 'user'> & HubScopedSettings): HubScopedSettings {
   if (hub.source === 'list') return settings.user;
   return { notifications: settings.notifications, senderName: settings.senderName, allowInsecureRemote: settings.allowInsecureRemote };
+}
+
+/** Which of a hub's requests this window shows a toast for (src/inbox/toastPolicy.ts); `hub` undefined: the window's own values. */
+export function hubToastPolicy(hub: Pick<HubConfig, 'source'> | undefined, settings: Settings): ToastPolicy {
+  const notifications = hub ? hubSettings(hub, settings).notifications : settings.notifications;
+  return { notifications, minSeverity: settings.notificationMinSeverity };
 }
 
 /** What one hub's client is made of: its own address, filter and ceiling, and the sender name and TLS rule it is reached with (hubSettings). */

@@ -2,9 +2,9 @@ import * as l10n from '@vscode/l10n';
 import type { AttentionItem } from '../../inbox/inbox';
 import { NotifiedRequests } from '../../inbox/notifiedRequests';
 import { textHonesty } from '../../aep/labels';
-import { severityRank } from '../../aep/levels';
+import { showsToast } from '../../inbox/toastPolicy';
 import { refusesAnswers } from '../../client/rosterSnapshot';
-import { hubSettings } from '../hubs/connectionInputs';
+import { hubToastPolicy } from '../hubs/connectionInputs';
 import { agentName, promptLine } from '../words/describe';
 import { optionButtons } from '../inline/inlineWords';
 import { BurstBatcher } from '../../base/burstBatcher';
@@ -71,15 +71,8 @@ export class Notifier extends Disposable {
   }
 
   private wants(item: Readonly<AttentionItem>): boolean {
-    const settings = this.settings.value;
-    const { notificationMinSeverity } = settings;
     // A hub of the user's own list notifies as the user said, whatever the workspace says.
-    const hub = this.hubs.of(item);
-    const notifications = hub ? hubSettings(hub.config, settings).notifications : settings.notifications;
-    if (notifications === 'off') return false;
-    if (notifications === 'forms' && item.request?.kind !== 'form') return false;
-    const severity = item.request?.severity ?? 'notice';
-    return severityRank(severity) >= severityRank(notificationMinSeverity);
+    return showsToast(hubToastPolicy(this.hubs.of(item)?.config, this.settings.value), item);
   }
 
   private flush(items: Array<Readonly<AttentionItem>>): void {

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { AttentionItem } from '../../inbox/inbox';
-import { redactText, type RedactionOptions } from '../../aep/redaction';
-import { namesSecret } from '../../aep/secretAsking';
+import { mayShowInPublic } from '../../aep/publicText';
+import type { RedactionOptions } from '../../aep/redaction';
 import { agentName, promptLine } from '../words/describe';
 import { forSurface } from '../words/untrustedText';
 import type { OsNotificationMode } from '../../shared/alertMessages';
@@ -9,7 +9,10 @@ import type { OsNotificationMode } from '../../shared/alertMessages';
 // What an OS notification says about a request (issue 28). It is read outside
 // the window, on a lock screen or a shared display, by whoever is near: it
 // names who asks and through which hub, and carries the prompt as plain text
-// only when the §9.4 pipeline would send it unchanged.
+// only when the §9.4 pipeline would send it unchanged. Every part written by
+// someone else (the prompt, the agent's name, the hub's name) passes one
+// rule, src/aep/publicText.ts; a name that fails it is replaced by a neutral
+// one that still says an agent asked, and through a hub.
 
 
 export interface OsNoticeText {
@@ -31,8 +34,9 @@ export function wantsOsNotice(mode: OsNotificationMode, windowFocused: boolean):
 export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub: string | undefined, redaction: RedactionOptions): OsNoticeText | undefined {
   const [first] = items;
   if (!first) return undefined;
-  const agent = agentName(first.agent);
-  const title = hub === undefined ? l10n.t('{0} is waiting for you', agent) : l10n.t('{0} via {1} is waiting for you', agent, hub);
+  const agent = shownAgent(first, redaction);
+  const shownHub = hub === undefined ? undefined : shows(hub, hub, redaction) ? hub : l10n.t('a hub (name withheld)');
+  const title = shownHub === undefined ? l10n.t('{0} is waiting for you', agent) : l10n.t('{0} via {1} is waiting for you', agent, shownHub);
   const body = items.length > 1
     ? l10n.t('{0} requests from {1}', items.length, agent)
     : mayShowPrompt(first, redaction)
@@ -50,30 +54,31 @@ export function osMoreText(groups: ReadonlyArray<ReadonlyArray<Readonly<Attentio
   const all = groups.flat();
   const newest = all[all.length - 1];
   if (!newest) return undefined;
-  const agent = agentName(newest.agent);
+  const agent = shownAgent(newest, redaction);
   const title = l10n.t('{0} more requests are waiting for you', all.length);
   const body = mayShowPrompt(newest, redaction) ? l10n.t('Newest, from {0}: {1}', agent, promptLine(newest)) : l10n.t('The newest is from {0}', agent);
   return { title: forSurface('osNotificationTitle', title), body: forSurface('osNotificationBody', body) };
 }
 
+/** Both what was sent and the line as shown (capped, marked) are checked: the latter is what leaves. */
+function shows(raw: string, shown: string, redaction: RedactionOptions): boolean {
+  return mayShowInPublic(raw, redaction) && mayShowInPublic(shown, redaction);
+}
+
+/** The agent's name, or a neutral one when the name itself holds what must not leave (`deploy (token=…)`). */
+function shownAgent(item: Readonly<AttentionItem>, redaction: RedactionOptions): string {
+  const name = agentName(item.agent);
+  return shows(item.agent, name, redaction) ? name : l10n.t('an agent (name withheld)');
+}
+
 /**
- * The prompt leaves the window only when the AEP-0003 §9.4 pipeline, as it
- * runs on what we send, would change nothing in it: no secret or credential
- * assignment, none of the user's always-secret values, no home path, no email,
- * phone or card number. A notification is the most public surface there is
- * (a lock screen, a shared display), so anything the pipeline would replace
- * withholds the whole prompt rather than showing it with marks: a half-hidden
- * line still says what the request is about.
- *
- * Stricter than the pipeline, which replaces only what its floor names
- * (`password: x`, `token=x`): a prompt that speaks of a password, token, key
- * or one-time code in prose ("the DB password is hunter2") is withheld too.
- * Withholding one that holds none costs the person a click.
+ * The prompt leaves the window only when the rule for public text
+ * (`mayShowInPublic`) lets both it and the line as shown through. A
+ * notification is the most public surface there is, so anything the
+ * pipeline would replace withholds the whole prompt rather than showing it
+ * with marks: a half-hidden line still says what the request is about.
  */
 function mayShowPrompt(item: Readonly<AttentionItem>, redaction: RedactionOptions): boolean {
   const prompt = item.request?.prompt;
-  if (prompt === undefined) return false;
-  // PII counts here whatever the caller's options say; the line as shown is checked too, as it is what leaves.
-  const unchanged = (text: string) => !namesSecret(text) && redactText(text, { ...redaction, pii: true }).replacements.length === 0;
-  return unchanged(prompt) && unchanged(promptLine(item));
+  return prompt !== undefined && shows(prompt, promptLine(item), redaction);
 }

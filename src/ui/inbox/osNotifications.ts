@@ -8,6 +8,7 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { NoticeClaims } from '../../inbox/noticeClaims';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable } from '../services/disposable';
+import { hubToastPolicy } from '../hubs/connectionInputs';
 import type { Hubs } from '../hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { webviewHtml } from '../page/webviewHtml';
@@ -95,6 +96,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     this.markFocus();
     this._register(settings.onDidChange(() => {
       this.postSettings();
+      // What this window shows a toast for may have changed: the others read it from the marker.
+      this.markFocus();
       this.changes.fire();
     }));
     this._register(hubs.onDidChangeInbox(() => this.scheduleSweep()));
@@ -161,7 +164,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       this.tell('no-view');
       return;
     }
-    const looking = focusedHere || (await this.claims.focusedElsewhere(first.hub));
+    const looking = focusedHere || (await this.claims.focusedElsewhere(first));
     const notice = wantsOsNotice(this.mode, looking);
     if (notice && this.permission !== 'granted') this.tell(this.permission === 'denied' ? 'denied' : this.permission === 'unsupported' ? 'unsupported' : 'not-allowed');
     const canNotice = notice && this.permission === 'granted';
@@ -201,7 +204,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
 
   /** Tells the other windows whether the person is looking at this one, and for which hubs it shows toasts. */
   private markFocus(): void {
-    const done = vscode.window.state.focused ? this.claims.setFocused(this.hubs.list().map((hub) => hub.id)) : this.claims.clearFocused();
+    const shows = this.hubs.list().map((hub) => ({ hub: hub.id, policy: hubToastPolicy(hub.config, this.settings.value) }));
+    const done = vscode.window.state.focused ? this.claims.setFocused(shows) : this.claims.clearFocused();
     done.catch((error: unknown) => this.log.warn(`could not share this window's focus: ${String(error)}`));
   }
 

@@ -5,7 +5,8 @@ import { OS_NOTIFICATION_MODES, type OsNotificationMode } from '../../shared/ale
 import { Disposable } from './disposable';
 import { hubList, type HubConfig, type NamedHub } from './hubList';
 
-export type NotificationMode = 'all' | 'forms' | 'off';
+export type { NotificationMode } from '../../inbox/toastPolicy';
+import type { NotificationMode } from '../../inbox/toastPolicy';
 
 /** Every setting of the extension, read in one place and typed. */
 export interface Settings {

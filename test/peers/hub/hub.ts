@@ -8,6 +8,7 @@ import type { Admitted } from './admission';
 import { ClaimRegistry } from './claims';
 import { DEFAULT_CONFIG, type HubConfig } from './config';
 import { Fanout } from './fanout';
+import { TOKENLESS_HOST_REFUSAL, tokenlessHostAllowed } from './hostCheck';
 import { handleHttp, type HttpServices } from './httpRoutes';
 import { SessionStore, type StoredEvent } from './sessionStore';
 import { SocketConnection, type SocketServices } from './socketConnection';
@@ -87,9 +88,21 @@ export async function startHub(options: Partial<HubConfig> = {}): Promise<Runnin
 
   const authorized = (req: IncomingMessage, url: URL) =>
     config.token === undefined || tokenMatches(config.token, presentedToken(req, url));
+  /** Without a token, a request addressed to a name may come from a web page that rebound that name to us. */
+  const misaddressed = (req: IncomingMessage): boolean => {
+    if (config.token !== undefined || tokenlessHostAllowed(req.headers.host)) return false;
+    config.log(`hub: refused a request addressed to Host ${JSON.stringify((req.headers.host ?? '').slice(0, 200))}: no token is set`);
+    return true;
+  };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
+    if (misaddressed(req)) {
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+      res.end(TOKENLESS_HOST_REFUSAL);
+      req.resume();
+      return;
+    }
     if (url.pathname !== '/healthz' && !authorized(req, url)) {
       const text = JSON.stringify({ error: 'unauthorized', detail: 'send Authorization: Bearer <token>' });
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
@@ -110,6 +123,10 @@ export async function startHub(options: Partial<HubConfig> = {}): Promise<Runnin
   let nextSocket = 0;
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
+    if (misaddressed(req)) {
+      socket.end(plainResponse(403, 'Forbidden', TOKENLESS_HOST_REFUSAL));
+      return;
+    }
     if (url.pathname !== '/socket') {
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
       return;
@@ -119,8 +136,10 @@ export async function startHub(options: Partial<HubConfig> = {}): Promise<Runnin
       // nothing else would stop any web page the person visits from reading
       // every request and emitting its own. Our clients (the extension, the
       // demo agent, the checker) run in Node and send no Origin. HTTP needs
-      // no such check: a page cannot read a response without CORS headers,
-      // and POST /events needs AEP-Version, which a page cannot send unasked.
+      // no such check: a page on another origin cannot read a response
+      // without CORS headers, and POST /events needs AEP-Version, which it
+      // cannot send unasked; a page that rebinds its own name to us is
+      // same-origin, and the Host check above stops it.
       socket.end(plainResponse(403, 'Forbidden', TOKENLESS_ORIGIN_REFUSAL));
       config.log(`hub: refused a WebSocket from a web page (Origin ${JSON.stringify(req.headers.origin.slice(0, 200))}): no token is set`);
       return;
