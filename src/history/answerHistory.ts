@@ -10,6 +10,7 @@ import {
   endedWithoutAnswer,
   historyEntryId,
   historyOutcome,
+  keptSends,
   newHistoryEntry,
   newHistorySend,
   checkHistoryEntry,
@@ -278,7 +279,7 @@ export class AnswerHistory {
   /** Adds the agent outcomes the entry does not have yet; true when it added one. */
   private addAgentOutcomes(entry: HistoryEntry, item: Readonly<AttentionItem>, now: number): boolean {
     let added = false;
-    for (const outcome of agentOutcomes(item, now, entry.sends.map((send) => ({ commandId: send.commandId, answer: send.answer })))) {
+    for (const outcome of agentOutcomes(item, now, keptSends(entry))) {
       if (entry.agentOutcomes.some((known) => known.kind === outcome.kind)) continue;
       entry.agentOutcomes.push(outcome);
       added = true;
