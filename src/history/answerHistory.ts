@@ -3,6 +3,7 @@ import { describeError, type Logger } from '../base/logger';
 import type { RespondCommand } from '../aep/control';
 import { Emitter } from '../base/emitter';
 import { isOpenStatus, type AttentionItem } from '../inbox/inbox';
+import type { SentAnswer } from '../inbox/recordedAnswer';
 import { StorageSlot, type KeyValueStorage } from '../base/storageSlot';
 import {
   agentOutcomes,
@@ -143,6 +144,15 @@ export class AnswerHistory {
     this.ready();
     this.drainEnded();
     return this.byId.get(id);
+  }
+
+  /**
+   * What was sent from here for a request, as kept (masked: historyEntry.ts `keptSends`): after a window
+   * reload the only memory of our commands, so a record caused by one still reads as ours (recordedAnswer.ts).
+   */
+  sentAnswers(hub: Pick<HubRef, 'id'>, itemKey: string): SentAnswer[] {
+    const entry = this.entry(historyEntryId(hub, itemKey));
+    return entry ? keptSends(entry) : [];
   }
 
   /** A command handed to the sender: a new send in the request's entry (the same command id sent again is the same send). */

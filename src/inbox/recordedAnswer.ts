@@ -44,15 +44,17 @@ export type RecordedItem = Pick<AttentionItem, 'answer' | 'answeredEvent' | 'ans
  * (or the ack it names) is none of our commands is someone else's answer,
  * also while ours was accepted or in flight; one without a cause is nobody's
  * we can name, so not ours either (AEP-0004 §7: a target cause-links its outcomes).
+ * `keptBefore`: what the History kept of earlier sends (a window reload empties
+ * `sent`), asked only when no command in `sent` is the record's cause.
  */
-export function recordedAnswer(item: RecordedItem, sent: readonly SentAnswer[]): RecordedAnswer {
+export function recordedAnswer(item: RecordedItem, sent: readonly SentAnswer[], keptBefore: () => readonly SentAnswer[] = () => []): RecordedAnswer {
   const endedBy = item.resolvedBy !== undefined ? { endedBy: item.resolvedBy } : {};
   const recorded = item.answer;
   if (recorded === undefined) return { verdict: 'none', ...endedBy };
   const causes = item.answeredCauses ?? [];
   const isCause = (one: SentAnswer) => causes.includes(one.commandId);
   // This window's own record is the answer as sent; the History's copy of the same command may be masked.
-  const ours = causes.length === 0 ? undefined : (sent.find((one) => isCause(one) && !one.masked) ?? sent.find(isCause));
+  const ours = causes.length === 0 ? undefined : (sent.find((one) => isCause(one) && !one.masked) ?? sent.find(isCause) ?? keptBefore().find(isCause));
   const told = {
     answer: recorded,
     ...(item.answeredVia !== undefined ? { via: item.answeredVia } : {}),
