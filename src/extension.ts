@@ -48,14 +48,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const fromEnvironment = environmentToken(process.env);
   const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
   const tokens = new TokenStore(context.secrets, fromEnvironment, askToUseOriginToken);
-  const hubs = new Hubs(settings, tokens, context.workspaceState, log);
+  // Made before the hubs: after a reload its kept sends are what says an agent's record answers ours (hubs.ts `recorded`).
+  const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
+  const hubs = new Hubs(settings, tokens, context.workspaceState, log, { keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey) });
   const secretValues = new AlwaysSecretValues(context.secrets, log.for('secrets'));
   context.subscriptions.push(secretValues);
   await secretValues.load();
   const panels = new RequestPages(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
   const commands = new Commands(hubs, tokens, log, panels, inline, secretValues);
-  const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
   const historyPanels = new HistoryPages(context.extensionUri, log.for('history'));
   const recording = recordAnswers(hubs, history, settings);
   const actions = {

@@ -27,7 +27,9 @@ export function recordedBlock(request: PageRequest, recorded: PageRecorded): HTM
       : recorded.via === 'control' ? l10n.t('a control command') : recorded.via));
   }
   if (recorded.by !== undefined) list.append(el('dt', {}, l10n.t('By')), el('dd', {}, recorded.by));
-  const note = recorded.verdict === 'differs' ? l10n.t('The agent recorded this for your answer; it is not what you sent.') : l10n.t('Recorded for an answer that was not sent from here.');
+  const note = recorded.verdict === 'differs' ? l10n.t('The agent recorded this for your answer; it is not what you sent.')
+    : recorded.verdict === 'unconfirmed' ? l10n.t('The agent recorded this for your answer. Its text is withheld, redacted or masked here, so it cannot be checked against what you sent; everything else matches.')
+    : l10n.t('Recorded for an answer that was not sent from here.');
   return el('section', { class: 'recorded', 'aria-label': l10n.t('What the agent recorded') }, el('h3', {}, l10n.t('What the agent recorded')), list, el('p', { class: 'note' }, note));
 }
 

@@ -174,7 +174,7 @@ function applyStatus(status: RequestStatus, resolution?: string, recorded?: Page
 /** The answer the agent recorded, when it is not the one sent from here: shown beside ours, as the agent's text. */
 function showRecorded(recorded: PageRecorded | undefined): void {
   if (!page) return;
-  const shown = recorded && (recorded.verdict === 'differs' || recorded.verdict === 'elsewhere') ? recordedBlock(page.request, recorded) : undefined;
+  const shown = recorded && (recorded.verdict === 'differs' || recorded.verdict === 'unconfirmed' || recorded.verdict === 'elsewhere') ? recordedBlock(page.request, recorded) : undefined;
   const before = page.answer.element.querySelector('.recorded');
   if (shown) {
     if (before) before.replaceWith(shown);

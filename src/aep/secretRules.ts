@@ -74,6 +74,11 @@ export function isRedactionMark(value: string): boolean {
   return value.startsWith(MARK_PREFIX);
 }
 
+/** Text with a replacement in it (`[REDACTED:…`), ours or another pipeline's: it passed one, not as it was typed. */
+export function holdsRedactionMark(value: string): boolean {
+  return value.includes(MARK_PREFIX);
+}
+
 /** Exactly a replacement this pipeline writes: already redacted, so a second run leaves it alone. */
 export function isOwnMark(value: string): boolean {
   return value === SECRET_MARK || value === PII_MARK;

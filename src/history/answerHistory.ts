@@ -3,6 +3,7 @@ import { describeError, type Logger } from '../base/logger';
 import type { RespondCommand } from '../aep/control';
 import { Emitter } from '../base/emitter';
 import { isOpenStatus, type AttentionItem } from '../inbox/inbox';
+import type { SentAnswer } from '../inbox/recordedAnswer';
 import { StorageSlot, type KeyValueStorage } from '../base/storageSlot';
 import {
   agentOutcomes,
@@ -10,6 +11,7 @@ import {
   endedWithoutAnswer,
   historyEntryId,
   historyOutcome,
+  keptSends,
   newHistoryEntry,
   newHistorySend,
   checkHistoryEntry,
@@ -142,6 +144,15 @@ export class AnswerHistory {
     this.ready();
     this.drainEnded();
     return this.byId.get(id);
+  }
+
+  /**
+   * What was sent from here for a request, as kept (masked: historyEntry.ts `keptSends`): after a window
+   * reload the only memory of our commands, so a record caused by one still reads as ours (recordedAnswer.ts).
+   */
+  sentAnswers(hub: Pick<HubRef, 'id'>, itemKey: string): SentAnswer[] {
+    const entry = this.entry(historyEntryId(hub, itemKey));
+    return entry ? keptSends(entry) : [];
   }
 
   /** A command handed to the sender: a new send in the request's entry (the same command id sent again is the same send). */
@@ -278,7 +289,7 @@ export class AnswerHistory {
   /** Adds the agent outcomes the entry does not have yet; true when it added one. */
   private addAgentOutcomes(entry: HistoryEntry, item: Readonly<AttentionItem>, now: number): boolean {
     let added = false;
-    for (const outcome of agentOutcomes(item, now, entry.sends.map((send) => ({ commandId: send.commandId, answer: send.answer })))) {
+    for (const outcome of agentOutcomes(item, now, keptSends(entry))) {
       if (entry.agentOutcomes.some((known) => known.kind === outcome.kind)) continue;
       entry.agentOutcomes.push(outcome);
       added = true;

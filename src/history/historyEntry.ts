@@ -10,7 +10,7 @@ import { freeTextParts, redactAnswer, type AnswerPart, type FreeTextPart } from 
 import { RESPOND_TYPE, type RespondCommand } from '../aep/control';
 import { captureOf, envelopeSchema, parseEnvelope, type AepEvent } from '../aep/envelope';
 import type { AttentionItem } from '../inbox/inbox';
-import { recordedAnswer, type SentAnswer } from '../inbox/recordedAnswer';
+import { recordedAnswer, type RecordedVerdict, type SentAnswer } from '../inbox/recordedAnswer';
 import { honestRequestText, type TextHonesty } from '../aep/labels';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../aep/levels';
 import { redactValue, SECRET_MARK } from '../aep/redaction';
@@ -41,7 +41,7 @@ export type HistoryOutcome =
    * `verdict`: the agent's record against what was sent from here (src/inbox/recordedAnswer.ts); `recorded`, masked,
    * is the answer it recorded when that is not ours as sent. Absent in entries an older version stored.
    */
-  | { kind: 'answered'; at: number; by?: string; via?: string; verdict?: 'as-sent' | 'differs' | 'elsewhere'; recorded?: Answer }
+  | { kind: 'answered'; at: number; by?: string; via?: string; verdict?: Exclude<RecordedVerdict, 'none'>; recorded?: Answer }
   /** `by`: whom the agent's `attention.resolved` is cause-linked to, when that is another emitter's event. */
   | { kind: 'resolved'; at: number; resolution: string; by?: string }
   | { kind: 'timeout'; at: number }
@@ -306,6 +306,14 @@ export function endedWithoutAnswer(item: Readonly<Pick<AttentionItem, 'status' |
   }
 }
 
+/**
+ * The entry's sends as what was sent from here, for the record's verdict: kept across a window reload, where
+ * this window's own memory of them is gone. A send the masking changed is marked, so its text is not compared.
+ */
+export function keptSends(entry: Readonly<HistoryEntry>): SentAnswer[] {
+  return entry.sends.map((send) => ({ commandId: send.commandId, answer: send.answer, ...(send.masked > 0 ? { masked: true } : {}) }));
+}
+
 /** The text Copy as JSON puts on the clipboard: the masked command, as sent otherwise. */
 export function commandJson(send: HistorySend): string {
   return JSON.stringify(send.command, null, 2);
@@ -318,6 +326,7 @@ const HONESTY = ['structural', 'redacted', 'verbatim'] as const satisfies readon
 const at = z.number();
 const text = z.string();
 const detail = z.optional(z.string());
+const KEPT_VERDICTS = ['as-sent', 'differs', 'unconfirmed', 'elsewhere'] as const satisfies ReadonlyArray<Exclude<RecordedVerdict, 'none'>>;
 const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('accepted'), at }),
   z.object({ kind: z.literal('rejected'), at, reason: text, detail }),
@@ -327,7 +336,7 @@ const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('awaiting-ack'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('request-closed'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('not-kept'), at, sent: z.boolean() }),
-  z.object({ kind: z.literal('answered'), at, by: z.optional(text), via: z.optional(text), verdict: z.optional(z.enum(['as-sent', 'differs', 'elsewhere'])), recorded: z.optional(answerSchema) }),
+  z.object({ kind: z.literal('answered'), at, by: z.optional(text), via: z.optional(text), verdict: z.optional(z.enum(KEPT_VERDICTS)), recorded: z.optional(answerSchema) }),
   z.object({ kind: z.literal('resolved'), at, resolution: text, by: z.optional(text) }),
   z.object({ kind: z.literal('timeout'), at }),
   z.object({ kind: z.literal('session-ended'), at }),

@@ -7,7 +7,7 @@
 import type { RECORDED_VERDICTS, STATUSES } from './webviewMessages';
 
 export type RequestStatus = (typeof STATUSES)[number];
-/** What the agent recorded against what was sent from here (src/answer/recordedAnswer.ts decides it). */
+/** What the agent recorded against what was sent from here (src/inbox/recordedAnswer.ts decides it). */
 export type RecordedVerdict = (typeof RECORDED_VERDICTS)[number];
 
 /**
@@ -56,7 +56,8 @@ export function shownStatus(
 ): ShownStatus {
   const ours = facts.ours ?? 'none';
   const { recorded } = facts;
-  const by: AnsweredBy = recorded === 'elsewhere' ? 'elsewhere' : recorded === 'as-sent' || recorded === 'differs' ? 'here'
+  // `unconfirmed` is ours too: only text the record withholds or masks is not known to match (the page shows the record).
+  const by: AnsweredBy = recorded === 'elsewhere' ? 'elsewhere' : recorded === 'as-sent' || recorded === 'differs' || recorded === 'unconfirmed' ? 'here'
     : ours === 'accepted' ? 'here' : ours === 'in-flight' ? 'unknown' : 'elsewhere';
   const differs = recorded === 'differs' ? { differs: true as const } : {};
   switch (status) {

@@ -53,11 +53,12 @@ export type PageReachability = z.infer<typeof pageReachability>;
 
 /**
  * What the agent recorded of the request (`attention.answered`, AEP-0002 §5.3: what it applied), against what
- * was sent from here, as src/answer/recordedAnswer.ts decides it: `none` recorded, ours `as-sent`, ours but it
- * `differs` (`answer` and `via` are the recorded ones), or someone else's (`elsewhere`: its cause is no command of ours).
+ * was sent from here, as src/inbox/recordedAnswer.ts decides it: `none` recorded, ours `as-sent`, ours but it
+ * `differs` (`answer` and `via` are the recorded ones), ours with text that cannot be compared (`unconfirmed`),
+ * or someone else's (`elsewhere`: its cause is no command of ours).
  * `endedBy`: whom the agent's `attention.resolved` is cause-linked to. Agent text, shown as text.
  */
-export const RECORDED_VERDICTS = ['none', 'as-sent', 'differs', 'elsewhere'] as const;
+export const RECORDED_VERDICTS = ['none', 'as-sent', 'differs', 'unconfirmed', 'elsewhere'] as const;
 export const pageRecordedSchema = z.object({
   verdict: z.enum(RECORDED_VERDICTS),
   answer: z.optional(answerSchema),

@@ -7,19 +7,23 @@ import { describe, test } from 'node:test';
 import type { Answer } from '../../src/aep/attention';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
-import { recordedAnswer, sameDecision, type SentAnswer } from '../../src/inbox/recordedAnswer';
+import type { CaptureLevel } from '../../src/aep/levels';
+import { compareAnswers, recordedAnswer, type SentAnswer } from '../../src/inbox/recordedAnswer';
 import { shownStatus, statusKey, type OurAnswer } from '../../src/shared/shownStatus';
 import { requestEvent, sessionEvent } from '../support/pageRequests';
+import type { RequestData } from '../support/events';
 
 const REQUEST = 'REQ-1';
 const OURS = 'CMD-ours';
 
-/** A permission request with Allow and Deny, and the events that follow it, through one inbox. */
-function world() {
+const PERMISSION: RequestData = { kind: 'permission', prompt: 'Run terraform destroy?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] };
+
+/** A request (a permission with Allow and Deny unless told), and the events that follow it, through one inbox. */
+function world(request: RequestData = PERMISSION) {
   const inbox = new Inbox();
   let seq = 1;
   const apply = (event: AepEvent) => assert.ok(inbox.apply(event).applied, `${event.type} was applied`);
-  apply(requestEvent({ kind: 'permission', prompt: 'Run terraform destroy?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] }, { id: REQUEST, seq: seq++ }));
+  apply(requestEvent(request, { id: REQUEST, seq: seq++ }));
   const item = (): Readonly<AttentionItem> => {
     const found = inbox.findRequest('s1', REQUEST);
     assert.ok(found);
@@ -31,9 +35,10 @@ function world() {
       apply(sessionEvent('control.accepted', { id, seq: seq++, cause: commandId, data: {} }));
       return id;
     },
-    answered(answer: Answer, data: { via?: string; by?: string; cause?: string } = {}) {
-      const { cause, ...rest } = data;
-      apply(sessionEvent('attention.answered', { seq: seq++, subject: REQUEST, ...(cause !== undefined ? { cause } : {}), data: { answer, ...rest } }));
+    /** The agent's record, at capture `redacted` unless told (free text is absent at `metadata`, AEP-0001 §8.2). */
+    answered(answer: Answer, data: { via?: string; by?: string; cause?: string; capture?: CaptureLevel } = {}) {
+      const { cause, capture = 'redacted', ...rest } = data;
+      apply(sessionEvent('attention.answered', { seq: seq++, subject: REQUEST, capture, ...(cause !== undefined ? { cause } : {}), data: { answer, ...rest } }));
       return item();
     },
     resolved(resolution: string, cause?: string) {
@@ -120,19 +125,78 @@ describe('what the agent recorded, against what was sent from here', () => {
   });
 });
 
+describe('a reply in words is compared too (issue 38 review, d)', () => {
+  const INPUT: RequestData = { kind: 'input', prompt: 'Which database should the migration use?' };
+  const FORM: RequestData = {
+    kind: 'form', prompt: 'Configure the deploy',
+    fields: [{ id: 'name', type: 'string', label: 'Service name' }, { id: 'staged', type: 'boolean', label: 'Staged' }],
+  };
+  const sent = (answer: Answer, masked = false): SentAnswer[] => [{ commandId: OURS, answer, ...(masked ? { masked } : {}) }];
+  const verdictOf = (request: RequestData, ours: Answer, recorded: Answer, capture?: CaptureLevel, masked = false) => {
+    const item = world(request).answered(recorded, { via: 'control', cause: OURS, ...(capture ? { capture } : {}) });
+    return recordedAnswer(item, sent(ours, masked));
+  };
+
+  test('words the agent recorded with other words differ, and the page is given the recorded ones', () => {
+    assert.deepEqual(verdictOf(INPUT, { text: 'use the staging replica' }, { text: 'use the production primary' }),
+      { verdict: 'differs', answer: { text: 'use the production primary' }, via: 'control' });
+    // An option with a reason: the same option with another reason is not what was sent.
+    assert.equal(verdictOf(PERMISSION, { option: 'deny', text: 'not during the freeze' }, { option: 'deny', text: 'approved by ops' }).verdict, 'differs');
+    // A string value of a form is words too.
+    assert.equal(verdictOf(FORM, { values: { name: 'billing-api', staged: true } }, { values: { name: 'payroll-api', staged: true } }).verdict, 'differs');
+    // Words the agent recorded where none were sent.
+    assert.equal(verdictOf(PERMISSION, { option: 'deny' }, { option: 'deny', text: 'approved by ops' }).verdict, 'differs');
+    // A record at `redacted` that drops our words is not ours as sent (a hop that strips them says `metadata`).
+    assert.equal(verdictOf(PERMISSION, { option: 'deny', text: 'not during the freeze' }, { option: 'deny' }).verdict, 'differs');
+  });
+
+  test('the same words recorded are ours as sent', () => {
+    assert.deepEqual(verdictOf(INPUT, { text: 'use the staging replica' }, { text: 'use the staging replica' }), { verdict: 'as-sent' });
+    assert.deepEqual(verdictOf(FORM, { values: { name: 'billing-api', staged: true } }, { values: { name: 'billing-api', staged: true } }), { verdict: 'as-sent' });
+  });
+
+  test('words that cannot be compared are never "as sent": unconfirmed, with the record to show, unless something comparable differs', () => {
+    const unconfirmed = (request: RequestData, ours: Answer, recorded: Answer, capture?: CaptureLevel, masked = false) =>
+      assert.deepEqual(verdictOf(request, ours, recorded, capture, masked), { verdict: 'unconfirmed', answer: recorded, via: 'control' }, JSON.stringify({ ours, recorded, capture, masked }));
+    // Withheld: at capture `metadata` free text is absent (a hop down-levelled the record).
+    unconfirmed(INPUT, { text: 'use the staging replica' }, {}, 'metadata');
+    unconfirmed(PERMISSION, { option: 'deny', text: 'not during the freeze' }, { option: 'deny' }, 'metadata');
+    unconfirmed(FORM, { values: { name: 'billing-api', staged: true } }, { values: { staged: true } }, 'metadata');
+    // Redacted on the way: a mark in the record (the agent's pipeline may remove more than ours), or ours through the pipeline.
+    unconfirmed(INPUT, { text: 'log in as alice with hunter2hunter2' }, { text: 'log in as alice with [REDACTED:secret]' });
+    unconfirmed(INPUT, { text: 'the dump is in /home/alice/dumps' }, { text: 'the dump is in ~/dumps' });
+    // Masked where it was kept (the History's copy): even text that reads the same is not compared.
+    unconfirmed(INPUT, { text: '[REDACTED:secret]' }, { text: '[REDACTED:secret]' }, undefined, true);
+    // What can be compared still decides: another option, or another structural value, differs whatever the text.
+    assert.equal(verdictOf(PERMISSION, { option: 'deny', text: 'not now' }, { option: 'allow' }, 'metadata').verdict, 'differs');
+    assert.equal(verdictOf(FORM, { values: { name: 'billing-api', staged: true } }, { values: { staged: false } }, 'metadata').verdict, 'differs');
+    assert.equal(verdictOf(INPUT, { text: 'use the staging replica' }, { text: 'use the production primary' }, undefined, true).verdict, 'unconfirmed');
+  });
+
+  test('an unconfirmed record is ours: the status says answered from here, not elsewhere', () => {
+    const item = world(INPUT).answered({}, { via: 'control', cause: OURS, capture: 'metadata' });
+    const status = shown(item, sent({ text: 'use the staging replica' }), 'none');
+    assert.deepEqual(status, { kind: 'answered', by: 'here' });
+  });
+});
+
 describe('the same decision', () => {
   const fields = [
     { id: 'name', label: 'Name', required: true, type: 'string' as const },
     { id: 'db', label: 'Database', required: false, type: 'select' as const, multi: false, other: true, choices: [{ id: 'pg', label: 'Postgres' }, { id: 'my', label: 'MySQL' }] },
   ];
+  const compare = (ours: Answer, recorded: Answer, on: typeof fields | [] = [], withheld = false) => compareAnswers({ commandId: OURS, answer: ours }, recorded, on, { withheld });
 
-  test('option and closed choices decide; free text is left out (down-levelled, redacted or masked on the way)', () => {
-    assert.ok(sameDecision({ option: 'deny', text: 'not now' }, { option: 'deny', text: '[REDACTED:secret]' }, []));
-    assert.ok(!sameDecision({ option: 'allow' }, { option: 'deny' }, []));
+  test('option and closed choices decide first; then every free-text part, unknown where it cannot be compared', () => {
+    assert.equal(compare({ option: 'deny', text: 'not now' }, { option: 'deny', text: '[REDACTED:secret]' }), 'unknown');
+    assert.equal(compare({ option: 'deny', text: 'not now' }, { option: 'deny', text: 'not now' }), 'same');
+    assert.equal(compare({ option: 'allow' }, { option: 'deny' }), 'differs');
     // Text the agent mapped to an option (AEP-0008) is the option it applied: not what was sent.
-    assert.ok(!sameDecision({ text: 'yes' }, { option: 'allow' }, []));
-    assert.ok(sameDecision({ values: { name: 'billing', db: 'pg' } }, { values: { db: 'pg' } }, fields));
-    assert.ok(!sameDecision({ values: { name: 'billing', db: 'pg' } }, { values: { name: 'billing', db: 'my' } }, fields));
-    assert.ok(sameDecision({ values: { db: 'Aurora' } }, { values: { db: 'Aurora, redacted' } }, fields), 'other text is free text');
+    assert.equal(compare({ text: 'yes' }, { option: 'allow' }), 'differs');
+    assert.equal(compare({ values: { name: 'billing', db: 'pg' } }, { values: { db: 'pg' } }, fields, true), 'unknown');
+    assert.equal(compare({ values: { name: 'billing', db: 'pg' } }, { values: { db: 'pg' } }, fields), 'differs');
+    assert.equal(compare({ values: { name: 'billing', db: 'pg' } }, { values: { name: 'billing', db: 'my' } }, fields), 'differs');
+    assert.equal(compare({ values: { db: 'Aurora' } }, { values: { db: 'Aurora' } }, fields), 'same', 'other text is free text');
+    assert.equal(compare({ values: { db: 'Aurora' } }, { values: { db: 'Aurora Serverless' } }, fields), 'differs', 'other text is compared');
   });
 });

@@ -59,6 +59,22 @@ describe('request page: what the agent recorded', chromiumSuite(), () => {
     assert.match(await p.locator('.summary').innerText(), /What you sent\s+Option\s+Allow/);
   });
 
+  test('ours, with words the record withholds (capture metadata): resolved with our answer, the record shown, and said it cannot be checked', async () => {
+    const h = host();
+    const page = await open(h.view());
+    const p = page.page;
+    const sent: SentAnswer[] = [{ commandId: 'CMD-1', answer: { option: 'deny', text: 'not during the freeze' } }];
+    h.apply('attention.answered', { cause: 'CMD-1', capture: 'metadata', data: { answer: { option: 'deny' }, via: 'control' } });
+    h.apply('attention.resolved', { data: { resolution: 'answered' } });
+    await page.post(h.update(sent));
+    await p.waitForFunction(() => document.getElementById('status')?.dataset['status'] === 'resolved');
+    assert.equal(await p.locator('#status').innerText(), 'Resolved (answered).');
+    const recorded = await p.locator('.recorded').innerText();
+    assert.match(recorded, /Option\s+Deny/);
+    assert.match(recorded, /cannot be checked against what you sent/);
+    assert.doesNotMatch(recorded, /not what you sent|not sent from here/);
+  });
+
   test('a request the agent ends "cancelled", with no answer from anyone, says how it ended, never "answered"', async () => {
     const h = host();
     const page = await open(h.view());

@@ -7,7 +7,7 @@ import type { KeyValueStorage } from '../../client/commandStore';
 import type { AnswerSender, SendOutcome } from '../../client/controlSender';
 import type { Reachability } from '../../client/rosterSnapshot';
 import type { RespondCommand } from '../../aep/control';
-import { recordedAnswer } from '../../inbox/recordedAnswer';
+import { recordedAnswer, type SentAnswer as KeptSend } from '../../inbox/recordedAnswer';
 import type { PageRecorded } from '../../shared/webviewMessages';
 import { Emitter } from '../../base/emitter';
 import type { AttentionItem, InboxChange } from '../../inbox/inbox';
@@ -20,6 +20,8 @@ import type { HubConfig } from '../services/hubList';
 export interface HubsOptions {
   store?: AttentionStoreOptions;
   client?: ClientTuning;
+  /** What the answer history kept of the answers sent for a request (answerHistory.ts `sentAnswers`): all that is left of them after a reload. */
+  keptSends?: (hub: Pick<Hub, 'id'>, itemKey: string) => readonly KeptSend[];
 }
 
 /** One hub of the window: its connection and the requests it brought (HubConnection.store). */
@@ -191,7 +193,8 @@ export class Hubs extends Disposable {
 
   /** What the agent recorded of the request, against the answers this window sent (the one rule: recordedAnswer.ts). */
   recorded(item: Readonly<AttentionItem>): PageRecorded {
-    return recordedAnswer(this.item(item.key) ?? item, this.pipeline.sentAnswers(this.answerFacts(item)));
+    const kept = this.options.keptSends;
+    return recordedAnswer(this.item(item.key) ?? item, this.pipeline.sentAnswers(this.answerFacts(item)), () => (kept ? kept({ id: item.hub }, item.key) : []));
   }
 
   /** The command "Send Again" repeats for this request, same id; undefined when nothing can be sent again. */

@@ -43,6 +43,9 @@ export function outcomeWord(outcome: Readonly<HistoryOutcome>): string {
       if (outcome.verdict === 'differs') {
         return oob ? l10n.t('the agent recorded a different answer, out of band: {0}', recorded) : l10n.t('the agent recorded a different answer: {0}', recorded);
       }
+      if (outcome.verdict === 'unconfirmed') {
+        return l10n.t('the agent recorded your answer, with text that cannot be checked against what was sent: {0}', recorded);
+      }
       if (outcome.verdict === 'elsewhere' && recorded) return oob ? l10n.t('answered out of band: {0}', recorded) : l10n.t('answered elsewhere: {0}', recorded);
       return outcome.verdict === 'elsewhere' ? l10n.t('answered elsewhere') : l10n.t('answered');
     }
@@ -93,7 +96,7 @@ export function entryOutcomes(entry: Readonly<HistoryEntry>): string[] {
   if (last) words.push(outcomeWord(last));
   // An accepted answer is not what the agent applied when its record says otherwise.
   const answered = entry.agentOutcomes.find((outcome) => outcome.kind === 'answered');
-  if (last && answered?.kind === 'answered' && (answered.verdict === 'differs' || answered.verdict === 'elsewhere')) words.push(outcomeWord(answered));
+  if (last && answered?.kind === 'answered' && (answered.verdict === 'differs' || answered.verdict === 'unconfirmed' || answered.verdict === 'elsewhere')) words.push(outcomeWord(answered));
   const agent = entry.agentOutcomes.at(-1);
   if (agent && !(entry.ended !== undefined && agent.kind === 'timeout')) words.push(outcomeWord(agent));
   return words;
