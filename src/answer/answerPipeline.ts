@@ -82,6 +82,17 @@ export interface AnswerFacts extends AnswerKey {
 
 export type Admission = { ok: true } | { ok: false; refusal: AnswerRefusal };
 
+/**
+ * A command that timed out and then settled (a late ack, a late refusal by
+ * the hub). `current`: it is still the request's answer, so the record now
+ * says how it ended; false when a newer answer took its place.
+ */
+export interface LateSettlement {
+  key: AnswerKey;
+  outcome: SendOutcome;
+  current: boolean;
+}
+
 /** What a submit became, at once: refused before anything was built, or on its way (the sender's outcome to come). */
 export type AnswerResult = { kind: 'refused'; refusal: AnswerRefusal } | { kind: 'sending'; outcome: Promise<SendOutcome> };
 
@@ -148,6 +159,9 @@ function inFlight(record: AnswerRecord | undefined): boolean {
 export class AnswerPipeline {
   private readonly records = new Map<string, AnswerRecord>();
   private readonly sent = new Map<string, SentAnswer[]>();
+
+  /** `settledLate`: how a timed-out command ended after all, for the surfaces that showed "no acknowledgement". */
+  constructor(private readonly listener: { settledLate?(late: LateSettlement): void } = {}) {}
 
   /**
    * Every answer this window sent for the request, under its command id, the
@@ -282,8 +296,11 @@ export class AnswerPipeline {
       late: (outcome) => {
         const record = current();
         const state = settledState(outcome);
-        // Settled after its ack window: the timeout was not the end (a late accept closes the answer).
-        if (record && record.commandId === outcome.commandId && record.state === 'timed-out' && state) this.keep(key, { state, commandId: outcome.commandId, surface: record.surface, outcome });
+        // Settled after its ack window: the timeout was not the end (a late accept closes the answer, a late refusal
+        // says why it was not delivered). A newer answer's record is not overwritten by an older command's ending.
+        const stillItsAnswer = record !== undefined && record.commandId === outcome.commandId && record.state === 'timed-out' && state !== undefined;
+        if (stillItsAnswer) this.keep(key, { state, commandId: outcome.commandId, surface: record.surface, outcome });
+        this.listener.settledLate?.({ key: { hub: facts.hub, source: facts.source, requestId: facts.requestId }, outcome, current: stillItsAnswer });
       },
     };
   }

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface,
+  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface, type LateSettlement,
 } from '../../src/answer/answerPipeline';
 import { parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
 import type { CaptureChoice } from '../../src/aep/capture';
@@ -342,6 +342,50 @@ describe('the record is the one home of what became of the answer', () => {
     assert.deepEqual(w.pipeline.record(w.facts()), { state: 'accepted', commandId: timedOut.commandId, surface: 'page', outcome: { kind: 'accepted', commandId: timedOut.commandId } });
     assert.equal(w.pipeline.sendAgain(w.facts()), undefined);
     assert.equal(refusal(w.pipeline.submit('notification', w.facts(), { option: 'deny' }, {}, short)).code, 'answer-accepted');
+  });
+
+  test('a hub refusal that comes after the ack window: the record says refused, with the reason, and no Send Again', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const late: LateSettlement[] = [];
+    const pipeline = new AnswerPipeline({ settledLate: (settled) => late.push(settled) });
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected(() => true);
+    const first = outcome(pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    t.mock.timers.tick(1_000);
+    const timedOut = await first;
+    assert.equal(timedOut.kind, 'timeout');
+    assert.equal(pipeline.record(w.facts())?.state, 'timed-out');
+    // AEP-0004 §4.2: any cause-matched error frame is a refusal, whenever it comes.
+    assert.ok(short.onErrorFrame({ type: 'error', code: 'no-route', cause: timedOut.commandId, detail: 'no claimant' }));
+    const refused: SendOutcome = { kind: 'refused-by-hub', commandId: timedOut.commandId, code: 'no-route', detail: 'no claimant' };
+    assert.deepEqual(pipeline.record(w.facts()), { state: 'refused', commandId: timedOut.commandId, surface: 'page', outcome: refused });
+    assert.deepEqual(late, [{ key: { hub: 'h1', source: w.request.source, requestId: w.request.id }, outcome: refused, current: true }], 'the surfaces hear it');
+    assert.equal(pipeline.sendAgain(w.facts()), undefined, 'nothing to send again: the hub refused it');
+    assert.deepEqual(w.store.list(), [], 'no longer kept for Send again after a reload');
+    assert.deepEqual(pipeline.admit('page', w.facts()), { ok: true }, 'a new answer may go');
+  });
+
+  test('a late refusal of an answer a newer one replaced leaves the newer one\'s record alone', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const late: LateSettlement[] = [];
+    const pipeline = new AnswerPipeline({ settledLate: (settled) => late.push(settled) });
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected(() => true);
+    const first = outcome(pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    t.mock.timers.tick(1_000);
+    const timedOut = await first;
+    void outcome(pipeline.submit('page', w.facts(), { option: 'deny' }, {}, short));
+    const newer = pipeline.record(w.facts());
+    assert.equal(newer?.state, 'awaiting-ack');
+    assert.ok(short.onErrorFrame({ type: 'error', code: 'no-route', cause: timedOut.commandId }));
+    assert.deepEqual(pipeline.record(w.facts()), newer);
+    assert.deepEqual(late.map((one) => one.current), [false]);
   });
 
   test('a command restored after a reload that is then accepted: the record says so, a new answer is refused', () => {

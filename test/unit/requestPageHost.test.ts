@@ -87,7 +87,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     sendAgain: () => undefined,
     size: 1,
     of: () => ({ label: 'laptop' }),
-    onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleRestored: restored.event,
+    onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleLater: restored.event,
     ...on.hubs,
   };
   const answered: Answer[] = [];
@@ -113,7 +113,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     current = next;
     inbox.fire({ hub: { id: next.hub }, change: { item: { key: next.key } } });
   };
-  return { webview, log, controller, answered, change };
+  return { webview, log, controller, answered, change, settledLater: restored.fire };
 }
 
 /** Resolves once the page has been posted `count` messages (an outcome follows its answer's promise). */
@@ -314,6 +314,18 @@ describe('request page host', () => {
     const ended = other.webview.posted[1];
     assert.ok(ended?.type === 'update');
     assert.deepEqual([ended.status, ended.resolution, ended.recorded], ['resolved', 'cancelled', { verdict: 'none' }]);
+  });
+
+  test('an answer that timed out and was then refused by the hub: the page says not delivered, with the reason, and offers no Send again', () => {
+    const item = permissionItem();
+    const { webview, settledLater } = page(item);
+    webview.fromPage({ type: 'ready' });
+    settledLater({ hub: { id: item.hub }, requestId: item.requestId, source: item.source, outcome: { kind: 'refused-by-hub', commandId: 'C1', code: 'no-route', detail: 'no claimant' } });
+    const told = webview.posted.at(-1);
+    assert.ok(told?.type === 'outcome', webview.types().join(', '));
+    assert.equal(told.phase, 'refused');
+    assert.match(told.message, /did not deliver the answer \(no-route\): no claimant/);
+    assert.equal(told.canRetry, undefined);
   });
 
   test('an invalid message from the page is logged and ignored', () => {
