@@ -5,6 +5,7 @@
 // actually applied"), and its `cause` names the command it answers (AEP-0004
 // §6). So the record, not our ack, says whose answer ended the request.
 import type { Answer, FieldSpec } from '../aep/attention';
+import { canonicalJson } from '../base/json';
 import { freeTextParts } from '../aep/capture';
 import type { AttentionItem } from './attentionItem';
 
@@ -63,7 +64,7 @@ export function recordedAnswer(item: RecordedItem, sent: readonly SentAnswer[]):
  * text an agent mapped to an option shows as the option it applied (AEP-0008).
  */
 export function sameDecision(a: Answer, b: Answer, fields: readonly FieldSpec[]): boolean {
-  return canonical(decision(a, fields)) === canonical(decision(b, fields));
+  return canonicalJson(decision(a, fields)) === canonicalJson(decision(b, fields));
 }
 
 function decision(answer: Answer, fields: readonly FieldSpec[]): unknown {
@@ -76,12 +77,4 @@ function decision(answer: Answer, fields: readonly FieldSpec[]): unknown {
   }
   // fromEntries defines own properties: a `__proto__` field id stays a key.
   return { option: answer.option ?? null, values: Object.fromEntries(kept) };
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

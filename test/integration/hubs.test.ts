@@ -13,12 +13,14 @@ import type { AttentionItem } from '../../src/inbox/inbox';
 import { hubList } from '../../src/ui/services/hubList';
 import { Hubs } from '../../src/ui/hubs/hubs';
 import type { Settings } from '../../src/ui/services/settings';
+import { startAgent } from '../peers/agent/agent';
 import { startHub } from '../peers/hub/hub';
 import { freshSession, makeRequest } from '../support/events';
 import { FAKE_HUB_HELLO, fakeHub } from '../support/fakeHub';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
+import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'hubs-test-token';
@@ -192,6 +194,46 @@ describe('Hubs over a hub whose refusal comes after the ack window', () => {
       assert.ok(!w.log.lines.some((line) => line.includes('the hub reported no-route')), 'taken as the refusal it is, not as a stray error');
     } finally {
       w.hubs.dispose();
+      await hub.close();
+    }
+  });
+});
+
+describe('Hubs and the demo agent, when the agent applied an answer and its ack was lost', () => {
+  test('the same answer sent again goes under the same id: the agent re-acks what it applied, and the answer ends accepted, not refused', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    // The agent reaches the hub through a proxy that can lose what it sends: its ack, after it applied the answer.
+    const proxy = await TcpProxy.start(hub.port);
+    const agentLog: string[] = [];
+    const agent = await startAgent({ hubUrl: proxy.url, token: TOKEN, scenarios: ['permission'], everyMs: 600_000, ackWindowMs: MIN_ACK_WINDOW_MS, log: (line) => agentLog.push(line) });
+    const w = openHubs(hub.url);
+    try {
+      const find = () => w.hubs.visibleItems().find((item) => item.request?.renderKind === 'permission');
+      await waitUntil(() => find() !== undefined && w.hubs.reachability(find()!).state === 'reachable', 'the agent\'s request, the agent reachable', 5_000, () => w.log.lines.join('\n'));
+      const item = find()!;
+      const option = item.request!.options[0]!.id;
+
+      proxy.droppingUpstream = true;
+      const first = w.hubs.answer('page', item, { option });
+      assert.ok(first.kind === 'sending');
+      await waitUntil(() => agentLog.some((line) => /^demo-agent: accepted /.test(line)), 'the agent to apply it', 5_000, () => agentLog.join('\n'));
+      const timedOut = await first.outcome;
+      assert.equal(timedOut.kind, 'timeout', 'its ack never reached the hub');
+      proxy.droppingUpstream = false;
+
+      // The person sends the same answer again from the page.
+      const again = w.hubs.answer('page', item, { option });
+      assert.ok(again.kind === 'sending');
+      const outcome = await again.outcome;
+      assert.deepEqual(outcome, { kind: 'accepted', commandId: timedOut.commandId }, agentLog.join('\n'));
+      assert.deepEqual(again.retry, { commandId: timedOut.commandId }, 'a retry, not a new answer');
+      assert.equal(w.hubs.answerRecord(item)?.state, 'accepted');
+      assert.ok(agentLog.some((line) => line.startsWith(`demo-agent: re-acked ${timedOut.commandId}`)), 'the agent re-acked its recorded ack');
+      assert.equal(agentLog.filter((line) => /^demo-agent: (accepted|rejected) /.test(line)).length, 1, 'applied once, refused never');
+    } finally {
+      w.hubs.dispose();
+      await agent.close();
+      await proxy.close();
       await hub.close();
     }
   });

@@ -351,6 +351,32 @@ describe('request page host', () => {
     assert.match(accepted.message, /accepted the answer/);
   });
 
+  test('a different answer after one that got no acknowledgement: the page says the first may already have been applied', async () => {
+    const item = permissionItem();
+    const { webview } = page(item, {
+      answer: () => ({ kind: 'sending', outcome: Promise.resolve({ kind: 'rejected', commandId: 'C2', reason: 'invalid', detail: 'already answered' }), unacknowledged: { commandId: 'C1' } }),
+    });
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown(submit({ option: 'deny' }));
+    const [, sending, refused] = await posted(webview, 3);
+    assert.ok(sending?.type === 'outcome' && refused?.type === 'outcome');
+    for (const told of [sending, refused]) assert.match(told.message, /earlier answer got no acknowledgement, so .* may already have applied it/, told.message);
+    assert.match(refused.message, /refused the answer as invalid/);
+  });
+
+  test('the same answer again after a timeout: the page says it went as the same command', async () => {
+    const item = permissionItem();
+    const { webview } = page(item, {
+      answer: () => ({ kind: 'sending', outcome: Promise.resolve({ kind: 'accepted', commandId: 'C1' }), retry: { commandId: 'C1' } }),
+    });
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown(submit({ option: 'allow' }));
+    const [, sending, accepted] = await posted(webview, 3);
+    assert.ok(sending?.type === 'outcome' && accepted?.type === 'outcome');
+    assert.match(sending.message, /sent again as the same command/);
+    assert.doesNotMatch(accepted.message, /earlier answer/);
+  });
+
   test('through the real pipeline: a second Send while the first awaits its ack is refused with the pipeline\'s refusal, and one command goes out', async () => {
     const item = permissionItem();
     const path = answerPath(item);

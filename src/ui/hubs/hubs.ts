@@ -211,7 +211,7 @@ export class Hubs extends Disposable {
         if (hub) this.sent.fire({ hub, item, command });
       },
     });
-    return result.kind === 'sending' ? { kind: 'sending', outcome: result.outcome.then((outcome) => this.settledFrom(hub, item, outcome)) } : result;
+    return result.kind === 'sending' ? { ...result, outcome: result.outcome.then((outcome) => this.settledFrom(hub, item, outcome)) } : result;
   }
 
   /** "Send Again": the same command, same id (AEP-0004 §2 item 3). */

@@ -8,7 +8,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import type { AttentionItem } from '../../inbox/inbox';
 import type { RedactionOptions } from '../../aep/redaction';
 import type { PageDraft, PageInit, PageRecorded } from '../../shared/webviewMessages';
-import { outcomeMessage, recordMessages, sendingMessage } from '../words/answerOutcomes';
+import { outcomeMessage, recordMessages, sendingMessage, sentAfterTimeout } from '../words/answerOutcomes';
 import { type StringBundle } from '../words/l10n';
 import { refusalChoices } from '../words/refusalChoices';
 import { pageReachability, pageRequest } from './pageContent';
@@ -151,10 +151,10 @@ export class RequestPageController {
       });
       return;
     }
-    this.postSending(submitId, current.agent);
+    this.host.post(sentAfterTimeout(sendingMessage(submitId, current.agent, this.deps.hubs.isConnected(this.item)), result, current.agent));
     const outcome = await result.outcome;
     const request = current.request;
-    if (request) this.postOutcome(submitId, request, outcome, current.agent);
+    if (request) this.host.post(sentAfterTimeout(outcomeMessage(submitId, outcome, current.agent, request.fields.map((f) => f.id)), result, current.agent));
   }
 
   private async retry(submitId: string): Promise<void> {
