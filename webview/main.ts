@@ -252,6 +252,9 @@ function onMessage(message: HostToWebview): void {
       page.answer.setBusy(message.phase === 'accepted');
       if (message.fieldId) page.answer.markField(message.fieldId, message.message);
       if (message.canRetry) page.answer.offerRetry(retryOf(page.about, message.submitId));
+      // A command that settled (a late ack, a late refusal after "no acknowledgement") has nothing left to send
+      // again; a refusal here before sending ('cancelled') leaves an earlier answer's Send again as it was.
+      else if (message.phase !== 'cancelled') page.answer.offerRetry(undefined);
       if (page.request.status !== 'pending') applyStatus(page.request.status, page.request.resolution);
       return;
     }

@@ -10,6 +10,8 @@
 import { answerSchema, type Answer, type AttentionRequest } from '../aep/attention';
 import { answerProblem, type AnswerProblem } from '../aep/answerCheck';
 import { decideCapture, type CaptureChoice, type PartChange } from '../aep/capture';
+import type { CaptureLevel } from '../aep/levels';
+import { canonicalJson } from '../base/json';
 import type { StoredCommand } from '../client/commandStore';
 import type { AnswerSender, SendHooks, SendOutcome } from '../client/controlSender';
 import type { RespondCommand } from '../aep/control';
@@ -82,8 +84,27 @@ export interface AnswerFacts extends AnswerKey {
 
 export type Admission = { ok: true } | { ok: false; refusal: AnswerRefusal };
 
-/** What a submit became, at once: refused before anything was built, or on its way (the sender's outcome to come). */
-export type AnswerResult = { kind: 'refused'; refusal: AnswerRefusal } | { kind: 'sending'; outcome: Promise<SendOutcome> };
+/**
+ * A command that timed out and then settled (a late ack, a late refusal by
+ * the hub). `current`: it is still the request's answer, so the record now
+ * says how it ended; false when a newer answer took its place.
+ */
+export interface LateSettlement {
+  key: AnswerKey;
+  outcome: SendOutcome;
+  current: boolean;
+}
+
+/**
+ * What a submit became, at once: refused before anything was built, or on its
+ * way (the sender's outcome to come). `retry`: the same answer as one that got
+ * no acknowledgement, so it went as Send Again, the same command under the
+ * same id (AEP-0004 §2.3). `unacknowledged`: a different answer after one that
+ * got none, so a new command, while the agent may already have applied that one.
+ */
+export type AnswerResult =
+  | { kind: 'refused'; refusal: AnswerRefusal }
+  | { kind: 'sending'; outcome: Promise<SendOutcome>; retry?: { commandId: string }; unacknowledged?: { commandId: string } };
 
 
 /** What the caller of submit/resend also hears: the command before it goes (the answer history). */
@@ -148,6 +169,11 @@ function inFlight(record: AnswerRecord | undefined): boolean {
 export class AnswerPipeline {
   private readonly records = new Map<string, AnswerRecord>();
   private readonly sent = new Map<string, SentAnswer[]>();
+  /** What each command of this window carried (`carriedKey`), to tell the same answer sent again from a new one. */
+  private readonly carried = new Map<string, string>();
+
+  /** `settledLate`: how a timed-out command ended after all, for the surfaces that showed "no acknowledgement". */
+  constructor(private readonly listener: { settledLate?(late: LateSettlement): void } = {}) {}
 
   /**
    * Every answer this window sent for the request, under its command id, the
@@ -229,7 +255,9 @@ export class AnswerPipeline {
   /**
    * Checks, decides the capture once, records the answer as in flight before
    * anything is awaited (so a second submit in the same moment is refused),
-   * sends, and records how it ended.
+   * sends, and records how it ended. The same answer as one that timed out is
+   * sent as Send Again, the same command (AEP-0004 §2.3, §7: a retry reuses
+   * its id), never as a second one.
    */
   submit(surface: AnswerSurface, facts: AnswerFacts, answer: Answer, choice: CaptureChoice, sender: AnswerSender, hooks: SubmitHooks = {}): AnswerResult {
     const admitted = this.admit(surface, facts);
@@ -240,16 +268,45 @@ export class AnswerPipeline {
     if (problem) return { kind: 'refused', refusal: { code: 'invalid', problem, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
     const decision = decideCapture(answer, request, choice);
     if (!decision.ok) return { kind: 'refused', refusal: { code: 'would-redact', changes: decision.changes } };
-    return {
-      kind: 'sending',
-      outcome: this.track(surface, facts, '', (entry) =>
-        sender.respond(request, answer, decision, this.hooks(facts, entry, { built: (command) => {
-          entry.commandId = command.id;
-          this.noteSent(facts, command.id, command.data.answer);
-          hooks.built?.(command);
-        } })),
-      ),
-    };
+    const respond = (entry: AnswerRecord) =>
+      sender.respond(request, answer, decision, this.hooks(facts, entry, { built: (command) => {
+        entry.commandId = command.id;
+        this.noteSent(facts, command.id, command.data.answer);
+        this.noteCarried(command.id, decision.capture, command.data.answer);
+        hooks.built?.(command);
+      } }));
+    const unacknowledged = this.record(facts);
+    if (unacknowledged?.state !== 'timed-out') return { kind: 'sending', outcome: this.track(surface, facts, '', respond) };
+    const { commandId } = unacknowledged;
+    if (this.carriedBy(facts, commandId) === carriedKey(decision.capture, answer)) {
+      // The target may have applied it and only its ack was lost: a new id would be a second answer it refuses
+      // or applies twice, so the same answer goes as Send Again. A sender that no longer holds it sends it anew.
+      const again = (entry: AnswerRecord) => {
+        entry.commandId = commandId;
+        return sender.resend(commandId, this.hooks(facts, entry)) ?? respond(entry);
+      };
+      return { kind: 'sending', outcome: this.track(surface, facts, commandId, again), retry: { commandId } };
+    }
+    return { kind: 'sending', outcome: this.track(surface, facts, '', respond), unacknowledged: { commandId } };
+  }
+
+  /**
+   * What the command `commandId` carried: noted when this window built it,
+   * else read from the kept envelope (a command from before a reload).
+   */
+  private carriedBy(facts: AnswerFacts, commandId: string): string | undefined {
+    const noted = this.carried.get(commandId);
+    if (noted !== undefined) return noted;
+    const kept = facts.kept.find((command) => command.id === commandId);
+    return kept ? keptCarried(kept.text) : undefined;
+  }
+
+  private noteCarried(commandId: string, capture: CaptureLevel, answer: Answer): void {
+    this.carried.set(commandId, carriedKey(capture, answer));
+    for (const oldest of this.carried.keys()) {
+      if (this.carried.size <= MAX_RECORDS) break;
+      this.carried.delete(oldest);
+    }
   }
 
   /**
@@ -282,8 +339,11 @@ export class AnswerPipeline {
       late: (outcome) => {
         const record = current();
         const state = settledState(outcome);
-        // Settled after its ack window: the timeout was not the end (a late accept closes the answer).
-        if (record && record.commandId === outcome.commandId && record.state === 'timed-out' && state) this.keep(key, { state, commandId: outcome.commandId, surface: record.surface, outcome });
+        // Settled after its ack window: the timeout was not the end (a late accept closes the answer, a late refusal
+        // says why it was not delivered). A newer answer's record is not overwritten by an older command's ending.
+        const stillItsAnswer = record !== undefined && record.commandId === outcome.commandId && record.state === 'timed-out' && state !== undefined;
+        if (stillItsAnswer) this.keep(key, { state, commandId: outcome.commandId, surface: record.surface, outcome });
+        this.listener.settledLate?.({ key: { hub: facts.hub, source: facts.source, requestId: facts.requestId }, outcome, current: stillItsAnswer });
       },
     };
   }
@@ -325,6 +385,23 @@ export class AnswerPipeline {
     this.records.delete(recordKey(key));
     this.sent.delete(recordKey(key));
   }
+}
+
+/**
+ * What a command carries, as one text: its answer and the capture it
+ * declares. Two answers with the same key are the same answer, so one sent
+ * again is the same command (a different capture is a different envelope).
+ */
+function carriedKey(capture: string, answer: Answer): string {
+  return canonicalJson({ capture, answer });
+}
+
+/** `carriedKey` of a kept command's envelope; undefined for a withheld one (no text) or one that does not read. */
+function keptCarried(text: string): string | undefined {
+  const answer = keptAnswer(text);
+  if (!answer) return undefined;
+  const capture = (JSON.parse(text) as { capture?: unknown }).capture;
+  return typeof capture === 'string' ? carriedKey(capture, answer) : undefined;
 }
 
 /** The answer a kept command's envelope carries; a withheld one (no text) or one that does not read carries none. */

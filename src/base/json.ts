@@ -98,3 +98,12 @@ function dropProtoMembers(root: unknown): void {
     for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
   }
 }
+
+/** JSON with every object's keys sorted: two values that mean the same give the same text, whatever order they were built in. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -64,7 +64,7 @@ export interface SendHooks {
   built?(command: RespondCommand): void;
   /** Written to a hub for the first time: the agent may act on it from now on. */
   written?(commandId: string): void;
-  /** An ack that came after the ack window ran out: the timeout was not the end. */
+  /** An ack, or a hub's refusal, that came after the ack window ran out: the timeout was not the end. */
   late?(outcome: SendOutcome): void;
 }
 
@@ -291,24 +291,40 @@ export class ControlSender {
       return false;
     }
     if (entry) entry.settle(outcome);
-    else if (expired) {
-      // Settled after all: nothing left to send again, the pipeline's record hears how it ended.
-      this.timedOut.delete(commandId);
-      this.store?.remove(commandId);
-      this.log.info(`late acknowledgement for ${commandId} (after its ack window): ${outcome.kind}`);
-      expired.late?.(outcome);
-    }
+    else this.settleLate(commandId, outcome, 'acknowledgement');
     return true;
   }
 
-  /** A hub `error` frame whose `cause` names one of our commands settles it as refused (AEP-0004 §4.2). */
+  /**
+   * A hub `error` frame whose `cause` names one of our commands settles it as
+   * refused (AEP-0004 §4.2: any cause-matched error frame is a refusal), also
+   * one that comes after the ack window ran out, as a late ack does.
+   */
   onErrorFrame(frame: ErrorFrame): boolean {
-    const entry = frame.cause === undefined ? undefined : this.pending.get(frame.cause);
-    if (!entry) return false;
-    entry.settle({
-      kind: 'refused-by-hub', commandId: entry.id, code: frame.code,
+    if (frame.cause === undefined) return false;
+    const outcome: SendOutcome = {
+      kind: 'refused-by-hub', commandId: frame.cause, code: frame.code,
       ...(frame.detail !== undefined ? { detail: frame.detail } : {}),
-    });
+    };
+    const entry = this.pending.get(frame.cause);
+    if (entry) {
+      entry.settle(outcome);
+      return true;
+    }
+    return this.settleLate(frame.cause, outcome, `refusal by the hub (${frame.code})`);
+  }
+
+  /**
+   * A timed-out command settled after all: nothing is left to send again, and
+   * the pipeline's record hears how it ended. False when it is not one of ours.
+   */
+  private settleLate(commandId: string, outcome: SendOutcome, what: string): boolean {
+    const expired = this.timedOut.get(commandId);
+    if (!expired) return false;
+    this.timedOut.delete(commandId);
+    this.store?.remove(commandId);
+    this.log.info(`late ${what} for ${commandId} (after its ack window): ${outcome.kind}`);
+    expired.late?.(outcome);
     return true;
   }
 

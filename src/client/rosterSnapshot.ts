@@ -27,13 +27,17 @@ export function refusesAnswers(reach: Pick<Reachability, 'state'>): boolean {
 
 /**
  * The ack windows this client will wait, whatever a target declares
- * (AEP-0004 §3 leaves the value to the target). Under a second, a healthy
- * answer would time out on an ordinary network round trip; past ten minutes,
- * an answer the user sent would sit unsettled, its button busy, for longer
- * than anyone waits, and a hostile value (hours, years) would hold it forever.
+ * (AEP-0004 §3 leaves the value to the target, and a declared window is the
+ * target's promise). Under a second, a healthy answer would time out on an
+ * ordinary network round trip. An agent that asks a person and then runs a
+ * long step before it acks may declare many minutes, and timing it out inside
+ * its own window reads "no acknowledgement" for an answer still on time, so
+ * every window up to an hour is honoured. Past an hour, the answer would sit
+ * unsettled for longer than a person waits at the page, and a hostile value
+ * (days, years) would hold it forever.
  */
 export const MIN_ACK_WINDOW_MS = 1_000;
-export const MAX_ACK_WINDOW_MS = 10 * 60_000;
+export const MAX_ACK_WINDOW_MS = 60 * 60_000;
 
 export function clampAckWindow(declared: number): number {
   return Math.min(MAX_ACK_WINDOW_MS, Math.max(MIN_ACK_WINDOW_MS, declared));

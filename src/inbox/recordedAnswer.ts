@@ -5,6 +5,7 @@
 // actually applied"), and its `cause` names the command it answers (AEP-0004
 // §6). So the record, not our ack, says whose answer ended the request.
 import type { Answer, FieldSpec } from '../aep/attention';
+import { canonicalJson } from '../base/json';
 import { freeTextParts, type AnswerPart } from '../aep/capture';
 import { captureOf } from '../aep/envelope';
 import { redactText } from '../aep/redaction';
@@ -85,7 +86,7 @@ export type Comparison = 'same' | 'differs' | 'unknown';
  * shows as the option it applied: not what was sent.
  */
 export function compareAnswers(sent: SentAnswer, recorded: Answer, fields: readonly FieldSpec[], record: { withheld: boolean }): Comparison {
-  if (canonical(decision(sent.answer, fields)) !== canonical(decision(recorded, fields))) return 'differs';
+  if (canonicalJson(decision(sent.answer, fields)) !== canonicalJson(decision(recorded, fields))) return 'differs';
   const ours = textsOf(sent.answer, fields);
   const theirs = textsOf(recorded, fields);
   let result: Comparison = 'same';
@@ -129,12 +130,4 @@ function decision(answer: Answer, fields: readonly FieldSpec[]): unknown {
   }
   // fromEntries defines own properties: a `__proto__` field id stays a key.
   return { option: answer.option ?? null, values: Object.fromEntries(kept) };
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -80,11 +80,13 @@ describe('a subscription the hub never confirms', () => {
 });
 
 describe('ack windows from the roster', () => {
-  test('are held between 1 s and 10 min, and each clamped value is logged once', async () => {
+  test('are held between 1 s and an hour, and each clamped value is logged once', async () => {
     const entries = [
       { session: 'hasty', agent: 'a', control: { accepts: ['control.attention.respond'], ack_window_ms: 5 } },
       { session: 'forever', agent: 'b', control: { accepts: ['control.attention.respond'], ack_window_ms: 1_000_000_000 } },
       { session: 'sane', agent: 'c', control: { accepts: ['control.attention.respond'], ack_window_ms: 4_000 } },
+      // Fifteen minutes is a target's own promise (AEP-0004 §3): honoured as declared, not clamped, not logged.
+      { session: 'patient', agent: 'd', control: { accepts: ['control.attention.respond'], ack_window_ms: 900_000 } },
     ];
     let rosters = 0;
     const rostered = await hub((ws, frame) => {
@@ -105,16 +107,17 @@ describe('ack windows from the roster', () => {
     await waitUntil(() => rosters >= 2 && c.reachability('sane').state === 'reachable', 'two rosters', 5_000);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(
-      ['hasty', 'forever', 'sane'].map((session) => c.reachability(session)),
+      ['hasty', 'forever', 'sane', 'patient'].map((session) => c.reachability(session)),
       [
         { state: 'reachable', agent: 'a', accepts: ['control.attention.respond'], ackWindowMs: 1_000 },
-        { state: 'reachable', agent: 'b', accepts: ['control.attention.respond'], ackWindowMs: 600_000 },
+        { state: 'reachable', agent: 'b', accepts: ['control.attention.respond'], ackWindowMs: 3_600_000 },
         { state: 'reachable', agent: 'c', accepts: ['control.attention.respond'], ackWindowMs: 4_000 },
+        { state: 'reachable', agent: 'd', accepts: ['control.attention.respond'], ackWindowMs: 900_000 },
       ],
     );
     assert.deepEqual(log.lines.filter((line) => line.includes('declares an ack window')), [
-      'warn session "hasty" declares an ack window of 5 ms; answers to it wait 1000 ms (this client waits between 1 s and 10 min)',
-      'warn session "forever" declares an ack window of 1000000000 ms; answers to it wait 600000 ms (this client waits between 1 s and 10 min)',
+      'warn session "hasty" declares an ack window of 5 ms; answers to it wait 1000 ms (this client waits between 1 s and 60 min)',
+      'warn session "forever" declares an ack window of 1000000000 ms; answers to it wait 3600000 ms (this client waits between 1 s and 60 min)',
     ]);
     c.dispose();
   });

@@ -4,18 +4,23 @@
 // (the one home of the answer's phase) lets each surface do meanwhile.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { WebSocket } from 'ws';
 import { ANSWER_SURFACES, type AnswerRefusal } from '../../src/answer/answerPipeline';
+import type { SendOutcome } from '../../src/client/controlSender';
 import { MIN_ACK_WINDOW_MS } from '../../src/client/rosterSnapshot';
 import { Emitter } from '../../src/base/emitter';
 import type { AttentionItem } from '../../src/inbox/inbox';
 import { hubList } from '../../src/ui/services/hubList';
 import { Hubs } from '../../src/ui/hubs/hubs';
 import type { Settings } from '../../src/ui/services/settings';
+import { startAgent } from '../peers/agent/agent';
 import { startHub } from '../peers/hub/hub';
-import { freshSession } from '../support/events';
+import { freshSession, makeRequest } from '../support/events';
+import { FAKE_HUB_HELLO, fakeHub } from '../support/fakeHub';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
+import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'hubs-test-token';
@@ -140,6 +145,96 @@ describe('Hubs in plain Node, over a real hub', () => {
       assert.deepEqual(w.hubs.admit('quick-input', w.item), { ok: true }, 'nothing went: a new answer may');
     } finally {
       await w.close();
+    }
+  });
+});
+
+describe('Hubs over a hub whose refusal comes after the ack window', () => {
+  test('a late no-route settles the answer as refused, with the reason: the page and the history hear it, and nothing is left to send again', async () => {
+    const session = freshSession('late');
+    const request = makeRequest(session, 1, { kind: 'permission', prompt: 'Deploy?', options: [{ id: 'allow', label: 'Allow' }] }, { severity: 'notice', capture: 'redacted' });
+    let socket: WebSocket | undefined;
+    const commands: string[] = [];
+    const hub = await fakeHub((ws, frame) => {
+      socket = ws;
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ ...FAKE_HUB_HELLO, capabilities: { roster: {}, control: {} } }));
+      if (frame['type'] === 'subscribe') {
+        ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
+        ws.send(JSON.stringify(request));
+      }
+      if (frame['type'] === 'roster') {
+        ws.send(JSON.stringify({ type: 'roster', id: frame['id'], entries: [{ session, agent: 'test-agent', control: { accepts: ['control.attention.respond'], ack_window_ms: MIN_ACK_WINDOW_MS } }] }));
+      }
+      if (frame['type'] === 'control.attention.respond') commands.push(String(frame['id']));
+    });
+    const w = openHubs(hub.url);
+    try {
+      const find = () => w.hubs.visibleItems().find((item) => item.requestId === request.id);
+      await waitUntil(() => find() !== undefined && w.hubs.reachability(find()!).state === 'reachable', 'the request, its target reachable', 5_000, () => w.log.lines.join('\n'));
+      const item = find()!;
+      const later: SendOutcome[] = [];
+      const settled: SendOutcome[] = [];
+      w.hubs.onDidSettleLater(({ outcome, requestId }) => requestId === item.requestId && later.push(outcome));
+      w.hubs.onDidSettleAnswer(({ outcome }) => settled.push(outcome));
+      const sent = w.hubs.answer('page', item, { option: 'allow' });
+      assert.ok(sent.kind === 'sending');
+      const timedOut = await sent.outcome;
+      assert.equal(timedOut.kind, 'timeout');
+      assert.deepEqual(commands, [timedOut.commandId]);
+      assert.deepEqual(w.hubs.sendAgain(item), { commandId: timedOut.commandId }, 'timed out: Send again is offered');
+
+      // The hub's refusal, after the window ran out (AEP-0004 §4.2: any cause-matched error frame is a refusal).
+      socket!.send(JSON.stringify({ type: 'error', cause: timedOut.commandId, code: 'no-route', detail: 'no claimant' }));
+      const refused: SendOutcome = { kind: 'refused-by-hub', commandId: timedOut.commandId, code: 'no-route', detail: 'no claimant' };
+      await waitUntil(() => w.hubs.answerRecord(item)?.state === 'refused', 'the answer settled as refused', 5_000, () => w.log.lines.join('\n'));
+      assert.deepEqual(w.hubs.answerRecord(item)?.outcome, refused);
+      assert.deepEqual(later, [refused], 'the request\'s page hears it');
+      assert.deepEqual(settled, [timedOut, refused], 'the history hears it after the timeout');
+      assert.equal(w.hubs.sendAgain(item), undefined, 'the hub refused it: nothing to send again');
+      assert.ok(!w.log.lines.some((line) => line.includes('the hub reported no-route')), 'taken as the refusal it is, not as a stray error');
+    } finally {
+      w.hubs.dispose();
+      await hub.close();
+    }
+  });
+});
+
+describe('Hubs and the demo agent, when the agent applied an answer and its ack was lost', () => {
+  test('the same answer sent again goes under the same id: the agent re-acks what it applied, and the answer ends accepted, not refused', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    // The agent reaches the hub through a proxy that can lose what it sends: its ack, after it applied the answer.
+    const proxy = await TcpProxy.start(hub.port);
+    const agentLog: string[] = [];
+    const agent = await startAgent({ hubUrl: proxy.url, token: TOKEN, scenarios: ['permission'], everyMs: 600_000, ackWindowMs: MIN_ACK_WINDOW_MS, log: (line) => agentLog.push(line) });
+    const w = openHubs(hub.url);
+    try {
+      const find = () => w.hubs.visibleItems().find((item) => item.request?.renderKind === 'permission');
+      await waitUntil(() => find() !== undefined && w.hubs.reachability(find()!).state === 'reachable', 'the agent\'s request, the agent reachable', 5_000, () => w.log.lines.join('\n'));
+      const item = find()!;
+      const option = item.request!.options[0]!.id;
+
+      proxy.droppingUpstream = true;
+      const first = w.hubs.answer('page', item, { option });
+      assert.ok(first.kind === 'sending');
+      await waitUntil(() => agentLog.some((line) => /^demo-agent: accepted /.test(line)), 'the agent to apply it', 5_000, () => agentLog.join('\n'));
+      const timedOut = await first.outcome;
+      assert.equal(timedOut.kind, 'timeout', 'its ack never reached the hub');
+      proxy.droppingUpstream = false;
+
+      // The person sends the same answer again from the page.
+      const again = w.hubs.answer('page', item, { option });
+      assert.ok(again.kind === 'sending');
+      const outcome = await again.outcome;
+      assert.deepEqual(outcome, { kind: 'accepted', commandId: timedOut.commandId }, agentLog.join('\n'));
+      assert.deepEqual(again.retry, { commandId: timedOut.commandId }, 'a retry, not a new answer');
+      assert.equal(w.hubs.answerRecord(item)?.state, 'accepted');
+      assert.ok(agentLog.some((line) => line.startsWith(`demo-agent: re-acked ${timedOut.commandId}`)), 'the agent re-acked its recorded ack');
+      assert.equal(agentLog.filter((line) => /^demo-agent: (accepted|rejected) /.test(line)).length, 1, 'applied once, refused never');
+    } finally {
+      w.hubs.dispose();
+      await agent.close();
+      await proxy.close();
+      await hub.close();
     }
   });
 });

@@ -11,6 +11,8 @@ export class TcpProxy {
   private blocked = false;
   /** While set, what the hub sends is thrown away: the client hears nothing (a lost ack). */
   droppingDownstream = false;
+  /** While set, what the client sends is thrown away: the hub hears nothing of it (an agent's ack lost on its way). */
+  droppingUpstream = false;
   connections = 0;
   /** Bytes passed from the hub to the client, over every connection (what a replay costs on the wire). */
   bytesDownstream = 0;
@@ -35,7 +37,10 @@ export class TcpProxy {
       };
       client.on('error', end).on('close', end);
       upstream.on('error', end).on('close', end);
-      client.pipe(upstream);
+      client.on('data', (chunk: Buffer) => {
+        if (!proxy || proxy.droppingUpstream) return;
+        upstream.write(chunk);
+      });
       upstream.on('data', (chunk: Buffer) => {
         if (!proxy || proxy.droppingDownstream) return;
         proxy.bytesDownstream += chunk.length;
@@ -64,6 +69,7 @@ export class TcpProxy {
   restore(): void {
     this.blocked = false;
     this.droppingDownstream = false;
+    this.droppingUpstream = false;
   }
 
   async close(): Promise<void> {

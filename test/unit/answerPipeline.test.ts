@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface,
+  ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface, type LateSettlement,
 } from '../../src/answer/answerPipeline';
 import { parseAttentionRequest, type Answer, type AttentionRequest } from '../../src/aep/attention';
 import type { CaptureChoice } from '../../src/aep/capture';
@@ -342,6 +342,117 @@ describe('the record is the one home of what became of the answer', () => {
     assert.deepEqual(w.pipeline.record(w.facts()), { state: 'accepted', commandId: timedOut.commandId, surface: 'page', outcome: { kind: 'accepted', commandId: timedOut.commandId } });
     assert.equal(w.pipeline.sendAgain(w.facts()), undefined);
     assert.equal(refusal(w.pipeline.submit('notification', w.facts(), { option: 'deny' }, {}, short)).code, 'answer-accepted');
+  });
+
+  test('a hub refusal that comes after the ack window: the record says refused, with the reason, and no Send Again', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const late: LateSettlement[] = [];
+    const pipeline = new AnswerPipeline({ settledLate: (settled) => late.push(settled) });
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected(() => true);
+    const first = outcome(pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    t.mock.timers.tick(1_000);
+    const timedOut = await first;
+    assert.equal(timedOut.kind, 'timeout');
+    assert.equal(pipeline.record(w.facts())?.state, 'timed-out');
+    // AEP-0004 §4.2: any cause-matched error frame is a refusal, whenever it comes.
+    assert.ok(short.onErrorFrame({ type: 'error', code: 'no-route', cause: timedOut.commandId, detail: 'no claimant' }));
+    const refused: SendOutcome = { kind: 'refused-by-hub', commandId: timedOut.commandId, code: 'no-route', detail: 'no claimant' };
+    assert.deepEqual(pipeline.record(w.facts()), { state: 'refused', commandId: timedOut.commandId, surface: 'page', outcome: refused });
+    assert.deepEqual(late, [{ key: { hub: 'h1', source: w.request.source, requestId: w.request.id }, outcome: refused, current: true }], 'the surfaces hear it');
+    assert.equal(pipeline.sendAgain(w.facts()), undefined, 'nothing to send again: the hub refused it');
+    assert.deepEqual(w.store.list(), [], 'no longer kept for Send again after a reload');
+    assert.deepEqual(pipeline.admit('page', w.facts()), { ok: true }, 'a new answer may go');
+  });
+
+  test('a late refusal of an answer a newer one replaced leaves the newer one\'s record alone', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const late: LateSettlement[] = [];
+    const pipeline = new AnswerPipeline({ settledLate: (settled) => late.push(settled) });
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected(() => true);
+    const first = outcome(pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    t.mock.timers.tick(1_000);
+    const timedOut = await first;
+    void outcome(pipeline.submit('page', w.facts(), { option: 'deny' }, {}, short));
+    const newer = pipeline.record(w.facts());
+    assert.equal(newer?.state, 'awaiting-ack');
+    assert.ok(short.onErrorFrame({ type: 'error', code: 'no-route', cause: timedOut.commandId }));
+    assert.deepEqual(pipeline.record(w.facts()), newer);
+    assert.deepEqual(late.map((one) => one.current), [false]);
+  });
+
+  test('the same answer after a timeout is Send Again, same id; a different one is a new command, and says the first got no ack', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const wire: string[] = [];
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected((text) => (wire.push(text), true));
+    const timeOut = async (result: AnswerResult) => {
+      const settled = outcome(result);
+      t.mock.timers.tick(1_000);
+      return settled;
+    };
+    const first = await timeOut(w.pipeline.submit('page', w.facts(), { option: 'deny', text: 'not on main' }, {}, short));
+    assert.equal(first.kind, 'timeout');
+
+    // The same answer, built anew by the form (its keys in another order): the same command (AEP-0004 §2.3).
+    const same = w.pipeline.submit('quick-input', w.facts(), { text: 'not on main', option: 'deny' }, {}, short);
+    assert.ok(same.kind === 'sending');
+    assert.deepEqual(same.retry, { commandId: first.commandId });
+    assert.equal(same.unacknowledged, undefined);
+    assert.equal(wire.length, 2);
+    assert.equal(wire[1], wire[0], 'byte for byte, under the same id');
+    assert.equal(w.pipeline.record(w.facts())?.commandId, first.commandId);
+    const again = await timeOut(same);
+    assert.deepEqual(again, { kind: 'timeout', commandId: first.commandId, afterMs: 1_000 });
+
+    // After a reload the pipeline is new: the kept envelope says what the command carried.
+    const reloaded = new AnswerPipeline();
+    reloaded.noteRestored(w.facts(), again);
+    const kept = reloaded.submit('page', w.facts(), { option: 'deny', text: 'not on main' }, {}, short);
+    assert.ok(kept.kind === 'sending');
+    assert.deepEqual(kept.retry, { commandId: first.commandId });
+    assert.equal(wire[2], wire[0]);
+    await timeOut(kept);
+
+    // A different answer: a new command, and the caller is told the first may already have been applied.
+    const different = w.pipeline.submit('page', w.facts(), { option: 'deny', text: 'not today' }, {}, short);
+    assert.ok(different.kind === 'sending');
+    assert.equal(different.retry, undefined);
+    assert.deepEqual(different.unacknowledged, { commandId: first.commandId });
+    const newId = (JSON.parse(wire[3] ?? '{}') as { id?: string }).id;
+    assert.ok(newId && newId !== first.commandId, 'a new id');
+    assert.ok(short.onAck({
+      aep: '0.1', id: 'ack-new', type: 'control.accepted', time: new Date().toISOString(), source: w.request.source, agent: w.request.agent,
+      session: w.request.session, cause: newId,
+    }));
+    assert.deepEqual(await different.outcome, { kind: 'accepted', commandId: newId });
+  });
+
+  test('an answer after one that was refused, or as the first, is a new command with nothing to say of an earlier one', async (t) => {
+    t.after(stopAll);
+    const w = window();
+    w.connect();
+    const first = w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, w.sender);
+    assert.ok(first.kind === 'sending');
+    assert.equal(first.retry, undefined);
+    assert.equal(first.unacknowledged, undefined);
+    w.ack(w.wire[0]?.id ?? '', 'control.rejected', { reason: 'invalid', detail: 'no' });
+    await first.outcome;
+    const second = w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, w.sender);
+    assert.ok(second.kind === 'sending');
+    assert.equal(second.retry, undefined, 'refused, not unacknowledged: sending it again is a new command');
+    assert.equal(second.unacknowledged, undefined);
+    assert.notEqual(w.wire[1]?.id, w.wire[0]?.id);
   });
 
   test('a command restored after a reload that is then accepted: the record says so, a new answer is refused', () => {

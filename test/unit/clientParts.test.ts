@@ -284,6 +284,21 @@ describe('ControlSender', () => {
     assert.equal(written.length, 1, 'nothing was written again');
   });
 
+  test('a hub refusal that arrives after the window settles the command as refused, with the reason, and leaves nothing to send again', async () => {
+    const control = new ControlSender(silentLogger);
+    const written: string[] = [];
+    control.connected((text) => (written.push(text), true));
+    const cmd = command();
+    const late: SendOutcome[] = [];
+    assert.equal((await control.send(cmd, 30, target, false, { late: (outcome) => late.push(outcome) })).kind, 'timeout');
+    assert.equal(control.onErrorFrame({ type: 'error', code: 'no-route', cause: cmd.id, detail: 'nobody home' }), true, 'a cause-matched error frame is a refusal (AEP-0004 §4.2)');
+    assert.deepEqual(late, [{ kind: 'refused-by-hub', commandId: cmd.id, code: 'no-route', detail: 'nobody home' }]);
+    assert.equal(control.resend(cmd.id), undefined, 'settled: no "Send again" of it');
+    assert.equal(written.length, 1, 'nothing was written again');
+    assert.equal(control.onErrorFrame({ type: 'error', code: 'no-route', cause: cmd.id }), false, 'settled once');
+    assert.equal(control.onErrorFrame({ type: 'error', code: 'no-route', cause: 'someone-else' }), false, 'not ours');
+  });
+
   test('dispose cancels what is pending', async () => {
     const control = new ControlSender(silentLogger);
     const outcome = control.send(command(), 5_000, target);

@@ -87,7 +87,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     sendAgain: () => undefined,
     size: 1,
     of: () => ({ label: 'laptop' }),
-    onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleRestored: restored.event,
+    onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleLater: restored.event,
     ...on.hubs,
   };
   const answered: Answer[] = [];
@@ -113,7 +113,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     current = next;
     inbox.fire({ hub: { id: next.hub }, change: { item: { key: next.key } } });
   };
-  return { webview, log, controller, answered, change };
+  return { webview, log, controller, answered, change, settledLater: restored.fire };
 }
 
 /** Resolves once the page has been posted `count` messages (an outcome follows its answer's promise). */
@@ -316,6 +316,18 @@ describe('request page host', () => {
     assert.deepEqual([ended.status, ended.resolution, ended.recorded], ['resolved', 'cancelled', { verdict: 'none' }]);
   });
 
+  test('an answer that timed out and was then refused by the hub: the page says not delivered, with the reason, and offers no Send again', () => {
+    const item = permissionItem();
+    const { webview, settledLater } = page(item);
+    webview.fromPage({ type: 'ready' });
+    settledLater({ hub: { id: item.hub }, requestId: item.requestId, source: item.source, outcome: { kind: 'refused-by-hub', commandId: 'C1', code: 'no-route', detail: 'no claimant' } });
+    const told = webview.posted.at(-1);
+    assert.ok(told?.type === 'outcome', webview.types().join(', '));
+    assert.equal(told.phase, 'refused');
+    assert.match(told.message, /did not deliver the answer \(no-route\): no claimant/);
+    assert.equal(told.canRetry, undefined);
+  });
+
   test('an invalid message from the page is logged and ignored', () => {
     const item = permissionItem();
     const { webview, log, answered } = page(item);
@@ -337,6 +349,32 @@ describe('request page host', () => {
     assert.deepEqual([sending.submitId, sending.phase], ['submit-1', 'sending']);
     assert.deepEqual([accepted.submitId, accepted.phase], ['submit-1', 'accepted']);
     assert.match(accepted.message, /accepted the answer/);
+  });
+
+  test('a different answer after one that got no acknowledgement: the page says the first may already have been applied', async () => {
+    const item = permissionItem();
+    const { webview } = page(item, {
+      answer: () => ({ kind: 'sending', outcome: Promise.resolve({ kind: 'rejected', commandId: 'C2', reason: 'invalid', detail: 'already answered' }), unacknowledged: { commandId: 'C1' } }),
+    });
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown(submit({ option: 'deny' }));
+    const [, sending, refused] = await posted(webview, 3);
+    assert.ok(sending?.type === 'outcome' && refused?.type === 'outcome');
+    for (const told of [sending, refused]) assert.match(told.message, /earlier answer got no acknowledgement, so .* may already have applied it/, told.message);
+    assert.match(refused.message, /refused the answer as invalid/);
+  });
+
+  test('the same answer again after a timeout: the page says it went as the same command', async () => {
+    const item = permissionItem();
+    const { webview } = page(item, {
+      answer: () => ({ kind: 'sending', outcome: Promise.resolve({ kind: 'accepted', commandId: 'C1' }), retry: { commandId: 'C1' } }),
+    });
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown(submit({ option: 'allow' }));
+    const [, sending, accepted] = await posted(webview, 3);
+    assert.ok(sending?.type === 'outcome' && accepted?.type === 'outcome');
+    assert.match(sending.message, /sent again as the same command/);
+    assert.doesNotMatch(accepted.message, /earlier answer/);
   });
 
   test('through the real pipeline: a second Send while the first awaits its ack is refused with the pipeline\'s refusal, and one command goes out', async () => {

@@ -111,7 +111,7 @@ function window(options: { oob?: boolean; ackOnSend?: boolean } = {}) {
     onDidChangeInbox: emitter<{ hub: { id: string }; change: { item: { key: string } } | undefined }>().event,
     onDidChangeRoster: emitter<{ id: string }>().event,
     onDidChangeState: emitter<{ id: string }>().event,
-    onDidSettleRestored: emitter<{ hub: { id: string }; outcome: SendOutcome; requestId: string; source: string }>().event,
+    onDidSettleLater: emitter<{ hub: { id: string }; outcome: SendOutcome; requestId: string; source: string }>().event,
   };
   const ack = (commandId: string) => {
     const accepted: AepEvent = {

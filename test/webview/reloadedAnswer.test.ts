@@ -145,7 +145,7 @@ describe('request page after a window reload: an answer sent before it', chromiu
     const restoredOutcome = new Promise<SendOutcome>((resolve) => later.sender.restore(() => OPEN, (outcome) => (settled.push(outcome), resolve(outcome))));
     later.connect();
     assert.deepEqual(later.written, earlier.written);
-    // As RequestPageController does on onDidSettleRestored: the outcome under the command id.
+    // As RequestPageController does on onDidSettleLater: the outcome under the command id.
     const timedOut = await restoredOutcome;
     assert.equal(timedOut.kind, 'timeout');
     await reloaded.post(outcomeMessage(timedOut.commandId, timedOut, item.agent, fieldIds));

@@ -1,6 +1,6 @@
 import type { Answer } from '../../aep/attention';
 import {
-  AnswerPipeline, type Admission, type AnswerFacts, type AnswerRecord, type AnswerResult, type AnswerSurface,
+  AnswerPipeline, type Admission, type AnswerFacts, type AnswerRecord, type AnswerResult, type AnswerSurface, type LateSettlement,
 } from '../../answer/answerPipeline';
 import type { CaptureChoice } from '../../aep/capture';
 import type { KeyValueStorage } from '../../client/commandStore';
@@ -52,7 +52,7 @@ export type OverallState = 'unconfigured' | ConnectionState['kind'];
 export class Hubs extends Disposable {
   private readonly byId = new Map<string, Hub>();
   /** One record per request of the answer in flight, for every surface of the window. */
-  private readonly pipeline = new AnswerPipeline();
+  private readonly pipeline = new AnswerPipeline({ settledLate: (late) => this.settledLate(late) });
   /** What each hub's own subscriptions and store are released by, in order. */
   private readonly releases = new Map<Hub, () => void>();
   private reportedProblems = '';
@@ -63,7 +63,7 @@ export class Hubs extends Disposable {
   private readonly inboxChanges = this._register(new Emitter<HubInboxChange>(this.onListenerError));
   private readonly stateChanges = this._register(new Emitter<Hub>(this.onListenerError));
   private readonly rosterChanges = this._register(new Emitter<Hub>(this.onListenerError));
-  private readonly restored = this._register(new Emitter<RestoredOutcome & { hub: Hub }>(this.onListenerError));
+  private readonly later = this._register(new Emitter<RestoredOutcome & { hub: Hub }>(this.onListenerError));
   private readonly listChanges = this._register(new Emitter<void>(this.onListenerError));
   private readonly sent = this._register(new Emitter<SentAnswer>(this.onListenerError));
   private readonly settled = this._register(new Emitter<{ hub: Hub; outcome: SendOutcome }>(this.onListenerError));
@@ -76,7 +76,11 @@ export class Hubs extends Disposable {
   readonly onDidChangeInbox = this.inboxChanges.event;
   readonly onDidChangeState = this.stateChanges.event;
   readonly onDidChangeRoster = this.rosterChanges.event;
-  readonly onDidSettleRestored = this.restored.event;
+  /**
+   * An answer settled that no surface is awaiting: one an earlier client left
+   * (a reload, a rebuild), or one that settled after its ack window ran out.
+   */
+  readonly onDidSettleLater = this.later.event;
   /** A hub was added or removed. */
   readonly onDidChangeHubs = this.listChanges.event;
   /** An answer was handed to its hub (before its outcome is known). */
@@ -210,7 +214,7 @@ export class Hubs extends Disposable {
         if (hub) this.sent.fire({ hub, item, command });
       },
     });
-    return result.kind === 'sending' ? { kind: 'sending', outcome: result.outcome.then((outcome) => this.settledFrom(hub, item, outcome)) } : result;
+    return result.kind === 'sending' ? { ...result, outcome: result.outcome.then((outcome) => this.settledFrom(hub, item, outcome)) } : result;
   }
 
   /** "Send Again": the same command, same id (AEP-0004 §2 item 3). */
@@ -229,13 +233,24 @@ export class Hubs extends Disposable {
   }
 
   private settledFrom(hub: Hub | undefined, item: Readonly<AttentionItem>, outcome: SendOutcome): SendOutcome {
-    // The outcome, never the answer's text.
-    const detail = outcome.kind === 'rejected' ? ` (${outcome.reason})` : outcome.kind === 'refused-by-hub' || (outcome.kind === 'cancelled' && outcome.code) ? ` (${outcome.code})` : '';
-    const line = `answer ${outcome.commandId} to ${item.agent}'s request ${item.requestId}: ${outcome.kind}${detail}`;
+    const line = `answer ${outcome.commandId} to ${item.agent}'s request ${item.requestId}: ${outcome.kind}${outcomeDetail(outcome)}`;
     if (outcome.kind === 'accepted' || outcome.kind === 'awaiting-ack') this.log.for('answers').info(line);
     else this.log.for('answers').warn(line);
     if (hub) this.settled.fire({ hub, outcome });
     return outcome;
+  }
+
+  /**
+   * A command that timed out settled after all: the history hears it, and so
+   * does the request's page when it is still the request's answer (a newer
+   * one's page must not read the older one's ending as its own).
+   */
+  private settledLate({ key, outcome, current }: LateSettlement): void {
+    const hub = this.byId.get(key.hub);
+    if (!hub) return;
+    this.log.for('answers').info(`answer ${outcome.commandId} to request ${key.requestId}, after its ack window: ${outcome.kind}${outcomeDetail(outcome)}`);
+    this.settled.fire({ hub, outcome });
+    if (current) this.later.fire({ hub, outcome, requestId: key.requestId, source: key.source });
   }
 
   /** Adds the hubs the settings now name, removes the ones they no longer do, and hands the rest their new settings. */
@@ -278,7 +293,7 @@ export class Hubs extends Disposable {
       hub.onDidChangeRoster(() => this.rosterChanges.fire(hub)),
       hub.onDidSettleRestored((restored) => {
         this.pipeline.noteRestored({ hub: hub.id, source: restored.source, requestId: restored.requestId }, restored.outcome);
-        this.restored.fire({ ...restored, hub });
+        this.later.fire({ ...restored, hub });
         this.settled.fire({ hub, outcome: restored.outcome });
       }),
     ];
@@ -309,4 +324,10 @@ export class Hubs extends Disposable {
     for (const hub of this.byId.values()) this.release(hub);
     this.byId.clear();
   }
+}
+
+/** The code an outcome carries, for a log line: never the answer's text. */
+function outcomeDetail(outcome: SendOutcome): string {
+  if (outcome.kind === 'rejected') return ` (${outcome.reason})`;
+  return outcome.kind === 'refused-by-hub' || (outcome.kind === 'cancelled' && outcome.code) ? ` (${outcome.code})` : '';
 }

@@ -8,7 +8,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import type { AttentionItem } from '../../inbox/inbox';
 import type { RedactionOptions } from '../../aep/redaction';
 import type { PageDraft, PageInit, PageRecorded } from '../../shared/webviewMessages';
-import { outcomeMessage, recordMessages, sendingMessage } from '../words/answerOutcomes';
+import { outcomeMessage, recordMessages, sendingMessage, sentAfterTimeout } from '../words/answerOutcomes';
 import { type StringBundle } from '../words/l10n';
 import { refusalChoices } from '../words/refusalChoices';
 import { pageReachability, pageRequest } from './pageContent';
@@ -30,7 +30,8 @@ export interface RequestPageHubs {
   readonly onDidChangeInbox: Listen<{ hub: { readonly id: string }; change: { item: { readonly key: string } } | undefined }>;
   readonly onDidChangeRoster: Listen<{ readonly id: string }>;
   readonly onDidChangeState: Listen<{ readonly id: string }>;
-  readonly onDidSettleRestored: Listen<{ hub: { readonly id: string }; outcome: SendOutcome; requestId: string; source: string }>;
+  /** An answer no Send here awaits settled: one kept across a reload, or one that settled after its ack window ran out. */
+  readonly onDidSettleLater: Listen<{ hub: { readonly id: string }; outcome: SendOutcome; requestId: string; source: string }>;
 }
 
 /** The page's way into the answer pipeline (src/answer): `Hubs.answer` for the surface `page`. */
@@ -89,8 +90,9 @@ export class RequestPageController {
       hubs.onDidChangeRoster((hub) => mine(hub) && this.pushUpdate()),
       // Its hub's hello says whether it is watch-only (src/client/watchOnly.ts); a token set rebuilds the connection.
       hubs.onDidChangeState((hub) => mine(hub) && this.pushUpdate()),
-      // An answer sent before a reload or rebuild, resent since: its outcome belongs on this page.
-      hubs.onDidSettleRestored(({ hub, outcome, requestId, source }) => {
+      // An answer sent before a reload or rebuild, resent since, or one that timed out and settled after all
+      // (a late ack, a late refusal by the hub): its outcome belongs on this page, in place of "no acknowledgement".
+      hubs.onDidSettleLater(({ hub, outcome, requestId, source }) => {
         const request = this.item.request;
         if (request && mine(hub) && requestId === this.item.requestId && source === this.item.source) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
       }),
@@ -149,10 +151,10 @@ export class RequestPageController {
       });
       return;
     }
-    this.postSending(submitId, current.agent);
+    this.host.post(sentAfterTimeout(sendingMessage(submitId, current.agent, this.deps.hubs.isConnected(this.item)), result, current.agent));
     const outcome = await result.outcome;
     const request = current.request;
-    if (request) this.postOutcome(submitId, request, outcome, current.agent);
+    if (request) this.host.post(sentAfterTimeout(outcomeMessage(submitId, outcome, current.agent, request.fields.map((f) => f.id)), result, current.agent));
   }
 
   private async retry(submitId: string): Promise<void> {

@@ -17,6 +17,23 @@ export function sendingMessage(submitId: string, agentText: string, connected: b
 }
 
 /**
+ * What the page says of a Send that was not a plain new answer: the same
+ * answer as one that got no acknowledgement goes as Send Again, the same
+ * command (AEP-0004 §2.3); a different one is a new command, and the agent
+ * may already have applied the one it never acknowledged.
+ */
+export function sentAfterTimeout(message: OutcomeMessage, how: { retry?: unknown; unacknowledged?: unknown }, agentText: string): OutcomeMessage {
+  const agent = agentName(agentText);
+  if (how.unacknowledged !== undefined) {
+    return { ...message, message: `${message.message} ${l10n.t('Your earlier answer got no acknowledgement, so {0} may already have applied it; this different answer went as a new one.', agent)}` };
+  }
+  if (how.retry !== undefined && (message.phase === 'sending' || message.phase === 'queued')) {
+    return { ...message, message: `${message.message} ${l10n.t('The same answer as before: sent again as the same command, so {0} acts on it once.', agent)}` };
+  }
+  return message;
+}
+
+/**
  * How an answer settled. A timeout offers "Send again", which repeats the
  * same command id (AEP-0004 §2.3), so the page's `retry` names this `submitId`.
  */
