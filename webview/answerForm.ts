@@ -54,7 +54,8 @@ export class AnswerArea {
   /** A form's "Reply in words instead…": the reply box it opens, once opened. */
   private words: HTMLElement | undefined;
 
-  constructor(private readonly request: PageRequest, private readonly send: Sender) {
+  /** `openSettings`: what "Open Settings" does where the request's content is withheld by this window's own setting. */
+  constructor(private readonly request: PageRequest, private readonly send: Sender, openSettings?: () => void) {
     // The draft kept with setState is masked with the same always-secret values as the answer.
     setStoredSecretValues(request.secretValues ?? []);
     this.retryButton = button(l10n.t('Send again (same answer)'), 'secondary', () => this.retryListener?.());
@@ -62,7 +63,12 @@ export class AnswerArea {
     this.retryButton.hidden = true;
     this.message = el('div', { class: 'outcome', id: 'outcome', role: 'status', 'aria-live': 'polite' });
     this.element = el('section', { class: 'answer', 'aria-label': l10n.t('Your answer') });
-    if (request.problem) {
+    if (request.problem && request.withheld) {
+      // Nothing is wrong with the request: the host's words say who withheld its content, and what can still be done.
+      const settings = request.withheld === 'own-ceiling' && openSettings ? [' ', button(l10n.t('Open Settings'), 'secondary', openSettings)] : [];
+      this.element.append(el('p', { class: 'informational withheld', id: 'withheld', role: 'status' }, request.problem, ...settings));
+      this.close();
+    } else if (request.problem) {
       this.element.append(el('p', { class: 'problem', role: 'alert' }, l10n.t('This request cannot be shown: {0}', request.problem)));
       this.close();
     } else if (!request.answerableHere) {

@@ -89,7 +89,7 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   app.dataset['key'] = about.key;
   app.dataset['generation'] = String(generation);
   const header = new Header(request, now);
-  const answer = new AnswerArea(request, (message: Answer, verbatim: boolean) => submit(about, message, verbatim));
+  const answer = new AnswerArea(request, (message: Answer, verbatim: boolean) => submit(about, message, verbatim), () => post(about, { type: 'openSettings' }));
   const status = el('div', { class: 'status', id: 'status', role: 'status' });
   const agentRegion = el(
     'section',

@@ -22,31 +22,46 @@ export type AnswerProblem = { fieldId?: string } & (
 
 export type AnswerProblemCode = AnswerProblem['code'];
 
+/** An answer the host may send (as it goes on the wire), or what is wrong with it. */
+export type AnswerCheck = { ok: true; answer: Answer } | { ok: false; problem: AnswerProblem };
+
 /**
  * Whether an answer may be sent for a request, checked again on the host side
- * whatever the page did: the webview is a less trusted context. Returns what
- * is wrong, in words, or undefined.
+ * whatever the page did: the webview is a less trusted context, and the quick
+ * input, the notification and tools answer without it. Empty optional values
+ * are left out (formValidation.ts `validateFormValues`, the page's and the
+ * quick input's own rule) before the rest is checked, so what passes is what
+ * goes on the wire: an emitter reads `""` as an answer, not as none.
  */
-export function answerProblem(request: AttentionRequest | undefined, answer: Answer): AnswerProblem | undefined {
-  if (!request) return { code: 'unreadable' };
-  if (!request.answerableHere) return { code: 'answered-elsewhere' };
+export function checkAnswer(request: AttentionRequest | undefined, answer: Answer): AnswerCheck {
+  const refuse = (problem: AnswerProblem): AnswerCheck => ({ ok: false, problem });
+  if (!request) return refuse({ code: 'unreadable' });
+  if (!request.answerableHere) return refuse({ code: 'answered-elsewhere' });
   if (answer.option !== undefined && !request.options.some((option) => option.id === answer.option)) {
-    return { code: 'unknown-option', option: answer.option };
+    return refuse({ code: 'unknown-option', option: answer.option });
   }
+  let checked = answer;
   if (request.renderKind === 'form') {
     const inWords = answer.values === undefined && answer.option === undefined && (answer.text?.trim() ?? '') !== '';
     if (inWords) {
       // AEP-0002 §5.3: an answer may carry `text` alone, but not to a form with required fields (AEP-0006).
-      if (!wordsReplyAccepted(request.fields)) return wordsNeedFields(request);
+      if (!wordsReplyAccepted(request.fields)) return refuse(wordsNeedFields(request));
     } else {
       const check = validateFormValues(request.fields, answer.values ?? {});
-      if (!check.ok) return fieldsProblem(request, check.errors);
+      if (!check.ok) return refuse(fieldsProblem(request, check.errors));
+      if (answer.values !== undefined) checked = { ...answer, values: check.values };
     }
   } else if (answer.values !== undefined) {
-    return { code: 'values-not-form' };
+    return refuse({ code: 'values-not-form' });
   }
-  if (answer.option === undefined && answer.values === undefined && !answer.text?.trim()) return { code: 'empty' };
-  return undefined;
+  if (checked.option === undefined && checked.values === undefined && !checked.text?.trim()) return refuse({ code: 'empty' });
+  return { ok: true, answer: checked };
+}
+
+/** What is wrong with an answer (`checkAnswer`), or undefined when it may be sent. */
+export function answerProblem(request: AttentionRequest | undefined, answer: Answer): AnswerProblem | undefined {
+  const check = checkAnswer(request, answer);
+  return check.ok ? undefined : check.problem;
 }
 
 /**

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { UNSHOWABLE_KEY } from './bounds';
 import { captureOf, severityOf, type AepEvent } from './envelope';
 import type { CaptureLevel, Severity } from './levels';
+import { withheldContent, type WithheldContent } from './withheldRequest';
 import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from '../base/result';
 
 /** The `kind`s AEP-0002 §5.3 defines (with AEP-0006's `form`). Others are kept and shown as prompt + reply. */
@@ -92,7 +93,10 @@ export interface RequestProblem {
   source: string;
   agent: string;
   session?: string;
+  /** For the log, in English; the UI words the problem itself. */
   message: string;
+  /** Set when its content was withheld on the way (capture `none`), not broken by the agent. */
+  withheld?: WithheldContent;
 }
 
 function isKnownKind(kind: string): kind is KnownKind {
@@ -219,7 +223,8 @@ function firstDuplicate(values: readonly string[]): string | undefined {
  */
 export type RequestParse = { ok: true; value: AttentionRequest } | { ok: false; problem: RequestProblem };
 
-export function parseAttentionRequest(event: AepEvent): RequestParse {
+/** `ceiling`: the capture this window asks its hub for (AEP-0003 §6.4), so a request it withheld is not blamed on the agent. */
+export function parseAttentionRequest(event: AepEvent, { ceiling }: { ceiling?: CaptureLevel | undefined } = {}): RequestParse {
   const fail = (what: string, reason: string): RequestParse => {
     const problem: RequestProblem = {
       id: event.id,
@@ -239,6 +244,12 @@ export function parseAttentionRequest(event: AepEvent): RequestParse {
   const certain = certainRequestedData(event.data ?? {});
   const data = certain ? { success: true as const, data: certain } : safeParseEnglish(requestedDataSchema, event.data ?? {});
   if (!data.success) {
+    const withheld = withheldContent(event, ceiling);
+    if (withheld) {
+      const problem: RequestProblem = { id: event.id, source: event.source, agent: event.agent, message: withheldMessage(event, withheld), withheld };
+      problem.session = event.session;
+      return { ok: false, problem };
+    }
     const kind = event.data?.['kind'];
     return fail(typeof kind === 'string' ? describeKind(kind) : 'a request', describeZodError(data.error));
   }
@@ -284,6 +295,11 @@ export function parseAttentionRequest(event: AepEvent): RequestParse {
   if (d.respond_via !== undefined) request.respondVia = d.respond_via;
   if (d.context !== undefined) request.context = d.context;
   return { ok: true, value: request };
+}
+
+function withheldMessage(event: AepEvent, withheld: WithheldContent): string {
+  const by = withheld.by === 'own-ceiling' ? "this window's capture ceiling (none) withholds it" : 'it was withheld before it reached this window';
+  return `${event.agent}'s request ${event.id} came without its content (capture none): ${by}`;
 }
 
 // ---- the lifecycle events after `requested` (AEP-0002 §7) -------------------

@@ -8,7 +8,7 @@
 //   6. ControlSender.write -> src/client/hubSocket.ts HubSocket.send (through the writer HubClient hands it on connect)
 // The quick input, the notification and Answer Next enter at hop 3.
 import { answerSchema, type Answer, type AttentionRequest } from '../aep/attention';
-import { answerProblem, type AnswerProblem } from '../aep/answerCheck';
+import { checkAnswer, type AnswerProblem } from '../aep/answerCheck';
 import { decideCapture, type CaptureChoice, type PartChange } from '../aep/capture';
 import type { CaptureLevel } from '../aep/levels';
 import { canonicalJson } from '../base/json';
@@ -259,13 +259,18 @@ export class AnswerPipeline {
    * sent as Send Again, the same command (AEP-0004 §2.3, §7: a retry reuses
    * its id), never as a second one.
    */
-  submit(surface: AnswerSurface, facts: AnswerFacts, answer: Answer, choice: CaptureChoice, sender: AnswerSender, hooks: SubmitHooks = {}): AnswerResult {
+  submit(surface: AnswerSurface, facts: AnswerFacts, given: Answer, choice: CaptureChoice, sender: AnswerSender, hooks: SubmitHooks = {}): AnswerResult {
     const admitted = this.admit(surface, facts);
     if (!admitted.ok) return { kind: 'refused', refusal: admitted.refusal };
     const request = facts.request;
     if (!request) return { kind: 'refused', refusal: { code: 'unreadable' } };
-    const problem = answerProblem(request, answer);
-    if (problem) return { kind: 'refused', refusal: { code: 'invalid', problem, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
+    const check = checkAnswer(request, given);
+    if (!check.ok) {
+      const problem = check.problem;
+      return { kind: 'refused', refusal: { code: 'invalid', problem, ...(problem.fieldId ? { fieldId: problem.fieldId } : {}) } };
+    }
+    // What goes out is what was checked: empty optional values left out, whoever built the answer.
+    const answer = check.answer;
     const decision = decideCapture(answer, request, choice);
     if (!decision.ok) return { kind: 'refused', refusal: { code: 'would-redact', changes: decision.changes } };
     const respond = (entry: AnswerRecord) =>

@@ -5,7 +5,7 @@
 // the page reads its controls (webview/fields.ts) and checked with the page's
 // code (formValidation.ts, answerCheck.ts).
 import type { Answer, AttentionRequest, FieldSpec, SelectField } from '../aep/attention';
-import { answerProblem, fieldsProblem, wordsReplyAccepted, type AnswerProblem } from '../aep/answerCheck';
+import { answerProblem, checkAnswer, fieldsProblem, wordsReplyAccepted, type AnswerProblem } from '../aep/answerCheck';
 import { fieldValue, type SimpleField } from './fieldDraft';
 import { decideCapture, freeTextParts, type AnswerRedaction, type FormValues } from '../aep/capture';
 import { validateFormValues, type FieldProblem } from '../aep/formValidation';
@@ -183,8 +183,8 @@ export function stepOfField(plan: InlinePlan, fieldId: string | undefined): numb
 
 function checked(request: AttentionRequest, plan: InlinePlan, answer: Answer): InlineAnswer {
   // The host's own check (requestPageController.ts submit): whatever built the answer, this decides.
-  const problem = answerProblem(request, answer);
-  return problem ? { ok: false, problem, step: stepOfField(plan, problem.fieldId) } : { ok: true, answer };
+  const check = checkAnswer(request, answer);
+  return check.ok ? { ok: true, answer: check.answer } : { ok: false, problem: check.problem, step: stepOfField(plan, check.problem.fieldId) };
 }
 
 /**

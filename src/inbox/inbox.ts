@@ -3,6 +3,7 @@ import { boundEvent, isUnshowableRequest } from '../aep/bounds';
 import { Emitter } from '../base/emitter';
 import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../aep/envelope';
 import type { ResumePosition } from '../aep/frames';
+import type { CaptureLevel } from '../aep/levels';
 import { isOpenStatus, type AttentionItem, type AttentionStatus, type InboxChange } from './attentionItem';
 import { BoundedKeySet } from '../base/boundedKeySet';
 import { describeBytes } from '../base/byteSize';
@@ -32,6 +33,12 @@ export interface InboxOptions {
    * and `key`, so items of two hubs relaying the same session never share a key.
    */
   hub?: string;
+  /**
+   * The capture ceiling this window asks the hub for (AEP-0003 §6.4): a
+   * request that comes without content under it was withheld by the
+   * person's own setting, not broken by its agent (src/aep/withheldRequest.ts).
+   */
+  captureCeiling?: CaptureLevel | undefined;
   now?: () => number;
   /** `(source, id)` keys remembered for dedupe. */
   dedupeCapacity?: number;
@@ -74,6 +81,7 @@ const LIFECYCLE_TYPES = new Set(['attention.answered', 'attention.resolved', 'at
 export class Inbox {
   private readonly now: () => number;
   private readonly hub: string;
+  private ceiling: CaptureLevel | undefined;
   private readonly seen: BoundedKeySet;
   private readonly maxSessions: number;
   private readonly maxClosed: number;
@@ -111,6 +119,7 @@ export class Inbox {
 
   constructor(options: InboxOptions = {}) {
     this.hub = options.hub ?? '';
+    this.ceiling = options.captureCeiling;
     this.now = options.now ?? Date.now;
     this.seen = new BoundedKeySet(options.dedupeCapacity ?? 50_000);
     this.maxSessions = options.maxSessions ?? 5_000;
@@ -133,6 +142,11 @@ export class Inbox {
     this.onDidChange = this.changes.event;
     this.forgotten = new Emitter<{ source: string; session: string }>(options.onListenerError);
     this.onDidForgetSession = this.forgotten.event;
+  }
+
+  /** The capture ceiling asked for from now on (InboxOptions.captureCeiling); requests already read keep what they were read under. */
+  setCaptureCeiling(ceiling: CaptureLevel | undefined): void {
+    this.ceiling = ceiling;
   }
 
   /**
@@ -303,7 +317,7 @@ export class Inbox {
 
   private onRequested(event: AepEvent, receivedAt: number | undefined): string | undefined {
     if (event.session === undefined) {
-      const parsed = parseAttentionRequest(event);
+      const parsed = parseAttentionRequest(event, { ceiling: this.ceiling });
       return parsed.ok ? undefined : parsed.problem.message;
     }
     const key = this.itemKey(sessionKey(event.source, event.session), event.id);
@@ -315,7 +329,7 @@ export class Inbox {
       // Open requests are what the user is asked to act on: never dropped to make room.
       return `${event.agent}'s request ${event.id} in session ${event.session} was not added: the inbox holds ${describeBytes(this.budget.openBytes)} of open requests, and its memory budget is ${describeBytes(this.budget.maxBytes)}. Answer some, or narrow the filter`;
     }
-    const parsed = parseAttentionRequest(event);
+    const parsed = parseAttentionRequest(event, { ceiling: this.ceiling });
     const item: AttentionItem = {
       key,
       hub: this.hub,

@@ -55,6 +55,7 @@ export const OWN_ACTIONS = {
   replyInWordsPage: { surfaces: ['page'], words: () => l10n.t('Reply in Words Instead…') },
   sendAgain: { surfaces: ['page'], words: () => l10n.t('Send again (same answer)') },
   setHubToken: { surfaces: ['page'], words: () => l10n.t('Set Hub Token') },
+  openSettings: { surfaces: ['page'], words: () => l10n.t('Open Settings') },
 } as const satisfies Record<string, OwnAction>;
 
 export type OwnActionName = keyof typeof OWN_ACTIONS;

@@ -98,6 +98,11 @@ export const pageRequestSchema = z.object({
   contextWithheld: z.optional(z.boolean()),
   /** Set when the request could not be read; nothing else is rendered but provenance. */
   problem: z.optional(z.string()),
+  /**
+   * Set beside `problem` when nothing is wrong with the request: its content was withheld at capture `none`
+   * (src/aep/withheldRequest.ts), by this window's own ceiling setting (`own-ceiling`: the page offers the settings) or before.
+   */
+  withheld: z.optional(z.enum(['own-ceiling', 'upstream'])),
   reachability: pageReachability,
   /** The user's home directory, so the page runs the redaction pipeline (AEP-0003 §9.4 rule c) as the host will. */
   home: z.optional(z.string()),
@@ -138,6 +143,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pin'), ...pageRenderShape }),
   /** The hub is watch-only: the person asked to set its token (nothing else is sent). */
   z.object({ type: z.literal('setToken'), ...pageRenderShape }),
+  /** The request's content is withheld by this window's capture ceiling: the person asked to open that setting. */
+  z.object({ type: z.literal('openSettings'), ...pageRenderShape }),
   /** Send the timed-out answer `submitId` again, as the same command (AEP-0004 §2.3: same id, so the agent dedupes). */
   z.object({ type: z.literal('retry'), submitId: z.string().check(z.minLength(1), z.maxLength(64)), ...pageRenderShape }),
 ]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerProblem, wordsReplyAccepted } from '../../src/aep/answerCheck';
+import { answerProblem, checkAnswer, wordsReplyAccepted } from '../../src/aep/answerCheck';
 import { parseAttentionRequest, type AttentionRequest } from '../../src/aep/attention';
 import { goldenEvents } from '../support/fixtures';
 
@@ -57,4 +57,17 @@ test('a form with no required field is answered in words alone: text satisfies A
   assert.equal(wordsReplyAccepted(optional.fields), true);
   assert.equal(answerProblem(optional, { text: 'Use the defaults' }), undefined);
   assert.deepEqual(answerProblem(optional, { text: '  ' }), { code: 'empty' });
+});
+
+test('the host check leaves empty optional values out of what it passes, and refuses what still fails', () => {
+  // The page and the quick input leave them out already; a caller that does not must not put `""` on the wire.
+  assert.deepEqual(checkAnswer(form(), { values: { name: 'x', db: '' } }), { ok: true, answer: { values: { name: 'x' } } });
+  assert.deepEqual(checkAnswer(form(), { values: { name: 'x', db: '  ', regions: [] } }), { ok: true, answer: { values: { name: 'x' } } });
+  assert.deepEqual(checkAnswer(form(), { values: { name: 'x', staged: false } }), { ok: true, answer: { values: { name: 'x', staged: false } } }, '`false` is an answer, not an empty one');
+  const blank = checkAnswer(form(), { values: { name: ' ', db: '' } });
+  assert.equal(blank.ok ? 'passed' : blank.problem.fieldId, 'name', 'a required field left blank is still refused');
+  const unknown = checkAnswer(form(), { values: { name: 'x', extra: '' } });
+  assert.equal(unknown.ok ? 'passed' : unknown.problem.fieldId, 'extra', 'a key that is no field is refused even when empty');
+  // Answers without values pass as they came.
+  assert.deepEqual(checkAnswer(permission(), { option: 'allow' }), { ok: true, answer: { option: 'allow' } });
 });

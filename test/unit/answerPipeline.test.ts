@@ -35,6 +35,14 @@ function permission(): AttentionRequest {
   return parsed.value;
 }
 
+function form(): AttentionRequest {
+  const event = goldenEvents().find((e) => e.id === '01JX9YBEFRQ0000000000GOLD3');
+  assert.ok(event);
+  const parsed = parseAttentionRequest(event);
+  assert.ok(parsed.ok);
+  return parsed.value;
+}
+
 /** Senders opened by a case, stopped after it so no ack clock outlives the test. */
 const opened: ControlSender[] = [];
 function stopAll(): void {
@@ -216,6 +224,18 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'empty optional values never reach the wire, and what still fails after leaving them out is refused',
+    async run(surface) {
+      const w = window();
+      w.connect();
+      const request = form();
+      const missing = refusal(enter(surface, w, { values: { name: '', db: '' } }, {}, { request }));
+      assert.equal(w.wire.length, 0);
+      void enter(surface, w, { values: { name: 'x', db: '', regions: [], staged: false } }, {}, { request });
+      return { missing: missing.code === 'invalid' ? missing.problem.fieldId : missing.code, wire: w.wire.map((c) => c.answer) };
+    },
+  },
+  {
     name: 'an answer the request does not take (not one of its options)',
     async run(surface) {
       const w = window();
@@ -261,6 +281,7 @@ describe('answer pipeline: every surface gets the same result', () => {
     assert.equal(capture.preview.capture, 'redacted', 'the preview says what is sent');
     assert.deepEqual(await byName('text the redaction')?.run('page'), { refused: 'would-redact', changes: 1, typed: 'full' });
     assert.equal(await byName('an answer the request')?.run('page'), 'invalid');
+    assert.deepEqual(await byName('empty optional values')?.run('page'), { missing: 'name', wire: [{ values: { name: 'x', staged: false } }] });
   });
 
   test('one wording for the refusal, saying what is possible', () => {

@@ -23,7 +23,7 @@ const invalidCase = (name: string) => {
 
 describe('attention.requested parsing', () => {
   test('the golden requests parse, with their kinds', () => {
-    const requests = goldenEvents().filter((e) => e.type === 'attention.requested').map(parseAttentionRequest);
+    const requests = goldenEvents().filter((e) => e.type === 'attention.requested').map((e) => parseAttentionRequest(e));
     assert.deepEqual(requests.map((r) => r.ok && r.value.renderKind), ['permission', 'permission', 'form']);
   });
 

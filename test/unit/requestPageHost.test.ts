@@ -105,6 +105,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     closeWhenResolved: () => false,
     showLog: () => {},
     setToken: () => {},
+    openSettings: () => {},
     ...over,
   };
   const controller = new RequestPageController(item, webview, deps, on.alreadyLoaded);
@@ -224,6 +225,25 @@ describe('request page host', () => {
       assert.equal(dropped(second.log, 'setToken', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
       webview.fromShown({ type: 'setToken' });
       assert.deepEqual(tokens, ['h1']);
+    });
+
+    test('Open Settings on a page whose request its own capture ceiling withheld opens them; from another render it does not', () => {
+      const delivered = { ...permissionItem().requestEvent, capture: 'none' as const };
+      delete delivered.data;
+      const inbox = new Inbox({ hub: 'h1', captureCeiling: 'none' });
+      inbox.apply(delivered);
+      const [item] = inbox.open();
+      assert.ok(item);
+      let opened = 0;
+      const { webview } = page(item, { openSettings: () => opened++ });
+      webview.fromPage({ type: 'ready' });
+      const init = webview.posted[0];
+      assert.ok(init?.type === 'init');
+      assert.equal(init.request.withheld, 'own-ceiling');
+      webview.fromPage({ type: 'openSettings', key: init.request.key, generation: init.generation + 1 });
+      assert.equal(opened, 0);
+      webview.fromShown({ type: 'openSettings' });
+      assert.equal(opened, 1);
     });
 
     test('a page that shows A again after B: a Send from A\'s first showing is still dropped (its render is gone)', () => {

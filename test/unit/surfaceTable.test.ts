@@ -156,7 +156,7 @@ const SURFACES: Record<AnswerSurface, (w: Window, answer: Answer) => Promise<Att
       hubs: w.hubs,
       answer: (item, given, choice) => w.hubs.answer('page', item, given, choice),
       resend: (item, commandId) => w.hubs.resend('page', item, commandId),
-      log, redaction: () => ({}), takeDraft: () => undefined, strings: undefined, closeWhenResolved: () => false, showLog: () => {}, setToken: () => {},
+      log, redaction: () => ({}), takeDraft: () => undefined, strings: undefined, closeWhenResolved: () => false, showLog: () => {}, setToken: () => {}, openSettings: () => {},
     });
     webview.fromPage({ type: 'ready' });
     webview.fromShown({ type: 'submit', submitId: 'second', answer });

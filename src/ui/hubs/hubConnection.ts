@@ -197,7 +197,7 @@ export class HubConnection extends Disposable {
       // The client feeds the inbox being replaced: it goes first.
       this.stopClient();
       this.gaps.length = 0;
-      this.store.switchTo(base);
+      this.store.switchTo(base, inputs.captureCeiling);
     }
     if (this.userDisconnected) {
       this.stopClient();
@@ -217,6 +217,8 @@ export class HubConnection extends Disposable {
     // Without an origin (an unusable URL) nothing is persisted; the client reports why it cannot connect.
     const persistence = this.store.persistence;
     const inbox = this.store.inbox;
+    // A changed ceiling alone rebuilds the client, not the inbox: requests from now on are read under it.
+    inbox.setCaptureCeiling(settings.captureCeiling);
     const client = new HubClient({
       hubUrl: settings.hubUrl,
       ...(token ? { token } : {}),

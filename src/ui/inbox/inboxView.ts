@@ -119,7 +119,7 @@ export class InboxView extends Disposable {
       description,
       // The prompt, then whose it is: agent · session · host.
       tooltip: [label, provenance(request)],
-      icon: request.problem ? 'warning' : request.status === 'answered' ? 'check' : request.request?.kind === 'form' ? 'checklist' : request.request?.kind === 'permission' ? 'shield' : 'comment-discussion',
+      icon: request.problem?.withheld ? 'eye-closed' : request.problem ? 'warning' : request.status === 'answered' ? 'check' : request.request?.kind === 'form' ? 'checklist' : request.request?.kind === 'permission' ? 'shield' : 'comment-discussion',
       contextValue: request.problem ? 'request.malformed' : 'request',
       command: { command: OPEN_REQUEST_COMMAND, title: l10n.t('Open Request'), arguments: [request.key] },
       accessibilityLabel: `${kindLabel(request)}: ${label}. ${description}`,

@@ -4,6 +4,7 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { honestRequestText } from '../../aep/labels';
 import type { PageField, PageReachability, PageRecorded, PageRequest } from '../../shared/webviewMessages';
 import { shownContext } from '../../shared/contextView';
+import { withheldText } from '../words/withheldWords';
 
 export function pageReachability(reach: Reachability): PageReachability {
   switch (reach.state) {
@@ -57,7 +58,9 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
       options: [],
       fields: [],
       answerableHere: false,
-      problem: item.problem?.message ?? 'this request could not be read',
+      ...(item.problem?.withheld
+        ? { problem: withheldText(item.problem.withheld), withheld: item.problem.withheld.by }
+        : { problem: item.problem?.message ?? 'this request could not be read' }),
     };
   }
   const text = honestRequestText(request);

@@ -53,6 +53,8 @@ export interface RequestPageDeps {
   closeWhenResolved: () => boolean;
   showLog: () => void;
   setToken: (hubId: string) => void;
+  /** Opens the setting that withholds a request's content (the capture ceiling). */
+  openSettings: () => void;
   /** The person typed in the page or sent from it: not to be reused for another request. */
   pin?: () => void;
 }
@@ -115,6 +117,9 @@ export class RequestPageController {
         return;
       case 'setToken':
         this.deps.setToken(this.item.hub);
+        return;
+      case 'openSettings':
+        this.deps.openSettings();
         return;
       case 'pin':
         this.deps.pin?.();

@@ -12,6 +12,7 @@ import { createPagePanel, loadPage, pageWebview } from './pagePanel';
 import { RequestPageController } from './requestPageController';
 import type { SettingsService } from '../services/settings';
 import { setPanelTitle } from '../words/surfaces';
+import { CAPTURE_CEILING_SETTING } from '../words/withheldWords';
 import { setHubToken } from '../hubs/setHubToken';
 
 export const REQUEST_VIEW_TYPE = 'aepAttention.request';
@@ -152,6 +153,7 @@ export class RequestPages extends Disposable {
       closeWhenResolved: () => this.settings.value.closeFormWhenResolved,
       showLog: () => void vscode.commands.executeCommand('aepAttention.showLog'),
       setToken: (hubId) => void setHubToken(hubId),
+      openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', CAPTURE_CEILING_SETTING),
       pin: () => {
         state.pinned = true;
       },

@@ -1,6 +1,7 @@
 import type { KeyValueStorage } from '../../client/commandStore';
 import type { Logger } from '../../base/logger';
 import { Emitter } from '../../base/emitter';
+import type { CaptureLevel } from '../../aep/levels';
 import { Inbox, isOpenStatus, type AttentionItem, type InboxChange, type InboxOptions } from '../../inbox/inbox';
 import { Disposable } from './disposable';
 import { WorkspacePersistence, type PersistenceOptions } from './persistence';
@@ -107,12 +108,14 @@ export class AttentionStore extends Disposable {
   /**
    * Replaces the inbox with the one for `base`, restored from what the last
    * window saved for it, and fires `undefined`. Whatever fed the old inbox
-   * (the hub client) must be stopped first.
+   * (the hub client) must be stopped first. `captureCeiling`: what its
+   * connection asks the hub for, so a request it withheld reads as such.
    */
-  switchTo(base: string | undefined): void {
+  switchTo(base: string | undefined, captureCeiling?: CaptureLevel): void {
     this.release();
     this.inboxValue.dispose();
-    const inbox = new Inbox({ ...this.options.inbox, ...(base ? { hub: base } : {}), onListenerError: (error) => this.log.for('inbox').error(String(error)) });
+    // The ceiling first: requests restored below were withheld, or not, under it.
+    const inbox = new Inbox({ ...this.options.inbox, ...(base ? { hub: base } : {}), captureCeiling, onListenerError: (error) => this.log.for('inbox').error(String(error)) });
     this.inboxValue = inbox;
     this.baseValue = base;
     // Without a base (an unusable URL) nothing is persisted.

@@ -3,6 +3,7 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { textHonesty } from '../../aep/labels';
 import { sourceHost } from '../../aep/envelope';
 import { piece, PIECES } from './untrustedText';
+import { withheldText } from './withheldWords';
 
 // Words for things the UI shows in several places (tree, notifications, status, webview title).
 // Agent text enters a sentence only as a capped, inert piece; the surface that shows the
@@ -41,6 +42,7 @@ export function kindLabel(item: Readonly<AttentionItem>): string {
  * At capture metadata the prompt was synthesized from structure; say so.
  */
 export function promptLine(item: Readonly<AttentionItem>): string {
+  if (item.problem?.withheld) return withheldText(item.problem.withheld);
   if (item.problem) return l10n.t('Cannot be shown: {0}', piece(item.problem.message, PIECES.detail));
   const request = item.request;
   if (!request) return '';
