@@ -10,6 +10,7 @@ import { DeadlineNotes } from './deadlines';
 import { MemoryBudget, type Reclaimable } from './memoryBudget';
 import { ParkedEvents } from './parkedEvents';
 import { comparePositions, type Position } from './position';
+import { AgentStatuses, type AgentStatus } from './agentStatuses';
 import { AppliedPositions, type SavedApplied } from './appliedPositions';
 import { SessionIndex, type PositionTaken, type SessionState } from './sessionIndex';
 import type { TimelineEvent } from './sessionTimeline';
@@ -18,6 +19,7 @@ import type { TimelineEvent } from './sessionTimeline';
 export { deadlinePassed, isOpenStatus, type AttentionItem, type AttentionStatus, type ClosedStatus, type InboxChange } from './attentionItem';
 export { ITEM_BYTES } from './memoryBudget';
 export type { PositionTaken } from './sessionIndex';
+export type { AgentStatus } from './agentStatuses';
 
 export type ApplyOutcome =
   | { applied: false; reason: 'duplicate' }
@@ -98,6 +100,7 @@ export class Inbox {
   private readonly parked: ParkedEvents;
   /** What an earlier window applied, per `(source, session)`, until the session is tracked here (`seedApplied`). */
   private readonly appliedEarlier = new Map<string, AppliedPositions>();
+  private readonly agentStatuses = new AgentStatuses();
   /** What the budget may take back, in the order it takes it. */
   private readonly reclaimable: Reclaimable;
 
@@ -172,15 +175,15 @@ export class Inbox {
     this.seen.add(key);
     let positionAdvanced = false;
     let state: SessionState | undefined;
-    // Session-less (agent-scoped) events keep nothing beyond their dedupe key: nothing reads them back.
-    if (event.session !== undefined && position !== undefined) {
+    if (event.session === undefined) this.agentStatuses.note(event);
+    else if (position !== undefined) {
       state = this.sessions.own(event.source, event.session, event.agent);
       state.owned = true;
       const before = state.applied.highest;
       state.applied.add(position);
       state.timeline.addSequenced(event, position);
       positionAdvanced = before === undefined || comparePositions(position, before) > 0;
-    } else if (event.session !== undefined) {
+    } else {
       state = this.foreignHome(event, event.session);
       state.timeline.addUnsequenced(event);
     }
@@ -269,6 +272,16 @@ export class Inbox {
     else this.appliedEarlier.set(key, new AppliedPositions(applied));
   }
 
+  /** The emitters heard from outside any session, each with its latest agent-scoped event of each type. */
+  agents(): AgentStatus[] {
+    return this.agentStatuses.list();
+  }
+
+  /** The emitter's latest agent-scoped event of `type` (its last `agent.presence`, `agent.health`, …). */
+  agentStatus(source: string, type: string): AepEvent | undefined {
+    return this.agentStatuses.latest(source, type);
+  }
+
   /** The event the emitter's session refused for a position another event held first, if any (AEP-0001 §7.2). */
   positionTaken(source: string, session: string): Readonly<PositionTaken> | undefined {
     return this.sessions.of(source, session)?.positionTaken;
@@ -302,6 +315,7 @@ export class Inbox {
     return {
       dedupeKeys: this.seen.size,
       sessions: this.sessions.size,
+      agents: this.agentStatuses.size,
       items: this.items.size,
       open: this.openTotal,
       parked: this.parked.count,
