@@ -57,8 +57,22 @@ const nonNegativeInt = z.number().check(z.int(), z.nonnegative());
 const positionSchema = z.object({ epoch: nonNegativeInt, seq: nonNegativeInt });
 export const resumePositionSchema = z.extend(positionSchema, { session: z.string().check(z.minLength(1)) });
 export type ResumePosition = z.infer<typeof resumePositionSchema>;
-/** A position as this client keeps it across a reload: per emitter, `source` absent on ones saved before it was kept. */
-export const keptPositionSchema = z.extend(resumePositionSchema, { source: z.optional(z.string().check(z.minLength(1))) });
+/** Runs of applied positions as saved, `[epoch, first seq, last seq]`, above a floor (src/inbox/appliedPositions.ts). */
+const savedAppliedSchema = z.object({
+  floor: z.optional(positionSchema),
+  // Three numbers as an array of length 3: `z.tuple` would add several KB to the bundle.
+  runs: z.array(z.array(nonNegativeInt).check(z.length(3)) as unknown as z.ZodMiniType<[number, number, number]>).check(z.maxLength(1_024)),
+});
+/**
+ * A position as this client keeps it across a reload: per emitter, `source`
+ * absent on ones saved before it was kept, `applied` absent on ones saved
+ * before it was (or unreadable): then everything up to the position counts
+ * as applied, as that version held it.
+ */
+export const keptPositionSchema = z.extend(resumePositionSchema, {
+  source: z.optional(z.string().check(z.minLength(1))),
+  applied: lenient(savedAppliedSchema),
+});
 
 const rosterEntrySchema = z.object({
   session: z.string().check(z.minLength(1)),

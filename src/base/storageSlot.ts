@@ -215,8 +215,11 @@ export class StorageSlot<T, P = T> {
     return count <= (cap.maxEntries ?? Infinity) && this.totalChars(count, chars) <= (cap.maxChars ?? Infinity);
   }
 
-  /** The entries the cap keeps, by the policy of `SlotCap`; unserializable ones logged and left out. */
-  fit(entries: readonly T[]): SlotFit<T> {
+  /**
+   * The entries the cap keeps, by the policy of `SlotCap`; unserializable ones
+   * logged and left out. `quiet`: only asking what a write would keep, nothing logged.
+   */
+  fit(entries: readonly T[], quiet = false): SlotFit<T> {
     const sizes = entries.map((entry) => this.charsOf(entry));
     const unstorable: T[] = [];
     const live: number[] = [];
@@ -225,7 +228,7 @@ export class StorageSlot<T, P = T> {
       const size = sizes[index];
       if (size === undefined) {
         unstorable.push(entry);
-        this.log.warn(`not saving ${this.spec.describe?.(entry) ?? `one of ${this.spec.label}`}: it cannot be stored as JSON (${this.serializeError(entry)})`);
+        if (!quiet) this.log.warn(`not saving ${this.spec.describe?.(entry) ?? `one of ${this.spec.label}`}: it cannot be stored as JSON (${this.serializeError(entry)})`);
       } else {
         live.push(index);
         chars += size;

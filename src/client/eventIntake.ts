@@ -1,15 +1,16 @@
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../aep/control';
 import type { Subscription } from '../base/emitter';
-import { epochOf, sessionKey, type AepEvent } from '../aep/envelope';
-import type { Inbox } from '../inbox/inbox';
-import { comparePositions } from '../inbox/position';
+import type { AepEvent } from '../aep/envelope';
+import type { Inbox, PositionTaken } from '../inbox/inbox';
 import type { ControlSender } from './controlSender';
-import type { KeptPosition, PositionStore } from './positionStore';
+import type { PositionStore } from './positionStore';
 
 /** Counts since the client started, for diagnostics and benchmarks. */
 export interface IntakeCounts {
   eventsApplied: number;
   duplicatesDropped: number;
+  /** Events not applied because another event of their session held their position (AEP-0001 §7.2). */
+  positionsTaken: number;
   commandsSettled: number;
 }
 
@@ -19,18 +20,7 @@ export interface IntakeCounts {
  * the control sender's acks. Knows nothing of sockets or subscriptions.
  */
 export class EventIntake {
-  readonly counts: IntakeCounts = { eventsApplied: 0, duplicatesDropped: 0, commandsSettled: 0 };
-  /**
-   * Where each session stood when this client was built from saved state (a
-   * window reload): the earlier window applied everything up to there, and its
-   * saved inbox holds what of it is still open. A replay of everything brings
-   * those events again; a request among them that the earlier window saw
-   * closed must not reopen here because the replay was cut before its close.
-   * Keyed by `(source, session)` (AEP-0001 §5.2): another emitter's events in
-   * a session of the same name were not applied by it. A position saved
-   * without its source names no emitter and holds nothing back.
-   */
-  private readonly appliedBefore = new Map<string, KeptPosition>();
+  readonly counts: IntakeCounts = { eventsApplied: 0, duplicatesDropped: 0, positionsTaken: 0, commandsSettled: 0 };
   /** Drops the positions of sessions the inbox forgets. */
   private readonly forgetting: Subscription;
 
@@ -41,7 +31,14 @@ export class EventIntake {
     private readonly report: (message: string) => void,
   ) {
     this.forgetting = inbox.onDidForgetSession(({ source, session }) => positions.forget?.(source, session));
-    for (const position of positions.load()) if (position.source !== undefined) this.appliedBefore.set(sessionKey(position.source, position.session), position);
+    // A window reload: what the earlier window applied is not applied again (a replay of everything
+    // brings it back, and a request it saw closed must not reopen if the replay is cut before the close),
+    // and nothing else is held back: a request it never received (a gap filled since, a filter since
+    // widened, one its snapshot left out) arrives as new. Per `(source, session)` (AEP-0001 §5.2); a
+    // position saved without its source names no emitter and holds nothing back.
+    for (const { source, session, epoch, seq, applied } of positions.load()) {
+      if (source !== undefined) inbox.seedApplied(source, session, applied ?? { floor: { epoch, seq }, runs: [] });
+    }
   }
 
   /**
@@ -54,19 +51,20 @@ export class EventIntake {
       this.settle(event);
       return;
     }
-    if (this.seenByEarlierWindow(event)) {
-      this.counts.duplicatesDropped++;
-      return;
-    }
+    const isAck = event.type === ACCEPTED_TYPE || event.type === REJECTED_TYPE;
     const outcome = this.inbox.apply(event);
     if (!outcome.applied) {
       if (outcome.reason === 'refused') this.report(outcome.problem);
-      else this.counts.duplicatesDropped++;
+      else if (outcome.reason === 'position-taken') this.positionTaken(event, outcome.taken, outcome.first);
+      else {
+        this.counts.duplicatesDropped++;
+        // A resent command's target re-emits its recorded ack (AEP-0004 §3): the same event, and only it settles the command.
+        if (isAck) this.settle(event);
+      }
       return;
     }
     this.counts.eventsApplied++;
     if (outcome.problem) this.report(outcome.problem);
-    const isAck = event.type === ACCEPTED_TYPE || event.type === REJECTED_TYPE;
     if (event.session !== undefined && event.type === 'session.ended' && event.seq !== undefined) {
       // An ended session has nothing left to resume: its position would only take a `from` slot.
       this.positions.forget?.(event.source, event.session);
@@ -93,15 +91,14 @@ export class EventIntake {
     if (this.sender.onAck(event)) this.counts.commandsSettled++;
   }
 
-  /**
-   * A sequenced event at or below where its session stood when this client was
-   * built from saved state. Acks are let through: a resent command's target
-   * re-emits its recorded ack at the same position (AEP-0004 §3), and only
-   * the ack settles the command.
-   */
-  private seenByEarlierWindow(event: AepEvent): boolean {
-    if (this.appliedBefore.size === 0 || event.seq === undefined || event.session === undefined || event.type === ACCEPTED_TYPE || event.type === REJECTED_TYPE) return false;
-    const before = this.appliedBefore.get(sessionKey(event.source, event.session));
-    return before !== undefined && comparePositions({ epoch: epochOf(event), seq: event.seq }, before) <= 0;
+  /** Said once per session; the inbox keeps the first one for the session's tooltip (Inbox.positionTaken). */
+  private positionTaken(event: AepEvent, taken: Readonly<PositionTaken>, first: boolean): void {
+    this.counts.positionsTaken++;
+    if (!first) return;
+    this.report(
+      `${event.agent} sent two events at one position (epoch ${taken.epoch}, seq ${taken.seq}) in session ${event.session ?? ''} ` +
+        `(${event.source}): ${taken.kept} stands and ${taken.refused} was not applied (AEP-0001 §7.2: one event per position); ` +
+        'further events at a taken position in this session are counted, not reported',
+    );
   }
 }

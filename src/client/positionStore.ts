@@ -1,5 +1,6 @@
 import { sessionKey } from '../aep/envelope';
 import type { ResumePosition } from '../aep/frames';
+import type { SavedApplied } from '../inbox/appliedPositions';
 
 /**
  * Where one emitter's session stood: a session's identity is `(source,
@@ -9,6 +10,12 @@ import type { ResumePosition } from '../aep/frames';
  */
 export interface KeptPosition extends ResumePosition {
   source?: string;
+  /**
+   * Which positions up to here its window applied (Inbox.positionOf). Absent
+   * on positions saved before it was kept: everything up to the position
+   * counts as applied then.
+   */
+  applied?: SavedApplied;
 }
 
 /** The key a kept position is stored under: `(source, session)`, or the bare session for a position saved without its source. */
@@ -42,7 +49,16 @@ export const MAX_KEPT_POSITION_CHARS = 128 * 1024;
 /** Characters one position costs as JSON: `{"source":…,"session":…,"epoch":…,"seq":…}` plus its comma. */
 function charsOf(position: KeptPosition): number {
   const source = position.source === undefined ? 0 : JSON.stringify(position.source).length + 10;
-  return source + JSON.stringify(position.session).length + String(position.epoch).length + String(position.seq).length + 30;
+  return source + JSON.stringify(position.session).length + String(position.epoch).length + String(position.seq).length + 30 + appliedChars(position.applied);
+}
+
+/** Characters of `"applied":{"floor":…,"runs":[…]}`, counted without building the JSON (at most MAX_SAVED_RUNS runs). */
+function appliedChars(applied: SavedApplied | undefined): number {
+  if (applied === undefined) return 0;
+  let chars = 22;
+  if (applied.floor) chars += 28 + String(applied.floor.epoch).length + String(applied.floor.seq).length;
+  for (const [epoch, first, last] of applied.runs) chars += String(epoch).length + String(first).length + String(last).length + 5;
+  return chars;
 }
 
 /**

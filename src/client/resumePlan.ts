@@ -52,8 +52,9 @@ export interface ResumePlan {
  * positions name only the sessions this client has seen (AEP-0003 §7), so a
  * session begun while it was away, by an agent that posted over HTTP or has
  * since disconnected, is in none of them and in no roster (§4.1 rule 3).
- * Replay-all covers every session the hub holds (§5), and the inbox dedupes
- * on `(source, id)` what arrives again. Without it: the most recently
+ * Replay-all covers every session the hub holds (§5), and the inbox drops
+ * what arrives again by the positions each session applied (however long the
+ * replay), by `(source, id)` for events without one. Without it: the most recently
  * advanced positions that fit; else none (live delivery only).
  */
 export function planResume(input: ResumeInput): ResumePlan {

@@ -11,15 +11,25 @@ import { DeadlineNotes } from './deadlines';
 import { MemoryBudget, type Reclaimable } from './memoryBudget';
 import { ParkedEvents } from './parkedEvents';
 import { comparePositions, type Position } from './position';
-import { SessionIndex, type SessionState } from './sessionIndex';
+import { AgentStatuses, type AgentStatus } from './agentStatuses';
+import { AppliedPositions, type SavedApplied } from './appliedPositions';
+import { SessionIndex, type PositionTaken, type SessionState } from './sessionIndex';
 import type { TimelineEvent } from './sessionTimeline';
 
 // The inbox's parts live beside it; what its users import stays importable from here.
 export { deadlinePassed, isOpenStatus, type AttentionItem, type AttentionStatus, type ClosedStatus, type InboxChange } from './attentionItem';
 export { ITEM_BYTES } from './memoryBudget';
+export type { PositionTaken } from './sessionIndex';
+export type { AgentStatus } from './agentStatuses';
 
 export type ApplyOutcome =
   | { applied: false; reason: 'duplicate' }
+  /**
+   * Another event of its emitter's session holds its `(epoch, seq)` (AEP-0001
+   * §7.2): the first stands. `first`: the session's first such refusal, the
+   * one to report; `taken` is kept for the session (`positionTaken`).
+   */
+  | { applied: false; reason: 'position-taken'; taken: Readonly<PositionTaken>; first: boolean }
   /**
    * Past a per-event bound that cannot be met by cutting (src/aep/bounds.ts): not stored, `problem` says why.
    * (A request past what is shown is applied instead, as one that cannot be answered here.)
@@ -96,6 +106,9 @@ export class Inbox {
   private readonly closedOrder: string[] = [];
   private readonly deadlines = new DeadlineNotes();
   private readonly parked: ParkedEvents;
+  /** What an earlier window applied, per `(source, session)`, until the session is tracked here (`seedApplied`). */
+  private readonly appliedEarlier = new Map<string, AppliedPositions>();
+  private readonly agentStatuses = new AgentStatuses();
   /** What the budget may take back, in the order it takes it. */
   private readonly reclaimable: Reclaimable;
 
@@ -137,7 +150,12 @@ export class Inbox {
         return parked.bytes;
       },
     };
-    this.sessions = new SessionIndex(options.timelineLimit ?? 200, this.budget.onTimelineBytes, (key) => this.openBySession.get(key)?.size ?? 0);
+    this.sessions = new SessionIndex(
+      options.timelineLimit ?? 200,
+      this.budget.onTimelineBytes,
+      (key) => this.openBySession.get(key)?.size ?? 0,
+      (key) => this.takeAppliedEarlier(key) ?? new AppliedPositions(),
+    );
     this.changes = new Emitter<InboxChange>(options.onListenerError);
     this.onDidChange = this.changes.event;
     this.forgotten = new Emitter<{ source: string; session: string }>(options.onListenerError);
@@ -157,18 +175,29 @@ export class Inbox {
     const refused = boundEvent(event); // in place: what is stored below is the bounded event
     // A request past what is shown stays, as one that cannot be answered here, so its person sees it.
     if (refused !== undefined && !isUnshowableRequest(event)) return { applied: false, reason: 'refused', problem: refused };
-    if (!this.seen.add(dedupeKey(event))) return { applied: false, reason: 'duplicate' };
+    const key = dedupeKey(event);
+    if (this.seen.has(key)) return { applied: false, reason: 'duplicate' };
+    // An emitter's position is applied once: past the `(source, id)` window (a full replay is
+    // longer than it) and across a reload, the position says what was applied already.
+    const position = event.session !== undefined && event.seq !== undefined ? { epoch: epochOf(event), seq: event.seq } : undefined;
+    if (position !== undefined && event.session !== undefined) {
+      const taken = this.positionHeld(event, event.session, position);
+      // A refused second event is judged once: its redelivery is a duplicate of it.
+      if (taken?.applied === false && taken.reason === 'position-taken') this.seen.add(key);
+      if (taken !== undefined) return taken;
+    }
+    this.seen.add(key);
     let positionAdvanced = false;
     let state: SessionState | undefined;
-    // Session-less (agent-scoped) events keep nothing beyond their dedupe key: nothing reads them back.
-    if (event.session !== undefined && event.seq !== undefined) {
+    if (event.session === undefined) this.agentStatuses.note(event);
+    else if (position !== undefined) {
       state = this.sessions.own(event.source, event.session, event.agent);
       state.owned = true;
-      const before = state.timeline.position;
-      const position = { epoch: epochOf(event), seq: event.seq };
+      const before = state.applied.highest;
+      state.applied.add(position);
       state.timeline.addSequenced(event, position);
       positionAdvanced = before === undefined || comparePositions(position, before) > 0;
-    } else if (event.session !== undefined) {
+    } else {
       state = this.foreignHome(event, event.session);
       state.timeline.addUnsequenced(event);
     }
@@ -176,9 +205,7 @@ export class Inbox {
     let problem: string | undefined;
     if (event.type === 'attention.requested') problem = this.onRequested(event, receivedAt);
     else if (LIFECYCLE_TYPES.has(event.type)) problem = this.onLifecycle(event);
-    else if (event.type === 'session.ended' && state && event.seq !== undefined) {
-      this.onSessionEnded(state, { epoch: epochOf(event), seq: event.seq });
-    }
+    else if (event.type === 'session.ended' && state && position !== undefined) this.onSessionEnded(state, position);
     if (event.type === 'attention.answered' || event.type === 'attention.routed') this.recountLifecycle(event);
     this.sessions.evictBeyond(this.maxSessions, (forgotten) => this.forgotten.fire({ source: forgotten.source, session: forgotten.session }));
     const notice = this.budget.keepWithin(this.reclaimable);
@@ -230,17 +257,48 @@ export class Inbox {
   positionFor(session: string): ResumePosition | undefined {
     let lowest: Position | undefined;
     for (const state of this.sessions.named(session)) {
-      const position = state.owned ? state.timeline.position : undefined;
+      const position = state.owned ? state.applied.highest : undefined;
       if (position !== undefined && (lowest === undefined || comparePositions(position, lowest) < 0)) lowest = position;
     }
     return lowest === undefined ? undefined : { session, ...lowest };
   }
 
-  /** Where one emitter's session stands: the highest of its own sequenced events applied. */
-  positionOf(source: string, session: string): (ResumePosition & { source: string }) | undefined {
+  /**
+   * Where one emitter's session stands: the highest of its own sequenced
+   * events applied (an earlier window's included), and which positions up to
+   * there were applied, for a reload (`seedApplied`).
+   */
+  positionOf(source: string, session: string): (ResumePosition & { source: string; applied: SavedApplied }) | undefined {
     const state = this.sessions.of(source, session);
-    const position = state?.owned ? state.timeline.position : undefined;
-    return position === undefined ? undefined : { source, session, ...position };
+    const position = state?.owned ? state.applied.highest : undefined;
+    return position === undefined || !state ? undefined : { source, session, ...position, applied: state.applied.saved() };
+  }
+
+  /**
+   * What an earlier window applied in an emitter's session (its saved
+   * `positionOf`): those positions are not applied again, every other one is.
+   * A session already tracked (its saved open requests restored) adds them to its own.
+   */
+  seedApplied(source: string, session: string, applied: SavedApplied): void {
+    const key = sessionKey(source, session);
+    const tracked = this.sessions.get(key);
+    if (tracked) tracked.applied.absorb(applied);
+    else this.appliedEarlier.set(key, new AppliedPositions(applied));
+  }
+
+  /** The emitters heard from outside any session, each with its latest agent-scoped event of each type. */
+  agents(): AgentStatus[] {
+    return this.agentStatuses.list();
+  }
+
+  /** The emitter's latest agent-scoped event of `type` (its last `agent.presence`, `agent.health`, …). */
+  agentStatus(source: string, type: string): AepEvent | undefined {
+    return this.agentStatuses.latest(source, type);
+  }
+
+  /** The event the emitter's session refused for a position another event held first, if any (AEP-0001 §7.2). */
+  positionTaken(source: string, session: string): Readonly<PositionTaken> | undefined {
+    return this.sessions.of(source, session)?.positionTaken;
   }
 
   /**
@@ -271,6 +329,7 @@ export class Inbox {
     return {
       dedupeKeys: this.seen.size,
       sessions: this.sessions.size,
+      agents: this.agentStatuses.size,
       items: this.items.size,
       open: this.openTotal,
       parked: this.parked.count,
@@ -287,6 +346,32 @@ export class Inbox {
   }
 
   // ---- sessions ---------------------------------------------------------------
+
+  /**
+   * Why a sequenced event whose id is new here is not applied: its position
+   * was applied already. The same event again, once its id left the window or
+   * from before a reload, is a duplicate; another event there, when the
+   * history still names the first, is a second event at one position.
+   */
+  private positionHeld(event: AepEvent, session: string, position: Position): ApplyOutcome | undefined {
+    const key = sessionKey(event.source, session);
+    const state = this.sessions.get(key);
+    if (!(state?.applied ?? this.appliedEarlier.get(key))?.has(position)) return undefined;
+    const kept = state?.timeline.idAt(position);
+    if (state === undefined || kept === undefined || kept === event.id) return { applied: false, reason: 'duplicate' };
+    if (state.positionTaken) {
+      state.positionTaken.count++;
+      return { applied: false, reason: 'position-taken', taken: state.positionTaken, first: false };
+    }
+    state.positionTaken = { epoch: position.epoch, seq: position.seq, kept, refused: event.id, count: 1 };
+    return { applied: false, reason: 'position-taken', taken: state.positionTaken, first: true };
+  }
+
+  private takeAppliedEarlier(key: string): AppliedPositions | undefined {
+    const earlier = this.appliedEarlier.get(key);
+    this.appliedEarlier.delete(key);
+    return earlier;
+  }
 
   /**
    * A seq-less session event comes from a foreign emitter (AEP-0001 §5.2: a

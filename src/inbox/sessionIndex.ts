@@ -1,4 +1,5 @@
 import { sessionKey } from '../aep/envelope';
+import type { AppliedPositions } from './appliedPositions';
 import type { Position } from './position';
 import { SessionTimeline } from './sessionTimeline';
 
@@ -10,9 +11,25 @@ export interface SessionState {
   readonly timeline: SessionTimeline;
   /** Sequenced events came from this source for this session: it owns the session's order. */
   owned: boolean;
+  /** The positions applied, the earlier window's included: what arrives at one of them again is not applied. */
+  readonly applied: AppliedPositions;
+  /** The first event refused for a position another event holds, and how many were; surfaced once (AEP-0001 §7.2). */
+  positionTaken?: PositionTaken;
   endedAt?: Position;
   openCount: number;
   touched: number;
+}
+
+/** Two events of one emitter's session at one `(epoch, seq)` with different ids: the first stands. */
+export interface PositionTaken {
+  readonly epoch: number;
+  readonly seq: number;
+  /** The id applied at the position. */
+  readonly kept: string;
+  /** The first id refused there. */
+  readonly refused: string;
+  /** Events refused so far in the session for a position already held. */
+  count: number;
 }
 
 /**
@@ -36,6 +53,8 @@ export class SessionIndex {
     private readonly onTimelineBytes: (delta: number) => void,
     /** Open requests already held for a session key, under a seq-less request applied before the session was tracked. */
     private readonly openCountOf: (key: string) => number,
+    /** The applied positions a session starts with: the earlier window's, after a reload. */
+    private readonly appliedOf: (key: string) => AppliedPositions,
   ) {}
 
   get size(): number {
@@ -69,7 +88,7 @@ export class SessionIndex {
     if (!state) {
       const timeline = new SessionTimeline(this.timelineLimit, this.onTimelineBytes);
       const openCount = this.openCountOf(key);
-      state = { key, source, session, agent, timeline, owned: false, openCount, touched: 0 };
+      state = { key, source, session, agent, timeline, owned: false, applied: this.appliedOf(key), openCount, touched: 0 };
       this.byKey.set(key, state);
       if (openCount === 0) this.quiet.set(key, state);
       let names = this.byName.get(session);

@@ -116,6 +116,15 @@ export class SessionTimeline {
     return undefined;
   }
 
+  /** The id of the owner's event at `position`, while the history still holds it. */
+  idAt(position: Position): string | undefined {
+    for (let i = this.entries.length - 1; i >= this.head; i--) {
+      const entry = this.entries[i];
+      if (entry && entry.arrival === 0 && entry.epoch === position.epoch && entry.seq === position.seq) return entry.event.id;
+    }
+    return undefined;
+  }
+
   private insert(event: AepEvent, epoch: number, seq: number, arrival: number): void {
     const envelope = envelopeOf(event);
     const entry: Entry = { event: envelope, epoch, seq, arrival, bytes: TIMELINE_ENTRY_BYTES + approximateBytes(envelope) };

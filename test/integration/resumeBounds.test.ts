@@ -242,7 +242,9 @@ describe('two emitters in one session string, across a window reload (AEP-0001 Â
     first.client.dispose();
     firstPersistence.dispose();
     const saved = slotEntries<Record<string, unknown>>(memento, `aepAttention.positions:${origin}`);
-    assert.deepEqual(saved.filter((p) => p['session'] === session), [{ source: events[0]!.source, session, epoch: 0, seq: 2 }], 'saved with its emitter');
+    const mine = saved.filter((p) => p['session'] === session);
+    assert.deepEqual(mine.map(({ applied: _applied, ...position }) => position), [{ source: events[0]!.source, session, epoch: 0, seq: 2 }], 'saved with its emitter');
+    assert.ok(mine[0]?.['applied'] !== undefined, 'and with the positions it applied');
 
     const { h, persistence } = await reloadAfterFirstEmitter(memento, origin, session);
     const dropped = h.client.stats.duplicatesDropped;

@@ -16,6 +16,8 @@ export function viewOf(event: AepEvent, reach: Parameters<typeof pageRequest>[1]
 }
 
 /** An `attention.requested` from claude-code with the given payload (and envelope overrides). */
+let requestSeq = 0;
+
 export function requestEvent(data: RequestData, fields: Omit<EventFields, 'type' | 'data'> = {}): AepEvent {
   return rawRequestEvent(data, fields);
 }
@@ -26,7 +28,8 @@ export function requestEvent(data: RequestData, fields: Omit<EventFields, 'type'
  * the parser's to judge.
  */
 export function rawRequestEvent(data: Record<string, unknown>, fields: Omit<EventFields, 'type' | 'data'> = {}): AepEvent {
-  return sessionEvent('attention.requested', { seq: 1, capture: 'redacted', severity: 'notice', ...fields, data });
+  // A position of its own unless the test names one: a second event at a taken position is not applied (AEP-0001 §7.2).
+  return sessionEvent('attention.requested', { seq: ++requestSeq, capture: 'redacted', severity: 'notice', ...fields, data });
 }
 
 /** An event in the session `requestEvent` raises its requests in (a timeout, an answer), from the same agent. */

@@ -184,7 +184,7 @@ describe('EventIntake: per-session state is per (source, session) (AEP-0001 §5.
     intake.take(makeRequest('main', 1, {}, {}, 'second'), false);
     intake.take(makeRequest('default', 1, {}, {}, 'first'), false);
     assert.deepEqual(inbox.open().map((item) => `${item.agent}/${item.session}`), ['second/main', 'first/default'], 'a position saved without its source holds nothing back');
-    assert.deepEqual(intake.counts, { eventsApplied: 2, duplicatesDropped: 1, commandsSettled: 0 });
+    assert.deepEqual(intake.counts, { eventsApplied: 2, duplicatesDropped: 1, positionsTaken: 0, commandsSettled: 0 });
     intake.dispose();
   });
 

@@ -19,7 +19,8 @@ import { resumePositions } from '../support/resumePositions';
 
 const SEED = 0xae9_0003;
 const INPUTS = 4000;
-const BOUNDS = { dedupeCapacity: 500, timelineLimit: 20, maxSessions: 50, maxClosed: 100, maxParked: 100 } as const;
+// The dedupe window is small enough to fill: most mutated events land on a taken position and are not stored (AEP-0001 §7.2).
+const BOUNDS = { dedupeCapacity: 250, timelineLimit: 20, maxSessions: 50, maxClosed: 100, maxParked: 100 } as const;
 const NOW = Date.parse('2026-07-03T10:30:00.000Z');
 const SENDER = { agent: 'vscode-aep', source: 'aep://workstation/agent/vscode-aep' };
 
@@ -322,6 +323,8 @@ class Mutator {
         // A lifecycle event for a request that never arrives: parked until the bound evicts it.
         root['type'] = rng.pick(['attention.answered', 'attention.resolved', 'attention.timeout', 'attention.routed']);
         root['subject'] = `fz-orphan-${++this.unique}`;
+        // A position of its own: at the original's, it would be a second event there and not applied (AEP-0001 §7.2).
+        if (typeof root['seq'] === 'number') root['seq'] = 10_000_000 + this.unique;
         if (typeof root['session'] !== 'string' || root['session'] === '') root['session'] = rng.pick(SESSIONS.slice(0, 6));
         return 'orphan-lifecycle';
       }

@@ -190,7 +190,8 @@ describe('Inbox memory budget', () => {
       if (i % 250 === 0) assert.equal(stats.bytes, expected(), `after ${i}`);
     }
     assert.equal(inbox.stats().bytes, expected());
-    for (const item of inbox.open()) inbox.apply(resolved(`Z${item.requestId}`, item.requestId, 1_000_000, item.session));
+    // One position each: a second event at a taken position is not applied (AEP-0001 §7.2).
+    for (const [n, item] of inbox.open().entries()) inbox.apply(resolved(`Z${item.requestId}`, item.requestId, 1_000_000 + n, item.session));
     assert.equal(inbox.stats().openBytes, 0);
     assert.equal(inbox.stats().bytes, expected());
   });

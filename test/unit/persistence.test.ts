@@ -107,7 +107,7 @@ test('the saved snapshot keeps the newest open requests that fit its byte budget
   persistence.flush();
   assert.ok(memento.storedChars < 20 * 1024 + 1_024, `stored ${memento.storedChars} characters`);
   assert.deepEqual(log.lines, [
-    `warn saved the 4 newest of 10 open requests for a window reload; the 6 oldest did not fit in 20 KB (or 1000 requests) and will come back only if the hub still holds them`,
+    `warn saved the 4 newest of 10 open requests for a window reload; the 6 oldest did not fit in 20 KB (or 1000 requests) and will come back when the hub replays them, if it still holds them`,
   ]);
   const restored = new Inbox();
   const after = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());

@@ -10,7 +10,7 @@ import type { RespondCommand } from '../../aep/control';
 import { recordedAnswer, type SentAnswer as KeptSend } from '../../inbox/recordedAnswer';
 import type { PageRecorded } from '../../shared/webviewMessages';
 import { Emitter } from '../../base/emitter';
-import type { AttentionItem, InboxChange } from '../../inbox/inbox';
+import type { AttentionItem, InboxChange, PositionTaken } from '../../inbox/inbox';
 import { isOpenStatus } from '../../inbox/inbox';
 import { AttentionStore, type AttentionStoreOptions, type ComponentLog } from '../services/attentionStore';
 import { Disposable } from '../services/disposable';
@@ -168,6 +168,11 @@ export class Hubs extends Disposable {
 
   reachability(item: Readonly<AttentionItem>): Reachability {
     return this.of(item)?.reachability(item.session) ?? { state: 'unknown' };
+  }
+
+  /** A second event at a taken position in the request's session, if its emitter sent one (AEP-0001 §7.2). */
+  positionTaken(item: Readonly<AttentionItem>): Readonly<PositionTaken> | undefined {
+    return this.of(item)?.store.inbox.positionTaken(item.source, item.session);
   }
 
   isConnected(item: Readonly<AttentionItem>): boolean {

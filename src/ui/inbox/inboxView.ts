@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { Reachability } from '../../client/rosterSnapshot';
+import type { PositionTaken } from '../../inbox/inbox';
 import { agoRounded, leftRounded } from '../../shared/timeText';
 import { agentName, kindLabel, promptLine, provenance, sessionName } from '../words/describe';
 import { Disposable } from '../services/disposable';
@@ -91,7 +92,7 @@ export class InboxView extends Disposable {
         label: sessionName(node.session), collapsible: 'expanded', contextValue: 'session',
         icon: reach.state === 'reachable' ? 'plug' : reach.state === 'unknown' ? 'circle-outline' : reach.state === 'not-accepting' || reach.state === 'watch-only' ? 'circle-slash' : 'debug-disconnect',
         description: [...(node.byAgent ? [agentName(node.agent)] : []), reachabilityDescription(reach)].filter((part) => part !== '').join(' · '),
-        tooltip: [node.source],
+        tooltip: [node.source, ...positionTakenLines(first ? this.hubs.positionTaken(first) : undefined)],
       });
     }
     const request = node.item;
@@ -125,6 +126,16 @@ export class InboxView extends Disposable {
       accessibilityLabel: `${kindLabel(request)}: ${label}. ${description}`,
     });
   }
+}
+
+/** The session's emitter sent a second event at a taken position: said in the session's tooltip, as the log said it once. */
+function positionTakenLines(taken: Readonly<PositionTaken> | undefined): string[] {
+  if (!taken) return [];
+  return [
+    taken.count === 1
+      ? l10n.t('The agent sent a second event at one position (epoch {0}, seq {1}): the first stands, the second was not applied', taken.epoch, taken.seq)
+      : l10n.t('The agent sent {0} events at positions already taken, first at epoch {1}, seq {2}: the first event at each stands, the others were not applied', taken.count, taken.epoch, taken.seq),
+  ];
 }
 
 function hubIcon(hub: Hub): string {

@@ -2,8 +2,10 @@ import type * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { CommandStore, type KeyValueStorage } from '../../client/commandStore';
 import { describeError, type Logger } from '../../base/logger';
-import { MAX_KEPT_POSITIONS, RecentPositions, type KeptPosition, type PositionStore } from '../../client/positionStore';
-import { parseEnvelope, type AepEvent } from '../../aep/envelope';
+import { keptKey, MAX_KEPT_POSITIONS, RecentPositions, type KeptPosition, type PositionStore } from '../../client/positionStore';
+import { epochOf, parseEnvelope, type AepEvent } from '../../aep/envelope';
+import { AppliedPositions, MAX_SAVED_RUNS } from '../../inbox/appliedPositions';
+import type { Position } from '../../inbox/position';
 import { keptPositionSchema } from '../../aep/frames';
 import type { AttentionItem, Inbox } from '../../inbox/inbox';
 import { parsedOk, parsedProblem, type Parsed } from '../../base/result';
@@ -93,7 +95,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
         // Least recently advanced first: those go. RecentPositions holds the list to this (and to its size) already.
         cap: { maxEntries: MAX_KEPT_POSITIONS, dropFrom: 'first' },
         debounceMs: SAVE_DELAY_MS,
-        source: () => this.positions.list(),
+        source: () => this.positionsToSave(),
       },
       log,
     );
@@ -122,7 +124,7 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
         describe: ({ events: [event] }) => (event ? `${event.agent}'s request ${event.id} in session ${event.session ?? ''}` : 'an empty entry'),
         droppedLine: ({ kept, dropped }, total) =>
           `saved the ${kept.length} newest of ${total} open requests for a window reload; the ${dropped.length} oldest did not fit in ` +
-          `${capWords({ maxChars })} (or ${MAX_SAVED_ITEMS} requests) and will come back only if the hub still holds them`,
+          `${capWords({ maxChars })} (or ${MAX_SAVED_ITEMS} requests) and will come back when the hub replays them, if it still holds them`,
         debounceMs: SAVE_DELAY_MS,
         source: () => this.savedRequests(),
       },
@@ -208,6 +210,37 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
 
   dispose(): void {
     this.flush();
+  }
+
+  /**
+   * The positions with what each session applied, less the open requests the
+   * snapshot leaves out (its bound): a reload does not restore those, so their
+   * positions must not hold them back when the hub replays them. At most
+   * MAX_SAVED_RUNS such holes per session; older ones fold into the floor.
+   */
+  private positionsToSave(): KeptPosition[] {
+    const list = this.positions.list();
+    if (!this.inbox) return list;
+    const { dropped, unstorable } = this.openSlot.fit(this.savedRequests(), true);
+    const left = [...dropped, ...unstorable];
+    if (left.length === 0) return list;
+    const holes = new Map<string, Position[]>();
+    for (const { events } of left) {
+      for (const event of events) {
+        if (event.session === undefined || event.seq === undefined) continue;
+        const key = keptKey(event.source, event.session);
+        const positions = holes.get(key) ?? [];
+        positions.push({ epoch: epochOf(event), seq: event.seq });
+        holes.set(key, positions);
+      }
+    }
+    return list.map((kept) => {
+      const punched = kept.applied && holes.get(keptKey(kept.source, kept.session));
+      if (!kept.applied || !punched) return kept;
+      const applied = new AppliedPositions(kept.applied, Number.MAX_SAFE_INTEGER);
+      for (const position of punched) applied.remove(position);
+      return { ...kept, applied: applied.saved(2 * MAX_SAVED_RUNS) };
+    });
   }
 
   /** The open requests to save, oldest first, each with its answer and when it first arrived (so its age survives a reload). */

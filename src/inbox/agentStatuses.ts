@@ -1,0 +1,64 @@
+import type { AepEvent } from '../aep/envelope';
+
+/** One emitter's agent-scoped events: the latest of each type, most recently heard type last. */
+export interface AgentStatus {
+  readonly source: string;
+  readonly agent: string;
+  readonly latest: readonly AepEvent[];
+}
+
+/** Emitters whose agent-scoped events are kept; the least recently heard goes first. */
+export const MAX_AGENTS = 1_000;
+/** Types kept per emitter: `agent.presence`, `agent.health`, `agent.idle`, `agent.heartbeat` and a few more. */
+export const MAX_AGENT_TYPES = 8;
+
+/**
+ * Agent-scoped events (no `session`, AEP-0001 §5: `agent.presence`,
+ * `agent.health`, …) belong to no session timeline, yet a consumer needs
+ * them: which agents it has heard from, and each one's last word of each
+ * kind. Kept by arrival (time is not an order, and the reference relay never
+ * replays `agent.*`), bounded in emitters and types, per `source`.
+ */
+export class AgentStatuses {
+  private readonly bySource = new Map<string, { agent: string; latest: Map<string, AepEvent> }>();
+
+  constructor(
+    private readonly maxAgents = MAX_AGENTS,
+    private readonly maxTypes = MAX_AGENT_TYPES,
+  ) {}
+
+  get size(): number {
+    return this.bySource.size;
+  }
+
+  note(event: AepEvent): void {
+    const known = this.bySource.get(event.source);
+    const entry = known ?? { agent: event.agent, latest: new Map<string, AepEvent>() };
+    // Re-inserted at the recent end, both the emitter and the type.
+    this.bySource.delete(event.source);
+    this.bySource.set(event.source, entry);
+    entry.agent = event.agent;
+    entry.latest.delete(event.type);
+    entry.latest.set(event.type, event);
+    while (entry.latest.size > this.maxTypes) {
+      const oldest = entry.latest.keys().next().value;
+      if (oldest === undefined) break;
+      entry.latest.delete(oldest);
+    }
+    while (this.bySource.size > this.maxAgents) {
+      const oldest = this.bySource.keys().next().value;
+      if (oldest === undefined) break;
+      this.bySource.delete(oldest);
+    }
+  }
+
+  /** Every emitter heard, least recently heard first. */
+  list(): AgentStatus[] {
+    return [...this.bySource].map(([source, { agent, latest }]) => ({ source, agent, latest: [...latest.values()] }));
+  }
+
+  /** The emitter's latest agent-scoped event of `type`. */
+  latest(source: string, type: string): AepEvent | undefined {
+    return this.bySource.get(source)?.latest.get(type);
+  }
+}
