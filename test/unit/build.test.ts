@@ -21,9 +21,9 @@ test('the webview bundle is a browser script with no module loader', () => {
   assert.doesNotMatch(code, /\brequire\(/);
 });
 
-// What every activation reads and compiles. Own code is about 215 KB, `ws`'s
-// client 32 KB, zod/mini 32 KB (`node esbuild.js --production --analyze`);
-// the budget leaves a little room above today's 334.4 KB. Issue 38 added about
+// What every activation reads and compiles: our own code, `ws`'s
+// client (about 30 KB) and zod/mini (about 30 KB) (`node esbuild.js --production --analyze`);
+// the budget leaves a little room above today's 347.1 KB. Issue 38 added about
 // 16 KB: the system notifications' claims shared by windows and their pacing
 // (noticeClaims, alertPacing, the host's share of osNotifications, about 5.5 KB),
 // what the agent recorded and how a request ended (recordedAnswer, shownStatus,
@@ -31,6 +31,15 @@ test('the webview bundle is a browser script with no module loader', () => {
 // words with the look-alike letters and Answer Similar's grouping by what options
 // say (about 4 KB), the reply in words' rule and its secret protections (1 KB),
 // the page messages' render check (0.5 KB) and the origin token question (0.5 KB).
+// Its review and issue 39 added 12.7 KB more: positions applied once per emitter,
+// saved across a reload, a taken position reported, agent-scoped events kept
+// (6.1 KB, after reading saved runs without z.tuple saved 1.4 KB); one rule for
+// what a system notification may show, in every part and language (2.5 KB);
+// late refusals and a retry under its id (2 KB); a request withheld by this
+// window's own ceiling and the host check sending what it checked (1.7 KB); the
+// recorded answer's text compared, and after a reload (1.2 KB). Phone numbers
+// as the world writes them took 0.95 KB off: the rule was rewritten as one pass
+// (libphonenumber-js was measured and rejected: 145 KB minified at its smallest).
 // Each was measured on its own branch (node esbuild.js --production --analyze);
 // none pulls in a library. The context rows, Answer Similar Requests, the storage
 // slot, the page host, @vscode/l10n, Connect to Hub's steps, the inbox's levels,
@@ -38,7 +47,7 @@ test('the webview bundle is a browser script with no module loader', () => {
 // dependency or a whole library pulled in by one import fails here. The goal is
 // 200 KB (issue 40: load what runs only when the person acts, on demand); this
 // budget only keeps the bundle from growing while it is out of reach.
-const EXTENSION_BUDGET_BYTES = 335_000;
+const EXTENSION_BUDGET_BYTES = 348_000;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');
