@@ -165,6 +165,20 @@ test('hostile text comes out one plain line within the caps', () => {
   }
 });
 
+test('a long agent or hub name is cut, never our words: the title always ends with them whole', () => {
+  const agent = 'Visual Studio Code: your session expired. Click to sign in again';
+  const alone = osNoticeText(requests(['Run npm test?'], 'full', agent), undefined, PIPELINE)?.title ?? '';
+  assert.ok(alone.length <= 64, alone);
+  assert.ok(alone.endsWith('… is waiting for you'), alone);
+  assert.ok(alone.startsWith('Visual Studio Code'), alone);
+  const viaHub = osNoticeText(requests(['Run npm test?'], 'full', agent), `hub-${'h'.repeat(70)}`, PIPELINE)?.title ?? '';
+  assert.ok(viaHub.length <= 64, viaHub);
+  assert.match(viaHub, /^Visual Studio Code.*… via hub-h+… is waiting for you$/u);
+  // A short name is not cut, and our neutral name beside a withheld hub stays whole.
+  assert.equal(osNoticeText(requests(['Run npm test?'], 'full', 'claude-code'), `hub-${'h'.repeat(70)}`, PIPELINE)?.title, `claude-code via hub-${'h'.repeat(11)}… is waiting for you`);
+  assert.equal(osNoticeText(requests(['Run npm test?'], 'full', agent), 'proxy (token=abcdefgh1234)', PIPELINE)?.title.endsWith(' via a hub (name withheld) is waiting for you'), true);
+});
+
 test('when an OS notification is wanted', () => {
   assert.equal(wantsOsNotice('whenUnfocused', false), true);
   assert.equal(wantsOsNotice('whenUnfocused', true), false);
