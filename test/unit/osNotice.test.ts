@@ -97,6 +97,22 @@ const WITHHELD = [
   'Use tоkеn abcd1234 to continue',
   'Use ＴＯＫＥＮ abcd1234 to continue',
   'Use pass\u200bword hunter2',
+  // A user and a password as a pair, short names with a value after them, more words for one (also typed
+  // without their marks), and a one-time code given by its number.
+  'curl -u admin:hunter2 https://x',
+  'Log in with admin/hunter2?',
+  'Login: admin Pass hunter2',
+  'Use pw hunter2',
+  'mdp: lapin42',
+  'clave: gato123',
+  'sifre: kedi123',
+  'lozinka: macka123',
+  'geheimnis hunter2',
+  'Enter code 481516 to confirm',
+  'Sign in as admin:hunter2?',
+  'Mật khẩu meo123?',
+  'Mat khau meo123?',
+  'Jelszo: macska12?',
 ];
 for (const prompt of WITHHELD) {
   test(`withheld from the lock screen: ${JSON.stringify(prompt)}`, () => {
@@ -105,7 +121,11 @@ for (const prompt of WITHHELD) {
 }
 
 // Ordinary prompts that share a word with the rule, and how the rule tells them apart.
-for (const prompt of ['Run npm test?', 'Allow edit to src/key.ts?', 'Run pwd?', 'Press any key to continue', 'Upgrade to node20 and v1.2.3?', 'Open README.md in src/Main2.ts?', 'Review the resenha doc?']) {
+for (const prompt of [
+  'Run npm test?', 'Allow edit to src/key.ts?', 'Run pwd?', 'Press any key to continue', 'Upgrade to node20 and v1.2.3?', 'Open README.md in src/Main2.ts?', 'Review the resenha doc?',
+  'Pass the tests?', 'Use port 8080?', 'Open src/login/admin.ts?', 'Push to origin/main?', 'Log in to github.com/acme?', 'Sign in with https://github.com?',
+  'Connect to localhost:8080?', 'Fix the exit code 137?', 'Solve the MDP exactly?', 'Git push -u origin main?', 'Use the keyboard shortcut?',
+]) {
   test(`an ordinary prompt is shown: ${JSON.stringify(prompt)}`, () => {
     assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);
   });
