@@ -7,12 +7,24 @@ import { namesSecret } from './secretAsking';
 
 /**
  * Short words for a secret that are also ordinary words ("Run pwd?", "Press
- * any key to continue"): they count only with what looks like a value after
- * them ("pwd hunter2", "key: x"), never inside a path or a name
- * ("src/key.ts", "monkey"). `pw` and `pass` count only as an assignment:
- * "pass" before a word is mostly the verb.
+ * any key to continue", "Pass the tests?", "Solve the MDP?"): they count only
+ * with what looks like a value after them ("pwd hunter2", "key: x"), never
+ * inside a path or a name ("src/key.ts", "monkey"). After `pass` and `mdp` a
+ * value is an assignment or a word with a digit in it: a bare word after
+ * them is mostly the verb, or the abbreviation of something else.
  */
-const SHORT_SECRET_NAME = /(?<![\p{L}\p{N}_/.\\-])(?:(?:pwd|key)(?:\s*[:=]\s*\S|\s+\S{4,})|(?:pw|pass)\s*[:=]\s*\S)/u;
+const SHORT_SECRET_NAME = /(?<![\p{L}\p{N}_/.\\-])(?:(?:pwd|pw|key)(?:\s*[:=]\s*\S|\s+\S{4,})|(?:pass|mdp)(?:\s*[:=]\s*\S|\s+(?=\S*\p{N})\S{4,}))/u;
+
+/**
+ * A user and a password as a pair after a cue for logging in (`curl -u
+ * admin:hunter2`, "Log in with admin/hunter2"): `user:pass` and `user/pass`
+ * alone are also hosts with ports, branches and paths, so only the cue
+ * tells them apart. A URL's scheme (`with https://…`) is not a pair.
+ */
+const LOGIN_PAIR = /(?:(?<![\p{L}\p{N}_-])-u|--user|log\s?-?in|sign\s?-?in|credentials?|creds)\s*[:=]?\s*(?:(?:with|as|using)\s+)?[^\s:/]+[:/](?!\/)\S/u;
+
+/** A one-time code given with its name ("Enter code 481516"): four to eight digits, as codes are sent. */
+const CODE_VALUE = /code\s*[:=#]?\s*\d{4,8}(?![\p{N}.,])/u;
 
 /** Punctuation a word may end or start with in prose, not part of it. */
 const EDGE_PUNCTUATION = /^[\s"'()[\]{}<>.,;:!?]+|[\s"'()[\]{}<>.,;:!?]+$/gu;
@@ -43,6 +55,7 @@ function hasPasswordShapedWord(text: string): boolean {
  * person a click; showing one that does cannot be undone.
  */
 export function mayShowInPublic(text: string, redaction: RedactionOptions): boolean {
-  if (namesSecret(text) || SHORT_SECRET_NAME.test(readingKey(text)) || hasPasswordShapedWord(text)) return false;
+  const read = readingKey(text);
+  if (namesSecret(text) || [SHORT_SECRET_NAME, LOGIN_PAIR, CODE_VALUE].some((rule) => rule.test(read)) || hasPasswordShapedWord(text)) return false;
   return redactText(text, { ...redaction, pii: true }).replacements.length === 0;
 }

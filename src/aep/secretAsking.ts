@@ -19,23 +19,27 @@ import { redactText, type RedactionOptions } from './redaction';
 const ONE_TIME_CODE_NAME = /one[\s_-]?time|passcode|verification[\s_-]?code|security[\s_-]?code|(?:^|[^a-z])(?:otp|totp|pin|2fa|mfa)(?:[^a-z]|$)/i;
 
 /**
- * "Password" in the languages a person or an agent may write it in. A word
- * of an alphabet that spaces its words must start one ("resenha" is not
- * "senha"); the others stand anywhere.
+ * "Password" (and "secret") in the languages a person or an agent may write
+ * it in. A word of an alphabet that spaces its words must start one
+ * ("resenha" is not "senha"); the others stand anywhere. Marks are compared
+ * away on both sides: "sifre" is "şifre" typed without its cedilla.
  */
 const PASSWORD_WORDS = [
-  'mot de passe', 'passwort', 'passwört', 'kennwort', 'contraseña', 'contrasena', 'contrasenya', 'senha', 'wachtwoord',
-  'lösenord', 'losenord', 'passord', 'adgangskode', 'salasana', 'hasło', 'haslo', 'heslo', 'jelszó', 'şifre', 'parolă',
+  'mot de passe', 'passwort', 'kennwort', 'geheimnis', 'contraseña', 'contrasenya', 'clave', 'senha', 'wachtwoord',
+  'lösenord', 'passord', 'adgangskode', 'kodeord', 'salasana', 'hasło', 'haslo', 'heslo', 'jelszó', 'şifre', 'šifra', 'lozinka', 'geslo',
+  'parolă', 'parool', 'slaptažodis',
   'mật khẩu', 'kata sandi', 'kata laluan', 'пароль', 'парола', 'лозинка', 'κωδικός πρόσβασης',
   'パスワード', '暗証番号', '密码', '密碼', '口令', '비밀번호', 'סיסמה', 'كلمة المرور', 'كلمة السر', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
   'jeton', 'トークン', '令牌', 'токен', '토큰',
 ];
 const SPACED_SCRIPT = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Matched against the text as read (`readingKey`), so the words are folded the same way. */
+/** Without its marks (accents, cedillas, dakuten): what a keyboard without them types. */
+const withoutMarks = (read: string) => read.normalize('NFD').replace(/\p{M}/gu, '');
+/** Matched against the text as read (`readingKey`) without marks, so the words are folded the same way. */
 const OTHER_LANGUAGES = new RegExp(
   PASSWORD_WORDS.map((word) => {
-    const read = escapeRegExp(readingKey(word));
+    const read = escapeRegExp(withoutMarks(readingKey(word)));
     return SPACED_SCRIPT.test(word) ? `(?<!\\p{L})${read}` : read;
   }).join('|'),
   'u',
@@ -51,7 +55,7 @@ export function namesSecret(text: string): boolean {
   // Look-alikes fold before case does, so a capital and a small Cyrillic letter can fold apart
   // ("ТОКЕН" reads "tokeh", "токен" keeps т): both readings are asked.
   return [readingKey(text), readingKey(text.toLocaleLowerCase())].some(
-    (read) => SECRET_FIELD_NAME.test(read) || ONE_TIME_CODE_NAME.test(read) || OTHER_LANGUAGES.test(read),
+    (read) => SECRET_FIELD_NAME.test(read) || ONE_TIME_CODE_NAME.test(read) || OTHER_LANGUAGES.test(withoutMarks(read)),
   );
 }
 

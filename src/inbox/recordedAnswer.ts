@@ -81,8 +81,8 @@ export type Comparison = 'same' | 'differs' | 'unknown';
  * A text part is unknown, never the same, when it cannot be compared: ours is
  * masked (`sent.masked`); the record withholds it (`withheld`: at capture
  * `metadata` free text is absent, AEP-0001 §8.2, a hop may down-level); or the
- * record's text was redacted on the way (it holds a redaction mark, or is ours
- * after the §9.4 pipeline). Text the agent mapped to an option (AEP-0008)
+ * record's text was redacted on the way (ours with spans replaced by marks,
+ * or ours after the §9.4 pipeline). Text the agent mapped to an option (AEP-0008)
  * shows as the option it applied: not what was sent.
  */
 export function compareAnswers(sent: SentAnswer, recorded: Answer, fields: readonly FieldSpec[], record: { withheld: boolean }): Comparison {
@@ -115,9 +115,41 @@ function partKey(part: AnswerPart): string {
   return part.kind === 'text' ? 'text' : `value\u0000${part.fieldId}\u0000${part.index ?? ''}`;
 }
 
-/** The record's text is ours through a redaction pipeline: ours as our pipeline gives it, or any text with a mark in it (the agent's may remove more). */
+/**
+ * The record's text is ours through a redaction pipeline: ours as our
+ * pipeline gives it, or ours with some spans replaced by marks (the agent's
+ * pipeline may remove more than ours). A mark alone proves nothing: the
+ * words around it must be ours, in order, or the agent could record any
+ * answer beside a mark and have it pass as ours.
+ */
 function redactedOnTheWay(sent: string, recorded: string): boolean {
-  return holdsRedactionMark(recorded) || redactText(sent).text === recorded;
+  const ourPipeline = redactText(sent).text;
+  return ourPipeline === recorded || (holdsRedactionMark(recorded) && [sent, ourPipeline].some((ours) => marksReplaceSpansOf(ours, recorded)));
+}
+
+/** Any mark a pipeline writes, ours (`[REDACTED:secret]`) or another's kind. */
+const ANY_MARK = /\[REDACTED:[^\]]*\]/gu;
+
+/**
+ * Whether `recorded` is `sent` with spans replaced by marks: the text before
+ * the first mark starts it, the text after the last ends it, and the pieces
+ * between appear in that order, none overlapping. Compared as the rest of
+ * this rule compares words: exactly.
+ */
+function marksReplaceSpansOf(sent: string, recorded: string): boolean {
+  const pieces = recorded.split(ANY_MARK);
+  if (pieces.length < 2) return false;
+  const first = pieces[0] ?? '';
+  const last = pieces[pieces.length - 1] ?? '';
+  if (!sent.startsWith(first) || !sent.endsWith(last) || first.length + last.length > sent.length) return false;
+  let at = first.length;
+  const end = sent.length - last.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = sent.indexOf(piece, at);
+    if (found < 0 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 function decision(answer: Answer, fields: readonly FieldSpec[]): unknown {

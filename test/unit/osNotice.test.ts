@@ -97,6 +97,22 @@ const WITHHELD = [
   'Use tоkеn abcd1234 to continue',
   'Use ＴＯＫＥＮ abcd1234 to continue',
   'Use pass\u200bword hunter2',
+  // A user and a password as a pair, short names with a value after them, more words for one (also typed
+  // without their marks), and a one-time code given by its number.
+  'curl -u admin:hunter2 https://x',
+  'Log in with admin/hunter2?',
+  'Login: admin Pass hunter2',
+  'Use pw hunter2',
+  'mdp: lapin42',
+  'clave: gato123',
+  'sifre: kedi123',
+  'lozinka: macka123',
+  'geheimnis hunter2',
+  'Enter code 481516 to confirm',
+  'Sign in as admin:hunter2?',
+  'Mật khẩu meo123?',
+  'Mat khau meo123?',
+  'Jelszo: macska12?',
 ];
 for (const prompt of WITHHELD) {
   test(`withheld from the lock screen: ${JSON.stringify(prompt)}`, () => {
@@ -105,7 +121,11 @@ for (const prompt of WITHHELD) {
 }
 
 // Ordinary prompts that share a word with the rule, and how the rule tells them apart.
-for (const prompt of ['Run npm test?', 'Allow edit to src/key.ts?', 'Run pwd?', 'Press any key to continue', 'Upgrade to node20 and v1.2.3?', 'Open README.md in src/Main2.ts?', 'Review the resenha doc?']) {
+for (const prompt of [
+  'Run npm test?', 'Allow edit to src/key.ts?', 'Run pwd?', 'Press any key to continue', 'Upgrade to node20 and v1.2.3?', 'Open README.md in src/Main2.ts?', 'Review the resenha doc?',
+  'Pass the tests?', 'Use port 8080?', 'Open src/login/admin.ts?', 'Push to origin/main?', 'Log in to github.com/acme?', 'Sign in with https://github.com?',
+  'Connect to localhost:8080?', 'Fix the exit code 137?', 'Solve the MDP exactly?', 'Git push -u origin main?', 'Use the keyboard shortcut?',
+]) {
   test(`an ordinary prompt is shown: ${JSON.stringify(prompt)}`, () => {
     assert.equal(osNoticeText(requests([prompt]), undefined, PIPELINE)?.body, prompt);
   });
@@ -163,6 +183,20 @@ test('hostile text comes out one plain line within the caps', () => {
     assert.doesNotMatch(text, /[\n\r\u202e]/);
     assert.doesNotMatch(text, /\$\(alert\)/);
   }
+});
+
+test('a long agent or hub name is cut, never our words: the title always ends with them whole', () => {
+  const agent = 'Visual Studio Code: your session expired. Click to sign in again';
+  const alone = osNoticeText(requests(['Run npm test?'], 'full', agent), undefined, PIPELINE)?.title ?? '';
+  assert.ok(alone.length <= 64, alone);
+  assert.ok(alone.endsWith('… is waiting for you'), alone);
+  assert.ok(alone.startsWith('Visual Studio Code'), alone);
+  const viaHub = osNoticeText(requests(['Run npm test?'], 'full', agent), `hub-${'h'.repeat(70)}`, PIPELINE)?.title ?? '';
+  assert.ok(viaHub.length <= 64, viaHub);
+  assert.match(viaHub, /^Visual Studio Code.*… via hub-h+… is waiting for you$/u);
+  // A short name is not cut, and our neutral name beside a withheld hub stays whole.
+  assert.equal(osNoticeText(requests(['Run npm test?'], 'full', 'claude-code'), `hub-${'h'.repeat(70)}`, PIPELINE)?.title, `claude-code via hub-${'h'.repeat(11)}… is waiting for you`);
+  assert.equal(osNoticeText(requests(['Run npm test?'], 'full', agent), 'proxy (token=abcdefgh1234)', PIPELINE)?.title.endsWith(' via a hub (name withheld) is waiting for you'), true);
 });
 
 test('when an OS notification is wanted', () => {

@@ -173,6 +173,24 @@ describe('a reply in words is compared too (issue 38 review, d)', () => {
     assert.equal(verdictOf(INPUT, { text: 'use the staging replica' }, { text: 'use the production primary' }, undefined, true).verdict, 'unconfirmed');
   });
 
+  test('a mark does not make other words ours: what is around the marks must be what was sent, in order', () => {
+    const ours: Answer = { option: 'deny', text: 'No. Do not touch prod.' };
+    const recorded: Answer = { option: 'deny', text: 'Yes go ahead and drop the prod table [REDACTED:pii]' };
+    assert.deepEqual(verdictOf(PERMISSION, ours, recorded), { verdict: 'differs', answer: recorded, via: 'control' });
+    const sentText = 'log in as alice with hunter2hunter2, then run the job';
+    const verdict = (text: string) => verdictOf(INPUT, { text: sentText }, { text }).verdict;
+    // Ours with spans replaced, by our kind of mark or another pipeline's.
+    assert.equal(verdict('log in as alice with [REDACTED:secret], then run the job'), 'unconfirmed');
+    assert.equal(verdict('log in as [REDACTED:pii] with [REDACTED:secret], then run the job'), 'unconfirmed');
+    assert.equal(verdict('[REDACTED:credential]'), 'unconfirmed');
+    // Words that were never sent, words out of order, or ours cut short around a mark differ.
+    assert.equal(verdict('log in as bob with [REDACTED:secret], then run the job'), 'differs');
+    assert.equal(verdict('then run the job [REDACTED:secret] log in as alice'), 'differs');
+    assert.equal(verdict('[REDACTED:secret], then drop the job'), 'differs');
+    // Our own pipeline's other changes (the home) may come with the agent's marks.
+    assert.equal(verdictOf(INPUT, { text: 'the dump is in /home/alice/dumps, key hunter2hunter2' }, { text: 'the dump is in ~/dumps, key [REDACTED:secret]' }).verdict, 'unconfirmed');
+  });
+
   test('an unconfirmed record is ours: the status says answered from here, not elsewhere', () => {
     const item = world(INPUT).answered({}, { via: 'control', cause: OURS, capture: 'metadata' });
     const status = shown(item, sent({ text: 'use the staging replica' }), 'none');

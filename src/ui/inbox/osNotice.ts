@@ -3,7 +3,7 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { mayShowInPublic } from '../../aep/publicText';
 import type { RedactionOptions } from '../../aep/redaction';
 import { agentName, promptLine } from '../words/describe';
-import { forSurface } from '../words/untrustedText';
+import { forSurface, piece, SURFACES } from '../words/untrustedText';
 import type { OsNotificationMode } from '../../shared/alertMessages';
 
 // What an OS notification says about a request (issue 28). It is read outside
@@ -36,7 +36,7 @@ export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub:
   if (!first) return undefined;
   const agent = shownAgent(first, redaction);
   const shownHub = hub === undefined ? undefined : shows(hub, hub, redaction) ? hub : l10n.t('a hub (name withheld)');
-  const title = shownHub === undefined ? l10n.t('{0} is waiting for you', agent) : l10n.t('{0} via {1} is waiting for you', agent, shownHub);
+  const title = titleText(agent, shownHub, redaction);
   const body = items.length > 1
     ? l10n.t('{0} requests from {1}', items.length, agent)
     : mayShowPrompt(first, redaction)
@@ -58,6 +58,33 @@ export function osMoreText(groups: ReadonlyArray<ReadonlyArray<Readonly<Attentio
   const title = l10n.t('{0} more requests are waiting for you', all.length);
   const body = mayShowPrompt(newest, redaction) ? l10n.t('Newest, from {0}: {1}', agent, promptLine(newest)) : l10n.t('The newest is from {0}', agent);
   return { title: forSurface('osNotificationTitle', title), body: forSurface('osNotificationBody', body) };
+}
+
+/** Most of the title the names may take: the agent's half of it, a hub's a quarter, our words the rest. */
+const AGENT_IN_TITLE = 32;
+const HUB_IN_TITLE = 16;
+
+/**
+ * The title with our words whole: the names are cut to the room the
+ * title's cap leaves beside them, never our words. A name as long as the
+ * whole title ("Visual Studio Code: your session expired. Click to sign in
+ * again") would otherwise push " is waiting for you" out and read as a
+ * notice from whoever it names; cut, it stays a name in our sentence. A cut
+ * name passes the public rule again (a prefix can read otherwise).
+ */
+function titleText(agent: string, hub: string | undefined, redaction: RedactionOptions): string {
+  const words = hub === undefined ? l10n.t('{0} is waiting for you', '') : l10n.t('{0} via {1} is waiting for you', '', '');
+  const room = Math.max(2, SURFACES.osNotificationTitle.cap - words.length);
+  // Our neutral names are our words: whole.
+  const cut = (name: string, cap: number, withheld: string) => {
+    if (name === withheld) return name;
+    const shown = piece(name, Math.max(1, cap));
+    return mayShowInPublic(shown, redaction) ? shown : withheld;
+  };
+  const agentWithheld = l10n.t('an agent (name withheld)');
+  if (hub === undefined) return l10n.t('{0} is waiting for you', cut(agent, Math.min(AGENT_IN_TITLE, room), agentWithheld));
+  const shownHub = cut(hub, Math.min(HUB_IN_TITLE, Math.floor(room / 2)), l10n.t('a hub (name withheld)'));
+  return l10n.t('{0} via {1} is waiting for you', cut(agent, Math.min(AGENT_IN_TITLE, room - shownHub.length), agentWithheld), shownHub);
 }
 
 /** Both what was sent and the line as shown (capped, marked) are checked: the latter is what leaves. */
