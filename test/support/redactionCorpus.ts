@@ -1,7 +1,8 @@
 // A seeded generator of strings for the redaction differential test:
 // secrets, PII and home paths in the shapes people paste and type, alone and
 // mixed into prose, with the Unicode a pasted text brings (full-width and
-// non-ASCII digits, no-break and ideographic spaces, letters Python folds).
+// non-ASCII digits, some outside the BMP, no-break and ideographic spaces,
+// letters Python folds).
 //
 // Phone numbers come as people write them across the world: national
 // formats (FR, BE, CH, DE, ES, DK, NO, NL, IT, IN, BR, JP, AU, UK, US) and E.164 with
@@ -63,7 +64,7 @@ export function corpus(seed: number, size: number): CorpusCase[] {
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
   const chance = (p: number) => rnd() < p;
-  const str = (alphabet: string, lo: number, hi = lo) => Array.from({ length: int(lo, hi) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
+  const str = (alphabet: string | readonly string[], lo: number, hi = lo) => Array.from({ length: int(lo, hi) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
 
   const words = ['the', 'deploy', 'is', 'ready', 'use', 'this', 'for', 'staging', 'ok', 'then', 'run', 'call', 'me', 'at', 'see', 'logs', 'in', 'and', 'done', 'café', 'naïve', 'über', '東京', 'проверка'];
   const prose = () => Array.from({ length: int(1, 4) }, () => pick(words)).join(' ');
@@ -120,7 +121,8 @@ export function corpus(seed: number, size: number): CorpusCase[] {
 
   // ---- PII
   const email = () => `${str(LOWER + DIGITS, 1, 12)}${pick(['', '.', '_', '+', '-'])}${str(LOWER, 1, 8)}@${Array.from({ length: int(1, 3) }, () => str(LOWER + DIGITS, 1, 10)).join('.')}.${pick(['com', 'org', 'co.uk', 'io', 'dev', 'museum'])}`;
-  const digitSets = [DIGITS, DIGITS, DIGITS, '٠١٢٣٤٥٦٧٨٩', '０１２３４５６７８９', '०१२३४५६७८९'];
+  // By character, not UTF-16 unit: mathematical digits are outside the BMP.
+  const digitSets = [DIGITS, DIGITS, DIGITS, '٠١٢٣٤٥٦٧٨٩', '０１２３４５６７８９', '०१२३४५६७८९', '𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗'].map((set) => [...set]);
   const groupSeparators = [' ', ' ', '-', '.', '\u00a0', '\u2009', '\t'];
   const phone = () => {
     const set = pick(digitSets);

@@ -173,8 +173,8 @@ describe('redaction: phone numbers as the world writes them (AEP-0003 §9.4 d)',
     '06.12.34.56.78', '0471.12.34.56', '02.123.45.67', '1.800.555.1234', '+41 79.123.45.67',
     // Dotted as in Spain, Denmark and Norway: four groups in an IPv4 address's range.
     '91.234.56.78', '12.34.56.78', '22.12.34.56', '0034 91.123.45.67', '+45 12.34.56.78',
-    // A number whose last groups look like a date.
-    '06 12.12.2024',
+    // Digits outside the BMP (two UTF-16 units each), and a number whose last groups look like a date.
+    '𝟎𝟔 𝟏𝟐 𝟑𝟒 𝟓𝟔 𝟕𝟖', '06 12.12.2024',
   ];
   for (const number of [...shapes, ...national]) {
     test(JSON.stringify(number), () => {
@@ -189,13 +189,15 @@ describe('redaction: phone numbers as the world writes them (AEP-0003 §9.4 d)',
     });
   }
 
-  test('a phone number in the shape of an IPv4 address or ending like a date goes whole', () => {
-    const cases = ['Tel. 91.234.56.78', 'Tlf. 12.34.56.78', 'ring 22.12.34.56', '0034 91.123.45.67', 'call 06 12.12.2024'];
+  test('a phone number in the shape of an IPv4 address, in mathematical digits or ending like a date goes whole', () => {
+    const cases = ['Tel. 91.234.56.78', 'Tlf. 12.34.56.78', 'ring 22.12.34.56', '0034 91.123.45.67', '𝟎𝟔 𝟏𝟐 𝟑𝟒 𝟓𝟔 𝟕𝟖', 'call 06 12.12.2024'];
     for (const text of cases) {
       const out = redactText(text).text;
       assert.ok(!/\p{Nd}/u.test(out), `${JSON.stringify(text)} keeps digits: ${JSON.stringify(out)}`);
       assert.equal(redactText(out).text, out, 'idempotent');
     }
+    // Not a surrogate pair split: the replacement takes whole characters.
+    assert.equal(redactText('call 𝟎𝟔𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖.').text, `call ${PII_MARK}.`);
   });
 
   test('the number shapes that stay (the list beside the phone rule) do not hide a phone beside them', () => {
