@@ -246,12 +246,16 @@ const findEmails: Finder = (text) => {
 //     (month and day in range, a year 19xx or 20xx): when something happened;
 //   - a version, three dotted groups or more, one after the first of one digit:
 //     `10.0.19041.1`, never `1.800.555.1234` nor `12345.6`: which software;
-//   - an IPv4 address, four dotted numbers to 255 without a leading zero:
-//     `192.168.100.200` (a phone's dotted groups keep their trunk zero,
-//     `02.123.45.67` goes): which machine;
 //   - the seconds of a time, `45.123456` after `12:30:`: when, again;
 //   - what is left between those with fewer than six digits (the hour of
 //     `2024-01-15 12:30`; `1 2 3 4 5`): no national number in common use is that short.
+// A date or version stays only where it opens the run or follows a number of
+// its own: after a shorter fragment (`06 12.12.2024`) it is the rest of that number.
+// An IPv4 address is not on the list: Denmark and Norway write `12.34.56.78`,
+// Spain `91.234.56.78`, in range and without a leading zero, so no shape of
+// the address tells it from a phone number, and an address can be personal
+// data itself. Short ones stay all the same (`127.0.0.1`, `10.0.0.1`: too few digits,
+// and `192.168.1.10` is a version's shape).
 // A run that opens with `+` is in international form, whatever its groups
 // look like: it goes whole. Taking more than a phone (`10 000 000`, a year
 // range `2019-2024`) is allowed (§9.4: adapters MAY redact more).
@@ -260,18 +264,18 @@ const CHUNK = /[^ \t]+/g;
 const NOT_PHONES = [
   /^(?:(?:19|20)\d\d([.-])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])([.-])(?:0?[1-9]|1[0-2])\2(?:19|20)\d\d)$/,
   /^(?=.*\.\d(?:\.|$))\d+(?:\.\d+){2,}$/,
-  /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?!$)|$)){4}$/,
 ];
 const SECONDS = /^[0-5]\d(?:\.\d+)?$/;
 const AFTER_MINUTES = /:\d\d:$/;
 
 const findPhones: Finder = (text) => {
   const spans: Span[] = [];
+  const sixDigits = (from: number, to: number) => (text.slice(from, to).match(/\d/g) ?? []).length >= 6;
   // Chunks [from, to) of one run: a phone from its first digit, `+` or `(` (one it closes) to its last digit, when it has six digits.
   const phone = (from: number, to: number) => {
     const part = text.slice(from, to);
     const start = part.search(/[\d+(]/);
-    if ((part.match(/\d/g) ?? []).length >= 6) spans.push({ start: from + start + (part[start] === '(' && !part.includes(')') ? 1 : 0), end: from + part.search(/\d\D*$/) + 1 });
+    if (sixDigits(from, to)) spans.push({ start: from + start + (part[start] === '(' && !part.includes(')') ? 1 : 0), end: from + part.search(/\d\D*$/) + 1 });
   };
   PHONE.lastIndex = 0;
   for (let m = PHONE.exec(text); m; m = PHONE.exec(text)) {
@@ -284,7 +288,7 @@ const findPhones: Finder = (text) => {
       const chunk = c[0];
       const stays =
         run[0] !== '+' &&
-        (NOT_PHONES.some((shape) => shape.test(chunk)) || (c.index === 0 && SECONDS.test(chunk) && AFTER_MINUTES.test(text.slice(Math.max(0, at - 4), at))));
+        ((NOT_PHONES.some((shape) => shape.test(chunk)) && (from < 0 || sixDigits(from, to))) || (c.index === 0 && SECONDS.test(chunk) && AFTER_MINUTES.test(text.slice(Math.max(0, at - 4), at))));
       if (!stays) {
         if (from < 0) from = at;
         to = at + chunk.length;

@@ -6,7 +6,9 @@
 // written in ASCII, would otherwise miss, and that the spec's reference
 // pipeline (Python, Unicode-aware) already treats as their ASCII selves:
 // full-width forms (`ｐａｓｓｗｏｒｄ：…`, IME input), decimal digits of any
-// script (`٥٥٥١٢٣٤٥٦٧` is a phone number to Python's `\d`), the letters
+// script (`٥٥٥١٢٣٤٥٦٧` is a phone number to Python's `\d`; one outside the
+// BMP, `𝟎𝟔 𝟏𝟐 …`, is two units and becomes its value twice, so a number
+// written in them reads as one with each digit doubled), the letters
 // Python's case-insensitive matching folds (`ſ` ~ s, `K` ~ k, `ı` `İ` ~ i),
 // the separators Python calls space (U+001C–U+001F, U+0085) and every other
 // space (no-break, thin, ideographic: a phone number's groups are split by
@@ -29,7 +31,7 @@ function digitValue(code: number): string {
   let value = digitValues.get(code);
   if (value === undefined) {
     let steps = 0;
-    while (steps < 9 && ND.test(String.fromCharCode(code - steps - 1))) steps++;
+    while (steps < 9 && ND.test(String.fromCodePoint(code - steps - 1))) steps++;
     value = String(steps);
     digitValues.set(code, value);
   }
@@ -51,6 +53,12 @@ function foldChar(ch: string): string {
 export function foldForMatching(text: string): string {
   if (!NEEDS_FOLD.test(text)) return text;
   let out = '';
-  for (let i = 0; i < text.length; i++) out += foldChar(text[i] ?? '');
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i) ?? 0;
+    if (code > 0xffff && ND.test(String.fromCodePoint(code))) {
+      out += digitValue(code).repeat(2);
+      i++;
+    } else out += foldChar(text[i] ?? '');
+  }
   return out;
 }

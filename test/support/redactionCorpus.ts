@@ -1,10 +1,11 @@
 // A seeded generator of strings for the redaction differential test:
 // secrets, PII and home paths in the shapes people paste and type, alone and
 // mixed into prose, with the Unicode a pasted text brings (full-width and
-// non-ASCII digits, no-break and ideographic spaces, letters Python folds).
+// non-ASCII digits, some outside the BMP, no-break and ideographic spaces,
+// letters Python folds).
 //
 // Phone numbers come as people write them across the world: national
-// formats (FR, BE, CH, DE, ES, NL, IT, IN, BR, JP, AU, UK, US) and E.164 with
+// formats (FR, BE, CH, DE, ES, DK, NO, NL, IT, IN, BR, JP, AU, UK, US) and E.164 with
 // any grouping, some with a link or label glued on (`tel:`, `wa.me/`).
 //
 // What it does not generate, on purpose: the number runs the pipeline keeps
@@ -33,7 +34,9 @@ export const PHONE_FORMATS: Readonly<Record<string, readonly string[]>> = {
   BE: ['0471 ## ## ##', '02 ### ## ##', '0471.##.##.##', '+32 471 ## ## ##', '+32 2 ### ## ##'],
   CH: ['079 ### ## ##', '044 ### ## ##', '+41 79 ### ## ##', '+41 (0)44 ### ## ##', '079.###.##.##'],
   DE: ['+49 30 #######', '030 #######', '030 ### ### ##', '0151 ########', '(030) #####-##', '+49 (0)151 ########', '0151-########'],
-  ES: ['612 ### ###', '612 ## ## ##', '91 ### ## ##', '+34 612 ### ###', '+34 91 ### ## ##'],
+  ES: ['612 ### ###', '612 ## ## ##', '91 ### ## ##', '+34 612 ### ###', '+34 91 ### ## ##', '91.###.##.##', '612.##.##.##', '0034 91.###.##.##'],
+  DK: ['## ## ## ##', '##.##.##.##', '+45 ## ## ## ##', '+45 ##.##.##.##', '0045 ##.##.##.##'],
+  NO: ['## ## ## ##', '##.##.##.##', '4## ## ###', '+47 ## ## ## ##', '0047 ##.##.##.##'],
   NL: ['06 ########', '06-########', '020 ### ####', '+31 6 ########', '+31 (0)20 ### ####', '06-## ## ## ##'],
   IT: ['347 ### ####', '+39 347 ### ####', '02 #### ####', '06 #######', '0471 ######', '+39 06 #### ####'],
   IN: ['+91 98765 #####', '98765 #####', '098765 #####', '+91-98765-#####', '022 #### ####', '+91 22 #### ####'],
@@ -61,7 +64,7 @@ export function corpus(seed: number, size: number): CorpusCase[] {
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
   const chance = (p: number) => rnd() < p;
-  const str = (alphabet: string, lo: number, hi = lo) => Array.from({ length: int(lo, hi) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
+  const str = (alphabet: string | readonly string[], lo: number, hi = lo) => Array.from({ length: int(lo, hi) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
 
   const words = ['the', 'deploy', 'is', 'ready', 'use', 'this', 'for', 'staging', 'ok', 'then', 'run', 'call', 'me', 'at', 'see', 'logs', 'in', 'and', 'done', 'café', 'naïve', 'über', '東京', 'проверка'];
   const prose = () => Array.from({ length: int(1, 4) }, () => pick(words)).join(' ');
@@ -118,7 +121,8 @@ export function corpus(seed: number, size: number): CorpusCase[] {
 
   // ---- PII
   const email = () => `${str(LOWER + DIGITS, 1, 12)}${pick(['', '.', '_', '+', '-'])}${str(LOWER, 1, 8)}@${Array.from({ length: int(1, 3) }, () => str(LOWER + DIGITS, 1, 10)).join('.')}.${pick(['com', 'org', 'co.uk', 'io', 'dev', 'museum'])}`;
-  const digitSets = [DIGITS, DIGITS, DIGITS, '٠١٢٣٤٥٦٧٨٩', '０１２３４５６７８９', '०१२३४५६७८९'];
+  // By character, not UTF-16 unit: mathematical digits are outside the BMP.
+  const digitSets = [DIGITS, DIGITS, DIGITS, '٠١٢٣٤٥٦٧٨٩', '０１２３４５６７８９', '०१२३४५६७८९', '𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗'].map((set) => [...set]);
   const groupSeparators = [' ', ' ', '-', '.', '\u00a0', '\u2009', '\t'];
   const phone = () => {
     const set = pick(digitSets);

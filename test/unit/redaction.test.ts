@@ -94,7 +94,9 @@ describe('redaction: rules beyond the corpus', () => {
     { input: 'the /home/ directory and /Users/ folder', out: 'the /home/ directory and /Users/ folder' },
     { input: 'git@github.com:org/repo.git', out: 'git@github.com:org/repo.git' },
     { input: 'call 555-123-4567 or 555.123.4567', out: `call ${PII_MARK} or ${PII_MARK}` },
-    { input: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200', out: 'released 2024-01-15, build 10.0.19041.1, host 192.168.100.200' },
+    { input: 'released 2024-01-15, build 10.0.19041.1, host 192.168.1.10', out: 'released 2024-01-15, build 10.0.19041.1, host 192.168.1.10' },
+    // Four dotted numbers to 255 are also how Denmark, Norway and Spain write a phone number: the address goes with them.
+    { input: 'host 192.168.100.200:8080', out: `host ${PII_MARK}:8080` },
     // Grouped like thousands is grouped like `612 345 678`, a Spanish mobile: it goes.
     { input: '10 000 000 rows', out: `${PII_MARK} rows` },
     // Eight digits or more in a row are a phone number to the floor (`call 5551234567`), an id that long too.
@@ -169,6 +171,10 @@ describe('redaction: phone numbers as the world writes them (AEP-0003 §9.4 d)',
     '03-1234-5678', '0412 345 678', '(02) 9876 5432', '+61 412 345 678', '+81 90-1234-5678', '+55 11 91234-5678', '+31 (0)20 123 4567',
     // Dotted, as in France and Belgium, and looking like a version or an address only at a glance.
     '06.12.34.56.78', '0471.12.34.56', '02.123.45.67', '1.800.555.1234', '+41 79.123.45.67',
+    // Dotted as in Spain, Denmark and Norway: four groups in an IPv4 address's range.
+    '91.234.56.78', '12.34.56.78', '22.12.34.56', '0034 91.123.45.67', '+45 12.34.56.78',
+    // Digits outside the BMP (two UTF-16 units each), and a number whose last groups look like a date.
+    '𝟎𝟔 𝟏𝟐 𝟑𝟒 𝟓𝟔 𝟕𝟖', '06 12.12.2024',
   ];
   for (const number of [...shapes, ...national]) {
     test(JSON.stringify(number), () => {
@@ -183,6 +189,17 @@ describe('redaction: phone numbers as the world writes them (AEP-0003 §9.4 d)',
     });
   }
 
+  test('a phone number in the shape of an IPv4 address, in mathematical digits or ending like a date goes whole', () => {
+    const cases = ['Tel. 91.234.56.78', 'Tlf. 12.34.56.78', 'ring 22.12.34.56', '0034 91.123.45.67', '𝟎𝟔 𝟏𝟐 𝟑𝟒 𝟓𝟔 𝟕𝟖', 'call 06 12.12.2024'];
+    for (const text of cases) {
+      const out = redactText(text).text;
+      assert.ok(!/\p{Nd}/u.test(out), `${JSON.stringify(text)} keeps digits: ${JSON.stringify(out)}`);
+      assert.equal(redactText(out).text, out, 'idempotent');
+    }
+    // Not a surrogate pair split: the replacement takes whole characters.
+    assert.equal(redactText('call 𝟎𝟔𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖.').text, `call ${PII_MARK}.`);
+  });
+
   test('the number shapes that stay (the list beside the phone rule) do not hide a phone beside them', () => {
     const input = 'at 2024-01-15 12:30:45.123456 0612345678, 10.0.19041.1 079 123 45 67, 192.168.1.10 612 345 678';
     assert.equal(redactText(input).text, `at 2024-01-15 12:30:45.123456 ${PII_MARK}, 10.0.19041.1 ${PII_MARK}, 192.168.1.10 ${PII_MARK}`);
@@ -193,7 +210,8 @@ describe('redaction: phone numbers as the world writes them (AEP-0003 §9.4 d)',
       'released 2024-01-15, 2024.01.15, 15.01.2024 and 15-01-2024',
       'logged 2024-01-15 12:30:45 and 2024-01-15 12:30:45.123456, at 12:30:45 or 23:59:59.999999999',
       'node 22.11.0, pnpm 9.14.2, version 1.2.3, build 10.0.19041.1 and 4.2.1.2024, Python 3.12.4',
-      'hosts 192.168.100.200, 10.0.0.1 and 8.8.8.8 8.8.4.4, listening on 127.0.0.1:8080, port 65535',
+      'hosts 192.168.1.10, 10.0.0.1 and 8.8.8.8 8.8.4.4, listening on 127.0.0.1:8080, port 65535',
+      'released 1.2.3 2024-01-15, 15.01.2024 12 34',
       'at src/a.ts:120:7 and src/very/long/path/file.test.ts:1234:56, see #1234',
       'commit 3f2a9c1b7e5d4a6f8b0c2d4e6f8a0b1c2d3e4f5a, sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
       'took 1234 ms, 250.5 ms, 1048576 bytes, 12.5%, 3 of 4 tests, exit code 137',

@@ -11,7 +11,7 @@
 // on through syntax, not content. For the two rules whose match opens with a
 // keyword (`Bearer `, `password=`), the keyword is the label and the value the
 // secret. The generator writes phone numbers as people do across the world
-// (national formats of FR, BE, CH, DE, ES, NL, IT, IN, BR, JP, AU, UK, US,
+// (national formats of FR, BE, CH, DE, ES, DK, NO, NL, IT, IN, BR, JP, AU, UK, US,
 // E.164 with any grouping); it leaves out only the number shapes redaction.ts
 // lists as not personal data. Set AEP_REDACTION_SEED to run another corpus
 // (AEP_REDACTION_SIZE for its size); a failure prints the seed.
