@@ -62,6 +62,9 @@ const savedAppliedSchema = z.object({
   floor: z.optional(positionSchema),
   // Three numbers as an array of length 3: `z.tuple` would add several KB to the bundle.
   runs: z.array(z.array(nonNegativeInt).check(z.length(3)) as unknown as z.ZodMiniType<[number, number, number]>).check(z.maxLength(1_024)),
+  // `[epoch, seq]` of requests applied at or below the floor; absent on saves made before they were kept.
+  requests: z.optional(z.array(z.array(nonNegativeInt).check(z.length(2)) as unknown as z.ZodMiniType<[number, number]>).check(z.maxLength(1_024))),
+  requestFloor: z.optional(positionSchema),
 });
 /**
  * A position as this client keeps it across a reload: per emitter, `source`

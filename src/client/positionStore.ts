@@ -52,12 +52,15 @@ function charsOf(position: KeptPosition): number {
   return source + JSON.stringify(position.session).length + String(position.epoch).length + String(position.seq).length + 30 + appliedChars(position.applied);
 }
 
-/** Characters of `"applied":{"floor":…,"runs":[…]}`, counted without building the JSON (at most MAX_SAVED_RUNS runs). */
+/** Characters of `"applied":{"floor":…,"runs":[…],"requests":[…],"requestFloor":…}`, counted without building the JSON (bounded lists). */
 function appliedChars(applied: SavedApplied | undefined): number {
   if (applied === undefined) return 0;
   let chars = 22;
   if (applied.floor) chars += 28 + String(applied.floor.epoch).length + String(applied.floor.seq).length;
   for (const [epoch, first, last] of applied.runs) chars += String(epoch).length + String(first).length + String(last).length + 5;
+  if (applied.requests) chars += 12;
+  for (const [epoch, seq] of applied.requests ?? []) chars += String(epoch).length + String(seq).length + 4;
+  if (applied.requestFloor) chars += 35 + String(applied.requestFloor.epoch).length + String(applied.requestFloor.seq).length;
   return chars;
 }
 

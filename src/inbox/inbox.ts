@@ -12,7 +12,7 @@ import { MemoryBudget, type Reclaimable } from './memoryBudget';
 import { ParkedEvents } from './parkedEvents';
 import { comparePositions, type Position } from './position';
 import { AgentStatuses, type AgentStatus } from './agentStatuses';
-import { AppliedPositions, type SavedApplied } from './appliedPositions';
+import { AppliedPositions, MAX_SAVED_REQUESTS, MAX_SAVED_RUNS, type SavedApplied } from './appliedPositions';
 import { SessionIndex, type PositionTaken, type SessionState } from './sessionIndex';
 import type { TimelineEvent } from './sessionTimeline';
 
@@ -108,6 +108,8 @@ export class Inbox {
   private readonly parked: ParkedEvents;
   /** What an earlier window applied, per `(source, session)`, until the session is tracked here (`seedApplied`). */
   private readonly appliedEarlier = new Map<string, AppliedPositions>();
+  /** The sessions `seedApplied` has taken (at most the kept positions' bound per load, MAX_KEPT_POSITIONS). */
+  private readonly seeded = new Set<string>();
   private readonly agentStatuses = new AgentStatuses();
   /** What the budget may take back, in the order it takes it. */
   private readonly reclaimable: Reclaimable;
@@ -194,7 +196,7 @@ export class Inbox {
       state = this.sessions.own(event.source, event.session, event.agent);
       state.owned = true;
       const before = state.applied.highest;
-      state.applied.add(position);
+      state.applied.add(position, event.type === 'attention.requested');
       state.timeline.addSequenced(event, position);
       positionAdvanced = before === undefined || comparePositions(position, before) > 0;
     } else {
@@ -207,7 +209,11 @@ export class Inbox {
     else if (LIFECYCLE_TYPES.has(event.type)) problem = this.onLifecycle(event);
     else if (event.type === 'session.ended' && state && position !== undefined) this.onSessionEnded(state, position);
     if (event.type === 'attention.answered' || event.type === 'attention.routed') this.recountLifecycle(event);
-    this.sessions.evictBeyond(this.maxSessions, (forgotten) => this.forgotten.fire({ source: forgotten.source, session: forgotten.session }));
+    this.sessions.evictBeyond(this.maxSessions, (forgotten) => {
+      // Its saved position goes too (onDidForgetSession): nothing of it is left to seed from.
+      this.seeded.delete(forgotten.key);
+      this.forgotten.fire({ source: forgotten.source, session: forgotten.session });
+    });
     const notice = this.budget.keepWithin(this.reclaimable);
     if (notice !== undefined) problem = problem === undefined ? notice : `${problem}; ${notice}`;
     return problem === undefined ? { applied: true, positionAdvanced } : { applied: true, problem, positionAdvanced };
@@ -271,7 +277,10 @@ export class Inbox {
   positionOf(source: string, session: string): (ResumePosition & { source: string; applied: SavedApplied }) | undefined {
     const state = this.sessions.of(source, session);
     const position = state?.owned ? state.applied.highest : undefined;
-    return position === undefined || !state ? undefined : { source, session, ...position, applied: state.applied.saved() };
+    if (position === undefined || !state) return undefined;
+    const open = new Set([...(this.openBySession.get(state.key) ?? [])].map(({ requestEvent }) => `${epochOf(requestEvent)}:${requestEvent.seq ?? ''}`));
+    const applied = state.applied.saved(MAX_SAVED_RUNS, MAX_SAVED_REQUESTS, ({ epoch, seq }) => open.has(`${epoch}:${seq}`));
+    return { source, session, ...position, applied };
   }
 
   /**
@@ -281,6 +290,10 @@ export class Inbox {
    */
   seedApplied(source: string, session: string, applied: SavedApplied): void {
     const key = sessionKey(source, session);
+    // Once per session: a client rebuilt later in this window reads back this inbox's own positions,
+    // a coarser copy (runs folded into the floor to be saved) of what it holds exactly already.
+    if (this.seeded.has(key)) return;
+    this.seeded.add(key);
     const tracked = this.sessions.get(key);
     if (tracked) tracked.applied.absorb(applied);
     else this.appliedEarlier.set(key, new AppliedPositions(applied));
@@ -356,7 +369,8 @@ export class Inbox {
   private positionHeld(event: AepEvent, session: string, position: Position): ApplyOutcome | undefined {
     const key = sessionKey(event.source, session);
     const state = this.sessions.get(key);
-    if (!(state?.applied ?? this.appliedEarlier.get(key))?.has(position)) return undefined;
+    const applied = state?.applied ?? this.appliedEarlier.get(key);
+    if (applied === undefined || !this.heldBack(event, applied, position)) return undefined;
     const kept = state?.timeline.idAt(position);
     if (state === undefined || kept === undefined || kept === event.id) return { applied: false, reason: 'duplicate' };
     if (state.positionTaken) {
@@ -365,6 +379,23 @@ export class Inbox {
     }
     state.positionTaken = { epoch: position.epoch, seq: position.seq, kept, refused: event.id, count: 1 };
     return { applied: false, reason: 'position-taken', taken: state.positionTaken, first: true };
+  }
+
+  /**
+   * Under the floor (what a bound let go of) a position is known applied or
+   * not only for requests (AppliedPositions.hasRequest): a request never
+   * applied there is applied now. A lifecycle event there for a request this
+   * inbox holds open is applied too: the request may be one applied just now
+   * from under the floor, and its emitter's terminal must close it (applied
+   * twice it changes nothing). Anything else under the floor may be a repeat,
+   * and is held back.
+   */
+  private heldBack(event: AepEvent, applied: AppliedPositions, position: Position): boolean {
+    if (event.type === 'attention.requested') return applied.hasRequest(position);
+    if (!applied.has(position)) return false;
+    if (!LIFECYCLE_TYPES.has(event.type) || !applied.underFloor(position) || event.session === undefined || event.subject === undefined) return true;
+    const item = this.lookup(event.session, event.subject, event.type === 'attention.routed' ? undefined : event.source);
+    return item === undefined || !isOpenStatus(item.status);
   }
 
   private takeAppliedEarlier(key: string): AppliedPositions | undefined {

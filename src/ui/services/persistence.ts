@@ -215,8 +215,9 @@ export class WorkspacePersistence implements PositionStore, vscode.Disposable {
   /**
    * The positions with what each session applied, less the open requests the
    * snapshot leaves out (its bound): a reload does not restore those, so their
-   * positions must not hold them back when the hub replays them. At most
-   * MAX_SAVED_RUNS such holes per session; older ones fold into the floor.
+   * positions must not hold them back when the hub replays them. Under the
+   * floor an open request is never listed as applied (Inbox.positionOf), so it
+   * comes back without a hole; above it, at most 2 × MAX_SAVED_RUNS runs.
    */
   private positionsToSave(): KeptPosition[] {
     const list = this.positions.list();
