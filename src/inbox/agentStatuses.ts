@@ -1,4 +1,5 @@
 import type { AepEvent } from '../aep/envelope';
+import { approximateBytes } from '../base/byteSize';
 
 /** One emitter's agent-scoped events: the latest of each type, most recently heard type last. */
 export interface AgentStatus {
@@ -11,6 +12,12 @@ export interface AgentStatus {
 export const MAX_AGENTS = 1_000;
 /** Types kept per emitter: `agent.presence`, `agent.health`, `agent.idle`, `agent.heartbeat` and a few more. */
 export const MAX_AGENT_TYPES = 8;
+/**
+ * The most `data` kept with one event, as the heap holds it. A status's data is a few words
+ * (`{status, detail}`); a sessionless event can carry up to the frame's limit, and 1,000 emitters
+ * × 8 types of that would hold hundreds of megabytes outside the inbox's memory budget.
+ */
+export const MAX_KEPT_DATA_BYTES = 2_048;
 
 /**
  * Agent-scoped events (no `session`, AEP-0001 §5: `agent.presence`,
@@ -39,7 +46,7 @@ export class AgentStatuses {
     this.bySource.set(event.source, entry);
     entry.agent = event.agent;
     entry.latest.delete(event.type);
-    entry.latest.set(event.type, event);
+    entry.latest.set(event.type, withSmallData(event));
     while (entry.latest.size > this.maxTypes) {
       const oldest = entry.latest.keys().next().value;
       if (oldest === undefined) break;
@@ -61,4 +68,11 @@ export class AgentStatuses {
   latest(source: string, type: string): AepEvent | undefined {
     return this.bySource.get(source)?.latest.get(type);
   }
+}
+
+/** The event as kept: its envelope, and its `data` only when that is small (MAX_KEPT_DATA_BYTES). */
+function withSmallData(event: AepEvent): AepEvent {
+  if (event.data === undefined || approximateBytes(event.data) <= MAX_KEPT_DATA_BYTES) return event;
+  const { data: _dropped, ...envelope } = event;
+  return envelope;
 }

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AepEvent } from '../../src/aep/envelope';
-import { AgentStatuses } from '../../src/inbox/agentStatuses';
+import { AgentStatuses, MAX_KEPT_DATA_BYTES } from '../../src/inbox/agentStatuses';
+import { approximateBytes } from '../../src/base/byteSize';
 import { Inbox } from '../../src/inbox/inbox';
 import { validEvent } from '../support/events';
 import { goldenEvents } from '../support/fixtures';
@@ -38,4 +39,17 @@ test('a later event of a type replaces the earlier one; the agents heard least r
   statuses.note(agentEvent('a', 'agent.health', { status: 'ok' }, 'A4'));
   assert.deepEqual(statuses.latest('aep://h/agent/a', 'agent.presence'), undefined, 'the type heard least recently went');
   assert.deepEqual(statuses.list().find((s) => s.agent === 'a')?.latest.map((e) => e.id), ['A3', 'A4']);
+});
+
+test('a large agent-scoped event is kept as its envelope: its data would hold memory outside the inbox budget', () => {
+  const statuses = new AgentStatuses();
+  const huge = { blob: 'x'.repeat(60_000) };
+  statuses.note(agentEvent('a', 'agent.health', huge, 'H1'));
+  statuses.note(agentEvent('a', 'agent.presence', { state: 'online' }, 'P1'));
+  const kept = statuses.latest('aep://h/agent/a', 'agent.health');
+  assert.equal(kept?.id, 'H1', 'the event itself is still known');
+  assert.equal(kept?.data, undefined, 'its data is not kept');
+  assert.deepEqual(statuses.latest('aep://h/agent/a', 'agent.presence')?.data, { state: 'online' }, 'small data stays');
+  const total = statuses.list().reduce((sum, s) => sum + s.latest.reduce((n, e) => n + approximateBytes(e.data ?? {}), 0), 0);
+  assert.ok(total <= 2 * MAX_KEPT_DATA_BYTES, `kept data ${total} bytes`);
 });
