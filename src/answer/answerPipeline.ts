@@ -98,13 +98,14 @@ export interface LateSettlement {
 /**
  * What a submit became, at once: refused before anything was built, or on its
  * way (the sender's outcome to come). `retry`: the same answer as one that got
- * no acknowledgement, so it went as Send Again, the same command under the
- * same id (AEP-0004 §2.3). `unacknowledged`: a different answer after one that
- * got none, so a new command, while the agent may already have applied that one.
+ * no acknowledgement, and it went as Send Again, the same command under the
+ * same id (AEP-0004 §2.3). `unacknowledged`: a new command after one that got
+ * none, while the agent may already have applied that one; `sameAnswer` when
+ * it carries that one's answer but the sender no longer held that command.
  */
 export type AnswerResult =
   | { kind: 'refused'; refusal: AnswerRefusal }
-  | { kind: 'sending'; outcome: Promise<SendOutcome>; retry?: { commandId: string }; unacknowledged?: { commandId: string } };
+  | { kind: 'sending'; outcome: Promise<SendOutcome>; retry?: { commandId: string }; unacknowledged?: { commandId: string; sameAnswer?: true } };
 
 
 /** What the caller of submit/resend also hears: the command before it goes (the answer history). */
@@ -285,12 +286,17 @@ export class AnswerPipeline {
     const { commandId } = unacknowledged;
     if (this.carriedBy(facts, commandId) === carriedKey(decision.capture, answer)) {
       // The target may have applied it and only its ack was lost: a new id would be a second answer it refuses
-      // or applies twice, so the same answer goes as Send Again. A sender that no longer holds it sends it anew.
+      // or applies twice, so the same answer goes as Send Again. A sender that no longer holds it sends it anew,
+      // and the caller is told so: a new command, while the agent may already have applied the first.
+      let resent = false;
       const again = (entry: AnswerRecord) => {
         entry.commandId = commandId;
-        return sender.resend(commandId, this.hooks(facts, entry)) ?? respond(entry);
+        const same = sender.resend(commandId, this.hooks(facts, entry));
+        resent = same !== undefined;
+        return same ?? respond(entry);
       };
-      return { kind: 'sending', outcome: this.track(surface, facts, commandId, again), retry: { commandId } };
+      const outcome = this.track(surface, facts, commandId, again);
+      return resent ? { kind: 'sending', outcome, retry: { commandId } } : { kind: 'sending', outcome, unacknowledged: { commandId, sameAnswer: true } };
     }
     return { kind: 'sending', outcome: this.track(surface, facts, '', respond), unacknowledged: { commandId } };
   }
@@ -315,14 +321,17 @@ export class AnswerPipeline {
   }
 
   /**
-   * "Send Again": the same command under the same id (AEP-0004 §2 item 3),
-   * never a second one, so it is allowed while that command is in flight.
+   * "Send Again" of `commandId`, the command the surface showed: the same
+   * command under the same id (AEP-0004 §2 item 3), never a second one, so it
+   * is allowed while that command is in flight. Only while it is still the
+   * request's answer: a surface's offer can outlive it (a newer answer sent
+   * from another surface), and what goes is what the person was shown.
    */
   resend(surface: AnswerSurface, facts: AnswerFacts, commandId: string, sender: AnswerSender): Promise<SendOutcome> {
     const record = this.record(facts);
-    if (record && record.commandId !== commandId && inFlight(record)) {
-      // Another command is in flight: resending an older one would compete with it.
-      return Promise.resolve({ kind: 'cancelled', commandId, code: 'other-answer-in-flight' });
+    if (record && record.commandId !== commandId) {
+      // In flight, resending an older one would compete with it; settled, it would undo the person's later choice.
+      return Promise.resolve({ kind: 'cancelled', commandId, code: inFlight(record) ? 'other-answer-in-flight' : 'answer-replaced' });
     }
     const written = record?.commandId === commandId && record.state === 'awaiting-ack';
     return this.track(surface, facts, commandId, (entry) => {

@@ -19,6 +19,11 @@ export type NotSentReason =
   | { code: 'other-answer-in-flight' }
   /** No client for the hub: not connected. */
   | { code: 'not-connected' }
+  /**
+   * "Send Again" of a command a newer answer to the same request took the
+   * place of: sending the older one again would undo the person's later choice.
+   */
+  | { code: 'answer-replaced' }
   /** "Send Again" of a command the client no longer holds. */
   | { code: 'cannot-resend' }
   /** The hub the request came through was removed from the settings. */

@@ -459,6 +459,68 @@ describe('the record is the one home of what became of the answer', () => {
     assert.deepEqual(await different.outcome, { kind: 'accepted', commandId: newId });
   });
 
+  test('Send Again is about the command it names: one a newer answer replaced sends nothing, whether that answer timed out or was accepted', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const wire: string[] = [];
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected((text) => (wire.push((JSON.parse(text) as { id: string }).id), true));
+    const timeOut = async (result: AnswerResult) => {
+      const settled = outcome(result);
+      t.mock.timers.tick(1_000);
+      return settled;
+    };
+    const first = await timeOut(w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    const newer = await timeOut(w.pipeline.submit('quick-input', w.facts(), { option: 'deny' }, {}, short));
+    assert.equal(first.kind, 'timeout');
+    assert.equal(newer.kind, 'timeout');
+    assert.notEqual(newer.commandId, first.commandId);
+
+    const replaced = await w.pipeline.resend('page', w.facts(), first.commandId, short);
+    assert.deepEqual(replaced, { kind: 'cancelled', commandId: first.commandId, code: 'answer-replaced' });
+    assert.deepEqual(wire, [first.commandId, newer.commandId], 'the replaced command did not go again');
+    assert.equal(w.pipeline.record(w.facts())?.commandId, newer.commandId, 'the newer answer is still the request\'s');
+
+    // The newer one's own Send Again goes, same id; once it is accepted, the older one still sends nothing.
+    const again = w.pipeline.resend('notification', w.facts(), newer.commandId, short);
+    assert.deepEqual(wire, [first.commandId, newer.commandId, newer.commandId]);
+    assert.ok(short.onAck({
+      aep: '0.1', id: 'ack-newer', type: 'control.accepted', time: new Date().toISOString(), source: w.request.source, agent: w.request.agent,
+      session: w.request.session, cause: newer.commandId,
+    }));
+    assert.equal((await again).kind, 'accepted');
+    assert.equal((await w.pipeline.resend('page', w.facts(), first.commandId, short)).kind, 'cancelled');
+    assert.equal(wire.length, 3, 'nothing went after the accept');
+  });
+
+  test('the same answer after a timeout, when the sender no longer holds that command: a new command, and the result says so, not Send Again', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.after(stopAll);
+    const w = window();
+    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
+    opened.push(short);
+    short.connected(() => true);
+    const settled = outcome(w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    t.mock.timers.tick(1_000);
+    const first = await settled;
+    assert.equal(first.kind, 'timeout');
+
+    // A client rebuilt since: its sender holds nothing of the first command.
+    const rebuilt = new ControlSender(new RecordingLogger(), new CommandStore(new MemoryMemento(), KEY, new RecordingLogger()), { identity, ackWindowFor: () => 1_000 });
+    opened.push(rebuilt);
+    const wire: string[] = [];
+    rebuilt.connected((text) => (wire.push((JSON.parse(text) as { id: string }).id), true));
+    const same = w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, rebuilt);
+    assert.ok(same.kind === 'sending');
+    assert.equal(wire.length, 1);
+    assert.notEqual(wire[0], first.commandId, 'a new id went');
+    assert.equal(same.retry, undefined, 'not Send Again: the same id did not go');
+    assert.deepEqual(same.unacknowledged, { commandId: first.commandId, sameAnswer: true });
+    assert.equal(w.pipeline.record(w.facts())?.commandId, wire[0]);
+  });
+
   test('an answer after one that was refused, or as the first, is a new command with nothing to say of an earlier one', async (t) => {
     t.after(stopAll);
     const w = window();

@@ -55,6 +55,7 @@ const NOT_SENT: OnePerCode<NotSentReason> = {
   'would-redact': [{ code: 'would-redact', parts: 1 }, { code: 'would-redact', parts: 3 }],
   'other-answer-in-flight': [{ code: 'other-answer-in-flight' }],
   'not-connected': [{ code: 'not-connected' }],
+  'answer-replaced': [{ code: 'answer-replaced' }],
   'cannot-resend': [{ code: 'cannot-resend' }],
   'hub-removed': [{ code: 'hub-removed' }],
 };
@@ -76,7 +77,7 @@ describe('every problem and outcome code has words', () => {
   test('in English: a whole sentence, every placeholder filled, variants of a code worded apart', () => {
     l10n.config({ contents: {} });
     const sentences = everySentence();
-    assert.equal(sentences.length, 33);
+    assert.equal(sentences.length, 34);
     for (const [code, sentence] of sentences) {
       assert.match(sentence, /^\S.*\S$/, code);
       assert.doesNotMatch(sentence, /\{\d+\}/, `${code}: ${sentence}`);

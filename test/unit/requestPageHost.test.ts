@@ -59,6 +59,10 @@ function answerPath(item: Readonly<AttentionItem>) {
   });
   const answer: PageAnswer = (current, given, choice) =>
     pipeline.submit('page', facts(current), given, choice, sender);
+  /** The same answer path under another surface's name: the toast or the quick input. */
+  const answerElsewhere = (current: Readonly<AttentionItem>, given: Answer) => pipeline.submit('quick-input', facts(current), given, {}, sender);
+  const resend = (current: Readonly<AttentionItem>, commandId: string) => pipeline.resend('page', facts(current), commandId, sender);
+  const record = (current: Readonly<AttentionItem>) => pipeline.record(facts(current));
   const ack = (commandId: string) => {
     const event: AepEvent = {
       aep: '0.1', id: `ack-${commandId}`, type: 'control.accepted', time: new Date().toISOString(), source: request.source,
@@ -66,7 +70,7 @@ function answerPath(item: Readonly<AttentionItem>) {
     };
     assert.ok(sender.onAck(event));
   };
-  return { answer, ack, wire, store };
+  return { answer, answerElsewhere, resend, record, ack, wire, store };
 }
 
 function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}, on: { webview?: FakeWebview; alreadyLoaded?: boolean; hubs?: Partial<RequestPageHubs>; sent?: SentAnswer[] } = {}) {
@@ -84,7 +88,6 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     isConnected: () => true,
     answerRecord: () => undefined,
     recorded: (of) => recordedAnswer(of, sent),
-    sendAgain: () => undefined,
     size: 1,
     of: () => ({ label: 'laptop' }),
     onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleLater: restored.event,
@@ -204,16 +207,16 @@ describe('request page host', () => {
       const resent: string[] = [];
       const { stale, second, webview } = reused(
         { resend: (_item, commandId) => (resent.push(commandId), Promise.resolve({ kind: 'accepted', commandId })) },
-        // B has an answer that timed out, which Send Again would send again.
-        { sendAgain: () => ({ commandId: 'B-command' }) },
+        // B has an answer that timed out, whose Send Again B's page offers under its command id.
+        { answerRecord: () => ({ state: 'timed-out', commandId: 'B-command', surface: 'page', outcome: { kind: 'timeout', commandId: 'B-command', afterMs: 60_000 } }) },
       );
       const before = webview.posted.length;
-      webview.fromPage({ type: 'retry', submitId: 'submit-1', ...stale });
+      webview.fromPage({ type: 'retry', submitId: 'B-command', ...stale });
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(resent, []);
       assert.equal(webview.posted.length, before, `nothing was posted back: ${webview.types().join(', ')}`);
       assert.equal(dropped(second.log, 'retry', stale, webview.shown()).length, 1, second.log.lines.join('\n'));
-      webview.fromShown({ type: 'retry', submitId: 'submit-1' });
+      webview.fromShown({ type: 'retry', submitId: 'B-command' });
       assert.deepEqual(resent, ['B-command']);
     });
 
@@ -395,6 +398,80 @@ describe('request page host', () => {
     assert.ok(sending?.type === 'outcome' && accepted?.type === 'outcome');
     assert.match(sending.message, /sent again as the same command/);
     assert.doesNotMatch(accepted.message, /earlier answer/);
+  });
+
+  test('Send again on the page resends the answer the page sent and shows; once a newer answer went from another surface, nothing goes and the page says it was replaced', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const item = permissionItem();
+    const path = answerPath(item);
+    const { webview } = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
+    const pageCommand = path.wire[0];
+    t.mock.timers.tick(60_000);
+    const [, , timedOut] = await posted(webview, 3);
+    assert.ok(timedOut?.type === 'outcome');
+    assert.deepEqual([timedOut.submitId, timedOut.phase, timedOut.canRetry], ['submit-1', 'timeout', true], 'the page offers Send again of its answer');
+
+    // The person answers differently from the toast: a new command, which gets no acknowledgement either.
+    const elsewhere = path.answerElsewhere(item, { option: 'deny' });
+    assert.ok(elsewhere.kind === 'sending');
+    const otherCommand = path.wire[1];
+    assert.ok(otherCommand && otherCommand !== pageCommand);
+    t.mock.timers.tick(60_000);
+    assert.equal((await elsewhere.outcome).kind, 'timeout');
+
+    webview.fromShown({ type: 'retry', submitId: 'submit-1' });
+    const told = (await posted(webview, 5)).at(-1);
+    assert.deepEqual(path.wire, [pageCommand, otherCommand], 'neither the answer the page shows nor the newer one went again');
+    assert.ok(told?.type === 'outcome');
+    assert.deepEqual([told.submitId, told.phase, told.canRetry], ['submit-1', 'cancelled', undefined], 'the offer goes');
+    assert.match(told.message, /newer answer to this request was sent since and took its place/);
+  });
+
+  test('Send again on the page, while its answer is still the request\'s: the same command goes again, same id', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const item = permissionItem();
+    const path = answerPath(item);
+    const { webview } = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
+    t.mock.timers.tick(60_000);
+    await posted(webview, 3);
+    webview.fromShown({ type: 'retry', submitId: 'submit-1' });
+    assert.equal(path.wire.length, 2);
+    assert.equal(path.wire[1], path.wire[0], 'the same id');
+    path.ack(path.wire[0] ?? '');
+    const accepted = (await posted(webview, 5)).at(-1);
+    assert.ok(accepted?.type === 'outcome');
+    assert.deepEqual([accepted.submitId, accepted.phase], ['submit-1', 'accepted']);
+  });
+
+  test('a Send again the page was never offered sends nothing', async () => {
+    const item = permissionItem();
+    const resent: string[] = [];
+    const { webview } = page(item, { resend: (_item, commandId) => (resent.push(commandId), Promise.resolve({ kind: 'accepted', commandId })) }, {
+      hubs: { answerRecord: () => ({ state: 'timed-out', commandId: 'C1', surface: 'quick-input', outcome: { kind: 'timeout', commandId: 'C1', afterMs: 60_000 } }) },
+    });
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown({ type: 'retry', submitId: 'submit-7' });
+    const told = webview.posted.at(-1);
+    assert.ok(told?.type === 'outcome');
+    assert.deepEqual([told.submitId, told.phase], ['submit-7', 'cancelled']);
+    assert.deepEqual(resent, []);
+  });
+
+  test('the same answer after a timeout that could not go as the same command: the page says it went as a new one', async () => {
+    const item = permissionItem();
+    const { webview } = page(item, {
+      answer: () => ({ kind: 'sending', outcome: Promise.resolve({ kind: 'accepted', commandId: 'C2' }), unacknowledged: { commandId: 'C1', sameAnswer: true } }),
+    });
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown(submit({ option: 'allow' }));
+    const [, sending] = await posted(webview, 3);
+    assert.ok(sending?.type === 'outcome');
+    assert.match(sending.message, /may already have applied it; it could no longer be sent again as the same command, so this same answer went as a new one/);
+    assert.doesNotMatch(sending.message, /acts on it once|different answer/);
   });
 
   test('through the real pipeline: a second Send while the first awaits its ack is refused with the pipeline\'s refusal, and one command goes out', async () => {

@@ -8,7 +8,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import type { AttentionItem } from '../../inbox/inbox';
 import type { RedactionOptions } from '../../aep/redaction';
 import type { PageDraft, PageInit, PageRecorded } from '../../shared/webviewMessages';
-import { outcomeMessage, recordMessages, sendingMessage, sentAfterTimeout } from '../words/answerOutcomes';
+import { outcomeMessage, recordMessages, sendingMessage, sentAfterTimeout, type OutcomeMessage } from '../words/answerOutcomes';
 import { type StringBundle } from '../words/l10n';
 import { refusalChoices } from '../words/refusalChoices';
 import { pageReachability, pageRequest } from './pageContent';
@@ -23,8 +23,6 @@ export interface RequestPageHubs {
   answerRecord(item: Readonly<AttentionItem>): AnswerRecord | undefined;
   /** What the agent recorded of the request, against what was sent from here (src/answer/recordedAnswer.ts). */
   recorded(item: Readonly<AttentionItem>): PageRecorded;
-  /** Whether the answer can be sent again now, and under which command id (AEP-0004 §2 item 3). */
-  sendAgain(item: Readonly<AttentionItem>): { commandId: string } | undefined;
   readonly size: number;
   of(item: Pick<AttentionItem, 'hub'>): { readonly label: string } | undefined;
   readonly onDidChangeInbox: Listen<{ hub: { readonly id: string }; change: { item: { readonly key: string } } | undefined }>;
@@ -62,6 +60,9 @@ export interface RequestPageDeps {
 /** How long a resolved request's page stays up, when the user chose to close it, so the outcome can be read. */
 export const CLOSE_AFTER_RESOLVED_MS = 2_000;
 
+/** Send Again offers remembered per page; the page shows one at a time, a few older ones cover messages crossing. */
+const MAX_OFFERS = 8;
+
 function pipelineOptions(options: RedactionOptions): { home?: string; secretValues?: string[] } {
   return { ...(options.home ? { home: options.home } : {}), ...(options.secretValues?.length ? { secretValues: [...options.secretValues] } : {}) };
 }
@@ -76,6 +77,8 @@ export class RequestPageController {
   private item: Readonly<AttentionItem>;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscriptions: Unsubscribe[];
+  /** The command each "Send again" this page was offered is about, by the `submitId` it was offered under. */
+  private readonly offers = new Map<string, string>();
 
   /** `alreadyLoaded`: the webview shows a loaded page already (PageHostOptions). */
   constructor(item: Readonly<AttentionItem>, webview: PageWebview, private readonly deps: RequestPageDeps, alreadyLoaded = false) {
@@ -148,7 +151,7 @@ export class RequestPageController {
       // What every surface offers (refusalChoices); the page is what "Open" opens, so only Send Again is left to offer.
       const offer = refusalChoices(refusal, current.agent);
       // An answer in flight keeps the page waiting on it; the rest leave the page open to a fixed answer.
-      this.host.post({
+      this.postAbout(offer.commandId, {
         type: 'outcome', submitId, phase: refusal.code === 'answer-in-flight' ? 'awaiting-ack' : 'cancelled',
         message: offer.message,
         ...(offer.actions.includes('send-again') ? { canRetry: true } : {}),
@@ -159,12 +162,17 @@ export class RequestPageController {
     this.host.post(sentAfterTimeout(sendingMessage(submitId, current.agent, this.deps.hubs.isConnected(this.item)), result, current.agent));
     const outcome = await result.outcome;
     const request = current.request;
-    if (request) this.host.post(sentAfterTimeout(outcomeMessage(submitId, outcome, current.agent, request.fields.map((f) => f.id)), result, current.agent));
+    if (request) this.postAbout(outcome.commandId, sentAfterTimeout(outcomeMessage(submitId, outcome, current.agent, request.fields.map((f) => f.id)), result, current.agent));
   }
 
+  /**
+   * "Send again" as the page offered it: the command that offer was about,
+   * never whichever the request's answer is now (another surface may have
+   * sent a newer one since); the pipeline sends nothing if it was replaced.
+   */
   private async retry(submitId: string): Promise<void> {
     const current = this.deps.hubs.item(this.item.key) ?? this.item;
-    const commandId = this.deps.hubs.sendAgain(current)?.commandId;
+    const commandId = this.offers.get(submitId);
     const request = current.request;
     if (!commandId || !request) {
       this.host.post({ type: 'outcome', submitId, phase: 'cancelled', message: l10n.t('That answer can no longer be sent again; send a new one.') });
@@ -172,6 +180,19 @@ export class RequestPageController {
     }
     this.postSending(submitId, this.item.agent);
     this.postOutcome(submitId, request, await this.deps.resend(current, commandId), this.item.agent);
+  }
+
+  /** Posts an outcome about `commandId`; one offering "Send again" is remembered, so the page's retry resends that command. */
+  private postAbout(commandId: string | undefined, message: OutcomeMessage): void {
+    if (message.canRetry && commandId) {
+      this.offers.delete(message.submitId);
+      this.offers.set(message.submitId, commandId);
+      for (const oldest of this.offers.keys()) {
+        if (this.offers.size <= MAX_OFFERS) break;
+        this.offers.delete(oldest);
+      }
+    }
+    this.host.post(message);
   }
 
   /** What the page renders when it loads: the request, the user's language, a draft from the quick input if one waits. */
@@ -201,7 +222,7 @@ export class RequestPageController {
   }
 
   private postOutcome(submitId: string, request: AttentionRequest, outcome: SendOutcome, agent: string): void {
-    this.host.post(outcomeMessage(submitId, outcome, agent, request.fields.map((f) => f.id)));
+    this.postAbout(outcome.commandId, outcomeMessage(submitId, outcome, agent, request.fields.map((f) => f.id)));
   }
 
   /**
@@ -213,7 +234,7 @@ export class RequestPageController {
   private postKeptAnswers(): void {
     const record = this.deps.hubs.answerRecord(this.item);
     const fieldIds = this.item.request?.fields.map((f) => f.id);
-    for (const message of recordMessages(record, this.item.agent, this.deps.hubs.isConnected(this.item), fieldIds)) this.host.post(message);
+    for (const message of recordMessages(record, this.item.agent, this.deps.hubs.isConnected(this.item), fieldIds)) this.postAbout(record?.commandId, message);
   }
 
   private pushUpdate(): void {

@@ -19,11 +19,15 @@ export function sendingMessage(submitId: string, agentText: string, connected: b
 /**
  * What the page says of a Send that was not a plain new answer: the same
  * answer as one that got no acknowledgement goes as Send Again, the same
- * command (AEP-0004 §2.3); a different one is a new command, and the agent
- * may already have applied the one it never acknowledged.
+ * command (AEP-0004 §2.3); a different one, or the same one the sender no
+ * longer holds, is a new command, and the agent may already have applied the
+ * one it never acknowledged.
  */
-export function sentAfterTimeout(message: OutcomeMessage, how: { retry?: unknown; unacknowledged?: unknown }, agentText: string): OutcomeMessage {
+export function sentAfterTimeout(message: OutcomeMessage, how: { retry?: unknown; unacknowledged?: { sameAnswer?: true } }, agentText: string): OutcomeMessage {
   const agent = agentName(agentText);
+  if (how.unacknowledged?.sameAnswer) {
+    return { ...message, message: `${message.message} ${l10n.t('Your earlier answer got no acknowledgement, so {0} may already have applied it; it could no longer be sent again as the same command, so this same answer went as a new one.', agent)}` };
+  }
   if (how.unacknowledged !== undefined) {
     return { ...message, message: `${message.message} ${l10n.t('Your earlier answer got no acknowledgement, so {0} may already have applied it; this different answer went as a new one.', agent)}` };
   }

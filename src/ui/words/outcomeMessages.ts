@@ -44,6 +44,8 @@ export function notSentText(reason: NotSentReason): string {
       return l10n.t('The answer was not sent: another answer to this request is awaiting its acknowledgement.');
     case 'not-connected':
       return l10n.t('The answer was not sent: not connected to a hub.');
+    case 'answer-replaced':
+      return l10n.t('Not sent again: a newer answer to this request was sent since and took its place. Send a new answer if you still mean this one.');
     case 'cannot-resend':
       return l10n.t('The answer was not sent: that answer can no longer be sent again; send a new one.');
     case 'hub-removed':
