@@ -20,11 +20,15 @@ export const MAX_AGENT_TYPES = 8;
 export const MAX_KEPT_DATA_BYTES = 2_048;
 
 /**
- * Agent-scoped events (no `session`, AEP-0001 §5: `agent.presence`,
- * `agent.health`, …) belong to no session timeline, yet a consumer needs
- * them: which agents it has heard from, and each one's last word of each
- * kind. Kept by arrival (time is not an order, and the reference relay never
- * replays `agent.*`), bounded in emitters and types, per `source`.
+ * Agent-scoped events (no `session`, AEP-0001 §5) belong to no session
+ * timeline, yet a consumer needs them: which agents it has heard from, and
+ * each one's last word of each kind. The extension subscribes to
+ * `attention.*`, `session.*` and the acks only (client/userFilter.ts), so
+ * `agent.presence` or `agent.health` arrive only from a hub that sends more
+ * than was asked; what is kept here is mostly sessionless `attention.*`.
+ * Nothing in the UI reads it yet. Kept by arrival (time is not an order, and
+ * the reference relay never replays `agent.*`), bounded in emitters, types
+ * and data, per `source`.
  */
 export class AgentStatuses {
   private readonly bySource = new Map<string, { agent: string; latest: Map<string, AepEvent> }>();
