@@ -23,7 +23,7 @@ test('the webview bundle is a browser script with no module loader', () => {
 
 // What every activation reads and compiles: our own code, `ws`'s
 // client (about 30 KB) and zod/mini (about 30 KB) (`node esbuild.js --production --analyze`);
-// the budget leaves a little room above today's 347.1 KB. Issue 38 added about
+// the budget leaves a little room above today's 351.8 KB. Issue 38 added about
 // 16 KB: the system notifications' claims shared by windows and their pacing
 // (noticeClaims, alertPacing, the host's share of osNotifications, about 5.5 KB),
 // what the agent recorded and how a request ended (recordedAnswer, shownStatus,
@@ -40,6 +40,12 @@ test('the webview bundle is a browser script with no module loader', () => {
 // recorded answer's text compared, and after a reload (1.2 KB). Phone numbers
 // as the world writes them took 0.95 KB off: the rule was rewritten as one pass
 // (libphonenumber-js was measured and rejected: 145 KB minified at its smallest).
+// A second review added 4.7 KB: requests listed apart from the applied runs, so
+// nothing under the floor is held back but a repeat (2.5 KB); the lock screen's
+// login pairs, codes and names cut to leave our words whole, and redaction marks
+// read in order (1.2 KB); Send Again bound to the command it was offered for
+// (0.8 KB); dotted and mathematical-digit phone numbers, and agent-scoped data
+// kept only when small (0.2 KB).
 // Each was measured on its own branch (node esbuild.js --production --analyze);
 // none pulls in a library. The context rows, Answer Similar Requests, the storage
 // slot, the page host, @vscode/l10n, Connect to Hub's steps, the inbox's levels,
@@ -47,7 +53,7 @@ test('the webview bundle is a browser script with no module loader', () => {
 // dependency or a whole library pulled in by one import fails here. The goal is
 // 200 KB (issue 40: load what runs only when the person acts, on demand); this
 // budget only keeps the bundle from growing while it is out of reach.
-const EXTENSION_BUDGET_BYTES = 348_000;
+const EXTENSION_BUDGET_BYTES = 352_500;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');
