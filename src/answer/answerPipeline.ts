@@ -216,13 +216,6 @@ export class AnswerPipeline {
     return own ?? kept;
   }
 
-  /** The command "Send Again" repeats, same id (AEP-0004 §2 item 3): one in flight or timed out; undefined when there is none. */
-  sendAgain(facts: AnswerFacts): { commandId: string } | undefined {
-    const record = this.record(facts);
-    if (!record || !record.commandId || !(inFlight(record) || record.state === 'timed-out')) return undefined;
-    return { commandId: record.commandId };
-  }
-
   /**
    * How a command an earlier client left (a reload, a rebuild) ended, as
    * its restoring sender reports it: the record says so from now on.

@@ -342,7 +342,7 @@ describe('the record is the one home of what became of the answer', () => {
     assert.equal(second.code === 'answer-in-flight' && second.sent, true);
   });
 
-  test('an accept that comes after the ack window: the record says accepted, no new answer and no Send Again', async (t) => {
+  test('an accept that comes after the ack window: the record says accepted and no new answer may go', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     t.after(stopAll);
     const w = window();
@@ -354,18 +354,17 @@ describe('the record is the one home of what became of the answer', () => {
     const timedOut = await first;
     assert.equal(timedOut.kind, 'timeout');
     assert.equal(w.pipeline.record(w.facts())?.state, 'timed-out');
-    assert.deepEqual(w.pipeline.sendAgain(w.facts()), { commandId: timedOut.commandId });
+    assert.equal(w.pipeline.record(w.facts())?.commandId, timedOut.commandId);
     const event: AepEvent = {
       aep: '0.1', id: 'late-ack', type: 'control.accepted', time: new Date().toISOString(), source: w.request.source, agent: w.request.agent,
       session: w.request.session, cause: timedOut.commandId,
     };
     assert.ok(short.onAck(event));
     assert.deepEqual(w.pipeline.record(w.facts()), { state: 'accepted', commandId: timedOut.commandId, surface: 'page', outcome: { kind: 'accepted', commandId: timedOut.commandId } });
-    assert.equal(w.pipeline.sendAgain(w.facts()), undefined);
     assert.equal(refusal(w.pipeline.submit('notification', w.facts(), { option: 'deny' }, {}, short)).code, 'answer-accepted');
   });
 
-  test('a hub refusal that comes after the ack window: the record says refused, with the reason, and no Send Again', async (t) => {
+  test('a hub refusal that comes after the ack window: the record says refused, with the reason, and a new answer may go', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     t.after(stopAll);
     const w = window();
@@ -384,7 +383,6 @@ describe('the record is the one home of what became of the answer', () => {
     const refused: SendOutcome = { kind: 'refused-by-hub', commandId: timedOut.commandId, code: 'no-route', detail: 'no claimant' };
     assert.deepEqual(pipeline.record(w.facts()), { state: 'refused', commandId: timedOut.commandId, surface: 'page', outcome: refused });
     assert.deepEqual(late, [{ key: { hub: 'h1', source: w.request.source, requestId: w.request.id }, outcome: refused, current: true }], 'the surfaces hear it');
-    assert.equal(pipeline.sendAgain(w.facts()), undefined, 'nothing to send again: the hub refused it');
     assert.deepEqual(w.store.list(), [], 'no longer kept for Send again after a reload');
     assert.deepEqual(pipeline.admit('page', w.facts()), { ok: true }, 'a new answer may go');
   });

@@ -101,7 +101,6 @@ function window(options: { oob?: boolean; ackOnSend?: boolean } = {}) {
     },
     answer: (surface: AnswerSurface, of: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}) => pipeline.submit(surface, facts(of), answer, choice, sender),
     resend: (surface: AnswerSurface, of: Readonly<AttentionItem>, commandId: string) => pipeline.resend(surface, facts(of), commandId, sender),
-    sendAgain: (of: Readonly<AttentionItem>) => pipeline.sendAgain(facts(of)),
     answerRecord: (of: Readonly<AttentionItem>) => pipeline.record(facts(of)),
     recorded: (of: Readonly<AttentionItem>) => recordedAnswer(of, pipeline.sentAnswers(facts(of))),
     reachability: () => reachable,

@@ -206,11 +206,6 @@ export class Hubs extends Disposable {
     return recordedAnswer(this.item(item.key) ?? item, this.pipeline.sentAnswers(this.answerFacts(item)), () => (kept ? kept({ id: item.hub }, item.key) : []));
   }
 
-  /** The command "Send Again" repeats for this request, same id; undefined when nothing can be sent again. */
-  sendAgain(item: Readonly<AttentionItem>): { commandId: string } | undefined {
-    return this.pipeline.sendAgain(this.answerFacts(item));
-  }
-
   /** The only way to answer: through the pipeline, then the hub the request came from, never another (issue 16). */
   answer(surface: AnswerSurface, item: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}): AnswerResult {
     const hub = this.of(item);
