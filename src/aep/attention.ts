@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { UNSHOWABLE_KEY } from './bounds';
-import { captureOf, severityOf, type AepEvent } from './envelope';
+import { captureOf, nonEmpty, severityOf, type AepEvent } from './envelope';
 import type { CaptureLevel, Severity } from './levels';
 import { withheldContent, type WithheldContent } from './withheldRequest';
 import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parsed } from '../base/result';
@@ -8,8 +8,6 @@ import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parse
 /** The `kind`s AEP-0002 §5.3 defines (with AEP-0006's `form`). Others are kept and shown as prompt + reply. */
 export const KNOWN_KINDS = ['permission', 'input', 'auth', 'review', 'form', 'other'] as const;
 export type KnownKind = (typeof KNOWN_KINDS)[number];
-
-const nonEmpty = z.string().check(z.minLength(1, 'must be a non-empty string'));
 
 const choiceSchema = z.object({ id: nonEmpty, label: z.string() });
 export type Choice = z.infer<typeof choiceSchema>;

@@ -5,7 +5,8 @@ import { describeZodError, parsedOk, parsedProblem, safeParseEnglish, type Parse
 /** The one envelope version this extension speaks (AEP-0001 §5.1 #1). */
 export const AEP_VERSION = '0.1';
 
-const nonEmpty = z.string().check(z.minLength(1, 'must be a non-empty string'));
+/** A string with at least one character: the one schema every AEP and stored shape uses for ids and names. */
+export const nonEmpty = z.string().check(z.minLength(1, 'must be a non-empty string'));
 const position = z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative'));
 
 /**

@@ -69,11 +69,6 @@ export const SECRET_MARK = '[REDACTED:secret]';
 export const PII_MARK = '[REDACTED:pii]';
 const MARK_PREFIX = '[REDACTED:';
 
-/** Text that starts like a replacement (`[REDACTED:…`): not by itself proof that nothing follows it. */
-export function isRedactionMark(value: string): boolean {
-  return value.startsWith(MARK_PREFIX);
-}
-
 /** Text with a replacement in it (`[REDACTED:…`), ours or another pipeline's: it passed one, not as it was typed. */
 export function holdsRedactionMark(value: string): boolean {
   return value.includes(MARK_PREFIX);

@@ -36,10 +36,21 @@ export function approximateBytes(root: unknown): number {
   return bytes;
 }
 
-/** Bytes as a short figure for people: "12.5 MB" (1 MB = 2^20 bytes, as memory is counted). */
+const KIB = 1024;
+const MIB = 1024 * 1024;
+
+/**
+ * Bytes as a short figure for people, in binary units as memory and frames
+ * are counted: a limit exactly ("1 MiB", "64 KiB", "1000 bytes"), an amount
+ * held roughly ("12.5 MiB", "52 KiB"). The one home for both, so a limit and
+ * what is held against it read in the same unit.
+ */
 export function describeBytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  if (mb >= 10) return `${Math.round(mb)} MB`;
-  if (mb >= 0.1) return `${mb.toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  if (bytes > 0 && bytes % MIB === 0) return `${bytes / MIB} MiB`;
+  if (bytes > 0 && bytes % KIB === 0) return `${bytes / KIB} KiB`;
+  if (bytes < KIB) return `${bytes} bytes`;
+  const mib = bytes / MIB;
+  if (mib >= 10) return `${Math.round(mib)} MiB`;
+  if (mib >= 0.1) return `${mib.toFixed(1)} MiB`;
+  return `${Math.round(bytes / KIB)} KiB`;
 }

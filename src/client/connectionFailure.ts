@@ -1,3 +1,4 @@
+import { describeBytes } from '../base/byteSize';
 import { addressProblemText, type AddressProblem } from './hubEndpoint';
 import { filterProblemText, type FilterProblem } from './userFilter';
 
@@ -102,13 +103,6 @@ export function lostLogLine(lost: LostReason): string {
     case 'socket-error':
       return lost.message;
   }
-}
-
-/** "1 MiB", "64 KiB", "1000 bytes". */
-export function describeBytes(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
 }
 
 /** "10 s", "1.5 s", "300 ms": how long, for a sentence. */

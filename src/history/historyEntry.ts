@@ -8,7 +8,7 @@ import { answerSchema, parseAttentionRequest, readAnswered, type Answer, type At
 import type { SendOutcome } from '../client/controlSender';
 import { freeTextParts, redactAnswer, type AnswerPart, type FreeTextPart } from '../aep/capture';
 import { RESPOND_TYPE, type RespondCommand } from '../aep/control';
-import { captureOf, envelopeSchema, parseEnvelope, type AepEvent } from '../aep/envelope';
+import { captureOf, envelopeSchema, nonEmpty, parseEnvelope, type AepEvent } from '../aep/envelope';
 import type { AttentionItem } from '../inbox/inbox';
 import { recordedAnswer, type RecordedVerdict, type SentAnswer } from '../inbox/recordedAnswer';
 import { honestRequestText, type TextHonesty } from '../aep/labels';
@@ -342,7 +342,6 @@ const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('session-ended'), at }),
 ]);
 
-const nonEmpty = z.string().check(z.minLength(1));
 const commandSchema = z.extend(envelopeSchema, {
   type: z.literal(RESPOND_TYPE),
   session: nonEmpty,

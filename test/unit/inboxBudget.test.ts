@@ -85,7 +85,7 @@ describe('Inbox memory budget', () => {
     assert.equal(inbox.open().length, 6);
     assert.match(
       problemOf(outcomes[6]!) ?? '',
-      /^claude-code's request R6 in session s1 was not added: the inbox holds 5\d KB of open requests, and its memory budget is 64 KB\. Answer some, or narrow the filter$/,
+      /^claude-code's request R6 in session s1 was not added: the inbox holds 5\d KiB of open requests, and its memory budget is 64 KiB\. Answer some, or narrow the filter$/,
     );
     assert.ok(inbox.stats().openBytes <= 64 * KB);
     inbox.apply(resolved('S0', 'R0', 20));
@@ -113,7 +113,7 @@ describe('Inbox memory budget', () => {
     assert.ok(forgotten >= 1, `some closed requests were forgotten: ${kept.join(', ')}`);
     assert.deepEqual(kept.slice(forgotten), kept.slice(forgotten).map(() => true), `the longest closed went first: ${kept.join(', ')}`);
     assert.equal(notices.length, 1, notices.join('\n'));
-    assert.match(notices[0] ?? '', new RegExp(`^the inbox passed its memory budget of 64 KB \\(open requests hold \\d+ KB, kept in full\\), so it forgot ${forgotten} closed requests$`));
+    assert.match(notices[0] ?? '', new RegExp(`^the inbox passed its memory budget of 64 KiB \\(open requests hold \\d+ KiB, kept in full\\), so it forgot ${forgotten} closed requests$`));
     assert.ok(inbox.stats().bytes <= 64 * KB, `bytes ${inbox.stats().bytes}`);
   });
 
@@ -201,7 +201,7 @@ describe('Inbox memory budget', () => {
     inbox.apply(request('SMALL', 0, 100));
     const huge = request('HUGE', 1, 6_000);
     assert.ok(approximateBytes(huge) > 8 * KB, 'on its own over the budget');
-    assert.match(problemOf(inbox.apply(huge)) ?? '', /^claude-code's request HUGE in session s1 was not added: the inbox holds 1 KB of open requests/);
+    assert.match(problemOf(inbox.apply(huge)) ?? '', /^claude-code's request HUGE in session s1 was not added: the inbox holds 1 KiB of open requests/);
     assert.deepEqual(inbox.open().map((item) => item.requestId), ['SMALL']);
     assert.deepEqual(inbox.timeline(SRC, 's1').map((e) => e.id), ['SMALL', 'HUGE'], 'its envelope is history like any event');
   });

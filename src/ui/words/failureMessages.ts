@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { describeBytes, describeDuration, type ConnectionFailure, type LostReason } from '../../client/connectionFailure';
+import { describeBytes } from '../../base/byteSize';
+import { describeDuration, type ConnectionFailure, type LostReason } from '../../client/connectionFailure';
 import type { AddressProblem } from '../../client/hubEndpoint';
 import type { FilterProblem } from '../../client/userFilter';
 import { piece, PIECES } from './untrustedText';
