@@ -22,6 +22,7 @@ import { Inbox, isOpenStatus, type AttentionItem } from '../../src/inbox/inbox';
 import { OptionAnswers } from '../../src/ui/inbox/optionAnswers';
 import { SimilarAnswers } from '../../src/ui/inbox/similarAnswers';
 import { RequestPageController } from '../../src/ui/page/requestPageController';
+import { describeSettled, sendKindNote } from '../../src/ui/words/answerOutcomes';
 import { describeOutcome, describeRefusal } from '../../src/ui/words/outcomeMessages';
 import { offerRefusal, refusalActionTitle, type Notify, type RefusalAction } from '../../src/ui/words/refusalChoices';
 import { emitter, FakeWebview } from '../support/fakeWebview';
@@ -58,7 +59,7 @@ function recordingNotify() {
 }
 
 /** One window over the golden permission request (`oob`: the same request, `respond_via: ['oob']`). */
-function window(options: { oob?: boolean; ackOnSend?: boolean } = {}) {
+function window(options: { oob?: boolean; ackOnSend?: boolean; ackWindowMs?: number } = {}) {
   const golden = goldenEvents().find((e) => e.id === '01JX9YB4RQ000000000000GOLD');
   assert.ok(golden);
   const event: AepEvent = options.oob ? { ...golden, data: { ...golden.data, respond_via: ['oob'] } } : golden;
@@ -72,7 +73,7 @@ function window(options: { oob?: boolean; ackOnSend?: boolean } = {}) {
   let notAccepting = false;
   const log = new RecordingLogger();
   const store = new CommandStore(new MemoryMemento(), 'aepAttention.commands:test', log);
-  const sender = new ControlSender(log, store, { identity, ackWindowFor: () => 60_000 });
+  const sender = new ControlSender(log, store, { identity, ackWindowFor: () => options.ackWindowMs ?? 60_000 });
   senders.push(sender);
   const wire: Array<{ id: string; capture: string }> = [];
   sender.connected((text) => {
@@ -286,6 +287,32 @@ describe('every answering surface\'s host offers the same for the same case', ()
       if (surface !== 'page') assert.equal(result.severity, 'info', `${surface}: waiting is not a warning`);
     }
     assert.deepEqual(['send-again', 'open'].map((action) => refusalActionTitle(action as RefusalAction)), ['Send Again', 'Open']);
+  });
+
+  test('a different answer after one that got no acknowledgement: every surface that sends it says the earlier one may already have applied', async () => {
+    const agent = window().item.agent;
+    const note = sendKindNote({ unacknowledged: {} }, agent, false);
+    assert.ok(note);
+    const results = await eachSurface(async (surface) => {
+      // The quick input's host imports vscode: its settled words are the same `describeSettled`, not buildable here.
+      if (surface === 'answer-next' || surface === 'quick-input') return undefined;
+      const w = window({ ackWindowMs: 20 });
+      const first = w.hubs.answer('page', w.item, ALLOW);
+      assert.ok(first.kind === 'sending');
+      assert.equal((await first.outcome).kind, 'timeout', 'the first answer got no acknowledgement');
+      const attempt = SURFACES[surface](w, DENY);
+      await waitUntil(() => w.wire.length === 2, `${surface}: the different answer on the wire`);
+      assert.notEqual(w.wire[1]?.id, w.wire[0]?.id, 'a new command, under a new id');
+      w.ack(w.wire[1]?.id ?? '');
+      const { offer } = await attempt;
+      return offer;
+    });
+    const accepted = describeSettled({ kind: 'accepted', commandId: 'any' }, { unacknowledged: {} }, agent).message;
+    assert.ok(accepted.endsWith(note));
+    assert.deepEqual(results.get('notification'), { said: accepted }, 'the notification button\'s outcome says it');
+    assert.deepEqual(results.get('similar'), { said: accepted }, 'Answer Similar\'s outcome says it');
+    const page = results.get('page');
+    assert.ok(page && 'message' in page && page.message.endsWith(note), `the page says it: ${JSON.stringify(page)}`);
   });
 
   test('the request closed meanwhile: the same refusal where an answer was given; Answer Next has nothing to bring up', async () => {

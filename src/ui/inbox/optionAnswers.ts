@@ -3,7 +3,7 @@ import type { Admission, AnswerRefusal, AnswerResult, AnswerSurface } from '../.
 import type { Answer } from '../../aep/attention';
 import type { SendOutcome } from '../../client/controlSender';
 import type { AttentionItem } from '../../inbox/inbox';
-import { describeOutcome } from '../words/outcomeMessages';
+import { describeSettled } from '../words/answerOutcomes';
 import { offerRefusal, type Notify } from '../words/refusalChoices';
 import { nextToAnswer } from './nextRequest';
 
@@ -46,7 +46,7 @@ export class OptionAnswers {
       return;
     }
     const outcome = await result.outcome;
-    const described = describeOutcome(outcome, item.agent);
+    const described = describeSettled(outcome, result, item.agent);
     if (described.ok) {
       void notify('info', described.message);
     } else if (outcome.kind === 'cancelled' && outcome.code === 'watch-only') {

@@ -3,7 +3,7 @@ import type { Answer } from '../../aep/attention';
 import type { AnswerRefusal } from '../../answer/answerPipeline';
 import type { SendOutcome } from '../../client/controlSender';
 import type { AttentionItem } from '../../inbox/inbox';
-import { describeOutcome } from '../words/outcomeMessages';
+import { describeSettled, type SendKind } from '../words/answerOutcomes';
 import { offerRefusal, type Notify } from '../words/refusalChoices';
 import type { OptionAnswerHubs } from './optionAnswers';
 
@@ -29,17 +29,17 @@ export class SimilarAnswers {
 
   async answerAll(items: ReadonlyArray<Readonly<AttentionItem>>, answer: Answer): Promise<void> {
     const { hubs } = this.deps;
-    const sending: Array<{ item: Readonly<AttentionItem>; outcome: Promise<SendOutcome> }> = [];
+    const sending: Array<{ item: Readonly<AttentionItem>; outcome: Promise<SendOutcome>; how: SendKind }> = [];
     const refused: Array<{ item: Readonly<AttentionItem>; refusal: AnswerRefusal }> = [];
     for (const given of items) {
       const item = this.latest(given);
       const result = hubs.answer('similar', item, answer);
       if (result.kind === 'refused') refused.push({ item, refusal: result.refusal });
-      else sending.push({ item, outcome: result.outcome });
+      else sending.push({ item, outcome: result.outcome, how: result });
     }
-    const settled = await Promise.all(sending.map(async ({ item, outcome }) => ({ item, outcome: await outcome })));
+    const settled = await Promise.all(sending.map(async ({ item, outcome, how }) => ({ item, how, outcome: await outcome })));
     if (settled.length > 0) {
-      const described = settled.map(({ item, outcome }) => ({ item, ...describeOutcome(outcome, item.agent) }));
+      const described = settled.map(({ item, outcome, how }) => ({ item, ...describeSettled(outcome, how, item.agent) }));
       const accepted = described.filter((one) => one.ok).length;
       const [only] = described;
       const message = described.length === 1 && only

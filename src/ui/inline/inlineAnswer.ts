@@ -10,14 +10,13 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { inlinePlan, stepOfField, type InlinePlan } from '../../answer/inlinePlan';
 import { fieldNamedIn } from '../../aep/nackField';
 import { shownStatus } from '../../shared/shownStatus';
-import { sendingMessage } from '../words/answerOutcomes';
+import { describeSettled, sendingMessage, type SendKind } from '../words/answerOutcomes';
 import { agentName } from '../words/describe';
 import { Disposable } from '../services/disposable';
 import type { Hubs } from '../hubs/hubs';
 import { inlineTitle } from './inlineWords';
 import { InlineFlow, type FlowEnd } from './inlineFlow';
 import { VscodeQuickInputs } from './quickInputs';
-import { describeOutcome } from '../words/outcomeMessages';
 import { offerRefusal } from '../words/refusalChoices';
 import type { RequestPages } from '../page/requestPages';
 import { setHubToken } from '../hubs/setHubToken';
@@ -152,7 +151,7 @@ export class InlineAnswers extends Disposable {
     }
     if (!this.hubs.isConnected(item)) void this.offerOpen(item, 'info', sendingMessage('', item.agent, false).message);
     const outcome = await withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => result.outcome);
-    await this.settled(item, plan, request, outcome);
+    await this.settled(item, plan, request, outcome, result);
   }
 
   /**
@@ -175,8 +174,8 @@ export class InlineAnswers extends Disposable {
    * invalid offers "Fix" at the field the agent named; no acknowledgement
    * offers "Send Again", the same command (AEP-0004 §2.3).
    */
-  private async settled(item: Readonly<AttentionItem>, plan: InlinePlan, request: AttentionRequest, outcome: SendOutcome): Promise<void> {
-    const described = describeOutcome(outcome, item.agent);
+  private async settled(item: Readonly<AttentionItem>, plan: InlinePlan, request: AttentionRequest, outcome: SendOutcome, how: SendKind = {}): Promise<void> {
+    const described = describeSettled(outcome, how, item.agent);
     if (described.ok) {
       this.panels.keepDraft(item.key, {});
       void notify('info', described.message);

@@ -16,25 +16,42 @@ export function sendingMessage(submitId: string, agentText: string, connected: b
     : { type: 'outcome', submitId, phase: 'queued', message: l10n.t('Not connected to the hub: the answer waits here and goes out as soon as the connection is back.') };
 }
 
+/** What a send was, as the pipeline said (`AnswerResult`): Send Again of the same command, or a new one after one that got no acknowledgement. */
+export interface SendKind {
+  readonly retry?: unknown;
+  readonly unacknowledged?: { readonly sameAnswer?: true };
+}
+
 /**
- * What the page says of a Send that was not a plain new answer: the same
- * answer as one that got no acknowledgement goes as Send Again, the same
- * command (AEP-0004 §2.3); a different one, or the same one the sender no
- * longer holds, is a new command, and the agent may already have applied the
- * one it never acknowledged.
+ * The one sentence every surface adds about a send that was not a plain new
+ * answer. The same answer as one that got no acknowledgement goes as Send
+ * Again, the same command (AEP-0004 §2.3), said while it is on its way; a
+ * different one, or the same one the sender no longer holds, is a new
+ * command, and the agent may already have applied the one it never
+ * acknowledged: said until the end, whatever became of the new one, since
+ * the person may now have given two answers.
  */
-export function sentAfterTimeout(message: OutcomeMessage, how: { retry?: unknown; unacknowledged?: { sameAnswer?: true } }, agentText: string): OutcomeMessage {
+export function sendKindNote(how: SendKind, agentText: string, underway: boolean): string | undefined {
   const agent = agentName(agentText);
   if (how.unacknowledged?.sameAnswer) {
-    return { ...message, message: `${message.message} ${l10n.t('Your earlier answer got no acknowledgement, so {0} may already have applied it; it could no longer be sent again as the same command, so this same answer went as a new one.', agent)}` };
+    return l10n.t('Your earlier answer got no acknowledgement, so {0} may already have applied it; it could no longer be sent again as the same command, so this same answer went as a new one.', agent);
   }
-  if (how.unacknowledged !== undefined) {
-    return { ...message, message: `${message.message} ${l10n.t('Your earlier answer got no acknowledgement, so {0} may already have applied it; this different answer went as a new one.', agent)}` };
-  }
-  if (how.retry !== undefined && (message.phase === 'sending' || message.phase === 'queued')) {
-    return { ...message, message: `${message.message} ${l10n.t('The same answer as before: sent again as the same command, so {0} acts on it once.', agent)}` };
-  }
-  return message;
+  if (how.unacknowledged !== undefined) return l10n.t('Your earlier answer got no acknowledgement, so {0} may already have applied it; this different answer went as a new one.', agent);
+  if (how.retry !== undefined && underway) return l10n.t('The same answer as before: sent again as the same command, so {0} acts on it once.', agent);
+  return undefined;
+}
+
+/** What the page says of a Send, with `sendKindNote` after it. */
+export function sentAfterTimeout(message: OutcomeMessage, how: SendKind, agentText: string): OutcomeMessage {
+  const note = sendKindNote(how, agentText, message.phase === 'sending' || message.phase === 'queued');
+  return note ? { ...message, message: `${message.message} ${note}` } : message;
+}
+
+/** What a notification says once an answer settled: the outcome in words, with `sendKindNote` after it. */
+export function describeSettled(outcome: SendOutcome, how: SendKind, agentText: string): { ok: boolean; message: string } {
+  const described = describeOutcome(outcome, agentText);
+  const note = sendKindNote(how, agentText, outcome.kind === 'awaiting-ack');
+  return note ? { ...described, message: `${described.message} ${note}` } : described;
 }
 
 /**
