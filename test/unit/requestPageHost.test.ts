@@ -3,7 +3,7 @@
 // answer pipeline over a real sender and command store.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { AnswerPipeline, type AnswerFacts } from '../../src/answer/answerPipeline';
+import { AnswerPipeline, type AnswerFacts, type AnswerSurface } from '../../src/answer/answerPipeline';
 import { recordedAnswer, type SentAnswer } from '../../src/inbox/recordedAnswer';
 import type { Answer } from '../../src/aep/attention';
 import { CommandStore } from '../../src/client/commandStore';
@@ -59,8 +59,17 @@ function answerPath(item: Readonly<AttentionItem>) {
   });
   const answer: PageAnswer = (current, given, choice) =>
     pipeline.submit('page', facts(current), given, choice, sender);
-  /** The same answer path under another surface's name: the toast or the quick input. */
-  const answerElsewhere = (current: Readonly<AttentionItem>, given: Answer) => pipeline.submit('quick-input', facts(current), given, {}, sender);
+  /**
+   * The same answer path under another surface's name (the toast or the quick input); `heard` is a page's
+   * hubs, told of the send and its outcome as Hubs.answer tells every listener.
+   */
+  const answerElsewhere = (current: Readonly<AttentionItem>, given: Answer, heard?: Pick<ReturnType<typeof page>, 'sentAnswer' | 'settledAnswer'>) => {
+    const hub = { id: current.hub };
+    const result = pipeline.submit('quick-input', facts(current), given, {}, sender, {
+      built: (command) => heard?.sentAnswer({ hub, item: current, command, surface: 'quick-input' }),
+    });
+    return result.kind === 'sending' ? { ...result, outcome: result.outcome.then((outcome) => (heard?.settledAnswer({ hub, outcome }), outcome)) } : result;
+  };
   const resend = (current: Readonly<AttentionItem>, commandId: string) => pipeline.resend('page', facts(current), commandId, sender);
   const record = (current: Readonly<AttentionItem>) => pipeline.record(facts(current));
   const ack = (commandId: string) => {
@@ -81,6 +90,8 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
   const roster = emitter<{ id: string }>();
   const state = emitter<{ id: string }>();
   const restored = emitter<{ hub: { id: string }; outcome: SendOutcome; requestId: string; source: string }>();
+  const sentAnswers = emitter<{ hub: { id: string }; item: { key: string }; command: { id: string }; surface: AnswerSurface }>();
+  const settledAnswers = emitter<{ hub: { id: string }; outcome: SendOutcome }>();
   let current = item;
   const hubs: RequestPageHubs = {
     item: (key) => (key === current.key ? current : undefined),
@@ -91,6 +102,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     size: 1,
     of: () => ({ label: 'laptop' }),
     onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleLater: restored.event,
+    onDidSendAnswer: sentAnswers.event, onDidSettleAnswer: settledAnswers.event,
     ...on.hubs,
   };
   const answered: Answer[] = [];
@@ -117,7 +129,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     current = next;
     inbox.fire({ hub: { id: next.hub }, change: { item: { key: next.key } } });
   };
-  return { webview, log, controller, answered, change, settledLater: restored.fire };
+  return { webview, log, controller, answered, change, settledLater: restored.fire, sentAnswer: sentAnswers.fire, settledAnswer: settledAnswers.fire };
 }
 
 /** Resolves once the page has been posted `count` messages (an outcome follows its answer's promise). */
@@ -427,6 +439,47 @@ describe('request page host', () => {
     assert.ok(told?.type === 'outcome');
     assert.deepEqual([told.submitId, told.phase, told.canRetry], ['submit-1', 'cancelled', undefined], 'the offer goes');
     assert.match(told.message, /newer answer to this request was sent since and took its place/);
+  });
+
+  test('an answer given elsewhere while the page offers Send again: the page shows it at once, on its way and then settled, and the offer goes', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const item = permissionItem();
+    const path = answerPath(item);
+    const opened = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
+    const { webview } = opened;
+    webview.fromPage({ type: 'ready' });
+    webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
+    t.mock.timers.tick(60_000);
+    const [, , timedOut] = await posted(webview, 3);
+    assert.ok(timedOut?.type === 'outcome' && timedOut.canRetry === true, 'the page offers Send again of its answer');
+
+    const elsewhere = path.answerElsewhere(item, { option: 'deny' }, opened);
+    assert.ok(elsewhere.kind === 'sending');
+    const otherCommand = path.wire[1] ?? '';
+    const shown = (await posted(webview, 4)).at(-1);
+    assert.ok(shown?.type === 'outcome');
+    assert.deepEqual([shown.submitId, shown.phase, shown.canRetry], [otherCommand, 'sending', undefined], 'the newer answer, on its way: the page no longer offers Send again');
+
+    path.ack(otherCommand);
+    await elsewhere.outcome;
+    const settled = (await posted(webview, 5)).at(-1);
+    assert.ok(settled?.type === 'outcome');
+    assert.deepEqual([settled.submitId, settled.phase], [otherCommand, 'accepted'], 'and what became of it');
+    assert.deepEqual(path.wire, [path.wire[0], otherCommand], 'the page itself sent nothing more');
+  });
+
+  test('an answer the page sent itself is not told to it twice', async () => {
+    const item = permissionItem();
+    const path = answerPath(item);
+    const opened = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
+    opened.webview.fromPage({ type: 'ready' });
+    opened.webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
+    // As Hubs.answer tells every listener of the page's own send.
+    opened.sentAnswer({ hub: { id: item.hub }, item, command: { id: path.wire[0] ?? '' }, surface: 'page' });
+    path.ack(path.wire[0] ?? '');
+    opened.settledAnswer({ hub: { id: item.hub }, outcome: { kind: 'accepted', commandId: path.wire[0] ?? '' } });
+    const messages = await posted(opened.webview, 3);
+    assert.deepEqual(messages.map((m) => (m.type === 'outcome' ? `${m.submitId}:${m.phase}` : m.type)), ['init', 'submit-1:sending', 'submit-1:accepted']);
   });
 
   test('Send again on the page, while its answer is still the request\'s: the same command goes again, same id', async (t) => {

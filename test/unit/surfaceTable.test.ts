@@ -112,6 +112,8 @@ function window(options: { oob?: boolean; ackOnSend?: boolean; ackWindowMs?: num
     onDidChangeRoster: emitter<{ id: string }>().event,
     onDidChangeState: emitter<{ id: string }>().event,
     onDidSettleLater: emitter<{ hub: { id: string }; outcome: SendOutcome; requestId: string; source: string }>().event,
+    onDidSendAnswer: emitter<{ hub: { id: string }; item: { key: string }; command: { id: string }; surface: AnswerSurface }>().event,
+    onDidSettleAnswer: emitter<{ hub: { id: string }; outcome: SendOutcome }>().event,
   };
   const ack = (commandId: string) => {
     const accepted: AepEvent = {

@@ -37,6 +37,8 @@ export interface SentAnswer {
   hub: Hub;
   item: Readonly<AttentionItem>;
   command: RespondCommand;
+  /** Which surface sent it: a request's page tells apart its own answers from those given elsewhere. */
+  surface: AnswerSurface;
 }
 
 /** The window's state across hubs, for the status bar and the inbox title. */
@@ -211,7 +213,7 @@ export class Hubs extends Disposable {
     const hub = this.of(item);
     const result = this.pipeline.submit(surface, this.answerFacts(item), answer, choice, this.senderOf(hub), {
       built: (command) => {
-        if (hub) this.sent.fire({ hub, item, command });
+        if (hub) this.sent.fire({ hub, item, command, surface });
       },
     });
     return result.kind === 'sending' ? { ...result, outcome: result.outcome.then((outcome) => this.settledFrom(hub, item, outcome)) } : result;

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AnswerRecord, AnswerResult } from '../../answer/answerPipeline';
+import type { AnswerRecord, AnswerResult, AnswerSurface } from '../../answer/answerPipeline';
 import type { Answer, AttentionRequest } from '../../aep/attention';
 import type { CaptureChoice } from '../../aep/capture';
 import type { SendOutcome } from '../../client/controlSender';
@@ -30,6 +30,10 @@ export interface RequestPageHubs {
   readonly onDidChangeState: Listen<{ readonly id: string }>;
   /** An answer no Send here awaits settled: one kept across a reload, or one that settled after its ack window ran out. */
   readonly onDidSettleLater: Listen<{ hub: { readonly id: string }; outcome: SendOutcome; requestId: string; source: string }>;
+  /** An answer was handed to its hub, from whichever surface. */
+  readonly onDidSendAnswer: Listen<{ hub: { readonly id: string }; item: { readonly key: string }; command: { readonly id: string }; surface: AnswerSurface }>;
+  /** What became of an answer sent from this window. */
+  readonly onDidSettleAnswer: Listen<{ hub: { readonly id: string }; outcome: SendOutcome }>;
 }
 
 /** The page's way into the answer pipeline (src/answer): `Hubs.answer` for the surface `page`. */
@@ -79,6 +83,8 @@ export class RequestPageController {
   private readonly subscriptions: Unsubscribe[];
   /** The command each "Send again" this page was offered is about, by the `submitId` it was offered under. */
   private readonly offers = new Map<string, string>();
+  /** Answers to this request sent from another surface (a notification's button, the quick input, Answer Similar), newest last. */
+  private readonly elsewhere = new Set<string>();
 
   /** `alreadyLoaded`: the webview shows a loaded page already (PageHostOptions). */
   constructor(item: Readonly<AttentionItem>, webview: PageWebview, private readonly deps: RequestPageDeps, alreadyLoaded = false) {
@@ -100,6 +106,21 @@ export class RequestPageController {
       hubs.onDidSettleLater(({ hub, outcome, requestId, source }) => {
         const request = this.item.request;
         if (request && mine(hub) && requestId === this.item.requestId && source === this.item.source) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
+      }),
+      // An answer given elsewhere while this page is open: the page shows it on its way, which withdraws an
+      // older Send Again it offered, rather than learning of the replacement only when that button is pressed.
+      hubs.onDidSendAnswer(({ hub, item, command, surface }) => {
+        if (surface === 'page' || !mine(hub) || item.key !== this.item.key) return;
+        this.elsewhere.add(command.id);
+        for (const oldest of this.elsewhere) {
+          if (this.elsewhere.size <= MAX_OFFERS) break;
+          this.elsewhere.delete(oldest);
+        }
+        this.postKeptAnswers();
+      }),
+      hubs.onDidSettleAnswer(({ hub, outcome }) => {
+        const request = this.item.request;
+        if (request && mine(hub) && this.elsewhere.has(outcome.commandId)) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
       }),
     ];
     this.host.onDidDispose(() => {
