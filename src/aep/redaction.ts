@@ -244,8 +244,11 @@ const findEmails: Finder = (text) => {
 // out these shapes and no other number):
 //   - a calendar date, `2024-01-15`, `2024.01.15`, `15.01.2024`, `15-01-2024`
 //     (month and day in range, a year 19xx or 20xx): when something happened;
-//   - a version, three dotted groups or more, one after the first of one digit:
-//     `10.0.19041.1`, never `1.800.555.1234` nor `12345.6`: which software;
+//   - a version, three or four dotted groups, one after the first of one digit,
+//     the first with no leading zero: `10.0.19041.1`, never `1.800.555.1234`,
+//     `12345.6`, nor `0033.6.12.34.56.78` or `33.6.12.34.56.78` (a French number
+//     after its country code: a leading zero is a trunk or an exit prefix, and
+//     no version runs to five groups): which software;
 //   - the seconds of a time, `45.123456` after `12:30:`: when, again;
 //   - what is left between those with fewer than six digits (the hour of
 //     `2024-01-15 12:30`; `1 2 3 4 5`): no national number in common use is that short.
@@ -263,7 +266,7 @@ const PHONE = /(?<![A-Za-z0-9_])(?:\+ ?)?\(?\d[\d \t().-]{6,}\d(?![A-Za-z0-9_])/
 const CHUNK = /[^ \t]+/g;
 const NOT_PHONES = [
   /^(?:(?:19|20)\d\d([.-])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])([.-])(?:0?[1-9]|1[0-2])\2(?:19|20)\d\d)$/,
-  /^(?=.*\.\d(?:\.|$))\d+(?:\.\d+){2,}$/,
+  /^(?=.*\.\d(?:\.|$))(?!0\d)\d+(?:\.\d+){2,3}$/,
 ];
 const SECONDS = /^[0-5]\d(?:\.\d+)?$/;
 const AFTER_MINUTES = /:\d\d:$/;

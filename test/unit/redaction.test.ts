@@ -170,7 +170,7 @@ describe('redaction: phone numbers as the world writes them (AEP-0003 §9.4 d)',
     '06 12345678', '020 123 4567', '347 123 4567', '02 1234 5678', '98765 43210', '(11) 91234-5678', '11 91234-5678', '090-1234-5678',
     '03-1234-5678', '0412 345 678', '(02) 9876 5432', '+61 412 345 678', '+81 90-1234-5678', '+55 11 91234-5678', '+31 (0)20 123 4567',
     // Dotted, as in France and Belgium, and looking like a version or an address only at a glance.
-    '06.12.34.56.78', '0471.12.34.56', '02.123.45.67', '1.800.555.1234', '+41 79.123.45.67',
+    '06.12.34.56.78', '0471.12.34.56', '02.123.45.67', '1.800.555.1234', '+41 79.123.45.67', '0033.6.12.34.56.78', '33.6.12.34.56.78',
     // Dotted as in Spain, Denmark and Norway: four groups in an IPv4 address's range.
     '91.234.56.78', '12.34.56.78', '22.12.34.56', '0034 91.123.45.67', '+45 12.34.56.78',
     // Digits outside the BMP (two UTF-16 units each), and a number whose last groups look like a date.
