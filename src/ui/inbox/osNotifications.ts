@@ -307,10 +307,10 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     for (const burst of held) this.deliver(burst).catch((error: unknown) => this.log.error(`a system notification failed: ${String(error)}`));
   }
 
-  /** What a view that said what the browser allows means for the other windows of this profile. */
+  /** What a view that said what the browser allows means for the other windows of this profile: anything but granted (reset, refused) takes it back. */
   private notePermission(permission: PermissionState): void {
-    if (permission === 'granted' && this.profile.get<boolean>(GRANTED_KEY) !== true) void this.profile.update(GRANTED_KEY, true);
-    if ((permission === 'denied' || permission === 'unsupported') && this.profile.get<boolean>(GRANTED_KEY) === true) void this.profile.update(GRANTED_KEY, false);
+    const granted = permission === 'granted';
+    if ((this.profile.get<boolean>(GRANTED_KEY) === true) !== granted) void this.profile.update(GRANTED_KEY, granted);
   }
 
   /** Whether this window would give anything for a request at all, before asking the others. */
