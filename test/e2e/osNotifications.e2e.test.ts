@@ -485,3 +485,50 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('a window connected without Connect to Hub: the first request\'s notification comes with the offer, whose one click makes the next request in the background a system notification', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
+  let agent: WsPeer | undefined;
+  try {
+    await withConnectedWorkbench(t, {
+      name: 'os-offer-first-toast',
+      token: TOKEN,
+      prepare: async (context) => {
+        await context.addInitScript(recordNotifications);
+        await context.addInitScript(modelPermissionPrompt);
+      },
+    }, async ({ hub, page, shot }) => {
+      const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
+      agent = peer;
+      const session = freshSession('os-offer');
+      let seq = 1;
+      const ask = (id: string, prompt: string) =>
+        peer.send(makeEvent('attention.requested', session, seq++, {
+          id, capture: 'full', data: { kind: 'permission', prompt, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] },
+        }, AGENT));
+      // The person is looking: the request's toast, and beside it the offer.
+      ask('req-offer-1', 'Install the dependencies?');
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'Install the dependencies?' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+      const offer = page.locator('.notifications-toasts .notification-toast', { hasText: 'Agents can reach you with a system notification' }).first();
+      await offer.waitFor({ state: 'visible', timeout: 30_000 });
+      await offer.getByRole('button', { name: 'Allow System Notifications' }).click();
+      const view = await alertsFrame(page);
+      const deadlineAsk = Date.now() + 30_000;
+      while ((await asks(view)).length === 0) {
+        if (Date.now() > deadlineAsk) throw new Error('the view never asked the browser');
+        await sleep(100);
+      }
+      await page.context().grantPermissions(['notifications']);
+      await view.evaluate(() => (window as unknown as { __aepAnswer?: () => void }).__aepAnswer?.());
+      await waitForText(view, '#permission', /System notifications are allowed\./);
+      assert.deepEqual(await made(view), [], 'no system notification for the request the person saw as a toast');
+      await blur(page);
+      await waitForText(view, '#next', /in the background/);
+      ask('req-offer-2', 'Run the smoke tests?');
+      const [first] = await waitForMade(view, 1);
+      assert.equal(first?.body, 'Run the smoke tests?');
+      await shot('notified');
+    });
+  } finally {
+    await agent?.close();
+  }
+});
