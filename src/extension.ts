@@ -56,7 +56,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   await secretValues.load();
   const panels = new RequestPages(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
-  const commands = new Commands(hubs, tokens, log, panels, inline, secretValues);
+  // Connect's last step offers system notifications (issue 42); `alerts` is made below, before any command can run.
+  const commands = new Commands(hubs, tokens, log, panels, inline, secretValues, (hub) => alerts.afterConnect(hub));
   const historyPanels = new HistoryPages(context.extensionUri, log.for('history'));
   const recording = recordAnswers(hubs, history, settings);
   const actions = {
@@ -66,7 +67,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
     showInbox: () => void commands.showInbox(),
   };
   const alerts = new OsNotifications(context.extensionUri, hubs, settings, log.for('os-notifications'), actions, () => secretValues.redaction(),
-    context.globalStorageUri.scheme === 'file' ? vscode.Uri.joinPath(context.globalStorageUri, 'notification-claims').fsPath : undefined);
+    context.globalStorageUri.scheme === 'file' ? vscode.Uri.joinPath(context.globalStorageUri, 'notification-claims').fsPath : undefined,
+    context.globalState);
   const notifier = new Notifier(hubs, settings, {
     ...actions,
     answerWithOption: (item, option) => void commands.answerWithOption(item, option),

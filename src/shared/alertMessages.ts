@@ -46,6 +46,12 @@ export const hostToAlertsSchema = z.discriminatedUnion('type', [
   }),
   /** Its requests closed (answered, timed out, ended): the notification is taken back. */
   z.object({ type: z.literal('close'), id }),
+  /**
+   * The extension showed the view itself (issue 42): it says why in one
+   * sentence, and with `ask` (the person chose Allow System Notifications
+   * outside the view) asks the browser's permission if it has no answer yet.
+   */
+  z.object({ type: z.literal('opened'), ask: z.boolean() }),
 ]);
 export type HostToAlerts = z.infer<typeof hostToAlertsSchema>;
 

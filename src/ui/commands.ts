@@ -73,6 +73,8 @@ export class Commands extends Disposable {
     private readonly panels: RequestPages,
     private readonly inline: InlineAnswers,
     private readonly secretValues: AlwaysSecretValues,
+    /** Connect's last step, once its hub is set: system notifications are offered (osNotifications.ts afterConnect). */
+    private readonly afterConnect: (hub: Hub) => void = () => undefined,
   ) {
     super();
     this.optionAnswers = new OptionAnswers({
@@ -224,6 +226,7 @@ export class Commands extends Disposable {
       if (choice === 'connect') {
         await hub.connect();
         await this.offerToken(hub);
+        this.afterConnect(hub);
         return;
       }
       if (where === 'list') {
@@ -250,7 +253,9 @@ export class Commands extends Disposable {
     // The new hub connects as the settings change (hubs.ts).
     await config.update('hubUrl', url, target);
     const added = await this.hubNamed(hubId(url));
-    if (added) await this.offerToken(added);
+    if (!added) return;
+    await this.offerToken(added);
+    this.afterConnect(added);
   }
 
   private async pickScope(): Promise<vscode.ConfigurationTarget | undefined> {

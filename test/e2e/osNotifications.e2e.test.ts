@@ -16,6 +16,12 @@
 //   - with two windows of one code-server on one hub, a request makes one
 //     system notification and one sound across both, and none while the
 //     person looks at a window that shows the request's toast.
+//   - from a fresh window with no hub (issue 42): Connect to Hub's four steps,
+//     then the one click it offers; the view shows itself without the focus,
+//     says why and asks the browser; allowed, the next request while the
+//     window is in the background is a system notification; a later window
+//     of the same browser shows its view by itself for its first request in
+//     the background, with no offer and no second ask.
 // Headless Chromium shows no notification on any screen: an init script, run
 // in every frame before the page's own scripts, records each `Notification`
 // the webview constructs (over the real one) and each `window.focus()` call.
@@ -25,10 +31,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeEvent } from '../support/events';
 import { codeServerSuite } from '../support/harness';
 import { WsPeer } from '../support/wsPeer';
+import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { withConnectedWorkbench } from './connectedWorkbench';
+import { escape, pickThisWorkspace, typeIntoBox, typeToken, waitForPaletteCommand } from './connectSteps';
+import { packageExtension } from './vsce';
 import { runCommand, statusTooltip, waitForQuickInputTitle, waitForStatus } from './workbenchPage';
 
 const TOKEN = 'e2e-token-os-notify-3c91';
@@ -326,6 +336,197 @@ test('two windows of one code-server on one hub: one request, one system notific
       while ((await allTones()) < testTones + 6 && Date.now() < deadlineEnd) await sleep(100);
       assert.equal((await allTones()) - testTones, 6, 'and no sound for it');
       t.diagnostic(`notifications per window: ${JSON.stringify(await Promise.all(views.map(async (view) => (await made(view)).map((entry) => entry.body))))}`);
+    });
+  } finally {
+    await agent?.close();
+  }
+});
+
+/**
+ * Runs in every frame, after recordNotifications: stands in for the browser's
+ * permission prompt, which headless Chromium cannot show (it refuses at
+ * once). A request waits, as the prompt would, until the test answers for the
+ * person; each request is counted.
+ */
+function modelPermissionPrompt(): void {
+  const Shown = window.Notification as typeof Notification | undefined;
+  if (!Shown) return;
+  const scope = window as unknown as { __aepAsks: number[]; __aepAnswer: (() => void) | undefined };
+  scope.__aepAsks = [];
+  scope.__aepAnswer = undefined;
+  Shown.requestPermission = () => {
+    scope.__aepAsks.push(Date.now());
+    return new Promise<NotificationPermission>((resolve) => {
+      scope.__aepAnswer = () => resolve(Shown.permission);
+    });
+  };
+}
+
+const asks = (frame: Frame) => frame.evaluate(() => [...(window as unknown as { __aepAsks: number[] }).__aepAsks]);
+
+test('from a fresh window: Connect to Hub, the one offered click, the browser\'s Allow, and the next request in the background is a system notification; another window needs no click', { timeout: 420_000, ...codeServerSuite() }, async (t) => {
+  const install = e2eAvailable();
+  if (!install.ok) assert.fail(install.why);
+  const out = e2eOutDir();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-os-setup-'));
+  const workspaceDir = path.join(tmp, 'workspace');
+  let hub: RunningHub | undefined;
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  let agent: WsPeer | undefined;
+  try {
+    const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
+    hub = await startHub({ port: 0, token: TOKEN });
+    // No AEP_HUB, no hubUrl: the newcomer's window.
+    server = await startCodeServer({ vsixPath, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') });
+    workbench = await openWorkbench(server.url, workspaceDir, undefined, undefined, async (context) => {
+      await context.addInitScript(recordNotifications);
+      await context.addInitScript(modelPermissionPrompt);
+    });
+    const page = workbench.page;
+    const context = workbench.context;
+    await waitForPaletteCommand(page, 'AEP Attention: Connect to Hub');
+
+    // Connect's four steps, counted as connect.e2e counts them.
+    let steps = 0;
+    await runCommand(page, 'AEP Attention: Connect to Hub', { opensQuickInput: true });
+    steps++;
+    await waitForQuickInputTitle(page, /^Connect to an AEP hub/);
+    await typeIntoBox(page, hub.url);
+    await page.keyboard.press('Enter');
+    steps++;
+    await pickThisWorkspace(page);
+    steps++;
+    await typeToken(page, hub.url, TOKEN);
+    steps++;
+    await waitForStatus(page, new RegExp(`^AEP Attention: Connected to ${escape(hub.url)}`), 60_000);
+
+    // The offer, at Connect's end: one click, on a notification of the extension's own.
+    const offer = page.locator('.notifications-toasts .notification-toast', { hasText: 'Agents can reach you with a system notification' }).first();
+    await offer.waitFor({ state: 'visible', timeout: 60_000 });
+    await offer.getByRole('button', { name: 'Allow System Notifications' }).click();
+    steps++;
+
+    // The view shows itself, says why, and asks the browser without a click inside it.
+    const view = await alertsFrame(page);
+    await waitForText(view, '#why', /opened this view because system notifications reach you from here/);
+    const deadlineAsk = Date.now() + 30_000;
+    while ((await asks(view)).length === 0) {
+      if (Date.now() > deadlineAsk) throw new Error('the view never asked the browser');
+      await sleep(100);
+    }
+    // The keyboard focus stayed out of the view.
+    const focusInView = await view.evaluate(() => document.hasFocus());
+    assert.equal(focusInView, false, 'showing the view does not take the focus');
+    await page.screenshot({ path: path.join(out, 'os-setup-1-asked.png') });
+
+    // The browser's prompt: the person chooses Allow (the browser's own step, not the extension's).
+    await context.grantPermissions(['notifications']);
+    await view.evaluate(() => (window as unknown as { __aepAnswer?: () => void }).__aepAnswer?.());
+    await waitForText(view, '#permission', /System notifications are allowed\./);
+    t.diagnostic(`fresh window to system notifications allowed: ${steps} steps of the extension's (Connect's four, then the offered click), plus the browser's own Allow`);
+    assert.equal(steps, 5, 'Connect\'s four steps plus one');
+
+    const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
+    agent = peer;
+    const session = freshSession('os-setup');
+    let seq = 1;
+    const ask2 = (id: string, prompt: string) =>
+      peer.send(makeEvent('attention.requested', session, seq++, {
+        id, capture: 'full', data: { kind: 'permission', prompt, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] },
+      }, AGENT));
+
+    // The person leaves the window; the next request is a system notification.
+    await blur(page);
+    await waitForText(view, '#next', /in the background: the next request shows as a system notification/);
+    ask2('req-setup-1', 'Merge the release branch?');
+    const [first] = await waitForMade(view, 1);
+    assert.equal(first?.title, `${AGENT} is waiting for you`);
+    assert.equal(first?.body, 'Merge the release branch?');
+    await page.screenshot({ path: path.join(out, 'os-setup-2-notified.png') });
+
+    // Another window of this browser profile, later: no offer, no click. The first request
+    // while it is in the background shows its view by itself and is a system notification.
+    // The person had gone back to the Explorer: the workbench restores that sidebar in the next window, not ours.
+    await runCommand(page, 'View: Show Explorer');
+    await page.locator('.sidebar .composite.title', { hasText: /Explorer/i }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.close();
+    const other = await context.newPage();
+    const address = new URL(server.url);
+    address.searchParams.set('folder', workspaceDir);
+    await other.goto(address.toString(), { waitUntil: 'load', timeout: 90_000 });
+    await other.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+    await waitForStatus(other, new RegExp(`^AEP Attention: Connected to ${escape(hub.url)}`), 60_000);
+    // Its Notifications view was not made: the sidebar shows the Explorer.
+    await other.locator('.sidebar .composite.title', { hasText: /Explorer/i }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const made0 = await Promise.all(other.frames().map((frame) => frame.locator('#test-sound').count().catch(() => 0)));
+    assert.equal(made0.reduce((sum, count) => sum + count, 0), 0, 'the other window has no Notifications view before its first request');
+    await blur(other);
+    ask2('req-setup-2', 'Tag the release?');
+    const otherView = await alertsFrame(other);
+    const [second] = await waitForMade(otherView, 1);
+    assert.equal(second?.body, 'Tag the release?');
+    assert.deepEqual(await asks(otherView), [], 'the browser was not asked again');
+    assert.equal(await other.locator('.notifications-toasts .notification-toast', { hasText: 'Agents can reach you with a system notification' }).count(), 0, 'no offer in the other window');
+    await waitForText(otherView, '#why', /opened this view because/);
+    await other.screenshot({ path: path.join(out, 'os-setup-3-other-window.png') });
+  } catch (error) {
+    if (workbench) {
+      for (const [index, open] of workbench.context.pages().entries()) await open.screenshot({ path: path.join(out, `os-setup-failure-${index}.png`) }).catch(() => undefined);
+      t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
+    }
+    if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
+    throw error;
+  } finally {
+    await agent?.close();
+    await workbench?.close();
+    await server?.stop();
+    await hub?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('a window connected without Connect to Hub: the first request\'s notification comes with the offer, whose one click makes the next request in the background a system notification', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
+  let agent: WsPeer | undefined;
+  try {
+    await withConnectedWorkbench(t, {
+      name: 'os-offer-first-toast',
+      token: TOKEN,
+      prepare: async (context) => {
+        await context.addInitScript(recordNotifications);
+        await context.addInitScript(modelPermissionPrompt);
+      },
+    }, async ({ hub, page, shot }) => {
+      const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
+      agent = peer;
+      const session = freshSession('os-offer');
+      let seq = 1;
+      const ask = (id: string, prompt: string) =>
+        peer.send(makeEvent('attention.requested', session, seq++, {
+          id, capture: 'full', data: { kind: 'permission', prompt, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] },
+        }, AGENT));
+      // The person is looking: the request's toast, and beside it the offer.
+      ask('req-offer-1', 'Install the dependencies?');
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'Install the dependencies?' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+      const offer = page.locator('.notifications-toasts .notification-toast', { hasText: 'Agents can reach you with a system notification' }).first();
+      await offer.waitFor({ state: 'visible', timeout: 30_000 });
+      await offer.getByRole('button', { name: 'Allow System Notifications' }).click();
+      const view = await alertsFrame(page);
+      const deadlineAsk = Date.now() + 30_000;
+      while ((await asks(view)).length === 0) {
+        if (Date.now() > deadlineAsk) throw new Error('the view never asked the browser');
+        await sleep(100);
+      }
+      await page.context().grantPermissions(['notifications']);
+      await view.evaluate(() => (window as unknown as { __aepAnswer?: () => void }).__aepAnswer?.());
+      await waitForText(view, '#permission', /System notifications are allowed\./);
+      assert.deepEqual(await made(view), [], 'no system notification for the request the person saw as a toast');
+      await blur(page);
+      await waitForText(view, '#next', /in the background/);
+      ask('req-offer-2', 'Run the smoke tests?');
+      const [first] = await waitForMade(view, 1);
+      assert.equal(first?.body, 'Run the smoke tests?');
+      await shot('notified');
     });
   } finally {
     await agent?.close();

@@ -46,6 +46,11 @@ test('the webview bundle is a browser script with no module loader', () => {
 // read in order (1.2 KB); Send Again bound to the command it was offered for
 // (0.8 KB); dotted and mathematical-digit phone numbers, and agent-scoped data
 // kept only when small (0.2 KB).
+// Issue 42 added 3.3 KB (355,049 bytes): system notifications offered at
+// Connect's end and on the first request's notification, the view shown
+// without the focus and, once the browser allowed them, by itself in other
+// windows with the request held until it is ready (osNoticeSetup and the
+// host's share of osNotifications, their words and log lines).
 // Each was measured on its own branch (node esbuild.js --production --analyze);
 // none pulls in a library. The context rows, Answer Similar Requests, the storage
 // slot, the page host, @vscode/l10n, Connect to Hub's steps, the inbox's levels,
@@ -53,7 +58,7 @@ test('the webview bundle is a browser script with no module loader', () => {
 // dependency or a whole library pulled in by one import fails here. The goal is
 // 200 KB (issue 40: load what runs only when the person acts, on demand); this
 // budget only keeps the bundle from growing while it is out of reach.
-const EXTENSION_BUDGET_BYTES = 352_500;
+const EXTENSION_BUDGET_BYTES = 355_500;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');

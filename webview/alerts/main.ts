@@ -20,6 +20,8 @@ const vscode = acquireVsCodeApi();
 /** The notifications on screen, by the host's id, so a closed request takes its own back. */
 const shown = new Map<string, Notification>();
 let settings: AlertSettings | undefined;
+/** The extension showed this view itself (issue 42): it says why, until the person has allowed or refused. */
+let openedByExtension = false;
 
 function permission(): PermissionState {
   return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
@@ -52,7 +54,11 @@ function render(): void {
   allow?.addEventListener('click', () => void askPermission());
   const test = el('button', { id: 'test-sound', type: 'button', class: 'secondary' }, l10n.t('Play Test Sound'));
   test.addEventListener('click', () => void testSound());
+  const why = openedByExtension
+    ? el('p', { id: 'why' }, l10n.t('AEP Attention opened this view because system notifications reach you from here while you are in another window; it keeps working when you switch or close the sidebar.'))
+    : undefined;
   app.replaceChildren(
+    ...(why ? [why] : []),
     el('p', { id: 'permission', class: `permission ${state}` }, permissionSentence(state)),
     ...(allow ? [allow] : []),
     el('p', { id: 'next', role: 'status' }, nextSentence(settings)),
@@ -63,7 +69,13 @@ function render(): void {
   );
 }
 
-/** The browser asks only from a click (code-server): this is that click. */
+/**
+ * Asks the browser. Chromium (code-server) and Electron (desktop VS Code)
+ * ask without a click in the view, so the person's click on Allow System
+ * Notifications outside it is enough; a browser that wants a click here
+ * (Firefox, Safari) leaves the permission undecided, and the view's own
+ * button stays for that click.
+ */
 async function askPermission(): Promise<void> {
   if (typeof Notification === 'undefined') return;
   try {
@@ -130,6 +142,11 @@ function receive(message: HostToAlerts): void {
     case 'close':
       shown.get(message.id)?.close();
       shown.delete(message.id);
+      return;
+    case 'opened':
+      openedByExtension = true;
+      render();
+      if (message.ask && permission() === 'default') void askPermission();
       return;
   }
 }

@@ -9,13 +9,25 @@ import { NoticeClaims } from '../../inbox/noticeClaims';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable } from '../services/disposable';
 import { hubToastPolicy } from '../hubs/connectionInputs';
-import type { Hubs } from '../hubs/hubs';
+import type { Hub, Hubs } from '../hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { webviewHtml } from '../page/webviewHtml';
+import { notify } from '../words/surfaces';
 import type { NotifierActions } from './notifier';
 import { osMoreText, osNoticeText, wantsOsNotice } from './osNotice';
+import { mayOpenFor, setupStep } from '../../shared/osNoticeSetup';
 
 export const ALERTS_VIEW_ID = 'aepAttention.alerts';
+/** Shows the Notifications view and asks the browser's permission: the walkthrough's step, the palette, and the offer's click. */
+export const ALLOW_COMMAND = 'aepAttention.allowSystemNotifications';
+/** Profile-wide (global state): a view saw the browser's permission granted; a refusal seen later clears it. */
+const GRANTED_KEY = 'osNotifications.grantedInProfile';
+/** Profile-wide: the person chose Don't Ask Again on the offer. */
+const DECLINED_KEY = 'osNotifications.offerDeclined';
+/** How long a burst waits for the view this window just opened by itself; past it, it is given up as before. */
+const OPEN_WAIT_MS = 15_000;
+/** How long Connect waits for its hub to connect before offering. */
+const CONNECT_WAIT_MS = 30_000;
 /** How many notifications are remembered for their click and their closing; older ones are left to the system. */
 const REMEMBERED = 32;
 
@@ -54,6 +66,13 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   /** Notification id → the keys of its requests, oldest first. */
   private readonly live = new Map<string, string[]>();
   private readonly told = new Set<Problem>();
+  /** This window offered the click, or opened the view by itself (issue 42): either happens once per window. */
+  private doneInWindow = false;
+  /** What to tell the view once it is ready: it was opened by us (and whether to ask the browser). */
+  private pendingOpen: { ask: boolean } | undefined;
+  /** Bursts held while the view this window opened by itself gets ready. */
+  private held: Burst[] = [];
+  private heldTimer: ReturnType<typeof setTimeout> | undefined;
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
   private lastClaimSweep = 0;
   /** Shared by every window of this profile: one notification and one sound per request, however many windows are open. */
@@ -80,8 +99,11 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     private readonly redaction: () => RedactionOptions,
     /** The directory every window of this profile on this machine shares (the extension's global storage); undefined when there is none. */
     sharedDir: string | undefined,
+    /** The profile's global state: whether the browser allowed a view of this profile, and whether the offer was declined. */
+    private readonly profile: vscode.Memento,
   ) {
     super();
+    this._register(vscode.commands.registerCommand(ALLOW_COMMAND, () => this.open({ ask: true })));
     this.claims = new NoticeClaims(sharedDir, this.window, { onProblem: (message) => this.log.warn(message) });
     this._register(vscode.window.registerWebviewViewProvider(ALERTS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: true } }));
     this._register(vscode.window.onDidChangeWindowState(() => {
@@ -102,6 +124,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     }));
     this._register(hubs.onDidChangeInbox(() => this.scheduleSweep()));
     this._register({ dispose: () => this.sweepTimer && clearTimeout(this.sweepTimer) });
+    this._register({ dispose: () => this.heldTimer && clearTimeout(this.heldTimer) });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -144,7 +167,86 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
    * toast, and under the same rules (it calls this only for what it notifies).
    */
   alert(items: ReadonlyArray<Readonly<AttentionItem>>, hub: string | undefined): void {
+    // The first toast while notifications are not possible yet carries the offer beside it.
+    if (this.step() === 'offer') this.offer();
     this.deliver({ items, hub }).catch((error: unknown) => this.log.error(`a system notification failed: ${String(error)}`));
+  }
+
+  /** Connect to Hub's last step (issue 42): once the hub is connected, the offer (or, the browser having allowed this profile already, the view by itself). */
+  afterConnect(hub: Hub): void {
+    const go = () => {
+      const step = this.step();
+      if (step === 'offer') this.offer();
+      else if (step === 'open') void this.open({ ask: false });
+    };
+    if (hub.state.kind === 'connected') {
+      go();
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      listener.dispose();
+    };
+    const timer = setTimeout(done, CONNECT_WAIT_MS);
+    const listener = this.hubs.onDidChangeState((changed) => {
+      if (changed !== hub) return;
+      if (hub.state.kind === 'connected') {
+        done();
+        go();
+      } else if (hub.state.kind === 'failed' || hub.state.kind === 'disconnected') {
+        done();
+      }
+    });
+  }
+
+  private step(): ReturnType<typeof setupStep> {
+    return setupStep({
+      mode: this.mode,
+      viewReady: this.view !== undefined && this.ready,
+      permission: this.permission,
+      grantedInProfile: this.profile.get<boolean>(GRANTED_KEY) === true,
+      doneInWindow: this.doneInWindow,
+      declined: this.profile.get<boolean>(DECLINED_KEY) === true,
+    });
+  }
+
+  /** The one click: a toast whose button shows the view and asks the browser. Once per window. */
+  private offer(): void {
+    this.doneInWindow = true;
+    this.log.info('offering to allow system notifications in this window');
+    void notify<'allow' | 'never'>('info', l10n.t('Agents can reach you with a system notification while you are in another window. Allow them? This shows the AEP Attention Notifications view once.'), [
+      { title: l10n.t('Allow System Notifications'), value: 'allow' },
+      { title: l10n.t('Don\'t Ask Again'), value: 'never' },
+    ]).then((choice) => {
+      if (choice === 'allow') void this.open({ ask: true });
+      else if (choice === 'never') void this.profile.update(DECLINED_KEY, true);
+    });
+  }
+
+  /**
+   * Shows the Notifications view, which VS Code creates only when it shows
+   * it, without taking the keyboard focus (`<view>.open`, preserveFocus);
+   * VS Code keeps it alive hidden from then on. With `ask`, the view asks
+   * the browser's permission if it has none yet. The sidebar stays on the
+   * view, which says why it opened: VS Code does not tell an extension which
+   * sidebar view was showing before, so it cannot be put back.
+   */
+  private async open(options: { ask: boolean }): Promise<void> {
+    this.doneInWindow = true;
+    if (this.view && this.ready) {
+      this.post({ type: 'opened', ask: options.ask });
+      if (options.ask) this.view.show(true);
+      return;
+    }
+    this.pendingOpen = options;
+    this.log.info(`showing the notifications view${options.ask ? ' to ask the browser\'s permission' : ', the browser having allowed this profile before'}`);
+    try {
+      await vscode.commands.executeCommand(`${ALERTS_VIEW_ID}.open`, { preserveFocus: true });
+    } catch {
+      // A VS Code without the generated open command: focus the view, then give the focus back to the editor.
+      await vscode.commands.executeCommand(`${ALERTS_VIEW_ID}.focus`);
+      if (vscode.window.activeTextEditor) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    }
   }
 
   /**
@@ -161,6 +263,11 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const focusedHere = vscode.window.state.focused;
     if (!first || !this.wanted(focusedHere)) return;
     if (!this.view || !this.ready) {
+      if (this.step() === 'open' && mayOpenFor(this.mode, focusedHere)) void this.open({ ask: false });
+      if (this.pendingOpen) {
+        this.hold(burst);
+        return;
+      }
       this.tell('no-view');
       return;
     }
@@ -178,6 +285,32 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       return;
     }
     await this.pacing.offer({ items: mine, hub: burst.hub });
+  }
+
+  /** A burst that waits for the view being opened; given when it is ready, or dropped as before when it does not come. */
+  private hold(burst: Burst): void {
+    this.held.push(burst);
+    if (this.held.length > REMEMBERED) this.held.shift();
+    this.heldTimer ??= setTimeout(() => {
+      this.heldTimer = undefined;
+      if (this.held.length > 0) this.tell('no-view');
+      this.held = [];
+      this.pendingOpen = undefined;
+    }, OPEN_WAIT_MS);
+  }
+
+  private releaseHeld(): void {
+    if (this.heldTimer) clearTimeout(this.heldTimer);
+    this.heldTimer = undefined;
+    const held = this.held;
+    this.held = [];
+    for (const burst of held) this.deliver(burst).catch((error: unknown) => this.log.error(`a system notification failed: ${String(error)}`));
+  }
+
+  /** What a view that said what the browser allows means for the other windows of this profile: anything but granted (reset, refused) takes it back. */
+  private notePermission(permission: PermissionState): void {
+    const granted = permission === 'granted';
+    if ((this.profile.get<boolean>(GRANTED_KEY) === true) !== granted) void this.profile.update(GRANTED_KEY, granted);
   }
 
   /** Whether this window would give anything for a request at all, before asking the others. */
@@ -262,10 +395,17 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
         this.sound = message.sound;
         this.log.info(`notifications view ready: permission ${message.permission}, sound ${message.sound}`);
         this.post({ type: 'init', settings: this.alertSettings, l10n: vscode.l10n.bundle });
+        this.notePermission(message.permission);
+        if (this.pendingOpen) {
+          this.post({ type: 'opened', ask: this.pendingOpen.ask });
+          this.pendingOpen = undefined;
+        }
+        this.releaseHeld();
         break;
       case 'permission':
         if (message.permission !== this.permission) this.log.info(`system notifications permission: ${message.permission}`);
         this.permission = message.permission;
+        this.notePermission(message.permission);
         if (message.permission === 'granted') this.told.clear();
         break;
       case 'sound':
@@ -341,7 +481,7 @@ const LOG_WORDS: Record<Problem, string> = {
 
 function problemSentence(problem: Problem): string {
   switch (problem) {
-    case 'no-view': return l10n.t('System notifications and sound start once the AEP Attention sidebar has been opened in this window.');
+    case 'no-view': return l10n.t('System notifications and sound start once the AEP Attention sidebar has been opened in this window: run AEP Attention: Allow System Notifications.');
     case 'not-allowed': return l10n.t('System notifications are not allowed yet: open the AEP Attention sidebar and choose Allow System Notifications.');
     case 'denied': return l10n.t('System notifications are blocked: the browser or the system refused them. Allow them in the browser\'s site settings or the system\'s notification settings.');
     case 'unsupported': return l10n.t('System notifications are not available in this VS Code; requests show inside the window only.');
