@@ -468,6 +468,32 @@ describe('request page host', () => {
     assert.deepEqual(path.wire, [path.wire[0], otherCommand], 'the page itself sent nothing more');
   });
 
+  test('an answer given elsewhere that settles late, after a newer one from the page was accepted, does not take the page\'s status', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const item = permissionItem();
+    const path = answerPath(item);
+    const opened = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
+    opened.webview.fromPage({ type: 'ready' });
+    const elsewhere = path.answerElsewhere(item, { option: 'deny' }, opened);
+    assert.ok(elsewhere.kind === 'sending');
+    const other = path.wire[0] ?? '';
+    t.mock.timers.tick(60_000);
+    assert.equal((await elsewhere.outcome).kind, 'timeout');
+    await posted(opened.webview, 3);
+    opened.webview.fromShown(submit({ option: 'allow' }, 'submit-2'));
+    const own = path.wire[1] ?? '';
+    path.ack(own);
+    await posted(opened.webview, 5);
+    // The older command is acknowledged after all; Hubs tells every listener of it.
+    path.ack(other);
+    opened.settledAnswer({ hub: { id: item.hub }, outcome: { kind: 'accepted', commandId: other } });
+    // A marker: whatever the page was to be told of the late ack, it is told before this.
+    opened.change({ ...item });
+    const messages = await posted(opened.webview, 6);
+    assert.deepEqual(messages.map((m) => (m.type === 'outcome' ? `${m.submitId === other ? 'other' : m.submitId}:${m.phase}` : m.type)),
+      ['init', 'other:sending', 'other:timeout', 'submit-2:sending', 'submit-2:accepted', 'update']);
+  });
+
   test('an answer the page sent itself is not told to it twice', async () => {
     const item = permissionItem();
     const path = answerPath(item);

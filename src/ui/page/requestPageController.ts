@@ -118,9 +118,12 @@ export class RequestPageController {
         }
         this.postKeptAnswers();
       }),
+      // Only while it is still the request's answer: an older command settling late (a late ack after a newer
+      // answer from this page) must not take the page's one status line from the answer that stands.
       hubs.onDidSettleAnswer(({ hub, outcome }) => {
         const request = this.item.request;
-        if (request && mine(hub) && this.elsewhere.has(outcome.commandId)) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
+        const current = this.deps.hubs.answerRecord(this.item)?.commandId === outcome.commandId;
+        if (request && mine(hub) && current && this.elsewhere.has(outcome.commandId)) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
       }),
     ];
     this.host.onDidDispose(() => {
