@@ -35,6 +35,9 @@ export const OWN_ACTIONS = {
   open: { surfaces: ['notification'], words: () => l10n.t('Open') },
   openInbox: { surfaces: ['notification'], words: () => l10n.t('Open Inbox') },
   answerSimilar: { surfaces: ['notification'], words: (count) => l10n.t('Answer {0} Similar…', count) },
+  // The offer to allow system notifications: a toast of ours that comes beside the first request's (issue 42).
+  allowSystemNotifications: { surfaces: ['notification'], words: () => l10n.t('Allow System Notifications') },
+  dontAskAgain: { surfaces: ['notification'], words: () => l10n.t('Don\'t Ask Again') },
   // The quick input: items after the agent's, and the title bar's buttons.
   replyWithText: { surfaces: ['quick-input', 'notification'], words: () => l10n.t('Reply with text…') },
   openAsPage: { surfaces: ['quick-input', 'notification'], words: () => l10n.t('Open as page') },

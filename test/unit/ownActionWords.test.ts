@@ -80,6 +80,7 @@ describe('every entry of the registry, as an agent would spell it, is marked as 
 /** The files that put our buttons or items beside an agent's options. */
 const SURFACE_FILES = [
   'src/ui/inbox/notifier.ts',
+  'src/ui/inbox/osNotifications.ts',
   'src/ui/inbox/answerSimilarFlow.ts',
   'src/ui/inbox/similarWords.ts',
   'src/ui/inline/inlineFlow.ts',

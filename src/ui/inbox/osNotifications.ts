@@ -5,6 +5,7 @@ import type { Logger } from '../../base/logger';
 import type { RedactionOptions } from '../../aep/redaction';
 import { AlertPacing, type Paced } from '../../inbox/alertPacing';
 import type { AttentionItem } from '../../inbox/inbox';
+import { HeldUntilReady } from '../../inbox/heldUntilReady';
 import { NoticeClaims } from '../../inbox/noticeClaims';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable } from '../services/disposable';
@@ -24,8 +25,6 @@ export const ALLOW_COMMAND = 'aepAttention.allowSystemNotifications';
 const GRANTED_KEY = 'osNotifications.grantedInProfile';
 /** Profile-wide: the person chose Don't Ask Again on the offer. */
 const DECLINED_KEY = 'osNotifications.offerDeclined';
-/** How long a burst waits for the view this window just opened by itself; past it, it is given up as before. */
-const OPEN_WAIT_MS = 15_000;
 /** How long Connect waits for its hub to connect before offering. */
 const CONNECT_WAIT_MS = 30_000;
 /** How many notifications are remembered for their click and their closing; older ones are left to the system. */
@@ -71,18 +70,22 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   /** What to tell the view once it is ready: it was opened by us (and whether to ask the browser). */
   private pendingOpen: { ask: boolean } | undefined;
   /** Bursts held while the view this window opened by itself gets ready. */
-  private held: Burst[] = [];
-  private heldTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly held = new HeldUntilReady<Burst>({
+    still: (burst) => this.stillWaiting(burst),
+    expired: (dropped) => {
+      if (dropped > 0) this.tell('no-view');
+      // The view this window opened by itself did not come: later requests are not held for it. One the person
+      // asked for keeps its ask, for when the view does come.
+      if (this.pendingOpen && !this.pendingOpen.ask) this.pendingOpen = undefined;
+    },
+  });
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
   private lastClaimSweep = 0;
   /** Shared by every window of this profile: one notification and one sound per request, however many windows are open. */
   private readonly claims: NoticeClaims;
   private readonly pacing = new AlertPacing<Burst>({
     take: (now) => this.claims.claimSlot(now),
-    still: (burst) => {
-      const items = burst.items.filter((item: Readonly<AttentionItem>) => this.hubs.isWaiting(item));
-      return items.length === 0 ? undefined : { items, hub: burst.hub };
-    },
+    still: (burst) => this.stillWaiting(burst),
     give: (alert) => this.give(alert),
   });
   private readonly changes = this._register(new vscode.EventEmitter<void>());
@@ -124,7 +127,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     }));
     this._register(hubs.onDidChangeInbox(() => this.scheduleSweep()));
     this._register({ dispose: () => this.sweepTimer && clearTimeout(this.sweepTimer) });
-    this._register({ dispose: () => this.heldTimer && clearTimeout(this.heldTimer) });
+    this._register({ dispose: () => this.held.dispose() });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -289,22 +292,18 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
 
   /** A burst that waits for the view being opened; given when it is ready, or dropped as before when it does not come. */
   private hold(burst: Burst): void {
-    this.held.push(burst);
-    if (this.held.length > REMEMBERED) this.held.shift();
-    this.heldTimer ??= setTimeout(() => {
-      this.heldTimer = undefined;
-      if (this.held.length > 0) this.tell('no-view');
-      this.held = [];
-      this.pendingOpen = undefined;
-    }, OPEN_WAIT_MS);
+    this.held.hold(burst);
   }
 
   private releaseHeld(): void {
-    if (this.heldTimer) clearTimeout(this.heldTimer);
-    this.heldTimer = undefined;
-    const held = this.held;
-    this.held = [];
-    for (const burst of held) this.deliver(burst).catch((error: unknown) => this.log.error(`a system notification failed: ${String(error)}`));
+    // Answered, timed out or dismissed while the view opened: nothing is given for it.
+    for (const burst of this.held.release()) this.deliver(burst).catch((error: unknown) => this.log.error(`a system notification failed: ${String(error)}`));
+  }
+
+  /** The burst's requests that still wait for an answer, or undefined when none does. */
+  private stillWaiting(burst: Burst): Burst | undefined {
+    const items = burst.items.filter((item: Readonly<AttentionItem>) => this.hubs.isWaiting(item));
+    return items.length === 0 ? undefined : { items, hub: burst.hub };
   }
 
   /** What a view that said what the browser allows means for the other windows of this profile: anything but granted (reset, refused) takes it back. */

@@ -174,7 +174,7 @@ export class InlineAnswers extends Disposable {
    * invalid offers "Fix" at the field the agent named; no acknowledgement
    * offers "Send Again", the same command (AEP-0004 §2.3).
    */
-  private async settled(item: Readonly<AttentionItem>, plan: InlinePlan, request: AttentionRequest, outcome: SendOutcome, how: SendKind = {}): Promise<void> {
+  private async settled(item: Readonly<AttentionItem>, plan: InlinePlan, request: AttentionRequest, outcome: SendOutcome, how: SendKind): Promise<void> {
     const described = describeSettled(outcome, how, item.agent);
     if (described.ok) {
       this.panels.keepDraft(item.key, {});
@@ -196,7 +196,7 @@ export class InlineAnswers extends Disposable {
       await this.answer(latest, field);
     } else if (choice === 'again') {
       const again = await withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend('quick-input', latest, outcome.commandId));
-      await this.settled(item, plan, request, again);
+      await this.settled(item, plan, request, again, { retry: outcome.commandId });
     }
   }
 
