@@ -24,6 +24,11 @@ export interface SetupFacts {
   readonly permission: PermissionState | undefined;
   /** A view of this profile, in any window, saw the permission granted (and none has seen it taken back since). */
   readonly grantedInProfile: boolean;
+  /**
+   * A view of this profile saw the browser refuse (blocked, or no notifications at all) and none has seen
+   * it granted or reset since: another window's offer would only be refused again, so none is made.
+   */
+  readonly refusedInProfile: boolean;
   /** This window already offered the click (once per window), or already opened the view by itself. */
   readonly doneInWindow: boolean;
   /** The person chose "Don't Ask Again" on an offer (for the profile). */
@@ -38,7 +43,7 @@ export function setupStep(facts: SetupFacts): SetupStep {
   }
   if (facts.doneInWindow) return 'none';
   if (facts.grantedInProfile) return 'open';
-  return facts.declined ? 'none' : 'offer';
+  return facts.declined || facts.refusedInProfile ? 'none' : 'offer';
 }
 
 /**

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mayOpenFor, setupStep, type SetupFacts } from '../../src/shared/osNoticeSetup';
 
-const fresh: SetupFacts = { mode: 'whenUnfocused', viewReady: false, permission: undefined, grantedInProfile: false, doneInWindow: false, declined: false };
+const fresh: SetupFacts = { mode: 'whenUnfocused', viewReady: false, permission: undefined, grantedInProfile: false, refusedInProfile: false, doneInWindow: false, declined: false };
 
 describe('setupStep', () => {
   test('a fresh profile and window: the one click is offered', () => {
@@ -25,6 +25,11 @@ describe('setupStep', () => {
     assert.equal(setupStep({ ...fresh, grantedInProfile: true }), 'open');
     assert.equal(setupStep({ ...fresh, grantedInProfile: true, declined: true }), 'open', 'declining the offer was about the click, and there is none to make');
     assert.equal(setupStep({ ...fresh, grantedInProfile: true, doneInWindow: true }), 'none');
+  });
+
+  test('a browser that refused (or has no notifications) in another window of the profile: no new window asks again', () => {
+    assert.equal(setupStep({ ...fresh, refusedInProfile: true }), 'none');
+    assert.equal(setupStep({ ...fresh, refusedInProfile: true, grantedInProfile: true }), 'open', 'a grant seen since wins');
   });
 
   test('offered once per window, and never after Don\'t Ask Again', () => {

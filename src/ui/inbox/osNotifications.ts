@@ -23,6 +23,8 @@ export const ALERTS_VIEW_ID = 'aepAttention.alerts';
 export const ALLOW_COMMAND = 'aepAttention.allowSystemNotifications';
 /** Profile-wide (global state): a view saw the browser's permission granted; a refusal seen later clears it. */
 const GRANTED_KEY = 'osNotifications.grantedInProfile';
+/** Profile-wide: a view saw the browser refuse (denied, unsupported); a grant or a reset seen later clears it. */
+const REFUSED_KEY = 'osNotifications.refusedInProfile';
 /** Profile-wide: the person chose Don't Ask Again on the offer. */
 const DECLINED_KEY = 'osNotifications.offerDeclined';
 /** How long Connect waits for its hub to connect before offering. */
@@ -208,6 +210,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       viewReady: this.view !== undefined && this.ready,
       permission: this.permission,
       grantedInProfile: this.profile.get<boolean>(GRANTED_KEY) === true,
+      refusedInProfile: this.profile.get<boolean>(REFUSED_KEY) === true,
       doneInWindow: this.doneInWindow,
       declined: this.profile.get<boolean>(DECLINED_KEY) === true,
     });
@@ -310,6 +313,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   private notePermission(permission: PermissionState): void {
     const granted = permission === 'granted';
     if ((this.profile.get<boolean>(GRANTED_KEY) === true) !== granted) void this.profile.update(GRANTED_KEY, granted);
+    const refused = permission === 'denied' || permission === 'unsupported';
+    if ((this.profile.get<boolean>(REFUSED_KEY) === true) !== refused) void this.profile.update(REFUSED_KEY, refused);
   }
 
   /** Whether this window would give anything for a request at all, before asking the others. */
