@@ -71,6 +71,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   private doneInWindow = false;
   /** What to tell the view once it is ready: it was opened by us (and whether to ask the browser). */
   private pendingOpen: { ask: boolean } | undefined;
+  /** Connect to Hub's wait for its hub to connect before the offer; one at a time, released with the window. */
+  private connectWait: { dispose(): void } | undefined;
   /** Bursts held while the view this window opened by itself gets ready. */
   private readonly held = new HeldUntilReady<Burst>({
     still: (burst) => this.stillWaiting(burst),
@@ -130,6 +132,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     this._register(hubs.onDidChangeInbox(() => this.scheduleSweep()));
     this._register({ dispose: () => this.sweepTimer && clearTimeout(this.sweepTimer) });
     this._register({ dispose: () => this.held.dispose() });
+    this._register({ dispose: () => this.connectWait?.dispose() });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -182,16 +185,20 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const go = () => {
       const step = this.step();
       if (step === 'offer') this.offer();
-      else if (step === 'open') void this.open({ ask: false });
+      else if (step === 'open') this.show({ ask: false });
     };
     if (hub.state.kind === 'connected') {
       go();
       return;
     }
+    this.connectWait?.dispose();
     const done = () => {
       clearTimeout(timer);
       listener.dispose();
+      if (this.connectWait === waiting) this.connectWait = undefined;
     };
+    const waiting = { dispose: done };
+    this.connectWait = waiting;
     const timer = setTimeout(done, CONNECT_WAIT_MS);
     const listener = this.hubs.onDidChangeState((changed) => {
       if (changed !== hub) return;
@@ -224,7 +231,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       { title: l10n.t('Allow System Notifications'), value: 'allow' },
       { title: l10n.t('Don\'t Ask Again'), value: 'never' },
     ]).then((choice) => {
-      if (choice === 'allow') void this.open({ ask: true });
+      if (choice === 'allow') this.show({ ask: true });
       else if (choice === 'never') void this.profile.update(DECLINED_KEY, true);
     });
   }
@@ -237,6 +244,10 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
    * view, which says why it opened: VS Code does not tell an extension which
    * sidebar view was showing before, so it cannot be put back.
    */
+  private show(options: { ask: boolean }): void {
+    this.open(options).catch((error: unknown) => this.log.warn(`could not show the notifications view: ${String(error)}`));
+  }
+
   private async open(options: { ask: boolean }): Promise<void> {
     this.doneInWindow = true;
     if (this.view && this.ready) {
@@ -269,7 +280,9 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const focusedHere = vscode.window.state.focused;
     if (!first || !this.wanted(focusedHere)) return;
     if (!this.view || !this.ready) {
-      if (this.step() === 'open' && mayOpenFor(this.mode, focusedHere)) void this.open({ ask: false });
+      // Not while the person looks at another window of this hub: that window's toast is theirs, and the sidebar here need not change.
+      const lookingElsewhere = this.mode !== 'always' && (await this.claims.focusedElsewhere(first));
+      if (this.step() === 'open' && mayOpenFor(this.mode, focusedHere) && !lookingElsewhere) this.show({ ask: false });
       if (this.pendingOpen) {
         this.hold(burst);
         return;
