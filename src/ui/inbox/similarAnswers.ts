@@ -3,7 +3,8 @@ import type { Answer } from '../../aep/attention';
 import type { AnswerRefusal } from '../../answer/answerPipeline';
 import type { SendOutcome } from '../../client/controlSender';
 import type { AttentionItem } from '../../inbox/inbox';
-import { describeSettled, type SendKind } from '../words/answerOutcomes';
+import { describeSettled, sendKindNote, type SendKind } from '../words/answerOutcomes';
+import { describeOutcome } from '../words/outcomeMessages';
 import { offerRefusal, type Notify } from '../words/refusalChoices';
 import type { OptionAnswerHubs } from './optionAnswers';
 
@@ -39,12 +40,14 @@ export class SimilarAnswers {
     }
     const settled = await Promise.all(sending.map(async ({ item, outcome, how }) => ({ item, how, outcome: await outcome })));
     if (settled.length > 0) {
-      const described = settled.map(({ item, outcome, how }) => ({ item, ...describeSettled(outcome, how, item.agent) }));
+      const [first] = settled;
+      const described = settled.map(({ item, outcome }) => ({ item, ...describeOutcome(outcome, item.agent) }));
       const accepted = described.filter((one) => one.ok).length;
-      const [only] = described;
-      const message = described.length === 1 && only
-        ? only.message
-        : l10n.t('{0} of {1} answers accepted. {2}', accepted, described.length, described.map((one) => one.message).join(' '));
+      // What a send was, said once for the group (once per agent: the sentence names it), not after every answer.
+      const notes = new Set(settled.flatMap(({ item, outcome, how }) => sendKindNote(how, item.agent, outcome.kind === 'awaiting-ack') ?? []));
+      const message = settled.length === 1 && first
+        ? describeSettled(first.outcome, first.how, first.item.agent).message
+        : [l10n.t('{0} of {1} answers accepted. {2}', accepted, described.length, described.map((one) => one.message).join(' ')), ...notes].join(' ');
       void this.deps.notify(accepted === described.length ? 'info' : 'warning', message);
     }
     for (const { item, refusal } of refused) {
