@@ -11,19 +11,16 @@ import type { Position } from './position';
 // summary (tool name, arguments, error) is hostile: it is kept plain and
 // bounded, with control and bidi characters written as visible escapes.
 
-/** The event types summarised here; the subscription asks for them when "Before asking" is on. */
-export const ACTION_TYPES: ReadonlySet<string> = new Set([
-  'tool.requested',
-  'tool.completed',
-  'tool.failed',
-  'tool.denied',
-  'run.started',
-  'run.finished',
-  'run.failed',
-]);
+/**
+ * The event types summarised here; the subscription asks for exactly these
+ * while "Before asking" is on (src/client/userFilter.ts): not `tool.*` and
+ * `run.*`, since the step and cancel types are not shown and would only cost throughput.
+ */
+export const ACTION_TYPES = ['tool.requested', 'tool.completed', 'tool.failed', 'tool.denied', 'run.started', 'run.finished', 'run.failed'] as const;
+const ACTION_TYPE_SET: ReadonlySet<string> = new Set(ACTION_TYPES);
 
 export function isActionType(type: string): boolean {
-  return ACTION_TYPES.has(type);
+  return ACTION_TYPE_SET.has(type);
 }
 
 /** Summaries kept per session: the page shows 10, and up to this many on "show more". */

@@ -108,6 +108,30 @@ describe('client against the local hub', () => {
     assert.equal(h.inbox.findRequest(agent.session, requestId)?.status, 'resolved');
   });
 
+  test('"Before asking": with it on, the session\'s tool calls before a request arrive beside it; off, they are not subscribed to', async () => {
+    const session = freshSession('before');
+    const source = `aep://test-host/agent/test-agent/session/${session}`;
+    const events = [
+      makeEvent('tool.requested', session, 1, { capture: 'redacted', data: { tool: { name: 'Bash', call_id: 'b1' }, args_redacted: { command: 'npm run build' } } }),
+      makeEvent('tool.failed', session, 2, { data: { tool: { name: 'Bash', call_id: 'b1' }, error: { type: 'exit_2' }, duration_ms: 3200 } }),
+      makeRequest(session, 3, { kind: 'permission', prompt: 'Run rm -rf build?' }),
+    ];
+    const posted = await postEvents(hub.url, TOKEN, events);
+    assert.equal(posted.status, 202, JSON.stringify(posted.body));
+    const requestId = events[2]!.id;
+    const on = startClient(hub.url, { beforeAsking: true });
+    const off = startClient(hub.url);
+    // Replayed from the hub (`from`: the whole session), the actions before the request arrive with it.
+    await waitUntil(() => open(on, requestId) !== undefined && open(off, requestId) !== undefined, 'the request in both inboxes');
+    await waitUntil(() => on.inbox.recentActions(source, session)?.actions.length === 1, 'the action beside it');
+    const action = on.inbox.recentActions(source, session)?.actions[0];
+    assert.equal(action?.name, 'Bash');
+    assert.deepEqual(action?.args, { shown: 'text', honesty: 'redacted', text: '{"command":"npm run build"}', chars: 27 });
+    assert.deepEqual(action?.outcome, { state: 'failed', errorType: 'exit_2', durationMs: 3200 });
+    assert.equal(off.inbox.recentActions(source, session), undefined);
+    assert.equal(off.inbox.timeline(source, session).some((event) => event.type.startsWith('tool.')), false, 'not subscribed to');
+  });
+
   test('invalid keeps the request pending; the corrected answer goes through', async () => {
     const agent = await target();
     const h = startClient(hub.url);
