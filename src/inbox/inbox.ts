@@ -368,6 +368,11 @@ export class Inbox {
    * last), while kept: "Before asking" beside its requests. Undefined when
    * nothing is kept (turned off, never seen, or forgotten).
    */
+  /** Whether recent actions are kept (InboxOptions.recentActions). */
+  get recentActionsOn(): boolean {
+    return this.actionsOn;
+  }
+
   recentActions(source: string, session: string): SessionActions | undefined {
     return this.actionsOn ? this.actions.of(sessionKey(source, session)) : undefined;
   }

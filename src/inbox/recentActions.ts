@@ -1,3 +1,4 @@
+import { ACTION_BOUNDS } from '../aep/bounds';
 import { captureOf, epochOf, type AepEvent } from '../aep/envelope';
 import { captureRank, type CaptureLevel } from '../aep/levels';
 import { redactText } from '../aep/redaction';
@@ -23,20 +24,16 @@ export function isActionType(type: string): boolean {
   return ACTION_TYPE_SET.has(type);
 }
 
-/** Summaries kept per session: the page shows 10, and up to this many on "show more". */
-export const ACTIONS_PER_SESSION = 50;
+export const ACTIONS_PER_SESSION = ACTION_BOUNDS.perSession;
 /**
  * Sessions with no open request whose summaries are kept (the most recently
  * active ones): a request can only show what was kept before it arrived. A
  * session with an open request keeps its summaries until the last one closes.
  */
 export const QUIET_SESSIONS = 64;
-/** The most of an action's arguments kept, in characters of their JSON text; the rest is counted, not kept. */
-export const ARGS_MAX_CHARS = 1_000;
-/** Tool names, error types, rules, statuses, run reasons. */
-export const NAME_MAX_CHARS = 120;
-/** An error message (shown at capture `redacted` and above). */
-export const MESSAGE_MAX_CHARS = 300;
+export const ARGS_MAX_CHARS = ACTION_BOUNDS.args;
+export const NAME_MAX_CHARS = ACTION_BOUNDS.name;
+export const MESSAGE_MAX_CHARS = ACTION_BOUNDS.message;
 
 /**
  * Control characters (C0 but tab and line breaks, DEL, C1) and the Unicode

@@ -9,6 +9,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import type { RespondCommand } from '../../aep/control';
 import { recordedAnswer, type SentAnswer as KeptSend } from '../../inbox/recordedAnswer';
 import type { PageRecorded } from '../../shared/webviewMessages';
+import type { SessionActions } from '../../inbox/recentActions';
 import { Emitter } from '../../base/emitter';
 import type { AttentionItem, InboxChange, PositionTaken } from '../../inbox/inbox';
 import { isOpenStatus } from '../../inbox/inbox';
@@ -168,6 +169,17 @@ export class Hubs extends Disposable {
 
   reachability(item: Readonly<AttentionItem>): Reachability {
     return this.of(item)?.reachability(item.session) ?? { state: 'unknown' };
+  }
+
+  /**
+   * What the request's session did recently ("Before asking"): `kept` is
+   * undefined when nothing of it is kept; the whole is undefined when the
+   * person turned it off (aepAttention.beforeAsking).
+   */
+  recentActions(item: Readonly<AttentionItem>): { kept: SessionActions | undefined } | undefined {
+    const inbox = this.of(item)?.store.inbox;
+    if (inbox === undefined || !inbox.recentActionsOn) return undefined;
+    return { kept: inbox.recentActions(item.source, item.session) };
   }
 
   /** A second event at a taken position in the request's session, if its emitter sent one (AEP-0001 §7.2). */
