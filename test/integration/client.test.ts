@@ -16,7 +16,7 @@ import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 import { WsPeer } from '../support/wsPeer';
 import { tokenCanFix } from '../../src/client/connectionFailure';
-import { pageBeforeAsking } from '../../src/ui/page/beforeAskingContent';
+import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
 import { describeFailure } from '../../src/ui/words/failureMessages';
 
 const TOKEN = 'client-test-token';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Inbox } from '../../src/inbox/inbox';
 import { pageBeforeAskingSchema } from '../../src/shared/beforeAsking';
-import { pageBeforeAsking } from '../../src/ui/page/beforeAskingContent';
+import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
 import { makeEvent, makeRequest } from '../support/events';
 
 const SOURCE = 'aep://test-host/agent/test-agent/session/s1';

@@ -104,7 +104,7 @@ function window(options: { oob?: boolean; ackOnSend?: boolean } = {}) {
     sendAgain: (of: Readonly<AttentionItem>) => pipeline.sendAgain(facts(of)),
     answerRecord: (of: Readonly<AttentionItem>) => pipeline.record(facts(of)),
     recorded: (of: Readonly<AttentionItem>) => recordedAnswer(of, pipeline.sentAnswers(facts(of))),
-    recentActions: () => undefined,
+    beforeAsking: () => undefined,
     reachability: () => reachable,
     isConnected: () => true,
     size: 1,

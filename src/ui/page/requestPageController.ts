@@ -12,9 +12,7 @@ import { outcomeMessage, recordMessages, sendingMessage, sentAfterTimeout, type 
 import { type StringBundle } from '../words/l10n';
 import { refusalChoices } from '../words/refusalChoices';
 import { pageReachability, pageRequest } from './pageContent';
-import { pageBeforeAsking } from './beforeAskingContent';
 import type { PageBeforeAsking } from '../../shared/beforeAsking';
-import type { SessionActions } from '../../inbox/recentActions';
 import { PageHost, type Listen, type PageMessage, type PageWebview, type Unsubscribe } from './pageHost';
 
 /** What a request page reads of the window's hubs; hubs.ts `Hubs` is one. */
@@ -26,8 +24,8 @@ export interface RequestPageHubs {
   answerRecord(item: Readonly<AttentionItem>): AnswerRecord | undefined;
   /** What the agent recorded of the request, against what was sent from here (src/answer/recordedAnswer.ts). */
   recorded(item: Readonly<AttentionItem>): PageRecorded;
-  /** What the request's session did recently; undefined when "Before asking" is off (Hubs.recentActions). */
-  recentActions(item: Readonly<AttentionItem>): { kept: SessionActions | undefined } | undefined;
+  /** What the request's session did just before it asked; undefined when "Before asking" is off (Hubs.beforeAsking). */
+  beforeAsking(item: Readonly<AttentionItem>): PageBeforeAsking | undefined;
   readonly size: number;
   of(item: Pick<AttentionItem, 'hub'>): { readonly label: string } | undefined;
   readonly onDidChangeInbox: Listen<{ hub: { readonly id: string }; change: { item: { readonly key: string } } | undefined }>;
@@ -208,19 +206,13 @@ export class RequestPageController {
       type: 'init',
       // The page previews the pipeline as the host will run it; the values stay in its memory, never in its saved state.
       request: {
-        ...pageRequest(this.item, this.deps.hubs.reachability(this.item), this.hubName(), this.deps.hubs.recorded(this.item), this.beforeAsking()),
+        ...pageRequest(this.item, this.deps.hubs.reachability(this.item), this.hubName(), this.deps.hubs.recorded(this.item), this.deps.hubs.beforeAsking(this.item)),
         ...pipelineOptions(this.deps.redaction()),
       },
       now: Date.now(),
       ...(strings ? { l10n: strings } : {}),
       ...(draft ? { draft } : {}),
     };
-  }
-
-  /** "Before asking" for the page, built once here; undefined when it is off. */
-  private beforeAsking(): PageBeforeAsking | undefined {
-    const recent = this.deps.hubs.recentActions(this.item);
-    return recent === undefined ? undefined : pageBeforeAsking(recent.kept, this.item.requestEvent);
   }
 
   /** The hub's name, when the window has several: the page then says which one the request came through. */
