@@ -46,6 +46,12 @@ test('the webview bundle is a browser script with no module loader', () => {
 // read in order (1.2 KB); Send Again bound to the command it was offered for
 // (0.8 KB); dotted and mathematical-digit phone numbers, and agent-scoped data
 // kept only when small (0.2 KB).
+// Issue 43 ("Before asking") added 11.5 KB (363,200 bytes): the recent actions'
+// store, summaries under the capture rules, pairing and folding (7.4 KB,
+// src/inbox/recentActions.ts), the page's view, its schema and the one-line
+// words (1.9 KB), and the wiring in the inbox, subscription, settings, hubs,
+// quick input and notification (about 2.2 KB). The page's bundle grew 5.5 KB
+// (the section, 4 KB). No library.
 // Each was measured on its own branch (node esbuild.js --production --analyze);
 // none pulls in a library. The context rows, Answer Similar Requests, the storage
 // slot, the page host, @vscode/l10n, Connect to Hub's steps, the inbox's levels,
@@ -53,7 +59,7 @@ test('the webview bundle is a browser script with no module loader', () => {
 // dependency or a whole library pulled in by one import fails here. The goal is
 // 200 KB (issue 40: load what runs only when the person acts, on demand); this
 // budget only keeps the bundle from growing while it is out of reach.
-const EXTENSION_BUDGET_BYTES = 352_500;
+const EXTENSION_BUDGET_BYTES = 363_500;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');
