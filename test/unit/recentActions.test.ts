@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/inbox/inbox';
+import { EventIntake } from '../../src/client/eventIntake';
+import type { ControlSender } from '../../src/client/controlSender';
 import {
   ACTIONS_PER_SESSION, ARGS_MAX_CHARS, plainAgentText, QUIET_SESSIONS, RecentActions, summarize, type ActionSummary,
 } from '../../src/inbox/recentActions';
@@ -212,4 +214,17 @@ test('property: whatever the events, a session keeps at most 50 and the byte cou
     ),
     { numRuns: 100 },
   );
+});
+
+test('tool calls and runs save no resume position (the next attention or session event does): a position per tool call was the costliest part of taking them', () => {
+  const recorded: number[] = [];
+  const positions = { load: () => [], record: (position: { seq: number }) => recorded.push(position.seq), forget: () => undefined };
+  const sender = { onAck: () => false } as unknown as ControlSender;
+  const intake = new EventIntake(new Inbox(), positions, sender, () => undefined);
+  intake.take(makeEvent('session.started', 's1', 0), false);
+  intake.take(requested(1, 'metadata'), false);
+  intake.take(makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' } } }), false);
+  intake.take(makeEvent('attention.requested', 's1', 3, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }), false);
+  assert.deepEqual(recorded, [0, 3]);
+  intake.dispose();
 });
