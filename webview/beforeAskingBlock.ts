@@ -109,7 +109,7 @@ function earlierNote(view: PageBeforeAsking): HTMLElement | undefined {
 /** The "Before asking" section, or undefined when the person turned it off (no `view`). */
 export function beforeAskingBlock(view: PageBeforeAsking | undefined, now: number): HTMLElement | undefined {
   if (!view) return undefined;
-  const list = el('ol', { class: 'actions', id: 'before-asking-list' });
+  const list = el('ol', { class: 'action-list', id: 'before-asking-list' });
   const shown = view.actions.slice(0, BEFORE_ASKING_FIRST);
   for (const action of shown) list.append(actionRow(action, now));
   const rest = view.actions.slice(BEFORE_ASKING_FIRST);

@@ -47,6 +47,9 @@ describe('request page: "Before asking"', chromiumSuite(), () => {
     assert.match(rows[1] ?? '', /· Bash · failed: exit_2 after 3\.2 s Arguments \(redacted\): \{"command":"npm run build"\}$/);
     assert.match(rows[2] ?? '', /· Read · done in 40 ms Arguments/);
     assert.match(rows[3] ?? '', /· Run · run started$/);
+    // One action per line, each below the one before (not laid out as a row of buttons).
+    const tops = await section.locator('li.action').evaluateAll((items) => items.map((item) => item.getBoundingClientRect().top));
+    assert.ok(tops.every((top, i) => i === 0 || top > (tops[i - 1] ?? 0)), `one per line: ${tops.join(', ')}`);
     assert.match(await p.locator('#before-asking-usage').innerText(), /1,200 input tokens · 310 output tokens · 0\.0042 USD/);
     // It saw the session start: nothing is said to be missing.
     assert.equal(await p.locator('#before-asking-earlier').count(), 0);
