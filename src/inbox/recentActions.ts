@@ -362,8 +362,13 @@ export function nextUsage(current: RunUsage | undefined, event: AepEvent): RunUs
 /** Heap one kept summary costs beyond its strings: the object, its maps' entries. */
 const ENTRY_BYTES = 160;
 
+/** Event ids remembered per session, so a repeat past the inbox's dedupe window changes nothing. */
+const SEEN_PER_SESSION = 4 * ACTIONS_PER_SESSION;
+
 interface Ring {
   actions: ActionSummary[];
+  /** The ids of the last SEEN_PER_SESSION action events taken, oldest first. */
+  seen: Set<string>;
   /** Open summaries by `call_id` (tools) or `run` (runs), and by opening event id (for `cause`). */
   byRef: Map<string, ActionSummary>;
   bytes: Map<ActionSummary, number>;
@@ -424,6 +429,9 @@ export class RecentActions {
     }
     if (!isActionType(event.type)) return;
     const ring = this.ring(key, arrival);
+    if (ring.seen.has(event.id)) return;
+    ring.seen.add(event.id);
+    if (ring.seen.size > SEEN_PER_SESSION) ring.seen.delete(ring.seen.values().next().value ?? '');
     ring.usage = nextUsage(ring.usage, event);
     const opening = event.type === 'tool.requested' || event.type === 'run.started';
     if (!opening) {
@@ -501,7 +509,7 @@ export class RecentActions {
   private ring(key: string, arrival: number): Ring {
     let ring = this.rings.get(key);
     if (!ring) {
-      ring = { actions: [], byRef: new Map(), bytes: new Map(), total: 0, usage: undefined, since: arrival, sawStart: false, dropped: 0 };
+      ring = { actions: [], seen: new Set(), byRef: new Map(), bytes: new Map(), total: 0, usage: undefined, since: arrival, sawStart: false, dropped: 0 };
       this.rings.set(key, ring);
       if (!this.held.has(key)) {
         this.quiet.add(key);

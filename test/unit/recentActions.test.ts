@@ -228,3 +228,15 @@ test('tool calls and runs save no resume position (the next attention or session
   assert.deepEqual(recorded, [0, 3]);
   intake.dispose();
 });
+
+test('a repeat of an action (a replay past the dedupe window) changes nothing', () => {
+  const store = new RecentActions();
+  const request = requested(1, 'redacted', { args_redacted: { a: 1 } });
+  store.note('k', request, undefined, 0);
+  store.note('k', request, undefined, 0);
+  const done = makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' }, 'gen_ai.usage.input_tokens': 10 } });
+  store.note('k', done, undefined, 0);
+  store.note('k', done, undefined, 0);
+  assert.equal(store.of('k')?.actions.length, 1);
+  assert.equal(store.of('k')?.usage?.inputTokens, 10, 'counted once');
+});
