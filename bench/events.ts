@@ -80,8 +80,16 @@ export function attentionFlood(count: number, sessions: number, prefix: string):
   return out;
 }
 
-/** Background traffic the extension does not subscribe to (the hub filters it out). */
-const FILTERED_TYPES = ['tool.started', 'tool.completed', 'progress.updated', 'message.delta'] as const;
+/**
+ * Background chatter. With "Before asking" on (the extension's default) the
+ * client subscribes to `tool.completed` (one type in four here); the hub
+ * filters out the rest. `AEP_BENCH_CHATTER=actions` makes all of it tool
+ * calls the client subscribes to (`tool.requested` / `tool.completed`): the
+ * worst case for "Before asking", reported beside the usual figures.
+ */
+const FILTERED_TYPES: readonly string[] = process.env['AEP_BENCH_CHATTER'] === 'actions'
+  ? ['tool.requested', 'tool.completed']
+  : ['tool.started', 'tool.completed', 'progress.updated', 'message.delta'];
 
 /**
  * A source of background events: `share` of them are attention events the

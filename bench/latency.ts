@@ -98,7 +98,8 @@ async function ourConsumer(hubUrl: string): Promise<Consumer> {
   inbox.onDidChange((change) => {
     if (change.kind === 'added' && change.item.agent === 'bench-agent') seenAt.set(change.item.requestId, now());
   });
-  const client = new HubClient({ hubUrl, senderName: 'bench-editor', inbox, positions: new MemoryPositionStore(), log: silentLogger });
+  // As the extension subscribes by default (aepAttention.beforeAsking): the agents' tool calls and runs too.
+  const client = new HubClient({ hubUrl, senderName: 'bench-editor', inbox, positions: new MemoryPositionStore(), log: silentLogger, beforeAsking: true });
   client.start();
   await waitFor(() => client.state.kind === 'connected', 'HubClient to connect', 10_000);
   return {
@@ -166,7 +167,8 @@ export async function runLatency(ctx: BenchContext, options = latencyOptions(ctx
     const achieved = load.sent / (load.elapsedMs / 1000);
     notes.push(
       `${ours.length} requests per client, one every ${options.intervalMs} ms, under ${Math.round(achieved)} background events/s ` +
-        `(${Math.round(options.deliveredShare * 100)}% delivered to the client, the rest filtered out by the hub)`,
+        `(${Math.round(options.deliveredShare * 100)}% attention events; of the tool chatter, ${process.env['AEP_BENCH_CHATTER'] === 'actions' ? 'all' : 'tool.completed (a quarter)'} ` +
+        'delivered to the client with "Before asking" on, the rest filtered out by the hub)',
     );
     if (lost > 0) notes.push(`${lost} requests never arrived`);
     return {

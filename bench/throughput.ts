@@ -73,6 +73,8 @@ export async function ourClient(
   let problems = 0;
   const client = new HubClient({
     hubUrl, senderName: 'bench-editor', inbox, positions: new MemoryPositionStore(), log: silentLogger,
+    // As the extension subscribes by default (aepAttention.beforeAsking).
+    beforeAsking: true,
     ...(options.roomy ? { maxQueuedMessages: ROOMY_QUEUE } : {}),
   });
   client.onDidReportProblem(() => problems++);

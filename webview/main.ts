@@ -6,6 +6,7 @@ import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
 import { recordedBlock } from './answerSummary';
 import { contextBlock } from './contextBlock';
+import { beforeAskingBlock } from './beforeAskingBlock';
 import { el } from './dom';
 import { Header } from './header';
 import { captureMark, promptBlock } from './honestText';
@@ -101,7 +102,9 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   );
   // What a person reads first: the question, who asks, what it is about, the answer; the details last.
   const context = request.problem ? undefined : contextBlock(request.context, request.contextWithheld === true, request.agent);
-  app.replaceChildren(agentRegion, ...(context ? [context] : []), status, answer.element, header.element);
+  // What the agent did just before: beside the question, before the answer.
+  const before = beforeAskingBlock(request.beforeAsking, now);
+  app.replaceChildren(agentRegion, ...(context ? [context] : []), ...(before ? [before] : []), status, answer.element, header.element);
   page = { about, header, answer, status, request, ours: 'none', deadlinePassed: header.tick() };
   pinned = false;
   keepDrafts(about, answer, handed);

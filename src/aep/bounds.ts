@@ -42,6 +42,22 @@ export const EVENT_BOUNDS = {
   depth: MAX_JSON_DEPTH,
 } as const;
 
+/**
+ * What is kept of an agent's recent actions, shown as "Before asking"
+ * (src/inbox/recentActions.ts builds, src/shared/beforeAsking.ts checks).
+ * Lengths in UTF-16 code units.
+ */
+export const ACTION_BOUNDS = {
+  /** Summaries kept per session: the page shows 10, and up to this many on "show more". */
+  perSession: 50,
+  /** The most of an action's arguments kept, in characters of their JSON text; the rest is counted, not kept. */
+  args: 1_000,
+  /** Tool names, error types, rules, statuses, run reasons. */
+  name: 120,
+  /** An error message (shown at capture `redacted` and above). */
+  message: 300,
+} as const;
+
 /** Where a member-level drop is recorded; a valid extension attribute name (`[a-z0-9]{1,20}`, AEP-0001 §5.4) so it may sit on the envelope too. */
 export const DROPPED_KEY = 'aepattentiondropped';
 

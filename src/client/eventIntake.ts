@@ -1,4 +1,5 @@
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../aep/control';
+import { isActionType } from '../inbox/recentActions';
 import type { Subscription } from '../base/emitter';
 import type { AepEvent } from '../aep/envelope';
 import type { Inbox, PositionTaken } from '../inbox/inbox';
@@ -68,10 +69,14 @@ export class EventIntake {
     if (event.session !== undefined && event.type === 'session.ended' && event.seq !== undefined) {
       // An ended session has nothing left to resume: its position would only take a `from` slot.
       this.positions.forget?.(event.source, event.session);
-    } else if (outcome.positionAdvanced && event.session !== undefined && !isAck) {
+    } else if (outcome.positionAdvanced && event.session !== undefined && !isAck && !isActionType(event.type)) {
       // Acks may arrive on the ack subscription ahead of the main subscription's replay of
       // their session: saving a position from one could skip the events still being replayed.
       // The session's next event on the main subscription saves it instead.
+      // Tool calls and runs ("Before asking") save none either: they are most of a busy
+      // agent's traffic, and saving (and persisting) a position per tool call cost more than
+      // the rest of their handling; the next attention or session event saves it. What a
+      // reload then replays of them is what "Before asking" shows again.
       const position = this.inbox.positionOf(event.source, event.session);
       if (position) this.positions.record(position);
     }

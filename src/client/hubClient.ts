@@ -47,6 +47,8 @@ export interface HubClientOptions {
   /** The user's attr-match filter; ANDed with the types the extension needs. */
   filter?: unknown;
   captureCeiling?: CaptureLevel;
+  /** Also subscribe to the agents' tool calls and runs, for "Before asking" (src/inbox/recentActions.ts). */
+  beforeAsking?: boolean;
   /** Our emitter name on commands (`agent`), e.g. `vscode-aep-attention`. */
   senderName: string;
   inbox: Inbox;
@@ -175,7 +177,7 @@ export class HubClient {
     this.instance = `${hostname()}/${process.pid}`;
 
     const endpoint = hubEndpoint(options.hubUrl, options.allowInsecureRemote ?? false);
-    const filter = subscriptionFilter(options.filter);
+    const filter = subscriptionFilter(options.filter, options.beforeAsking ?? false);
     if (!endpoint.ok) this.configProblem = { code: 'bad-address', address: endpoint.problem };
     else if (!filter.ok) this.configProblem = { code: 'bad-filter', filter: filter.problem };
     else {

@@ -1,8 +1,18 @@
 import { unsatisfiablePredicate, validateFilter, type AttrFilter } from '../aep/attrMatch';
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../aep/control';
+import { ACTION_TYPES } from '../inbox/recentActions';
 
 /** The event types the extension needs; the user's filter narrows them further. */
 export const SUBSCRIBED_TYPES = ['attention.*', ACCEPTED_TYPE, REJECTED_TYPE, 'session.*'] as const;
+
+/**
+ * The types of the main subscription: with "Before asking" on
+ * (`aepAttention.beforeAsking`), also the agent's tool calls and runs
+ * (src/inbox/recentActions.ts `ACTION_TYPES`).
+ */
+export function subscribedTypes(beforeAsking: boolean): string[] {
+  return beforeAsking ? [...SUBSCRIBED_TYPES, ...ACTION_TYPES] : [...SUBSCRIBED_TYPES];
+}
 
 /** The acknowledgements of commands (AEP-0004 §3), whatever the user's filter says. */
 export const ACK_TYPES = [ACCEPTED_TYPE, REJECTED_TYPE] as const;
@@ -42,8 +52,9 @@ export function filterProblemText(problem: FilterProblem): string {
  * notification settings are for. The acknowledgements of the user's own
  * answers do not depend on this filter: see `ackSubscriptionFilter`.
  */
-export function subscriptionFilter(userFilter: unknown): FilterResult {
-  if (userFilter === undefined || userFilter === null) return { ok: true, value: { type: [...SUBSCRIBED_TYPES] } };
+export function subscriptionFilter(userFilter: unknown, beforeAsking = false): FilterResult {
+  const types = subscribedTypes(beforeAsking);
+  if (userFilter === undefined || userFilter === null) return { ok: true, value: { type: types } };
   const checked = validateFilter(userFilter);
   if (!checked.ok) return { ok: false, problem: { code: 'invalid', detail: checked.problem } };
   // A hub subscribes to it and delivers nothing (AEP-0003 §6.1 grammar); a person wants to hear why.
@@ -51,7 +62,7 @@ export function subscriptionFilter(userFilter: unknown): FilterResult {
   if (never !== undefined) return { ok: false, problem: { code: 'matches-nothing', detail: never } };
   if (Object.hasOwn(checked.value, 'type')) return { ok: false, problem: { code: 'names-type' } };
   if (Object.hasOwn(checked.value, 'severity')) return { ok: false, problem: { code: 'names-severity' } };
-  return { ok: true, value: { ...checked.value, type: [...SUBSCRIBED_TYPES] } };
+  return { ok: true, value: { ...checked.value, type: types } };
 }
 
 /**

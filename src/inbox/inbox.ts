@@ -15,6 +15,7 @@ import { AgentStatuses, type AgentStatus } from './agentStatuses';
 import { AppliedPositions, MAX_SAVED_REQUESTS, MAX_SAVED_RUNS, type SavedApplied } from './appliedPositions';
 import { SessionIndex, type PositionTaken, type SessionState } from './sessionIndex';
 import type { TimelineEvent } from './sessionTimeline';
+import { isActionType, RecentActions, type SessionActions } from './recentActions';
 
 // The inbox's parts live beside it; what its users import stays importable from here.
 export { deadlinePassed, isOpenStatus, type AttentionItem, type AttentionStatus, type ClosedStatus, type InboxChange } from './attentionItem';
@@ -49,6 +50,12 @@ export interface InboxOptions {
    * person's own setting, not broken by its agent (src/aep/withheldRequest.ts).
    */
   captureCeiling?: CaptureLevel | undefined;
+  /**
+   * Keep each session's recent tool calls and runs, shown beside its requests
+   * as "Before asking" (src/inbox/recentActions.ts). Off: action events are
+   * applied (dedupe, positions) and nothing of them is kept.
+   */
+  recentActions?: boolean;
   now?: () => number;
   /** `(source, id)` keys remembered for dedupe. */
   dedupeCapacity?: number;
@@ -111,6 +118,8 @@ export class Inbox {
   /** The sessions `seedApplied` has taken (at most the kept positions' bound per load, MAX_KEPT_POSITIONS). */
   private readonly seeded = new Set<string>();
   private readonly agentStatuses = new AgentStatuses();
+  private readonly actions: RecentActions;
+  private actionsOn: boolean;
   /** What the budget may take back, in the order it takes it. */
   private readonly reclaimable: Reclaimable;
 
@@ -142,12 +151,17 @@ export class Inbox {
     this.maxParked = options.maxParked ?? 10_000;
     this.maxOpen = options.maxOpen ?? 50_000;
     this.budget = new MemoryBudget(options.maxBytes ?? 64 * 1024 * 1024, this.now);
+    this.actions = new RecentActions(this.budget.onActionBytes);
+    this.actionsOn = options.recentActions ?? true;
+    const actions = this.actions;
     this.parked = new ParkedEvents((event) => this.budget.sizeOf(event));
     const parked = this.parked;
     this.reclaimable = {
       forgetOldestClosed: () => this.forgetOldestClosed(),
       dropOldestParked: () => parked.dropOldest(),
       historiesByUse: () => this.sessions.historiesByUse(),
+      dropQuietActions: () => actions.dropQuiet(),
+      dropHeldActions: () => actions.dropHeld(),
       get parkedBytes() {
         return parked.bytes;
       },
@@ -169,11 +183,21 @@ export class Inbox {
     this.ceiling = ceiling;
   }
 
+  /** Keeps recent actions from now on, or stops and forgets them (InboxOptions.recentActions). */
+  setRecentActions(on: boolean): void {
+    this.actionsOn = on;
+    if (!on) this.actions.clear();
+  }
+
   /**
    * Applies one event. `receivedAt` is for events restored from an earlier
    * session of the editor: when the request first arrived, not now.
    */
   apply(event: AepEvent, receivedAt?: number): ApplyOutcome {
+    // An action is summarised from what the agent sent, not from the bounded event: bounding drops a
+    // large argument whole, where its summary keeps its start and says how long it was (recentActions.ts).
+    const isAction = isActionType(event.type);
+    const actionData = isAction && this.actionsOn && typeof event.data === 'object' && event.data !== null ? { ...event.data } : undefined;
     const refused = boundEvent(event); // in place: what is stored below is the bounded event
     // A request past what is shown stays, as one that cannot be answered here, so its person sees it.
     if (refused !== undefined && !isUnshowableRequest(event)) return { applied: false, reason: 'refused', problem: refused };
@@ -203,6 +227,9 @@ export class Inbox {
       state = this.foreignHome(event, event.session);
       state.timeline.addUnsequenced(event);
     }
+    if (state && this.actionsOn && (isAction || event.type === 'session.started')) {
+      this.actions.note(state.key, actionData === undefined ? event : { ...event, data: actionData }, this.ceiling, this.now());
+    }
 
     let problem: string | undefined;
     if (event.type === 'attention.requested') problem = this.onRequested(event, receivedAt);
@@ -212,6 +239,7 @@ export class Inbox {
     this.sessions.evictBeyond(this.maxSessions, (forgotten) => {
       // Its saved position goes too (onDidForgetSession): nothing of it is left to seed from.
       this.seeded.delete(forgotten.key);
+      this.actions.forget(forgotten.key);
       this.forgotten.fire({ source: forgotten.source, session: forgotten.session });
     });
     const notice = this.budget.keepWithin(this.reclaimable);
@@ -335,6 +363,20 @@ export class Inbox {
     return undefined;
   }
 
+  /**
+   * What one emitter's session did recently (its tool calls and runs, newest
+   * last), while kept: "Before asking" beside its requests. Undefined when
+   * nothing is kept (turned off, never seen, or forgotten).
+   */
+  /** Whether recent actions are kept (InboxOptions.recentActions). */
+  get recentActionsOn(): boolean {
+    return this.actionsOn;
+  }
+
+  recentActions(source: string, session: string): SessionActions | undefined {
+    return this.actionsOn ? this.actions.of(sessionKey(source, session)) : undefined;
+  }
+
   /** Sizes of every bounded structure, for tests and diagnostics. */
   stats() {
     let timelineEvents = 0;
@@ -347,6 +389,8 @@ export class Inbox {
       open: this.openTotal,
       parked: this.parked.count,
       timelineEvents,
+      actionSessions: this.actions.sessions,
+      actionBytes: this.actions.bytes,
       /** Estimated bytes held in all, and by open requests (see `maxBytes`). */
       bytes: this.budget.held(this.reclaimable),
       openBytes: this.budget.openBytes,
@@ -469,6 +513,7 @@ export class Inbox {
     if (endedBefore) this.closeQuietly(item, 'session-ended');
     else {
       if (state) this.sessions.opened(state);
+      this.actions.hold(sessionKey(event.source, event.session));
       this.openTotal++;
       const key = sessionKey(item.source, item.session);
       let open = this.openBySession.get(key);
@@ -591,7 +636,10 @@ export class Inbox {
     this.budget.closed(item);
     const open = this.openBySession.get(sessionKey(item.source, item.session));
     open?.delete(item);
-    if (open?.size === 0) this.openBySession.delete(sessionKey(item.source, item.session));
+    if (open?.size === 0) {
+      this.openBySession.delete(sessionKey(item.source, item.session));
+      this.actions.release(sessionKey(item.source, item.session));
+    }
     this.changes.fire({ kind: 'removed', item });
   }
 

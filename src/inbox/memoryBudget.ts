@@ -30,6 +30,10 @@ export interface Reclaimable {
   historiesByUse(): SessionTimeline[];
   /** Bytes held outside items and timelines (parked events). */
   readonly parkedBytes: number;
+  /** Forgets the recent actions of sessions with no open request; returns how many sessions. */
+  dropQuietActions(): number;
+  /** Forgets the recent actions of sessions with open requests too; returns how many sessions. */
+  dropHeldActions(): number;
 }
 
 /**
@@ -41,6 +45,7 @@ export class MemoryBudget {
   private itemBytes = 0;
   private openItemBytes = 0;
   private timelineBytes = 0;
+  private actionBytes = 0;
   /**
    * What each held item was last counted at, its events measured once each:
    * the request when the item is first counted, the answer when it changes,
@@ -50,7 +55,7 @@ export class MemoryBudget {
   private readonly itemSizes = new Map<AttentionItem, ItemSize>();
   /** The last event `sizeOf` measured, so the request measured for `fitsOpen` is not walked again when its item is first counted. */
   private lastMeasured: { event: AepEvent; bytes: number } | undefined;
-  private readonly evictedSinceNotice = { closed: 0, parked: 0, histories: 0 };
+  private readonly evictedSinceNotice = { closed: 0, parked: 0, histories: 0, actions: 0 };
   private lastNoticeAt: number | undefined;
 
   constructor(
@@ -63,8 +68,13 @@ export class MemoryBudget {
   }
 
   held(reclaimable: Pick<Reclaimable, 'parkedBytes'>): number {
-    return this.itemBytes + reclaimable.parkedBytes + this.timelineBytes;
+    return this.itemBytes + reclaimable.parkedBytes + this.timelineBytes + this.actionBytes;
   }
+
+  /** The recent actions' summaries (src/inbox/recentActions.ts). */
+  readonly onActionBytes = (delta: number): void => {
+    this.actionBytes += delta;
+  };
 
   readonly onTimelineBytes = (delta: number): void => {
     this.timelineBytes += delta;
@@ -122,7 +132,9 @@ export class MemoryBudget {
    * closed requests (longest closed first), then lifecycle events still
    * waiting for their request (longest waiting first), then recent history
    * (only used to follow `cause` and to order a session's view) of quiet
-   * sessions, and last the history of sessions with open requests. Open
+   * sessions, and last the history of sessions with open requests. The
+   * recent actions ("Before asking") of quiet sessions go before the
+   * histories, those of sessions with open requests after them. Open
    * requests and resume positions are kept. Returns a notice when something
    * was forgotten, at most once a minute.
    */
@@ -140,22 +152,25 @@ export class MemoryBudget {
       if (dropped === 0) break;
       evicted.parked += dropped;
     }
+    if (this.held(reclaimable) > target) evicted.actions += reclaimable.dropQuietActions();
     if (this.held(reclaimable) > target) {
       for (const timeline of reclaimable.historiesByUse()) {
         if (this.held(reclaimable) <= target) break;
         if (timeline.clear() > 0) evicted.histories++;
       }
     }
+    if (this.held(reclaimable) > target) evicted.actions += reclaimable.dropHeldActions();
     const now = this.now();
-    if (evicted.closed + evicted.parked + evicted.histories === 0) return undefined;
+    if (evicted.closed + evicted.parked + evicted.histories + evicted.actions === 0) return undefined;
     if (this.lastNoticeAt !== undefined && now - this.lastNoticeAt < NOTICE_INTERVAL_MS) return undefined;
     this.lastNoticeAt = now;
     const forgot = [
       evicted.closed > 0 ? `${evicted.closed} closed requests` : undefined,
       evicted.parked > 0 ? `${evicted.parked} lifecycle events still waiting for their request` : undefined,
       evicted.histories > 0 ? `the recent history of ${evicted.histories} sessions (used to follow cause links)` : undefined,
+      evicted.actions > 0 ? `the recent actions of ${evicted.actions} sessions (shown as "Before asking")` : undefined,
     ].filter((part): part is string => part !== undefined);
-    evicted.closed = evicted.parked = evicted.histories = 0;
+    evicted.closed = evicted.parked = evicted.histories = evicted.actions = 0;
     return `the inbox passed its memory budget of ${describeBytes(this.maxBytes)} (open requests hold ${describeBytes(this.openItemBytes)}, kept in full), so it forgot ${forgot.join(', ')}`;
   }
 }

@@ -26,6 +26,14 @@ export function leftRounded(until: number, now: number): string {
   return l10n.t('{0} min left', Math.round(seconds / 60));
 }
 
+/** "250 ms", "3.2 s", "2 min 5 s": how long something took, as an agent reported it. */
+export function durationShort(ms: number): string {
+  if (ms < 1_000) return l10n.t('{0} ms', Math.round(ms));
+  if (ms < 60_000) return l10n.t('{0} s', (Math.round(ms / 100) / 10).toLocaleString(undefined, { maximumFractionDigits: 1 }));
+  const seconds = Math.round(ms / 1000);
+  return l10n.t('{0} min {1} s', Math.floor(seconds / 60), seconds % 60);
+}
+
 /** "45 s", "2 min 5 s": to the second (rounded up), for a live countdown. */
 export function durationExact(ms: number): string {
   const seconds = Math.ceil(ms / 1000);

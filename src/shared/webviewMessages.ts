@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { answerSchema, fieldSpecSchema, KNOWN_KINDS } from '../aep/attention';
 import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
 import { contextViewSchema } from './contextView';
+import { pageBeforeAskingSchema } from './beforeAsking';
 
 // The one message protocol between the extension host and the request
 // webview. Both sides import this module and validate every message they
@@ -96,6 +97,8 @@ export const pageRequestSchema = z.object({
   context: z.optional(contextViewSchema),
   /** The agent attached `context` at a capture below `full`: it is not shown, and the page says so. */
   contextWithheld: z.optional(z.boolean()),
+  /** What the session did just before it asked (beforeAsking.ts); absent when the person turned it off. */
+  beforeAsking: z.optional(pageBeforeAskingSchema),
   /** Set when the request could not be read; nothing else is rendered but provenance. */
   problem: z.optional(z.string()),
   /**

@@ -201,6 +201,8 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
       const notification = toast(page, `demo-agent: ${FORM_PROMPT}`);
       await notification.waitFor({ state: 'visible', timeout: 60_000 });
       await waitForStatus(page, /1 request waits for you/);
+      // The last thing the agent did before asking, in the notification's one line.
+      assert.match(await notification.innerText(), /after: Edit done · \d+ (s|min) ago/);
       const open = notification.getByRole('button', { name: 'Open', exact: true });
       await open.waitFor({ state: 'visible', timeout: 10_000 });
       await shot(ctx, page, '1-notification');
@@ -227,6 +229,15 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
         ['name', 'staged', 'regions', 'db'],
         'the four fields, in order',
       );
+      // "Before asking": what the agent emitted before it asked (it read a file, ran a build that failed,
+      // edited), newest first, at the form's capture (redacted): the arguments' redacted form and the error.
+      assert.ok(agentLog.some((line) => line.includes(`worked in session ${session1} before asking`) && line.includes('capture redacted')), 'the agent worked first');
+      const before = (await frame.locator('#before-asking li.action').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
+      assert.equal(before.length, 3, before.join('\n'));
+      assert.match(before[0] ?? '', /· Edit · done in 15 ms Arguments \(redacted\): \{"file_path":"src\/app\.ts",/);
+      assert.match(before[1] ?? '', /· Bash · failed: exit_1 after 3\.2 s Arguments \(redacted\): \{"command":"npm run build"\} Error \(redacted\): tsc: 3 errors in src\/app\.ts$/);
+      assert.match(before[2] ?? '', /· Read · done in 40 ms Arguments \(redacted\): \{"file_path":"src\/app\.ts"\}$/);
+      assert.match(await frame.locator('#before-asking-usage').innerText(), /1,850 input tokens · 240 output tokens · 0\.0123 USD/);
       assert.equal(await frame.locator('#status').getAttribute('data-status'), 'pending');
       await shot(ctx, page, '1-interactive');
       formOpen = true;

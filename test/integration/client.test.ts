@@ -16,6 +16,7 @@ import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 import { WsPeer } from '../support/wsPeer';
 import { tokenCanFix } from '../../src/client/connectionFailure';
+import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
 import { describeFailure } from '../../src/ui/words/failureMessages';
 
 const TOKEN = 'client-test-token';
@@ -106,6 +107,30 @@ describe('client against the local hub', () => {
     agent.answerAndResolve(command);
     await waitUntil(() => open(h, requestId) === undefined, 'the request to leave the inbox');
     assert.equal(h.inbox.findRequest(agent.session, requestId)?.status, 'resolved');
+  });
+
+  test('"Before asking": with it on, the session\'s tool calls before a request arrive beside it; off, they are not subscribed to', async () => {
+    const session = freshSession('before');
+    const source = `aep://test-host/agent/test-agent/session/${session}`;
+    const events = [
+      makeEvent('tool.requested', session, 1, { capture: 'redacted', data: { tool: { name: 'Bash', call_id: 'b1' }, args_redacted: { command: 'npm run build' } } }),
+      makeEvent('tool.failed', session, 2, { data: { tool: { name: 'Bash', call_id: 'b1' }, error: { type: 'exit_2' }, duration_ms: 3200 } }),
+      makeRequest(session, 3, { kind: 'permission', prompt: 'Run rm -rf build?' }),
+    ];
+    const posted = await postEvents(hub.url, TOKEN, events);
+    assert.equal(posted.status, 202, JSON.stringify(posted.body));
+    const requestId = events[2]!.id;
+    const on = startClient(hub.url, { beforeAsking: true });
+    const off = startClient(hub.url);
+    // Replayed from the hub (`from`: the whole session), the actions before the request arrive with it.
+    await waitUntil(() => open(on, requestId) !== undefined && open(off, requestId) !== undefined, 'the request in both inboxes');
+    await waitUntil(() => on.inbox.recentActions(source, session)?.actions.length === 1, 'the action beside it');
+    const action = on.inbox.recentActions(source, session)?.actions[0];
+    assert.equal(action?.name, 'Bash');
+    assert.deepEqual(action?.args, { shown: 'text', honesty: 'redacted', text: '{"command":"npm run build"}', chars: 27 });
+    assert.deepEqual(action?.outcome, { state: 'failed', errorType: 'exit_2', durationMs: 3200 });
+    assert.equal(off.inbox.recentActions(source, session), undefined);
+    assert.equal(off.inbox.timeline(source, session).some((event) => event.type.startsWith('tool.')), false, 'not subscribed to');
   });
 
   test('invalid keeps the request pending; the corrected answer goes through', async () => {
@@ -470,6 +495,43 @@ describe('client against the demo agent', () => {
       await waitUntil(() => h.inbox.item(item.key)?.status === 'resolved', 'resolved');
       assert.deepEqual(h.inbox.item(item.key)?.answer?.values, { name: 'billing-api', staged: true, regions: ['1', '3'], db: 'MariaDB' });
       assert.equal(agent.requests().find((r) => r.id === item.requestId)?.state, 'answered');
+    } finally {
+      await agent.close();
+      await hub.close();
+    }
+  });
+
+  test('"Before asking": the demo agent\'s work before each request is beside it, as far as each request\'s capture allows', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    // Its forms rotate through capture redacted, redacted, metadata (scenarios.ts); it works before each.
+    const agent = await startAgent({ hubUrl: hub.url, token: TOKEN, scenarios: ['form'], everyMs: 50, count: 3, lingerMs: 60_000, log: () => undefined });
+    try {
+      const h = startClient(hub.url, { beforeAsking: true });
+      await waitUntil(() => h.inbox.open().length === 3, 'three requests');
+      const items = [...h.inbox.open()].sort((a, b) => (a.requestEvent.seq ?? 0) - (b.requestEvent.seq ?? 0));
+      assert.deepEqual(items.map((item) => item.request?.capture), ['redacted', 'redacted', 'metadata']);
+      for (const [index, item] of items.entries()) {
+        const view = pageBeforeAsking(h.inbox.recentActions(item.source, item.session), item.requestEvent);
+        // Newest first: its own work, then the work before the requests before it.
+        assert.equal(view.actions.length, 3 * (index + 1));
+        assert.deepEqual(view.actions.slice(0, 3).map((a) => `${a.name} ${a.outcome.state}`), ['Edit done', 'Bash failed', 'Read done']);
+        const bash = view.actions[1]!;
+        assert.equal(bash.outcome.state === 'failed' && bash.outcome.errorType, 'exit_1');
+        if (item.request?.capture === 'metadata') {
+          assert.deepEqual(bash.args, { shown: 'level' });
+          assert.equal(bash.outcome.state === 'failed' && bash.outcome.message, undefined);
+        } else {
+          assert.deepEqual(bash.args, { shown: 'text', honesty: 'redacted', text: '{"command":"npm run build"}', chars: 27 });
+          assert.deepEqual(bash.outcome.state === 'failed' && bash.outcome.message, { shown: 'text', honesty: 'redacted', text: 'tsc: 3 errors in src/app.ts', chars: 27 });
+        }
+        assert.equal(view.earlier, 'complete', 'it saw the session start');
+      }
+      // The tokens and cost so far (the session's, now), as the agent reported them: three pieces of work.
+      const usage = pageBeforeAsking(h.inbox.recentActions(items[0]!.source, items[0]!.session), items[0]!.requestEvent).usage;
+      assert.equal(usage?.inputTokens, 1_850 * 3);
+      assert.equal(usage?.outputTokens, 240 * 3);
+      assert.equal(usage?.cost?.currency, 'USD');
+      assert.ok(Math.abs((usage?.cost?.total ?? 0) - 0.0369) < 1e-9, String(usage?.cost?.total));
     } finally {
       await agent.close();
       await hub.close();

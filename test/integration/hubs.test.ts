@@ -32,7 +32,7 @@ function settingsFor(hubUrl: string): Settings {
     defaults: { filter: undefined, captureCeiling: undefined },
   });
   const user = { notifications: 'all' as const, senderName: 'hubs-test', allowInsecureRemote: false };
-  return { hubs, hubListProblems: problems, ...user, user, notificationMinSeverity: 'info', closeFormWhenResolved: false, history: { maxEntries: 10, maxAgeDays: 1 }, osNotifications: 'whenUnfocused', sound: false };
+  return { hubs, hubListProblems: problems, ...user, user, notificationMinSeverity: 'info', closeFormWhenResolved: false, history: { maxEntries: 10, maxAgeDays: 1 }, osNotifications: 'whenUnfocused', sound: false, beforeAsking: true };
 }
 
 /** A window's Hubs over the hub at `hubUrl`, with the test's settings, token, storage and log. */

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/inbox/inbox';
 import { pageRequest } from '../../src/ui/page/pageContent';
+import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
+import type { CaptureLevel } from '../../src/aep/levels';
 import type { PageRequest } from '../../src/shared/webviewMessages';
 import { validEvent, type EventFields, type RequestData } from './events';
 import { goldenEvents } from './fixtures';
@@ -42,3 +44,16 @@ export function sessionEvent(type: string, fields: EventFields = {}): AepEvent {
 
 /** The golden conformance stream's four-field form (service name, staged, regions, database). */
 export const goldenForm = (): AepEvent => goldenEvents().find((e) => e.session === 's_form' && e.type === 'attention.requested')!;
+
+/**
+ * The view the host would post for `request` after its session's `before`
+ * events (tool calls, runs), with "Before asking" built as the page
+ * controller builds it; `ceiling`: the person's capture ceiling.
+ */
+export function viewWithActions(before: readonly AepEvent[], request: AepEvent, ceiling?: CaptureLevel): PageRequest {
+  const inbox = new Inbox(ceiling ? { captureCeiling: ceiling } : {});
+  for (const event of [...before, request]) inbox.apply(event);
+  const item = inbox.open().find((open) => open.requestId === request.id);
+  assert.ok(item, 'the event opened a request');
+  return pageRequest(item, { state: 'reachable', accepts: ['control.attention.respond'], ackWindowMs: 10_000 }, undefined, undefined, pageBeforeAsking(inbox.recentActions(item.source, item.session), item.requestEvent));
+}

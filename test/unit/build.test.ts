@@ -51,6 +51,14 @@ test('the webview bundle is a browser script with no module loader', () => {
 // without the focus and, once the browser allowed them, by itself in other
 // windows with the request held until it is ready (osNoticeSetup and the
 // host's share of osNotifications, their words and log lines).
+// Issue 43 ("Before asking") added 11.5 KB (363,200 bytes): the recent actions'
+// store, summaries under the capture rules, pairing and folding (7.4 KB,
+// src/inbox/recentActions.ts), the page's view, its schema and the one-line
+// words (1.9 KB), and the wiring in the inbox, subscription, settings, hubs,
+// quick input and notification (about 2.2 KB). The page's bundle grew 5.5 KB
+// (the section, 4 KB). No library. Their review added 0.8 KB: requests held
+// for the view given only if still waiting (heldUntilReady), a page hearing
+// answers given elsewhere, one sentence for a send after an unacknowledged one.
 // Each was measured on its own branch (node esbuild.js --production --analyze);
 // none pulls in a library. The context rows, Answer Similar Requests, the storage
 // slot, the page host, @vscode/l10n, Connect to Hub's steps, the inbox's levels,
@@ -58,7 +66,7 @@ test('the webview bundle is a browser script with no module loader', () => {
 // dependency or a whole library pulled in by one import fails here. The goal is
 // 200 KB (issue 40: load what runs only when the person acts, on demand); this
 // budget only keeps the bundle from growing while it is out of reach.
-const EXTENSION_BUDGET_BYTES = 355_500;
+const EXTENSION_BUDGET_BYTES = 369_000;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');

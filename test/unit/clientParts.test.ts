@@ -92,6 +92,11 @@ describe('subscriptionFilter', () => {
     assert.deepEqual(subscriptionFilter(undefined), { ok: true, value: { type: [...SUBSCRIBED_TYPES] } });
     assert.deepEqual(subscriptionFilter({ agent: 'claude-code' }), { ok: true, value: { agent: 'claude-code', type: [...SUBSCRIBED_TYPES] } });
   });
+  test('with "Before asking" on, also the tool and run types it shows, exactly (no step or cancel chatter)', () => {
+    const actions = ['tool.requested', 'tool.completed', 'tool.failed', 'tool.denied', 'run.started', 'run.finished', 'run.failed'];
+    assert.deepEqual(subscriptionFilter(undefined, true), { ok: true, value: { type: [...SUBSCRIBED_TYPES, ...actions] } });
+    assert.deepEqual(subscriptionFilter({ agent: 'a' }, true), { ok: true, value: { agent: 'a', type: [...SUBSCRIBED_TYPES, ...actions] } });
+  });
   test('refuses type, severity and invalid keys as codes; both wordings name the setting', () => {
     for (const [filter, code, pattern] of [
       [{ type: 'attention.*' }, 'names-type', /may not name `type`/],

@@ -29,6 +29,7 @@ const BASE: Both = {
   history: { maxEntries: 200, maxAgeDays: 30 },
   osNotifications: 'whenUnfocused',
   sound: false,
+  beforeAsking: true,
   user: { notifications: 'all', senderName: 'vscode-aep-attention', allowInsecureRemote: false },
 };
 
@@ -49,6 +50,8 @@ describe('needsRebuild', () => {
       { captureCeiling: 'full' },
       { senderName: 'my-editor' },
       { allowInsecureRemote: true },
+      // What is subscribed to: the agents' tool calls and runs, or not.
+      { beforeAsking: false },
     ];
     for (const change of changes) assert.equal(rebuilds(change), true, JSON.stringify(change));
   });

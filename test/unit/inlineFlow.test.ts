@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { parseAttentionRequest, type AttentionRequest } from '../../src/aep/attention';
 import { inlinePlan } from '../../src/answer/inlinePlan';
 import type { PageDraft } from '../../src/shared/webviewMessages';
+import { lastActionLine } from '../../src/ui/words/beforeAskingWords';
 import { InlineFlow, type FlowEnd } from '../../src/ui/inline/inlineFlow';
 import { emitterEvents, type RequestData, type WireField } from '../support/events';
 import { ScriptedQuickInputs, type Move, type ShownStep } from '../support/scriptedQuickInputs';
@@ -24,11 +25,11 @@ function parsed(data: Partial<RequestData>): AttentionRequest {
 }
 
 /** One run of the flow over `request` from its first step, the person playing `moves`. */
-async function walk(request: AttentionRequest, moves: readonly Move[], draft: PageDraft = {}): Promise<{ end: FlowEnd; flow: InlineFlow; quick: ScriptedQuickInputs }> {
+async function walk(request: AttentionRequest, moves: readonly Move[], draft: PageDraft = {}, lastAction?: string): Promise<{ end: FlowEnd; flow: InlineFlow; quick: ScriptedQuickInputs }> {
   const plan = inlinePlan(request);
   assert.ok(plan, 'the request fits the quick input');
   const quick = new ScriptedQuickInputs(moves);
-  const flow = new InlineFlow(request, plan, draft, TITLE, () => ({}), quick);
+  const flow = new InlineFlow(request, plan, draft, TITLE, () => ({}), quick, lastAction);
   const end = await flow.run(0);
   assert.equal(quick.left, 0, 'every scripted move was played');
   for (const step of quick.shown) assert.equal(step.view.title, TITLE);
@@ -140,6 +141,19 @@ describe('the inline step loop', () => {
     assert.deepEqual(await flow.run(0), { kind: 'closed' });
     assert.equal(quick.left, 0);
     assert.deepEqual(positions(quick.shown), ['1/3', '2/3']);
+  });
+
+  test('the first step says what the agent did last before asking, where it fits; later steps do not', async () => {
+    const after = lastActionLine({ actions: [{ kind: 'tool', name: 'Bash', at: Date.now() - 120_000, capture: 'metadata', args: { shown: 'level' }, outcome: { state: 'failed', errorType: 'exit_1' } }], earlier: 'complete' }, Date.now());
+    assert.equal(after, 'after: Bash failed · 2 min ago');
+    const shown = await walk(parsed(PERMISSION), [{ pick: 'Deny' }], {}, after);
+    assert.equal(shown.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text · after: Bash failed · 2 min ago');
+    const none = await walk(parsed(PERMISSION), [{ pick: 'Deny' }]);
+    assert.equal(none.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text');
+    const tooLong = await walk(parsed(PERMISSION), [{ pick: 'Deny' }], {}, `after: ${'x'.repeat(200)}`);
+    assert.equal(tooLong.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text', 'left to the page when it does not fit');
+    assert.equal(lastActionLine(undefined, Date.now()), undefined, 'off');
+    assert.equal(lastActionLine({ actions: [], earlier: 'not-available' }, Date.now()), undefined, 'nothing seen');
   });
 
   test('the first step carries a short line of the context the agent attached; a long one, or one below capture full, is left to the page', async () => {

@@ -99,6 +99,7 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     isConnected: () => true,
     answerRecord: () => undefined,
     recorded: (of) => recordedAnswer(of, sent),
+    beforeAsking: () => undefined,
     size: 1,
     of: () => ({ label: 'laptop' }),
     onDidChangeInbox: inbox.event, onDidChangeRoster: roster.event, onDidChangeState: state.event, onDidSettleLater: restored.event,

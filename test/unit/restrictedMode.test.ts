@@ -12,7 +12,7 @@ import { repoRoot } from '../support/fixtures';
 /** Settings that only change how this editor lays out what it already shows; a repository may set them. */
 const HARMLESS = new Set(['aepAttention.closeFormWhenResolved', 'aepAttention.history.maxEntries', 'aepAttention.history.maxAgeDays']);
 /** Settings a workspace cannot set at all (scope `application`), read from the user's value only. */
-const USER_ONLY = new Set(['aepAttention.hubs', 'aepAttention.osNotifications', 'aepAttention.sound']);
+const USER_ONLY = new Set(['aepAttention.hubs', 'aepAttention.osNotifications', 'aepAttention.sound', 'aepAttention.beforeAsking']);
 
 test('every setting but the harmless ones is restricted and read through the trust-aware accessor', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {

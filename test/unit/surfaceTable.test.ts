@@ -104,6 +104,7 @@ function window(options: { oob?: boolean; ackOnSend?: boolean; ackWindowMs?: num
     resend: (surface: AnswerSurface, of: Readonly<AttentionItem>, commandId: string) => pipeline.resend(surface, facts(of), commandId, sender),
     answerRecord: (of: Readonly<AttentionItem>) => pipeline.record(facts(of)),
     recorded: (of: Readonly<AttentionItem>) => recordedAnswer(of, pipeline.sentAnswers(facts(of))),
+    beforeAsking: () => undefined,
     reachability: () => reachable,
     isConnected: () => true,
     size: 1,

@@ -10,7 +10,7 @@ import type { HubScopedSettings, Settings } from '../services/settings';
  * `notificationMinSeverity` and `closeFormWhenResolved` are read where they
  * are used, each time, so they take effect without touching the connection.
  */
-export type ConnectionInputs = Pick<HubConfig, 'hubUrl' | 'filter' | 'captureCeiling'> & Pick<Settings, 'senderName' | 'allowInsecureRemote'>;
+export type ConnectionInputs = Pick<HubConfig, 'hubUrl' | 'filter' | 'captureCeiling'> & Pick<Settings, 'senderName' | 'allowInsecureRemote' | 'beforeAsking'>;
 
 /**
  * The window-wide settings one hub is reached and notified with. A hub from
@@ -39,6 +39,8 @@ export function connectionInputs(hub: HubConfig, settings: Settings): Connection
     captureCeiling: hub.captureCeiling,
     senderName: scoped.senderName,
     allowInsecureRemote: scoped.allowInsecureRemote,
+    // The person's own (scope "application"), for every hub: it changes what is subscribed to.
+    beforeAsking: settings.beforeAsking,
   };
 }
 
@@ -57,6 +59,7 @@ export function needsRebuild(before: ConnectionInputs, after: ConnectionInputs):
     before.captureCeiling !== after.captureCeiling ||
     before.senderName !== after.senderName ||
     before.allowInsecureRemote !== after.allowInsecureRemote ||
+    before.beforeAsking !== after.beforeAsking ||
     !sameJson(before.filter, after.filter)
   );
 }

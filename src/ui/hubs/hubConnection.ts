@@ -219,12 +219,14 @@ export class HubConnection extends Disposable {
     const inbox = this.store.inbox;
     // A changed ceiling alone rebuilds the client, not the inbox: requests from now on are read under it.
     inbox.setCaptureCeiling(settings.captureCeiling);
+    inbox.setRecentActions(settings.beforeAsking);
     const client = new HubClient({
       hubUrl: settings.hubUrl,
       ...(token ? { token } : {}),
       allowInsecureRemote: settings.allowInsecureRemote,
       filter: settings.filter,
       ...(settings.captureCeiling ? { captureCeiling: settings.captureCeiling } : {}),
+      beforeAsking: settings.beforeAsking,
       senderName: settings.senderName,
       inbox,
       positions: persistence ?? { load: () => [], record: () => undefined },

@@ -9,6 +9,8 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import type { RespondCommand } from '../../aep/control';
 import { recordedAnswer, type SentAnswer as KeptSend } from '../../inbox/recordedAnswer';
 import type { PageRecorded } from '../../shared/webviewMessages';
+import type { PageBeforeAsking } from '../../shared/beforeAsking';
+import { pageBeforeAsking } from '../words/beforeAskingContent';
 import { Emitter } from '../../base/emitter';
 import type { AttentionItem, InboxChange, PositionTaken } from '../../inbox/inbox';
 import { isOpenStatus } from '../../inbox/inbox';
@@ -170,6 +172,18 @@ export class Hubs extends Disposable {
 
   reachability(item: Readonly<AttentionItem>): Reachability {
     return this.of(item)?.reachability(item.session) ?? { state: 'unknown' };
+  }
+
+  /**
+   * What the request's session did just before it asked ("Before asking"),
+   * as every surface shows it (the page whole, the quick input and the
+   * notification its last line); undefined when the person turned it off
+   * (aepAttention.beforeAsking).
+   */
+  beforeAsking(item: Readonly<AttentionItem>): PageBeforeAsking | undefined {
+    const inbox = this.of(item)?.store.inbox;
+    if (inbox === undefined || !inbox.recentActionsOn) return undefined;
+    return pageBeforeAsking(inbox.recentActions(item.source, item.session), item.requestEvent);
   }
 
   /** A second event at a taken position in the request's session, if its emitter sent one (AEP-0001 §7.2). */

@@ -14,6 +14,7 @@ import { describeSettled, sendingMessage, type SendKind } from '../words/answerO
 import { agentName } from '../words/describe';
 import { Disposable } from '../services/disposable';
 import type { Hubs } from '../hubs/hubs';
+import { lastActionLine } from '../words/beforeAskingWords';
 import { inlineTitle } from './inlineWords';
 import { InlineFlow, type FlowEnd } from './inlineFlow';
 import { VscodeQuickInputs } from './quickInputs';
@@ -79,7 +80,8 @@ export class InlineAnswers extends Disposable {
     // A flow already showing loses its quick input to this one; it keeps its draft as on Escape.
     this.active?.leave({ kind: 'escape' });
     const title = inlineTitle(item, plan, this.hubs.size > 1 ? this.hubs.of(item)?.label : undefined);
-    const flow = new InlineFlow(request, plan, this.panels.draftFor(item.key) ?? {}, title, () => this.secretValues.redaction(), new VscodeQuickInputs());
+    const after = lastActionLine(this.hubs.beforeAsking(item), Date.now());
+    const flow = new InlineFlow(request, plan, this.panels.draftFor(item.key) ?? {}, title, () => this.secretValues.redaction(), new VscodeQuickInputs(), after);
     // Only the agent ends a request (AEP-0002 §7): when it does, the question in front of the person is withdrawn.
     const closing = this.hubs.onDidChangeInbox(() => {
       const latest = this.hubs.item(item.key);

@@ -91,6 +91,8 @@ type Picked<T> = { kind: 'value'; value: T } | { kind: 'page' };
  */
 /** The longest context line the first step's placeholder takes; a longer one is left to the page. */
 const CONTEXT_LINE_MAX = 90;
+/** The longest placeholder the last action is added to: past it, the line is left to the page. */
+const PLACEHOLDER_MAX = 200;
 
 export class InlineFlow {
   draft: PageDraft;
@@ -104,6 +106,8 @@ export class InlineFlow {
     private readonly title: string,
     private readonly redaction: () => RedactionOptions,
     private readonly quick: QuickInputs,
+    /** The last action before the request, in one line (beforeAskingWords.ts), for the first step. */
+    private readonly lastAction?: string,
   ) {
     this.draft = draft;
   }
@@ -160,6 +164,12 @@ export class InlineFlow {
     // The first step carries a line of the context the agent attached, when it is short enough to read there.
     const context = index === 0 ? this.contextLine() : undefined;
     if (context !== undefined) placeholder = placeholder === undefined ? l10n.t('Context: {0}', context) : l10n.t('{0} · context: {1}', placeholder, context);
+    // And what the agent did last before asking, where it fits beside the rest.
+    const after = index === 0 ? this.lastAction : undefined;
+    if (after !== undefined) {
+      const joined = placeholder === undefined ? after : l10n.t('{0} · {1}', placeholder, after);
+      if (joined.length <= PLACEHOLDER_MAX) placeholder = joined;
+    }
     // An option step has no count: picking an option is the whole answer. A reply after it is step 2 of 2.
     const numbered = form || index > 0;
     return {

@@ -4,6 +4,7 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { honestRequestText } from '../../aep/labels';
 import type { PageField, PageReachability, PageRecorded, PageRequest } from '../../shared/webviewMessages';
 import { shownContext } from '../../shared/contextView';
+import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { withheldText } from '../words/withheldWords';
 
 export function pageReachability(reach: Reachability): PageReachability {
@@ -29,7 +30,7 @@ export function pageReachability(reach: Reachability): PageReachability {
  * Everything the webview needs to render one request; agent text stays text, tagged with what it really is.
  * `hub`: its hub's name, when there are several. `recorded`: what the agent recorded (src/answer/recordedAnswer.ts).
  */
-export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, hub?: string, recorded?: PageRecorded): PageRequest {
+export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, hub?: string, recorded?: PageRecorded, beforeAsking?: PageBeforeAsking): PageRequest {
   const host = sourceHost(item.source);
   const base = {
     ...(hub === undefined ? {} : { hub }),
@@ -43,6 +44,7 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     status: item.status,
     ...(item.resolution ? { resolution: item.resolution } : {}),
     ...(recorded ? { recorded } : {}),
+    ...(beforeAsking ? { beforeAsking } : {}),
     reachability: pageReachability(reach),
   };
   const request = item.request;

@@ -12,6 +12,7 @@ import { outcomeMessage, recordMessages, sendingMessage, sentAfterTimeout, type 
 import { type StringBundle } from '../words/l10n';
 import { refusalChoices } from '../words/refusalChoices';
 import { pageReachability, pageRequest } from './pageContent';
+import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { PageHost, type Listen, type PageMessage, type PageWebview, type Unsubscribe } from './pageHost';
 
 /** What a request page reads of the window's hubs; hubs.ts `Hubs` is one. */
@@ -23,6 +24,8 @@ export interface RequestPageHubs {
   answerRecord(item: Readonly<AttentionItem>): AnswerRecord | undefined;
   /** What the agent recorded of the request, against what was sent from here (src/answer/recordedAnswer.ts). */
   recorded(item: Readonly<AttentionItem>): PageRecorded;
+  /** What the request's session did just before it asked; undefined when "Before asking" is off (Hubs.beforeAsking). */
+  beforeAsking(item: Readonly<AttentionItem>): PageBeforeAsking | undefined;
   readonly size: number;
   of(item: Pick<AttentionItem, 'hub'>): { readonly label: string } | undefined;
   readonly onDidChangeInbox: Listen<{ hub: { readonly id: string }; change: { item: { readonly key: string } } | undefined }>;
@@ -227,7 +230,7 @@ export class RequestPageController {
       type: 'init',
       // The page previews the pipeline as the host will run it; the values stay in its memory, never in its saved state.
       request: {
-        ...pageRequest(this.item, this.deps.hubs.reachability(this.item), this.hubName(), this.deps.hubs.recorded(this.item)),
+        ...pageRequest(this.item, this.deps.hubs.reachability(this.item), this.hubName(), this.deps.hubs.recorded(this.item), this.deps.hubs.beforeAsking(this.item)),
         ...pipelineOptions(this.deps.redaction()),
       },
       now: Date.now(),

@@ -29,6 +29,8 @@ export interface Settings {
   osNotifications: OsNotificationMode;
   /** A short sound when a request arrives while the window is in the background. */
   sound: boolean;
+  /** Show what the agent did just before it asked ("Before asking"): subscribes to its tool calls and runs. */
+  beforeAsking: boolean;
   /**
    * `notifications`, `senderName` and `allowInsecureRemote` as the user set
    * them, whatever the workspace says: what the hubs of the user's own list
@@ -137,6 +139,8 @@ function readSettings(environmentHub: string | undefined): Settings {
     // The person's own, whatever a workspace says (scope "application"): how they are reached is theirs to choose.
     osNotifications: osNotificationMode(config.inspect<unknown>('osNotifications')?.globalValue),
     sound: config.inspect<unknown>('sound')?.globalValue === true,
+    // The person's own too: what is subscribed to, and shown beside every request.
+    beforeAsking: config.inspect<unknown>('beforeAsking')?.globalValue !== false,
   };
 }
 

@@ -41,6 +41,12 @@ export interface AgentOptions {
    * `live.js --control-cancel`. Default off: answers only.
    */
   runs?: boolean;
+  /**
+   * Before each request, do some work in its session (read a file, run a
+   * build that fails, edit: controlTarget.ts `work`), so "Before asking"
+   * has something to show. Default on.
+   */
+  work?: boolean;
   helloTimeoutMs?: number;
   allowInsecureRemote?: boolean;
   /** Where log lines go (one decision per line). Default `console.log`. */
@@ -200,7 +206,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
     role: 'emitter',
     identity: { agent: AGENT_NAME, instance: `${host}/${process.pid}` },
     capabilities: {
-      emits: ['session', 'attention', 'control'],
+      emits: options.work === false ? ['session', 'attention', 'control'] : ['session', 'tool', 'attention', 'control'],
       capture: ['metadata', 'redacted'],
       control: { accepts, ack_window_ms: ackWindowMs },
     },
@@ -242,6 +248,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
     const plan = cycle.next();
     const session = sessionOf.get(plan.scenario);
     if (session === undefined) return;
+    if (options.work !== false) send(target.work(session, plan.capture, Date.now()));
     const step = target.raise(session, plan, Date.now());
     send(step);
     raised++;

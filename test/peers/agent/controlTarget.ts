@@ -221,6 +221,40 @@ export class ControlTarget {
     return step;
   }
 
+  // ---- work before asking ----------------------------------------------------------
+
+  /**
+   * What the agent does before it asks, as tool events (AEP-0002 §5.3): it
+   * reads a file, runs a build that fails, and edits the file, each request
+   * paired with its outcome by `call_id`; the edit reports tokens and cost.
+   * At capture `redacted` the arguments go as `args_redacted` (they pass the
+   * §9.4 pipeline as they are: no secret, no home path); at `metadata` only
+   * the tools' names. Shown beside the request as "Before asking".
+   */
+  work(session: string, capture: CaptureLevel, now: number): Step {
+    const emitter = this.liveSession(session);
+    if (!emitter) throw new Error(`session ${session} is not a live session of ${this.agent}`);
+    const level: CaptureLevel = captureAtLeast(capture, 'redacted') ? 'redacted' : 'metadata';
+    const step = emptyStep();
+    const call = (name: string, args: Record<string, unknown>, outcome: { type: string; data: Record<string, unknown> }) => {
+      const callId = `call-${emitter.nextSeq}`;
+      const tool = { name, call_id: callId };
+      push(step, emitter.emit('tool.requested', { capture: level, data: { tool, ...(level === 'redacted' ? { args_redacted: args } : {}) } }, now));
+      // An error's message is free text (redacted-gated): it goes only at `redacted`.
+      const data = { ...outcome.data };
+      if (level !== 'redacted' && typeof data['error'] === 'object' && data['error'] !== null) data['error'] = { type: (data['error'] as { type: string }).type };
+      push(step, emitter.emit(outcome.type, { capture: level, data: { tool, ...data } }, now));
+    };
+    call('Read', { file_path: 'src/app.ts' }, { type: 'tool.completed', data: { duration_ms: 40 } });
+    call('Bash', { command: 'npm run build' }, { type: 'tool.failed', data: { duration_ms: 3_200, error: { type: 'exit_1', message: 'tsc: 3 errors in src/app.ts' } } });
+    call('Edit', { file_path: 'src/app.ts', old_string: 'const port = "8080"', new_string: 'const port = 8080' }, {
+      type: 'tool.completed',
+      data: { duration_ms: 15, 'gen_ai.usage.input_tokens': 1_850, 'gen_ai.usage.output_tokens': 240, cost: { currency: 'USD', total: 0.0123 } },
+    });
+    step.log.push(`worked in session ${session} before asking: read src/app.ts, ran npm run build (failed: exit_1), edited src/app.ts (capture ${level})`);
+    return step;
+  }
+
   // ---- raising and closing requests -------------------------------------------------
 
   /** Raises one `attention.requested` (severity `notice`, so no hub ever sheds it). */

@@ -1,0 +1,242 @@
+// "Before asking": what a session's tool calls and runs are summarised to,
+// per capture level (AEP-0002 §5.1–§5.3), paired, bounded, counted.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import type { AepEvent } from '../../src/aep/envelope';
+import { Inbox } from '../../src/inbox/inbox';
+import { EventIntake } from '../../src/client/eventIntake';
+import type { ControlSender } from '../../src/client/controlSender';
+import {
+  ACTIONS_PER_SESSION, ARGS_MAX_CHARS, plainAgentText, QUIET_SESSIONS, RecentActions, summarize, type ActionSummary,
+} from '../../src/inbox/recentActions';
+import { hostileStrings } from '../support/hostileCorpus';
+import { makeEvent } from '../support/events';
+
+const ARGS = { command: 'rm -rf build', cwd: '/home/alice/project' };
+const ARGS_REDACTED = { command: 'rm -rf build', cwd: '~/project' };
+
+function requested(seq: number, capture: AepEvent['capture'], data: Record<string, unknown> = {}, session = 's1'): AepEvent {
+  return makeEvent('tool.requested', session, seq, { capture, data: { tool: { name: 'Bash', call_id: `c${seq}` }, ...data } });
+}
+
+function only(summary: ActionSummary | undefined): ActionSummary {
+  assert.ok(summary);
+  return summary;
+}
+
+test('capture metadata: the tool name and nothing of its arguments, even when the agent sent them anyway', () => {
+  const clean = only(summarize(requested(1, 'metadata', { args_digest: 'sha256:ab' }), undefined, 0));
+  assert.equal(clean.name, 'Bash');
+  assert.equal(clean.callId, 'c1');
+  assert.deepEqual(clean.args, { shown: 'level' });
+  // An emitter that sends content under `metadata` claims less than it carries: not shown.
+  const claimsLess = only(summarize(requested(2, 'metadata', { args: ARGS, args_redacted: ARGS_REDACTED }), undefined, 0));
+  assert.deepEqual(claimsLess.args, { shown: 'level' });
+  // Absent capture is `metadata` (AEP-0001 §8).
+  assert.deepEqual(only(summarize(requested(3, undefined, { args: ARGS }), undefined, 0)).args, { shown: 'level' });
+});
+
+test('capture redacted: args_redacted, never args', () => {
+  const summary = only(summarize(requested(1, 'redacted', { args: ARGS, args_redacted: ARGS_REDACTED }), undefined, 0));
+  assert.deepEqual(summary.args, { shown: 'text', honesty: 'redacted', text: JSON.stringify(ARGS_REDACTED), chars: JSON.stringify(ARGS_REDACTED).length });
+  assert.deepEqual(only(summarize(requested(2, 'redacted', { args: ARGS }), undefined, 0)).args, { shown: 'none' });
+});
+
+test('capture full: args verbatim; args_redacted when args is absent, called verbatim (at full a redacted field may be)', () => {
+  const summary = only(summarize(requested(1, 'full', { args: ARGS, args_redacted: ARGS_REDACTED }), undefined, 0));
+  assert.deepEqual(summary.args, { shown: 'text', honesty: 'verbatim', text: JSON.stringify(ARGS), chars: JSON.stringify(ARGS).length });
+  const onlyRedacted = only(summarize(requested(2, 'full', { args_redacted: ARGS_REDACTED }), undefined, 0));
+  assert.equal(onlyRedacted.args.shown === 'text' && onlyRedacted.args.honesty, 'verbatim');
+});
+
+test('the person\'s capture ceiling applies: full events are read at the ceiling, and a full text is redacted here before it is called redacted', () => {
+  const event = requested(1, 'full', { args: { command: 'curl -H "Authorization: Bearer sk-live-abcdefghijklmnop1234" https://x' }, args_redacted: { command: 'curl -H "Authorization: Bearer sk-live-abcdefghijklmnop1234"' } });
+  assert.deepEqual(only(summarize(event, 'metadata', 0)).args, { shown: 'level' });
+  assert.equal(only(summarize(event, 'metadata', 0)).capture, 'metadata');
+  const atRedacted = only(summarize(event, 'redacted', 0));
+  assert.equal(atRedacted.capture, 'redacted');
+  assert.ok(atRedacted.args.shown === 'text');
+  assert.equal(atRedacted.args.honesty, 'redacted');
+  assert.doesNotMatch(atRedacted.args.text, /sk-live-abcdefghijklmnop1234/);
+  assert.match(atRedacted.args.text, /\[REDACTED:secret\]/);
+  // A ceiling above the event's own level changes nothing (a hop never up-levels).
+  assert.deepEqual(only(summarize(requested(2, 'redacted', { args: ARGS, args_redacted: ARGS_REDACTED }), 'full', 0)).args.shown, 'text');
+  assert.equal(only(summarize(requested(2, 'redacted', { args: ARGS }), 'full', 0)).args.shown, 'none');
+});
+
+test('a 1 MB argument is folded: its start kept, its whole length counted', () => {
+  const huge = 'x'.repeat(1_000_000);
+  const summary = only(summarize(requested(1, 'full', { args: { command: huge } }), undefined, 0));
+  assert.ok(summary.args.shown === 'text');
+  assert.equal(summary.args.text.length, ARGS_MAX_CHARS);
+  assert.ok(summary.args.text.startsWith('{"command":"xxx'));
+  assert.ok(summary.args.chars >= 1_000_000, `chars ${summary.args.chars}`);
+  // Through the inbox too, although bounding drops so large a member from the stored event.
+  const inbox = new Inbox();
+  inbox.apply(requested(1, 'full', { args: { command: huge } }));
+  const kept = inbox.recentActions('aep://test-host/agent/test-agent/session/s1', 's1');
+  const args = kept?.actions[0]?.args;
+  assert.ok(args?.shown === 'text');
+  assert.equal(args.text.length, ARGS_MAX_CHARS);
+  assert.ok(args.chars >= 1_000_000);
+});
+
+test('hostile text stays text: markup kept as characters, control and bidi characters written as visible escapes', () => {
+  const markup = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+  const summary = only(summarize(makeEvent('tool.requested', 's1', 1, { capture: 'full', data: { tool: { name: `Bash\u202e\u0007${markup}` }, args: { cmd: `a\u202eb\u0000c\u2066d` } } }), undefined, 0));
+  assert.equal(summary.name, `Bash\\u202e\\u0007${markup}`);
+  assert.ok(summary.args.shown === 'text');
+  assert.equal(summary.args.text, '{"cmd":"a\\u202eb\\u0000c\\u2066d"}');
+  for (const hostile of hostileStrings()) {
+    const plain = plainAgentText(hostile.text);
+    assert.doesNotMatch(plain, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u);
+  }
+});
+
+test('outcomes pair with their request by call_id, else by cause; an outcome alone is kept as one, its arguments unseen', () => {
+  const store = new RecentActions();
+  const request = requested(1, 'redacted', { args_redacted: { file: 'a.ts' } });
+  store.note('k', request, undefined, 0);
+  store.note('k', makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' }, duration_ms: 3200 } }), undefined, 0);
+  const noCallId = makeEvent('tool.requested', 's1', 3, { data: { tool: { name: 'Edit' } } });
+  store.note('k', noCallId, undefined, 0);
+  store.note('k', makeEvent('tool.failed', 's1', 4, { cause: noCallId.id, data: { tool: { name: 'Edit' }, error: { type: 'ENOENT', message: 'no such file' } } }), undefined, 0);
+  store.note('k', makeEvent('tool.denied', 's1', 5, { data: { tool: { name: 'Bash', call_id: 'c9' }, by: 'policy', rule: 'no-rm' } }), undefined, 0);
+  const actions = store.of('k')?.actions ?? [];
+  assert.equal(actions.length, 3);
+  assert.deepEqual(actions[0]?.outcome, { state: 'done', durationMs: 3200 });
+  // At metadata the message (redacted-gated) is not shown; the type is.
+  assert.deepEqual(actions[1]?.outcome, { state: 'failed', errorType: 'ENOENT', message: { shown: 'level' } });
+  assert.deepEqual(actions[2]?.outcome, { state: 'denied', by: 'policy', rule: 'no-rm' });
+  assert.deepEqual(actions[2]?.args, { shown: 'unseen' });
+});
+
+test('runs pair by run id and carry the tokens and cost so far', () => {
+  const store = new RecentActions();
+  store.note('k', makeEvent('run.started', 's1', 1, { run: 'r1', data: { trigger: 'user', 'gen_ai.usage.input_tokens': 100 } }), undefined, 0);
+  store.note('k', makeEvent('tool.completed', 's1', 2, { run: 'r1', data: { tool: { name: 'Read' }, 'gen_ai.usage.input_tokens': 50, 'gen_ai.usage.output_tokens': 7, cost: { currency: 'USD', total: 0.01 } } }), undefined, 0);
+  store.note('k', makeEvent('tool.completed', 's1', 3, { run: 'r1', data: { tool: { name: 'Read' }, cost: { currency: 'USD', total: 0.02 } } }), undefined, 0);
+  const usage = store.of('k')?.usage;
+  assert.equal(usage?.inputTokens, 150);
+  assert.equal(usage?.outputTokens, 7);
+  assert.equal(usage?.cost?.currency, 'USD');
+  assert.ok(Math.abs((usage?.cost?.total ?? 0) - 0.03) < 1e-9);
+  store.note('k', makeEvent('run.failed', 's1', 4, { run: 'r1', data: { reason: 'budget_exceeded', duration_ms: 9000, 'gen_ai.usage.input_tokens': 999 } }), undefined, 0);
+  const run = store.of('k')?.actions[0];
+  assert.deepEqual(run?.outcome, { state: 'failed', durationMs: 9000, reason: 'budget_exceeded' });
+  assert.equal(store.of('k')?.usage?.inputTokens, 999);
+  // A new run starts its own count.
+  store.note('k', makeEvent('run.started', 's1', 5, { run: 'r2', data: {} }), undefined, 0);
+  assert.equal(store.of('k')?.usage?.inputTokens, undefined);
+});
+
+test('a session keeps its last 50; quiet sessions are bounded, sessions with open requests are not evicted; bytes add up', () => {
+  let bytes = 0;
+  const store = new RecentActions((delta) => (bytes += delta));
+  for (let seq = 1; seq <= ACTIONS_PER_SESSION + 20; seq++) store.note('held', requested(seq, 'metadata'), undefined, 0);
+  store.hold('held');
+  const kept = store.of('held');
+  assert.equal(kept?.actions.length, ACTIONS_PER_SESSION);
+  assert.equal(kept?.dropped, 20);
+  assert.equal(kept?.actions[0]?.callId, 'c21');
+  for (let i = 0; i < QUIET_SESSIONS + 10; i++) store.note(`quiet-${i}`, requested(1, 'metadata', {}, `q${i}`), undefined, 0);
+  assert.equal(store.sessions, QUIET_SESSIONS + 1);
+  assert.equal(store.of('quiet-0'), undefined);
+  assert.ok(store.of(`quiet-${QUIET_SESSIONS + 9}`));
+  assert.ok(store.of('held'), 'a session with an open request is kept');
+  assert.equal(bytes, store.bytes);
+  assert.ok(bytes > 0);
+  store.release('held');
+  assert.ok(store.of('held'), 'released, it is the most recently active quiet session');
+  assert.equal(store.of('quiet-10'), undefined, 'and the least recently active one makes room');
+  assert.equal(store.sessions, QUIET_SESSIONS);
+  store.clear();
+  assert.equal(bytes, 0);
+  assert.equal(store.bytes, 0);
+});
+
+test('the inbox keeps a session\'s actions, holds them while a request is open, counts them in its budget, and turns off', () => {
+  const source = 'aep://test-host/agent/test-agent/session/s1';
+  const inbox = new Inbox();
+  inbox.apply(makeEvent('session.started', 's1', 1));
+  inbox.apply(requested(2, 'metadata'));
+  inbox.apply(makeEvent('tool.failed', 's1', 3, { data: { tool: { name: 'Bash', call_id: 'c2' }, error: { type: 'exit_1' } } }));
+  const request = makeEvent('attention.requested', 's1', 4, { capture: 'metadata', data: { kind: 'permission', prompt: 'Run rm -rf build?' } });
+  inbox.apply(request);
+  const kept = inbox.recentActions(source, 's1');
+  assert.equal(kept?.sawStart, true);
+  assert.equal(kept?.actions.length, 1);
+  assert.deepEqual(kept?.actions[0]?.outcome, { state: 'failed', errorType: 'exit_1' });
+  const stats = inbox.stats();
+  assert.equal(stats.actionSessions, 1);
+  assert.ok(stats.actionBytes > 0);
+  assert.ok(stats.bytes >= stats.actionBytes);
+  inbox.setRecentActions(false);
+  assert.equal(inbox.recentActions(source, 's1'), undefined);
+  assert.equal(inbox.stats().actionBytes, 0);
+  inbox.apply(requested(5, 'metadata'));
+  assert.equal(inbox.stats().actionSessions, 0, 'nothing is kept while off');
+});
+
+test('a memory budget takes quiet sessions\' actions back before anything of an open request', () => {
+  const inbox = new Inbox({ maxBytes: 400_000 });
+  const source = (s: string) => `aep://test-host/agent/test-agent/session/${s}`;
+  inbox.apply(makeEvent('attention.requested', 'open', 1, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }));
+  inbox.apply(requested(2, 'full', { args: { text: 'y'.repeat(5_000) } }, 'open'));
+  for (let s = 0; s < 60; s++) for (let seq = 1; seq <= 20; seq++) inbox.apply(requested(seq, 'full', { args: { text: 'z'.repeat(5_000) } }, `busy-${s}`));
+  assert.ok(inbox.stats().bytes <= 400_000, `held ${inbox.stats().bytes}`);
+  assert.equal(inbox.recentActions(source('open'), 'open')?.actions.length, 1);
+});
+
+test('property: whatever the events, a session keeps at most 50 and the byte count matches what is held', () => {
+  const types = ['tool.requested', 'tool.completed', 'tool.failed', 'tool.denied', 'run.started', 'run.finished', 'run.failed'];
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ type: fc.constantFrom(...types), call: fc.integer({ min: 0, max: 5 }), session: fc.integer({ min: 0, max: 3 }), capture: fc.constantFrom('metadata', 'redacted', 'full') as fc.Arbitrary<'metadata' | 'redacted' | 'full'>, text: fc.string() }), { maxLength: 200 }),
+      (steps) => {
+        let bytes = 0;
+        const store = new RecentActions((delta) => (bytes += delta), { perSession: 50, quietSessions: 2 });
+        steps.forEach((step, i) => {
+          store.note(`k${step.session}`, makeEvent(step.type, `s${step.session}`, i + 1, { capture: step.capture, run: `r${step.call}`, data: { tool: { name: step.text, call_id: `c${step.call}` }, args: { a: step.text }, args_redacted: { a: step.text }, error: { type: step.text }, by: 'policy', reason: 'x' } }), undefined, 0);
+        });
+        let sessions = 0;
+        for (let s = 0; s <= 3; s++) {
+          const kept = store.of(`k${s}`);
+          if (kept) {
+            sessions++;
+            assert.ok(kept.actions.length <= 50);
+          }
+        }
+        assert.ok(sessions <= 2);
+        assert.equal(bytes, store.bytes);
+      },
+    ),
+    { numRuns: 100 },
+  );
+});
+
+test('tool calls and runs save no resume position (the next attention or session event does): a position per tool call was the costliest part of taking them', () => {
+  const recorded: number[] = [];
+  const positions = { load: () => [], record: (position: { seq: number }) => recorded.push(position.seq), forget: () => undefined };
+  const sender = { onAck: () => false } as unknown as ControlSender;
+  const intake = new EventIntake(new Inbox(), positions, sender, () => undefined);
+  intake.take(makeEvent('session.started', 's1', 0), false);
+  intake.take(requested(1, 'metadata'), false);
+  intake.take(makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' } } }), false);
+  intake.take(makeEvent('attention.requested', 's1', 3, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }), false);
+  assert.deepEqual(recorded, [0, 3]);
+  intake.dispose();
+});
+
+test('a repeat of an action (a replay past the dedupe window) changes nothing', () => {
+  const store = new RecentActions();
+  const request = requested(1, 'redacted', { args_redacted: { a: 1 } });
+  store.note('k', request, undefined, 0);
+  store.note('k', request, undefined, 0);
+  const done = makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' }, 'gen_ai.usage.input_tokens': 10 } });
+  store.note('k', done, undefined, 0);
+  store.note('k', done, undefined, 0);
+  assert.equal(store.of('k')?.actions.length, 1);
+  assert.equal(store.of('k')?.usage?.inputTokens, 10, 'counted once');
+});
