@@ -99,7 +99,9 @@ async function ourConsumer(hubUrl: string): Promise<Consumer> {
     if (change.kind === 'added' && change.item.agent === 'bench-agent') seenAt.set(change.item.requestId, now());
   });
   // As the extension subscribes by default (aepAttention.beforeAsking): the agents' tool calls and runs too.
-  const client = new HubClient({ hubUrl, senderName: 'bench-editor', inbox, positions: new MemoryPositionStore(), log: silentLogger, beforeAsking: true });
+  // AEP_BENCH_BEFORE_ASKING=0 subscribes as with the setting off, to compare the two in one build.
+  const beforeAsking = process.env['AEP_BENCH_BEFORE_ASKING'] !== '0';
+  const client = new HubClient({ hubUrl, senderName: 'bench-editor', inbox, positions: new MemoryPositionStore(), log: silentLogger, beforeAsking });
   client.start();
   await waitFor(() => client.state.kind === 'connected', 'HubClient to connect', 10_000);
   return {
