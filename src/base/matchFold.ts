@@ -49,16 +49,59 @@ function foldChar(ch: string): string {
   return ch;
 }
 
-/** `text`, folded for matching; the same length, so offsets carry over. */
+/** What each UTF-16 code unit met so far folds to: `foldChar` of it, looked up once (65 536 at most). */
+const foldedUnits = new Map<number, string>();
+
+function foldUnit(code: number): string {
+  let folded = foldedUnits.get(code);
+  if (folded === undefined) {
+    folded = foldChar(String.fromCharCode(code));
+    foldedUnits.set(code, folded);
+  }
+  return folded;
+}
+
+/** Whether a code point outside the BMP is a decimal digit, remembered for the first few thousand met. */
+const astralDigits = new Map<number, boolean>();
+const ASTRAL_DIGITS_REMEMBERED = 4_096;
+
+function isAstralDigit(code: number): boolean {
+  let digit = astralDigits.get(code);
+  if (digit === undefined) {
+    digit = ND.test(String.fromCodePoint(code));
+    if (astralDigits.size < ASTRAL_DIGITS_REMEMBERED) astralDigits.set(code, digit);
+  }
+  return digit;
+}
+
+/**
+ * `text`, folded for matching; the same length, so offsets carry over. Runs of
+ * characters that fold to themselves (nearly all, in most text) are copied whole.
+ */
 export function foldForMatching(text: string): string {
   if (!NEEDS_FOLD.test(text)) return text;
   let out = '';
+  let copied = 0; // text before this offset is in `out`
   for (let i = 0; i < text.length; i++) {
-    const code = text.codePointAt(i) ?? 0;
-    if (code > 0xffff && ND.test(String.fromCodePoint(code))) {
-      out += digitValue(code).repeat(2);
-      i++;
-    } else out += foldChar(text[i] ?? '');
+    const code = text.charCodeAt(i);
+    if (code >= 0x20 && code <= 0x7e) continue; // printable ASCII is itself
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const point = text.codePointAt(i) ?? 0;
+      if (point > 0xffff) {
+        // A pair: a digit becomes its value twice, anything else stays as it is.
+        if (isAstralDigit(point)) {
+          out += text.slice(copied, i) + digitValue(point).repeat(2);
+          copied = i + 2;
+        }
+        i++;
+        continue;
+      }
+    }
+    const folded = foldUnit(code);
+    if (folded.charCodeAt(0) !== code) {
+      out += text.slice(copied, i) + folded;
+      copied = i + 1;
+    }
   }
-  return out;
+  return copied === 0 ? text : out + text.slice(copied);
 }
