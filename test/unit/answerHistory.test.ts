@@ -746,8 +746,12 @@ describe('AnswerHistory: bounds', () => {
   });
 });
 
+/** How long AnswerHistory waits before writing a change that is neither a send nor its outcome (its SAVE_DELAY_MS). */
+const SAVE_DELAY_MS = 500;
+
 describe('AnswerHistory: storage', () => {
-  test('sends and outcomes are written at once, other changes after a delay, dispose writes them, and a fresh history on the same storage reads them back', async (t) => {
+  test('sends and outcomes are written at once, other changes after a delay, dispose writes them, and a fresh history on the same storage reads them back', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const w = world();
     t.after(() => w.history.dispose());
     const stored = () => w.memento.get<{ entries?: Array<{ sends: Array<{ outcomes: Array<{ kind: string }> }> }> } | undefined>(HISTORY_STORAGE_KEY, undefined);
@@ -760,7 +764,9 @@ describe('AnswerHistory: storage', () => {
     w.clock.now += 2_000;
     w.resolved('R2');
     assert.equal(stored()?.entries?.length, 1, 'a request that ended without an answer from here is not written yet');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    t.mock.timers.tick(SAVE_DELAY_MS - 1);
+    assert.equal(stored()?.entries?.length, 1, 'not before the delay');
+    t.mock.timers.tick(1);
     assert.equal(stored()?.entries?.length, 2, 'written after the delay');
     w.clock.now += 1_000;
     w.history.recordOutcome(command.id, { kind: 'awaiting-ack', commandId: command.id, sent: true });
