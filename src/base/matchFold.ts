@@ -49,30 +49,8 @@ function foldChar(ch: string): string {
   return ch;
 }
 
-/** What each UTF-16 code unit met so far folds to: `foldChar` of it, looked up once (65 536 at most). */
-const foldedUnits = new Map<number, string>();
-
-function foldUnit(code: number): string {
-  let folded = foldedUnits.get(code);
-  if (folded === undefined) {
-    folded = foldChar(String.fromCharCode(code));
-    foldedUnits.set(code, folded);
-  }
-  return folded;
-}
-
-/** Whether a code point outside the BMP is a decimal digit, remembered for the first few thousand met. */
-const astralDigits = new Map<number, boolean>();
-const ASTRAL_DIGITS_REMEMBERED = 4_096;
-
-function isAstralDigit(code: number): boolean {
-  let digit = astralDigits.get(code);
-  if (digit === undefined) {
-    digit = ND.test(String.fromCodePoint(code));
-    if (astralDigits.size < ASTRAL_DIGITS_REMEMBERED) astralDigits.set(code, digit);
-  }
-  return digit;
-}
+/** What each UTF-16 code unit met so far folds to: `foldChar` of it, worked out once. */
+const foldedUnits: string[] = [];
 
 /**
  * `text`, folded for matching; the same length, so offsets carry over. Runs of
@@ -85,23 +63,15 @@ export function foldForMatching(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 0x20 && code <= 0x7e) continue; // printable ASCII is itself
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const point = text.codePointAt(i) ?? 0;
-      if (point > 0xffff) {
-        // A pair: a digit becomes its value twice, anything else stays as it is.
-        if (isAstralDigit(point)) {
-          out += text.slice(copied, i) + digitValue(point).repeat(2);
-          copied = i + 2;
-        }
-        i++;
-        continue;
-      }
-    }
-    const folded = foldUnit(code);
-    if (folded.charCodeAt(0) !== code) {
+    const point = text.codePointAt(i) ?? 0;
+    const pair = point > 0xffff;
+    // A pair is a digit, its value twice, or stays as it is.
+    const folded = pair ? (ND.test(String.fromCodePoint(point)) ? digitValue(point).repeat(2) : undefined) : (foldedUnits[code] ??= foldChar(text[i] ?? ''));
+    if (folded !== undefined && folded !== text[i]) {
       out += text.slice(copied, i) + folded;
-      copied = i + 1;
+      copied = i + (pair ? 2 : 1);
     }
+    if (pair) i++;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
