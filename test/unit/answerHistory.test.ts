@@ -17,6 +17,7 @@ import { setStoredSecretValues } from '../../src/aep/secretAsking';
 import { validEvent, type EventFields, type RequestData, type WireField } from '../support/events';
 import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
+import { waitUntil } from '../support/waitUntil';
 import { historyRecorded } from '../../src/history/historyItem';
 import { entryOutcomes, outcomeLines } from '../../src/ui/words/historyWords';
 
@@ -852,8 +853,9 @@ describe('AnswerHistory: storage', () => {
     w.send('R1', { text: 'one' });
     w.history.dispose();
     w.history.clear();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.deepEqual(w.log.lines.filter((line) => line.startsWith('error')).map((line) => line.replace(/:.*/, '')), [
+    const errors = () => w.log.lines.filter((line) => line.startsWith('error'));
+    await waitUntil(() => errors().length >= 2, 'both failed writes logged', 5_000, () => w.log.lines.join('\n'));
+    assert.deepEqual(errors().map((line) => line.replace(/:.*/, '')), [
       'error could not save the answer history',
       'error could not save the answer history',
     ]);
