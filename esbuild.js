@@ -124,28 +124,31 @@ async function main() {
   if (tests) {
     fs.rmSync('out/test', { recursive: true, force: true });
     fs.rmSync('out/peers', { recursive: true, force: true });
-    await esbuild.build({
-      ...forNode,
-      entryPoints: findTests('test'),
-      outdir: 'out/test',
-      outbase: 'test',
-      packages: 'external',
-    });
-    // Peers go beside, not inside, out/test: `node --test out/test/` runs every file it finds there.
-    await esbuild.build({
-      ...forNode,
-      entryPoints: peerEntries(),
-      outdir: 'out/peers',
-      packages: 'external',
-    });
-    // The extension-host suite runs inside an extension of its own, with no node_modules
-    // beside it: everything it uses (the peers it starts, `ws`) is bundled in, `vscode` aside.
-    await esbuild.build({
-      ...forNode,
-      entryPoints: [{ in: 'test/vscode/suite.ts', out: 'vscode/suite' }],
-      outdir: 'out/peers',
-      external: ['vscode'],
-    });
+    // The three builds are independent: run together, the slowest sets the time.
+    await Promise.all([
+      esbuild.build({
+        ...forNode,
+        entryPoints: findTests('test'),
+        outdir: 'out/test',
+        outbase: 'test',
+        packages: 'external',
+      }),
+      // Peers go beside, not inside, out/test: `node --test out/test/` runs every file it finds there.
+      esbuild.build({
+        ...forNode,
+        entryPoints: peerEntries(),
+        outdir: 'out/peers',
+        packages: 'external',
+      }),
+      // The extension-host suite runs inside an extension of its own, with no node_modules
+      // beside it: everything it uses (the peers it starts, `ws`) is bundled in, `vscode` aside.
+      esbuild.build({
+        ...forNode,
+        entryPoints: [{ in: 'test/vscode/suite.ts', out: 'vscode/suite' }],
+        outdir: 'out/peers',
+        external: ['vscode'],
+      }),
+    ]);
     return;
   }
   if (watch) {

@@ -49,16 +49,29 @@ function foldChar(ch: string): string {
   return ch;
 }
 
-/** `text`, folded for matching; the same length, so offsets carry over. */
+/** What each UTF-16 code unit met so far folds to: `foldChar` of it, worked out once. */
+const foldedUnits: string[] = [];
+
+/**
+ * `text`, folded for matching; the same length, so offsets carry over. Runs of
+ * characters that fold to themselves (nearly all, in most text) are copied whole.
+ */
 export function foldForMatching(text: string): string {
   if (!NEEDS_FOLD.test(text)) return text;
   let out = '';
+  let copied = 0; // text before this offset is in `out`
   for (let i = 0; i < text.length; i++) {
-    const code = text.codePointAt(i) ?? 0;
-    if (code > 0xffff && ND.test(String.fromCodePoint(code))) {
-      out += digitValue(code).repeat(2);
-      i++;
-    } else out += foldChar(text[i] ?? '');
+    const code = text.charCodeAt(i);
+    if (code >= 0x20 && code <= 0x7e) continue; // printable ASCII is itself
+    const point = text.codePointAt(i) ?? 0;
+    const pair = point > 0xffff;
+    // A pair is a digit, its value twice, or stays as it is.
+    const folded = pair ? (ND.test(String.fromCodePoint(point)) ? digitValue(point).repeat(2) : undefined) : (foldedUnits[code] ??= foldChar(text[i] ?? ''));
+    if (folded !== undefined && folded !== text[i]) {
+      out += text.slice(copied, i) + folded;
+      copied = i + (pair ? 2 : 1);
+    }
+    if (pair) i++;
   }
-  return out;
+  return copied === 0 ? text : out + text.slice(copied);
 }

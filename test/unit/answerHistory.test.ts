@@ -17,6 +17,7 @@ import { setStoredSecretValues } from '../../src/aep/secretAsking';
 import { validEvent, type EventFields, type RequestData, type WireField } from '../support/events';
 import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
+import { waitUntil } from '../support/waitUntil';
 import { historyRecorded } from '../../src/history/historyItem';
 import { entryOutcomes, outcomeLines } from '../../src/ui/words/historyWords';
 
@@ -746,8 +747,12 @@ describe('AnswerHistory: bounds', () => {
   });
 });
 
+/** How long AnswerHistory waits before writing a change that is neither a send nor its outcome (its SAVE_DELAY_MS). */
+const SAVE_DELAY_MS = 500;
+
 describe('AnswerHistory: storage', () => {
-  test('sends and outcomes are written at once, other changes after a delay, dispose writes them, and a fresh history on the same storage reads them back', async (t) => {
+  test('sends and outcomes are written at once, other changes after a delay, dispose writes them, and a fresh history on the same storage reads them back', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const w = world();
     t.after(() => w.history.dispose());
     const stored = () => w.memento.get<{ entries?: Array<{ sends: Array<{ outcomes: Array<{ kind: string }> }> }> } | undefined>(HISTORY_STORAGE_KEY, undefined);
@@ -760,7 +765,9 @@ describe('AnswerHistory: storage', () => {
     w.clock.now += 2_000;
     w.resolved('R2');
     assert.equal(stored()?.entries?.length, 1, 'a request that ended without an answer from here is not written yet');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    t.mock.timers.tick(SAVE_DELAY_MS - 1);
+    assert.equal(stored()?.entries?.length, 1, 'not before the delay');
+    t.mock.timers.tick(1);
     assert.equal(stored()?.entries?.length, 2, 'written after the delay');
     w.clock.now += 1_000;
     w.history.recordOutcome(command.id, { kind: 'awaiting-ack', commandId: command.id, sent: true });
@@ -846,8 +853,9 @@ describe('AnswerHistory: storage', () => {
     w.send('R1', { text: 'one' });
     w.history.dispose();
     w.history.clear();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.deepEqual(w.log.lines.filter((line) => line.startsWith('error')).map((line) => line.replace(/:.*/, '')), [
+    const errors = () => w.log.lines.filter((line) => line.startsWith('error'));
+    await waitUntil(() => errors().length >= 2, 'both failed writes logged', 5_000, () => w.log.lines.join('\n'));
+    assert.deepEqual(errors().map((line) => line.replace(/:.*/, '')), [
       'error could not save the answer history',
       'error could not save the answer history',
     ]);

@@ -9,6 +9,7 @@ import { MemoryMemento } from '../support/memoryMemento';
 import { validEvent, type EventFields, type RequestData } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
 import { slotEntries } from '../support/slotEntries';
+import { waitUntil } from '../support/waitUntil';
 
 const HUB_A = 'http://127.0.0.1:8787';
 const HUB_B = 'http://127.0.0.1:9797';
@@ -107,6 +108,13 @@ describe('AttentionStore', () => {
     const keepAlive = setInterval(() => undefined, 1_000);
     t.after(() => clearInterval(keepAlive));
     store.switchTo(HUB_A);
+    // Counts the timer's checks, so the test can wait for more of them rather than for a time.
+    let checks = 0;
+    const noteDeadlinesPassed = store.inbox.noteDeadlinesPassed.bind(store.inbox);
+    store.inbox.noteDeadlinesPassed = () => {
+      checks++;
+      noteDeadlinesPassed();
+    };
     store.inbox.apply(request('R1', 0, { expires_at: '2026-07-03T10:01:00Z' }));
     store.inbox.apply(request('R2', 1));
     const noted: string[] = [];
@@ -121,7 +129,8 @@ describe('AttentionStore', () => {
     // Nothing but the store's timer calls noteDeadlinesPassed: this resolves only if it runs.
     await deadlineNoted;
     // A few more checks, so a second report of the same request would show.
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    const seen = checks;
+    await waitUntil(() => checks >= seen + 3, 'three more deadline checks');
     assert.deepEqual(noted, ['R1']);
     assert.equal(store.inbox.findRequest('s1', 'R1', SRC)?.status, 'pending');
     assert.deepEqual(visibleIds(store), ['R1', 'R2']);

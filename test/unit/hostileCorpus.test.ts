@@ -40,6 +40,20 @@ function hostileRequest(text: string, index: number): string {
   });
 }
 
+/**
+ * Each corpus string's request as read off the wire, and one inbox that applied them all, in
+ * corpus order: built once (parsing and applying the megabyte strings is most of this file's
+ * time) and read, never changed, by the tests below.
+ */
+let received: { inbox: Inbox; messages: Array<ReturnType<typeof parseWireMessage>>; outcomes: Array<ReturnType<Inbox['apply']> | undefined> } | undefined;
+function receivedCorpus(): NonNullable<typeof received> {
+  if (received) return received;
+  const inbox = new Inbox();
+  const messages = corpus.map((entry, index) => parseWireMessage(hostileRequest(entry.text, index)));
+  const outcomes = messages.map((message) => (message.kind === 'event' ? inbox.apply(message.event) : undefined));
+  return (received = { inbox, messages, outcomes });
+}
+
 describe(`the hostile corpus (${corpus.length} strings) through the inbox, the text builders, the surfaces and the page's view`, () => {
   test('the corpus is not vacuous', () => {
     assert.ok(corpus.length >= 60, `${corpus.length} strings`);
@@ -47,13 +61,14 @@ describe(`the hostile corpus (${corpus.length} strings) through the inbox, the t
   });
 
   test('every string, in every agent-authored slot of a request, comes out inert on every surface', () => {
-    const inbox = new Inbox();
+    const { inbox, messages, outcomes } = receivedCorpus();
     corpus.forEach((entry, index) => {
-      const message = parseWireMessage(hostileRequest(entry.text, index));
+      const message = messages[index];
+      assert.ok(message);
       assert.equal(message.kind, 'event', `${entry.name}: ${message.kind === 'invalid' ? message.problem : message.kind}`);
       if (message.kind !== 'event') return;
-      const outcome = inbox.apply(message.event);
-      assert.ok(outcome.applied, `${entry.name}: ${JSON.stringify(outcome).slice(0, 200)}`);
+      const outcome = outcomes[index];
+      assert.ok(outcome?.applied, `${entry.name}: ${JSON.stringify(outcome).slice(0, 200)}`);
       const item = inbox.findRequest(message.event.session ?? '', `R${index}`, message.event.source);
       assert.ok(item, entry.name);
       const sentences = [
@@ -83,13 +98,8 @@ describe(`the hostile corpus (${corpus.length} strings) through the inbox, the t
   });
 
   test('a restored inbox (the persisted events) reads the same as the live one', () => {
-    const live = new Inbox();
+    const live = receivedCorpus().inbox;
     const restored = new Inbox();
-    corpus.forEach((entry, index) => {
-      const message = parseWireMessage(hostileRequest(entry.text, index));
-      if (message.kind !== 'event') return;
-      live.apply(message.event);
-    });
     for (const item of live.open()) {
       const again = parseEnvelope(JSON.parse(JSON.stringify(item.requestEvent)));
       assert.ok(again.ok);

@@ -104,13 +104,16 @@ describe('StorageSlot', () => {
     ]);
   });
 
-  test('schedule writes after the delay, not before; flush at once; after dispose every schedule writes at once', async () => {
+  test('schedule writes after the delay, not before; flush at once; after dispose every schedule writes at once', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const memento = new MemoryMemento();
     let list = [note('a')];
     const slot = noteSlot(memento, new RecordingLogger(), { debounceMs: 40, source: () => list });
     slot.schedule();
     assert.equal(memento.get('notes', undefined), undefined, 'not yet');
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    t.mock.timers.tick(39);
+    assert.equal(memento.get('notes', undefined), undefined, 'not before the delay');
+    t.mock.timers.tick(1);
     assert.deepEqual(names(slotEntries<Note>(memento, 'notes', 3)), ['a']);
     list = [note('b')];
     slot.schedule();
