@@ -31,6 +31,7 @@ import type { Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
+import { waitForValue, waitUntil } from '../support/waitUntil';
 import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { runCommand, showRows, statusLabel, statusTooltip, viewRows, waitForStatus, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
@@ -96,13 +97,8 @@ async function showInbox(page: Page): Promise<void> {
 
 /** Waits for the status tooltip to match every pattern; returns it. */
 async function waitForTooltip(page: Page, patterns: RegExp[], timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await statusTooltip(page, /hubs\sconnected/);
-    if (text !== '' && patterns.every((pattern) => pattern.test(text))) return text;
-    if (Date.now() > deadline) throw new Error(`the status tooltip never matched ${patterns.map(String).join(', ')}; last:\n${text || '(no hover)'}`);
-    await sleep(1_000);
-  }
+  return waitForValue(() => statusTooltip(page, /hubs\sconnected/), (text) => text !== '' && patterns.every((pattern) => pattern.test(text)),
+    `the status tooltip to match ${patterns.map(String).join(', ')}`, { timeoutMs, everyMs: 1_000, show: (text) => `\n${text || '(no hover)'}` });
 }
 
 // ---- notifications and the quick input ----------------------------------------
@@ -202,13 +198,9 @@ async function storedWorkspaceState(page: Page): Promise<Record<string, unknown>
 /** Waits until the stored workspaceState satisfies `holds`; returns how long that took. */
 async function waitForStored(page: Page, what: string, holds: (state: Record<string, unknown>) => boolean, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
-  let last: Record<string, unknown> | undefined;
-  for (;;) {
-    last = await storedWorkspaceState(page).catch(() => undefined);
-    if (last && holds(last)) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`the workbench never stored ${what}; stored keys: ${JSON.stringify(Object.keys(last ?? {}))}`);
-    await sleep(100);
-  }
+  await waitForValue(() => storedWorkspaceState(page).catch(() => undefined), (state) => state !== undefined && holds(state),
+    `the workbench to store ${what}`, { timeoutMs, everyMs: 100, show: (state) => `stored keys: ${JSON.stringify(Object.keys(state ?? {}))}` });
+  return Date.now() - started;
 }
 
 // ---- the scenario ------------------------------------------------------------
@@ -248,18 +240,13 @@ async function editUserSettings(page: Page, file: string, settings: Record<strin
   await page.keyboard.press('Control+Shift+End');
   await page.keyboard.press('Delete');
   await page.keyboard.press('Control+S');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    let saved: unknown;
+  await waitForValue(() => fs.readFileSync(file, 'utf8'), (text) => {
     try {
-      saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+      return JSON.stringify(JSON.parse(text)) === JSON.stringify(settings);
     } catch {
-      saved = undefined;
+      return false;
     }
-    if (JSON.stringify(saved) === JSON.stringify(settings)) break;
-    if (Date.now() > deadline) throw new Error(`the user settings were not saved; the file holds:\n${fs.readFileSync(file, 'utf8')}\nexpected:\n${JSON.stringify(settings)}`);
-    await sleep(200);
-  }
+  }, `the user settings to be saved as ${JSON.stringify(settings)}`, { timeoutMs: 30_000, everyMs: 200, show: (text) => `the file holds:\n${text}` });
   // A modal editor (the command palette cannot show over it) closes with Escape, or its header's Close; a tab with the command.
   const modal = page.locator('.modal-editor-part');
   for (let tries = 0; tries < 3 && (await modal.isVisible().catch(() => false)); tries++) {
@@ -394,8 +381,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await toasts(page, /demo-agent accepted the answer/).first().waitFor({ state: 'visible', timeout: 30_000 });
 
     // Hub B's agent got exactly that answer, through hub B; hub A's agent still waits, and hub A carried no command.
-    const deadline = Date.now() + 30_000;
-    while (agentB.requests()[0]?.state !== 'answered' && Date.now() < deadline) await sleep(100);
+    await waitUntil(() => agentB.requests()[0]?.state === 'answered', 'hub B\'s agent to get the answer', 30_000, () => JSON.stringify(agentB.requests()), 100);
     const [answered, ...moreB] = agentB.requests();
     assert.equal(moreB.length, 0, 'hub B\'s agent raised one request');
     assert.equal(answered?.state, 'answered', JSON.stringify(agentB.requests()));
@@ -470,8 +456,17 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await waitForStatus(page, /^AEP Attention: 2 of 2 hubs connected\. 1 request waits for you\.$/, 90_000);
     await showInbox(page);
     await inbox('both hubs after the reload', (rows) => hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · connected$/));
-    await sleep(2_000);
+    // Nothing more was notified: a marker, a new request raised on hub A only now that the window holds
+    // hub A's old one again, is notified after anything the window decided about the old one on its
+    // return; so once the marker's toast shows, a toast for the old request would show already.
+    const marker = await startAgent({ hubUrl: hubA.url, token: TOKEN_A, scenarios: ['permission'], everyMs: 600_000, log: (line) => agentLog.push(`[marker] ${line}`) });
+    agents.push(marker);
+    await toasts(page, new RegExp(`demo-agent via ${escape(labelA)}: demo-agent wants to `)).first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await toasts(page, promptA).count(), 0, 'no second notification for hub A\'s request after the reload');
+    // The marker goes (its agent dismisses its request and ends its session), and the window is as before it.
+    await marker.close();
+    await waitForStatus(page, /^AEP Attention: 2 of 2 hubs connected\. 1 request waits for you\.$/, 30_000);
+    await inbox('hub A without the marker', (rows) => hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · connected$/));
 
     // The history outlives the reload; its entry opens read-only, naming its hub, with what was sent and its outcomes.
     await history('the same entry after the reload');
@@ -487,7 +482,8 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await clearToasts(page);
     await widenSidebar(page, 600);
     await page.mouse.move(5, 5);
-    await sleep(500);
+    // For the picture: no hover left over the rows.
+    await page.waitForFunction(() => ![...document.querySelectorAll('.monaco-hover, .workbench-hover')].some((hover) => hover.checkVisibility()), undefined, { timeout: 10_000 });
     await shot('history');
     // Copy as JSON, from the entry's context menu: the command exactly as hub B carried it.
     await workbench.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
