@@ -300,8 +300,7 @@ export interface OpenTarget {
 /**
  * Launches headless Chromium and opens the workbench on `folder` (with `{ kind: 'workspace' }`,
  * `folder` is a `.code-workspace` file); resolves once it is visible.
- */
-/**
+ *
  * `prepare` runs on the browser context before the workbench loads (to grant a
  * permission or add an init script that every frame, webviews included, runs).
  */

@@ -1,7 +1,6 @@
+// Locators and waits on the VS Code workbench page that several end-to-end tests share.
 import type { Frame, Page } from 'playwright-core';
 import { waitForValue } from '../support/waitUntil';
-
-/** Locators and waits on the VS Code workbench page that several end-to-end tests share. */
 
 export const statusItem = (page: Page) => page.locator('.statusbar-item[aria-label^="AEP Attention"]').first();
 

@@ -70,10 +70,10 @@ function prng(seed: number): () => number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One "window": persistence over the shared memento, an inbox restored from it, a client (as commandPersistence.test.ts). */
 /** Sequenced events one inbox applied a second time (and how many of them were requests): a replay its dedupe no longer remembered. */
 const reapplied = { count: 0, requests: 0 };
 
+/** One "window": persistence over the shared memento, an inbox restored from it, a client (as commandPersistence.test.ts). */
 function openWindow(memento: MemoryMemento, proxy: TcpProxy, onOutcome: (outcome: SendOutcome) => void, applied: Map<string, Set<number>>) {
   const log = new RecordingLogger();
   const persistence = new WorkspacePersistence(memento, proxy.url, log);
