@@ -27,7 +27,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
@@ -40,7 +40,6 @@ const TOKEN_A = 'e2e-token-hubs-a-41c7';
 const TOKEN_B = 'e2e-token-hubs-b-9e02';
 const THIRD_LABEL = 'third-hub';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The workbench writes some labels with non-breaking spaces; the extension breaks would-be links in agent and hub text with word joiners. */
 const plain = (text: string) => text.replace(/\u00a0/g, ' ').replace(/\u2060/g, '');
@@ -115,19 +114,29 @@ async function clearToasts(page: Page): Promise<void> {
   }
 }
 
+/**
+ * Presses ArrowDown and waits for the focus to leave the row that read `before`; in a
+ * list of one row it stays, and the caller's next look at the focused row finds that.
+ */
+async function focusNext(page: Page, focused: Locator, before: string): Promise<void> {
+  await page.keyboard.press('ArrowDown');
+  await waitUntil(async () => (await focused.first().innerText({ timeout: 1_000 }).catch(() => '')) !== before, 'the focus to move', 2_000, undefined, 20)
+    .catch(() => undefined);
+}
+
 /** Runs an item of the context menu on screen by keyboard (a click right after the menu opens may be ignored). */
 async function pickMenuItem(page: Page, label: string): Promise<void> {
   const menu = page.locator('.monaco-menu');
   await menu.locator('.action-item', { hasText: label }).first().waitFor({ state: 'visible', timeout: 15_000 });
   const focused = menu.locator('.action-item.focused');
   for (let step = 0; step < 10; step++) {
-    if (plain((await focused.first().innerText({ timeout: 1_000 }).catch(() => ''))).trim() === label) {
+    const now = await focused.first().innerText({ timeout: 1_000 }).catch(() => '');
+    if (plain(now).trim() === label) {
       await page.keyboard.press('Enter');
       await menu.waitFor({ state: 'hidden', timeout: 15_000 });
       return;
     }
-    await page.keyboard.press('ArrowDown');
-    await sleep(150);
+    await focusNext(page, focused, now);
   }
   throw new Error(`the context menu has no "${label}": ${JSON.stringify(await menu.locator('.action-item').allInnerTexts())}`);
 }
@@ -145,11 +154,11 @@ async function focusQuickRow(page: Page, text: string): Promise<void> {
   const rows = quickInput(page).locator('.monaco-list-row');
   await rows.first().waitFor({ timeout: 15_000 });
   const count = await rows.count();
+  const focused = quickInput(page).locator('.monaco-list-row.focused');
   for (let step = 0; step <= count; step++) {
-    const focused = plain((await quickInput(page).locator('.monaco-list-row.focused').first().innerText({ timeout: 5_000 }).catch(() => '')));
-    if (focused.includes(text)) return;
-    await page.keyboard.press('ArrowDown');
-    await sleep(150);
+    const now = await focused.first().innerText({ timeout: 5_000 }).catch(() => '');
+    if (plain(now).includes(text)) return;
+    await focusNext(page, focused, now);
   }
   throw new Error(`no row of the quick pick holds "${text}": ${JSON.stringify((await rows.allInnerTexts()).map(plain))}`);
 }
