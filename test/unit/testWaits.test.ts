@@ -18,7 +18,6 @@ const UNEXPLAINED: Readonly<Record<string, number>> = {
   'test/integration/hostileHub.test.ts': 1,
   'test/integration/hub.test.ts': 10,
   'test/integration/hubTimings.test.ts': 3,
-  'test/e2e/osNotifications.e2e.test.ts': 12,
   'test/e2e/vscodeSuite.e2e.test.ts': 1,
   'test/vscode/suite.ts': 3,
   'test/webview/historyPage.test.ts': 1,
