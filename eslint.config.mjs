@@ -5,6 +5,7 @@
 // type-checks (see tsconfig.base.json), so each file is linted with its own lib.
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import local from './scripts/eslint/jsdocPlacement.mjs';
 
 export default defineConfig(
   {
@@ -12,7 +13,7 @@ export default defineConfig(
   },
   {
     files: ['**/*.ts'],
-    plugins: { '@typescript-eslint': tseslint.plugin },
+    plugins: { '@typescript-eslint': tseslint.plugin, local },
     languageOptions: {
       parser: tseslint.parser,
       ecmaVersion: 2022,
@@ -31,6 +32,8 @@ export default defineConfig(
       eqeqeq: 'error',
       'no-throw-literal': 'error',
       semi: 'error',
+      // A JSDoc block directly above what it documents (scripts/eslint/jsdocPlacement.mjs).
+      'local/jsdoc-placement': 'error',
       // node:test's test()/describe() return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',

@@ -19,10 +19,6 @@ import { AlwaysSecretValues } from './ui/services/alwaysSecretValues';
 import { environmentToken, TokenStore } from './ui/services/tokens';
 import { askToUseOriginToken } from './ui/hubs/originTokenQuestion';
 
-/**
- * Activation stays cheap: settings are read and the views registered, but no
- * socket is opened unless a hub is configured.
- */
 /** What the extension exposes to other extensions and to its own extension-host tests: read-only views. */
 export interface AepAttentionApi {
   /** The one hub's state, or with several the worst of them ('unconfigured' with none). */
@@ -40,6 +36,10 @@ export interface AepAttentionApi {
   shownRequests(): string[];
 }
 
+/**
+ * Activation stays cheap: settings are read and the views registered, but no
+ * socket is opened unless a hub is configured.
+ */
 export async function activate(context: vscode.ExtensionContext): Promise<AepAttentionApi> {
   const started = Date.now();
   configureHostStrings(vscode.l10n.bundle);

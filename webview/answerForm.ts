@@ -163,9 +163,9 @@ export class AnswerArea {
    * The session's claimant does not declare `control.attention.respond`
    * (AEP-0004 §4.2: its `accepts` is authoritative), so an answer would only be
    * refused: sending is disabled and the page says why; the request stays
-   * readable. Lifted when the roster changes.
+   * readable. Lifted when the roster changes. `setToken`: what "Set Hub Token"
+   * does on a watch-only hub's note.
    */
-  /** `setToken`: what "Set Hub Token" does on a watch-only hub's note. */
   setBlocked(why: SendingBlock | undefined, setToken?: () => void): void {
     const blocked = why !== undefined;
     this.blocked = blocked;

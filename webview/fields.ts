@@ -26,8 +26,10 @@ export interface FieldWidget {
   showSent(value: unknown): void;
 }
 
-/** `secret`: the field asks for a secret (src/aep/secretAsking.ts): what is typed is drawn as dots. */
-/** `uniform`: how the question's text is shown; the label is marked only where it is shown otherwise. */
+/**
+ * `secret`: the field asks for a secret (src/aep/secretAsking.ts): what is typed is drawn as dots.
+ * `uniform`: how the question's text is shown; the label is marked only where it is shown otherwise.
+ */
 export function createFieldWidget(field: PageField, index: number, capture: string, longText: boolean, secret: boolean, uniform: PageText['honesty']): FieldWidget {
   const spec = field.spec;
   const base = `field-${index}`;

@@ -3,11 +3,9 @@ import type { PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { sentenceNodes, SLOTS } from './l10n';
 
-/**
- * How agent text is shown, so a placeholder never passes for the question
- * (AEP-0002 §5.3 `[metadata*]`, AEP-0006): at capture metadata a label is a
- * structural placeholder and is shown as withheld, with the id beside it.
- */
+// How agent text is shown, so a placeholder never passes for the question
+// (AEP-0002 §5.3 `[metadata*]`, AEP-0006): at capture metadata a label is a
+// structural placeholder and is shown as withheld, with the id beside it.
 
 function tag(label: string, title: string): HTMLElement {
   return el('span', { class: 'tag', title }, label);

@@ -363,16 +363,16 @@ export class Inbox {
     return undefined;
   }
 
-  /**
-   * What one emitter's session did recently (its tool calls and runs, newest
-   * last), while kept: "Before asking" beside its requests. Undefined when
-   * nothing is kept (turned off, never seen, or forgotten).
-   */
   /** Whether recent actions are kept (InboxOptions.recentActions). */
   get recentActionsOn(): boolean {
     return this.actionsOn;
   }
 
+  /**
+   * What one emitter's session did recently (its tool calls and runs, newest
+   * last), while kept: "Before asking" beside its requests. Undefined when
+   * nothing is kept (turned off, never seen, or forgotten).
+   */
   recentActions(source: string, session: string): SessionActions | undefined {
     return this.actionsOn ? this.actions.of(sessionKey(source, session)) : undefined;
   }

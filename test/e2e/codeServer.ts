@@ -14,6 +14,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM_ARGS } from '../support/browser';
 import { cacheDir, chromiumPath, codeServerMissing, harnessRecord, SETUP_HINT } from '../support/harness';
 import { groupAlive, groupsKilledOnExit, killGroup } from '../support/processGroups';
+import { waitForValue, waitUntil } from '../support/waitUntil';
 
 export { cacheDir, CHROMIUM_ARGS };
 
@@ -190,8 +191,6 @@ function writeJson(file: string, value: unknown): void {
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Process groups started here and not stopped yet: killed if the test process exits early. */
 const liveGroups = groupsKilledOnExit();
 
@@ -259,11 +258,11 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
 
   const stop = async (): Promise<void> => {
     if (groupAlive(pid)) killGroup(pid, 'SIGTERM');
-    const deadline = Date.now() + 10_000;
-    while ((exited === undefined || groupAlive(pid)) && Date.now() < deadline) await sleep(50);
+    // Past 10 s of SIGTERM, SIGKILL.
+    await waitUntil(() => exited !== undefined && !groupAlive(pid), 'code-server to stop', 10_000, undefined, 50).catch(() => undefined);
     if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
     await exitPromise;
-    while (groupAlive(pid)) await sleep(20);
+    await waitUntil(() => !groupAlive(pid), `code-server's process group ${pid} to go after SIGKILL`, 10_000, undefined, 20);
     liveGroups.delete(pid);
     child.stdout?.destroy();
     child.stderr?.destroy();
@@ -274,21 +273,18 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   let port = 0;
   const { socketPath } = options;
   try {
-    while (port === 0 && socketPath === undefined) {
-      if (exited) throw new Error(`code-server exited with ${exited.code ?? exited.signal} before listening`);
-      if (Date.now() > deadline) throw new Error('code-server did not start listening in time');
-      const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
-      if (match?.[1]) port = Number(match[1]);
-      else await sleep(100);
+    if (socketPath === undefined) {
+      const listening = await waitForValue(() => {
+        if (exited) throw new Error(`code-server exited with ${exited.code ?? exited.signal} before listening`);
+        return /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
+      }, (match) => match !== undefined, 'code-server to start listening', { timeoutMs: deadline - Date.now(), everyMs: 100, show: () => 'no "HTTP server listening" line' });
+      port = Number(listening);
     }
     const url = socketPath === undefined ? `http://127.0.0.1:${port}` : 'http://localhost';
-    for (;;) {
+    await waitForValue(async () => {
       if (exited) throw new Error(`code-server exited with ${exited.code ?? exited.signal} before answering`);
-      if (Date.now() > deadline) throw new Error(`code-server at ${socketPath ?? url} did not answer in time`);
-      const status = await httpStatus(`${url}/healthz`, socketPath).catch(() => 0);
-      if (status === 200) break;
-      await sleep(200);
-    }
+      return httpStatus(`${url}/healthz`, socketPath).catch(() => 0);
+    }, (status) => status === 200, `code-server at ${socketPath ?? url} to answer /healthz`, { timeoutMs: Math.max(0, deadline - Date.now()), everyMs: 200 });
     return { url, port, ...(socketPath !== undefined ? { socketPath } : {}), stop, logs: () => log };
   } catch (error) {
     await stop();
@@ -304,8 +300,7 @@ export interface OpenTarget {
 /**
  * Launches headless Chromium and opens the workbench on `folder` (with `{ kind: 'workspace' }`,
  * `folder` is a `.code-workspace` file); resolves once it is visible.
- */
-/**
+ *
  * `prepare` runs on the browser context before the workbench loads (to grant a
  * permission or add an init script that every frame, webviews included, runs).
  */

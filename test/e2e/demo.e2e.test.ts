@@ -17,6 +17,7 @@ import type { Page } from 'playwright-core';
 import { e2eAvailable, e2eOutDir, openWorkbench, repoRoot, type Workbench } from './codeServer';
 import { waitForStatus, webviewFrame } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
+import { waitForValue } from '../support/waitUntil';
 
 const DEMO = path.join(repoRoot(), 'out', 'peers', 'demo', 'main.js');
 const FORM_PROMPT = 'Configure the new service deployment';
@@ -47,17 +48,14 @@ function startDemo(args: string[]): RunningDemo {
   return { child, stdout: () => stdout, stderr: () => stderr, exited, exitedYet: () => done };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function waitForOutput(demo: RunningDemo, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(demo.stdout());
-    if (match) return match;
-    if (demo.exitedYet()) throw new Error(`the demo exited before printing ${pattern}:\n${demo.stdout()}\n${demo.stderr()}`);
-    if (Date.now() > deadline) throw new Error(`the demo did not print ${pattern} within ${timeoutMs} ms:\n${demo.stdout()}\n${demo.stderr()}`);
-    await sleep(100);
-  }
+  const match = await waitForValue(() => {
+    const found = pattern.exec(demo.stdout());
+    if (!found && demo.exitedYet()) throw new Error(`the demo exited before printing ${pattern}:\n${demo.stdout()}\n${demo.stderr()}`);
+    return found;
+  }, (found) => found !== null, `the demo to print ${pattern}`, { timeoutMs, everyMs: 100, show: () => `\n${demo.stdout()}\n${demo.stderr()}` });
+  if (!match) throw new Error('unreachable: waitForValue returned no match');
+  return match;
 }
 
 interface ProcessInfo {
@@ -214,6 +212,7 @@ test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing runnin
     const stopAt = Date.now();
     demo.child.kill('SIGINT');
     let timer: NodeJS.Timeout | undefined;
+    // A deadline, not a wait: the race ends as soon as the demo exits.
     const exit = await Promise.race([demo.exited, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 60_000)))]);
     clearTimeout(timer);
     assert.ok(exit, 'the demo exits within 60 s of SIGINT');

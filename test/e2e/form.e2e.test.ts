@@ -29,6 +29,7 @@ import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServe
 import { packageExtension } from './vsce';
 import { runCommand, shownRender, visibleWebviewFrame, waitForStatus, webviewFrame } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
+import { waitForValue } from '../support/waitUntil';
 
 const TOKEN = 'e2e-token-form-7c2a91';
 const FORM_PROMPT = 'Configure the new service deployment';
@@ -39,19 +40,13 @@ const EXPIRE_MS = 6_000;
 /** What the golden form is answered with in step 2: the answer of the golden corpus itself. */
 const GOLDEN_VALUES = { name: 'billing-api', staged: true, regions: ['1', '3'], db: 'MariaDB' };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 const toast = (page: Page, text: string) => page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
 
 /** Polls `probe` until it returns a value other than undefined; fails with `what` after `timeoutMs`. */
 async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
+  const value = await waitForValue(() => probe().catch(() => undefined), (found) => found !== undefined, what, { timeoutMs, everyMs, show: () => 'nothing yet' });
+  if (value === undefined) throw new Error('unreachable: waitForValue returned nothing');
+  return value;
 }
 
 

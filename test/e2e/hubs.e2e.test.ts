@@ -27,10 +27,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
+import { waitForValue, waitUntil } from '../support/waitUntil';
 import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { runCommand, showRows, statusLabel, statusTooltip, viewRows, waitForStatus, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
@@ -39,7 +40,6 @@ const TOKEN_A = 'e2e-token-hubs-a-41c7';
 const TOKEN_B = 'e2e-token-hubs-b-9e02';
 const THIRD_LABEL = 'third-hub';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The workbench writes some labels with non-breaking spaces; the extension breaks would-be links in agent and hub text with word joiners. */
 const plain = (text: string) => text.replace(/\u00a0/g, ' ').replace(/\u2060/g, '');
@@ -96,13 +96,8 @@ async function showInbox(page: Page): Promise<void> {
 
 /** Waits for the status tooltip to match every pattern; returns it. */
 async function waitForTooltip(page: Page, patterns: RegExp[], timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await statusTooltip(page, /hubs\sconnected/);
-    if (text !== '' && patterns.every((pattern) => pattern.test(text))) return text;
-    if (Date.now() > deadline) throw new Error(`the status tooltip never matched ${patterns.map(String).join(', ')}; last:\n${text || '(no hover)'}`);
-    await sleep(1_000);
-  }
+  return waitForValue(() => statusTooltip(page, /hubs\sconnected/), (text) => text !== '' && patterns.every((pattern) => pattern.test(text)),
+    `the status tooltip to match ${patterns.map(String).join(', ')}`, { timeoutMs, everyMs: 1_000, show: (text) => `\n${text || '(no hover)'}` });
 }
 
 // ---- notifications and the quick input ----------------------------------------
@@ -119,19 +114,29 @@ async function clearToasts(page: Page): Promise<void> {
   }
 }
 
+/**
+ * Presses ArrowDown and waits for the focus to leave the row that read `before`; in a
+ * list of one row it stays, and the caller's next look at the focused row finds that.
+ */
+async function focusNext(page: Page, focused: Locator, before: string): Promise<void> {
+  await page.keyboard.press('ArrowDown');
+  await waitUntil(async () => (await focused.first().innerText({ timeout: 1_000 }).catch(() => '')) !== before, 'the focus to move', 2_000, undefined, 20)
+    .catch(() => undefined);
+}
+
 /** Runs an item of the context menu on screen by keyboard (a click right after the menu opens may be ignored). */
 async function pickMenuItem(page: Page, label: string): Promise<void> {
   const menu = page.locator('.monaco-menu');
   await menu.locator('.action-item', { hasText: label }).first().waitFor({ state: 'visible', timeout: 15_000 });
   const focused = menu.locator('.action-item.focused');
   for (let step = 0; step < 10; step++) {
-    if (plain((await focused.first().innerText({ timeout: 1_000 }).catch(() => ''))).trim() === label) {
+    const now = await focused.first().innerText({ timeout: 1_000 }).catch(() => '');
+    if (plain(now).trim() === label) {
       await page.keyboard.press('Enter');
       await menu.waitFor({ state: 'hidden', timeout: 15_000 });
       return;
     }
-    await page.keyboard.press('ArrowDown');
-    await sleep(150);
+    await focusNext(page, focused, now);
   }
   throw new Error(`the context menu has no "${label}": ${JSON.stringify(await menu.locator('.action-item').allInnerTexts())}`);
 }
@@ -149,11 +154,11 @@ async function focusQuickRow(page: Page, text: string): Promise<void> {
   const rows = quickInput(page).locator('.monaco-list-row');
   await rows.first().waitFor({ timeout: 15_000 });
   const count = await rows.count();
+  const focused = quickInput(page).locator('.monaco-list-row.focused');
   for (let step = 0; step <= count; step++) {
-    const focused = plain((await quickInput(page).locator('.monaco-list-row.focused').first().innerText({ timeout: 5_000 }).catch(() => '')));
-    if (focused.includes(text)) return;
-    await page.keyboard.press('ArrowDown');
-    await sleep(150);
+    const now = await focused.first().innerText({ timeout: 5_000 }).catch(() => '');
+    if (plain(now).includes(text)) return;
+    await focusNext(page, focused, now);
   }
   throw new Error(`no row of the quick pick holds "${text}": ${JSON.stringify((await rows.allInnerTexts()).map(plain))}`);
 }
@@ -202,13 +207,9 @@ async function storedWorkspaceState(page: Page): Promise<Record<string, unknown>
 /** Waits until the stored workspaceState satisfies `holds`; returns how long that took. */
 async function waitForStored(page: Page, what: string, holds: (state: Record<string, unknown>) => boolean, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
-  let last: Record<string, unknown> | undefined;
-  for (;;) {
-    last = await storedWorkspaceState(page).catch(() => undefined);
-    if (last && holds(last)) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`the workbench never stored ${what}; stored keys: ${JSON.stringify(Object.keys(last ?? {}))}`);
-    await sleep(100);
-  }
+  await waitForValue(() => storedWorkspaceState(page).catch(() => undefined), (state) => state !== undefined && holds(state),
+    `the workbench to store ${what}`, { timeoutMs, everyMs: 100, show: (state) => `stored keys: ${JSON.stringify(Object.keys(state ?? {}))}` });
+  return Date.now() - started;
 }
 
 // ---- the scenario ------------------------------------------------------------
@@ -248,18 +249,13 @@ async function editUserSettings(page: Page, file: string, settings: Record<strin
   await page.keyboard.press('Control+Shift+End');
   await page.keyboard.press('Delete');
   await page.keyboard.press('Control+S');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    let saved: unknown;
+  await waitForValue(() => fs.readFileSync(file, 'utf8'), (text) => {
     try {
-      saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+      return JSON.stringify(JSON.parse(text)) === JSON.stringify(settings);
     } catch {
-      saved = undefined;
+      return false;
     }
-    if (JSON.stringify(saved) === JSON.stringify(settings)) break;
-    if (Date.now() > deadline) throw new Error(`the user settings were not saved; the file holds:\n${fs.readFileSync(file, 'utf8')}\nexpected:\n${JSON.stringify(settings)}`);
-    await sleep(200);
-  }
+  }, `the user settings to be saved as ${JSON.stringify(settings)}`, { timeoutMs: 30_000, everyMs: 200, show: (text) => `the file holds:\n${text}` });
   // A modal editor (the command palette cannot show over it) closes with Escape, or its header's Close; a tab with the command.
   const modal = page.locator('.modal-editor-part');
   for (let tries = 0; tries < 3 && (await modal.isVisible().catch(() => false)); tries++) {
@@ -394,8 +390,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await toasts(page, /demo-agent accepted the answer/).first().waitFor({ state: 'visible', timeout: 30_000 });
 
     // Hub B's agent got exactly that answer, through hub B; hub A's agent still waits, and hub A carried no command.
-    const deadline = Date.now() + 30_000;
-    while (agentB.requests()[0]?.state !== 'answered' && Date.now() < deadline) await sleep(100);
+    await waitUntil(() => agentB.requests()[0]?.state === 'answered', 'hub B\'s agent to get the answer', 30_000, () => JSON.stringify(agentB.requests()), 100);
     const [answered, ...moreB] = agentB.requests();
     assert.equal(moreB.length, 0, 'hub B\'s agent raised one request');
     assert.equal(answered?.state, 'answered', JSON.stringify(agentB.requests()));
@@ -470,8 +465,17 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await waitForStatus(page, /^AEP Attention: 2 of 2 hubs connected\. 1 request waits for you\.$/, 90_000);
     await showInbox(page);
     await inbox('both hubs after the reload', (rows) => hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · connected$/));
-    await sleep(2_000);
+    // Nothing more was notified: a marker, a new request raised on hub A only now that the window holds
+    // hub A's old one again, is notified after anything the window decided about the old one on its
+    // return; so once the marker's toast shows, a toast for the old request would show already.
+    const marker = await startAgent({ hubUrl: hubA.url, token: TOKEN_A, scenarios: ['permission'], everyMs: 600_000, log: (line) => agentLog.push(`[marker] ${line}`) });
+    agents.push(marker);
+    await toasts(page, new RegExp(`demo-agent via ${escape(labelA)}: demo-agent wants to `)).first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await toasts(page, promptA).count(), 0, 'no second notification for hub A\'s request after the reload');
+    // The marker goes (its agent dismisses its request and ends its session), and the window is as before it.
+    await marker.close();
+    await waitForStatus(page, /^AEP Attention: 2 of 2 hubs connected\. 1 request waits for you\.$/, 30_000);
+    await inbox('hub A without the marker', (rows) => hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · connected$/));
 
     // The history outlives the reload; its entry opens read-only, naming its hub, with what was sent and its outcomes.
     await history('the same entry after the reload');
@@ -487,7 +491,8 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     await clearToasts(page);
     await widenSidebar(page, 600);
     await page.mouse.move(5, 5);
-    await sleep(500);
+    // For the picture: no hover left over the rows.
+    await page.waitForFunction(() => ![...document.querySelectorAll('.monaco-hover, .workbench-hover')].some((hover) => hover.checkVisibility()), undefined, { timeout: 10_000 });
     await shot('history');
     // Copy as JSON, from the entry's context menu: the command exactly as hub B carried it.
     await workbench.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });

@@ -23,6 +23,7 @@ import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
 import { quickInput, runCommand, waitForQuickInputTitle, waitForStatus, webviewFrame } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
+import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'e2e-token-inline-5b07';
 const AGENT = 'e2e-inline-agent';
@@ -47,18 +48,16 @@ async function waitForMessage(page: Page, pattern: RegExp): Promise<string> {
 
 /** Waits for a request page showing `prompt` whose first control has focus (the page is ready to answer). */
 async function pageWithFocus(page: Page, prompt: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+  await waitUntil(async () => {
     for (const frame of page.frames()) {
       const ready = await frame.evaluate((text) => {
         const region = document.querySelector('#prompt');
         return region !== null && (region.textContent ?? '').includes(text) && document.hasFocus() && document.activeElement !== null && document.activeElement !== document.body;
       }, prompt).catch(() => false);
-      if (ready) return;
+      if (ready) return true;
     }
-    if (Date.now() > deadline) throw new Error(`no request page showing "${prompt}" took focus`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return false;
+  }, `a request page showing "${prompt}" to take focus`, 30_000, undefined, 20);
 }
 
 /** The workbench's "Accept Notification Primary Action", by keyboard only: F1, its name, Enter. */

@@ -34,6 +34,7 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeEvent } from '../support/events';
 import { codeServerSuite } from '../support/harness';
+import { waitForValue, waitUntil } from '../support/waitUntil';
 import { WsPeer } from '../support/wsPeer';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { withConnectedWorkbench } from './connectedWorkbench';
@@ -44,7 +45,6 @@ import { runCommand, statusTooltip, waitForQuickInputTitle, waitForStatus } from
 const TOKEN = 'e2e-token-os-notify-3c91';
 const AGENT = 'e2e-os-agent';
 const TOKEN_IN_PROMPT = `ghp_${'Z9'.repeat(18)}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Recorded { title: string; body: string; tag: string; closed: boolean }
 
@@ -96,47 +96,32 @@ async function prepare(context: BrowserContext): Promise<void> {
 
 /** The notifications view's frame (webviews nest two iframes deep). */
 async function alertsFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const visible = async () => {
     for (const frame of page.frames()) {
       if (await frame.locator('#test-sound').isVisible().catch(() => false)) return frame;
     }
-    if (Date.now() > deadline) throw new Error('the notifications view never appeared');
-    await sleep(100);
-  }
+    return undefined;
+  };
+  const frame = await waitForValue(visible, (found) => found !== undefined, 'the notifications view to appear', { timeoutMs, everyMs: 100, show: () => 'not on screen' });
+  if (!frame) throw new Error('unreachable: waitForValue returned no frame');
+  return frame;
 }
 
 async function waitForText(frame: Frame, selector: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await frame.locator(selector).innerText().catch(() => '');
-    if (pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`${selector} never matched ${pattern}; last: "${text}"`);
-    await sleep(100);
-  }
+  return waitForValue(() => frame.locator(selector).innerText().catch(() => ''), (text) => pattern.test(text), `${selector} to match ${pattern}`,
+    { timeoutMs, everyMs: 100, show: (text) => `"${text}"` });
 }
 
 async function waitForTooltip(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await statusTooltip(page, /Connected\sto/);
-    if (pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`the status tooltip never matched ${pattern}; last:\n${text || '(no hover)'}`);
-    await sleep(1_000);
-  }
+  return waitForValue(() => statusTooltip(page, /Connected\sto/), (text) => pattern.test(text), `the status tooltip to match ${pattern}`,
+    { timeoutMs, everyMs: 1_000, show: (text) => `\n${text || '(no hover)'}` });
 }
 
 const tones = (frame: Frame) => frame.evaluate(() => [...(window as unknown as { __aepTones: number[] }).__aepTones]);
 const made = (frame: Frame) => frame.evaluate(() => (window as unknown as { __aepMade: Recorded[] }).__aepMade.map((entry) => ({ ...entry })));
 
 async function waitForMade(frame: Frame, count: number, timeoutMs = 30_000): Promise<Recorded[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const now = await made(frame);
-    if (now.length >= count) return now;
-    if (Date.now() > deadline) throw new Error(`expected ${count} system notifications, saw ${now.length}: ${JSON.stringify(now)}`);
-    await sleep(100);
-  }
+  return waitForValue(() => made(frame), (now) => now.length >= count, `${count} system notifications`, { timeoutMs, everyMs: 100 });
 }
 
 test('system notifications: asked from a click, refused then allowed, one per request while the window is in the background, clicked to answer', { timeout: 360_000, ...codeServerSuite() }, async (t) => {
@@ -198,8 +183,7 @@ test('system notifications: asked from a click, refused then allowed, one per re
       assert.equal(first?.title, `${AGENT} is waiting for you`);
       assert.equal(first?.body, 'Deploy to staging?');
       // The sound, once, for the request in the background (the focused one played none: it would come first).
-      const deadlineTones = Date.now() + 10_000;
-      while ((await tones(view)).length < 2 && Date.now() < deadlineTones) await sleep(100);
+      await waitForValue(() => tones(view), (played) => played.length >= 2, 'two tones', { timeoutMs: 10_000, everyMs: 100 });
       assert.deepEqual(await tones(view), [660, 990], 'two rising tones, once');
       await shot('2-notified');
 
@@ -209,11 +193,7 @@ test('system notifications: asked from a click, refused then allowed, one per re
       assert.equal(afterToken[1]?.body, `A request from ${AGENT}`);
       assert.ok(!JSON.stringify(afterToken).includes('ghp_'), 'the token never reaches the notification');
       peer.send(makeEvent('attention.resolved', session, seq++, { subject: 'req-os-3', cause: 'req-os-3', data: { resolution: 'answered' } }, AGENT));
-      const deadline = Date.now() + 30_000;
-      while (!(await made(view))[1]?.closed) {
-        if (Date.now() > deadline) throw new Error('the notification of the resolved request was never taken back');
-        await sleep(100);
-      }
+      await waitForValue(() => made(view), (now) => now[1]?.closed === true, 'the notification of the resolved request to be taken back', { timeoutMs: 30_000, everyMs: 100 });
       assert.equal((await made(view))[0]?.closed, false, 'the open request\'s notification stays');
 
       // The person clicks the first notification: the window is asked to come forward, and the request opens inline.
@@ -282,17 +262,10 @@ test('two windows of one code-server on one hub: one request, one system notific
       }
       const allMade = async () => (await Promise.all(views.map(made))).flat();
       const allTones = async () => (await Promise.all(views.map(tones))).flat().length;
-      const waitForAll = async (count: number, timeoutMs = 30_000): Promise<Recorded[]> => {
-        const deadline = Date.now() + timeoutMs;
-        for (;;) {
-          const now = await allMade();
-          if (now.length >= count) return now;
-          if (Date.now() > deadline) throw new Error(`expected ${count} system notifications across both windows, saw ${now.length}: ${JSON.stringify(now)}`);
-          await sleep(100);
-        }
-      };
-      const deadlineTones = Date.now() + 10_000;
-      while ((await allTones()) < 4 && Date.now() < deadlineTones) await sleep(100);
+      const waitForAll = (count: number, timeoutMs = 30_000): Promise<Recorded[]> =>
+        waitForValue(allMade, (now) => now.length >= count, `${count} system notifications across both windows`, { timeoutMs, everyMs: 100 });
+      // Each window's test sound: two tones (what the test tones add up to is printed, not asserted).
+      await waitForValue(allTones, (played) => played >= 4, 'the test sounds', { timeoutMs: 10_000, everyMs: 100 }).catch(() => undefined);
       const testTones = await allTones();
       t.diagnostic(`test tones played: ${testTones}`);
 
@@ -316,8 +289,7 @@ test('two windows of one code-server on one hub: one request, one system notific
       ask('req-two-2', 'Marker one?');
       const afterMarker = await waitForAll(2);
       assert.deepEqual(afterMarker.map((entry) => entry.body).sort(), ['Marker one?', 'Run the migrations?'], 'one system notification per request across both windows');
-      const deadlineSound = Date.now() + 10_000;
-      while ((await allTones()) < testTones + 4 && Date.now() < deadlineSound) await sleep(100);
+      await waitForValue(allTones, (played) => played >= testTones + 4, 'two sounds', { timeoutMs: 10_000, everyMs: 100 }).catch(() => undefined);
       assert.equal((await allTones()) - testTones, 4, 'one sound (two tones) per request across both windows');
       await shot('two-windows-1');
 
@@ -332,8 +304,7 @@ test('two windows of one code-server on one hub: one request, one system notific
       ask('req-two-4', 'Marker two?');
       const end = await waitForAll(3);
       assert.deepEqual(end.map((entry) => entry.body).sort(), ['Marker one?', 'Marker two?', 'Run the migrations?'], 'nothing for the request shown in the focused window');
-      const deadlineEnd = Date.now() + 10_000;
-      while ((await allTones()) < testTones + 6 && Date.now() < deadlineEnd) await sleep(100);
+      await waitForValue(allTones, (played) => played >= testTones + 6, 'three sounds', { timeoutMs: 10_000, everyMs: 100 }).catch(() => undefined);
       assert.equal((await allTones()) - testTones, 6, 'and no sound for it');
       t.diagnostic(`notifications per window: ${JSON.stringify(await Promise.all(views.map(async (view) => (await made(view)).map((entry) => entry.body))))}`);
     });
@@ -410,11 +381,7 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
     // The view shows itself, says why, and asks the browser without a click inside it.
     const view = await alertsFrame(page);
     await waitForText(view, '#why', /opened this view because system notifications reach you from here/);
-    const deadlineAsk = Date.now() + 30_000;
-    while ((await asks(view)).length === 0) {
-      if (Date.now() > deadlineAsk) throw new Error('the view never asked the browser');
-      await sleep(100);
-    }
+    await waitUntil(async () => (await asks(view)).length > 0, 'the view to ask the browser', 30_000, undefined, 100);
     // The keyboard focus stayed out of the view.
     const focusInView = await view.evaluate(() => document.hasFocus());
     assert.equal(focusInView, false, 'showing the view does not take the focus');
@@ -512,11 +479,7 @@ test('a window connected without Connect to Hub: the first request\'s notificati
       await offer.waitFor({ state: 'visible', timeout: 30_000 });
       await offer.getByRole('button', { name: 'Allow System Notifications' }).click();
       const view = await alertsFrame(page);
-      const deadlineAsk = Date.now() + 30_000;
-      while ((await asks(view)).length === 0) {
-        if (Date.now() > deadlineAsk) throw new Error('the view never asked the browser');
-        await sleep(100);
-      }
+      await waitUntil(async () => (await asks(view)).length > 0, 'the view to ask the browser', 30_000, undefined, 100);
       await page.context().grantPermissions(['notifications']);
       await view.evaluate(() => (window as unknown as { __aepAnswer?: () => void }).__aepAnswer?.());
       await waitForText(view, '#permission', /System notifications are allowed\./);

@@ -16,6 +16,7 @@ import { WsPeer, type Received } from '../support/wsPeer';
 import { withConnectedWorkbench } from './connectedWorkbench';
 import { filterQuickInputTo, quickInput, waitForQuickInputTitle, waitForStatus } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
+import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'e2e-token-own-items-31c4';
 const AGENT = 'e2e-own-items-agent';
@@ -128,15 +129,12 @@ test('agent options labelled like our items: typing ours and Enter never picks t
       await shot('4-typed-open-as-page');
       await page.keyboard.press('Enter');
       await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });
-      const deadline = Date.now() + 30_000;
-      let shown = false;
-      while (!shown && Date.now() < deadline) {
+      await waitUntil(async () => {
         for (const frame of page.frames()) {
-          shown ||= await frame.evaluate((text) => (document.querySelector('#prompt')?.textContent ?? '').includes(text), SECOND).catch(() => false);
+          if (await frame.evaluate((text) => (document.querySelector('#prompt')?.textContent ?? '').includes(text), SECOND).catch(() => false)) return true;
         }
-        if (!shown) await new Promise((r) => setTimeout(r, 50));
-      }
-      assert.ok(shown, 'the request page opened');
+        return false;
+      }, 'the request page to open', 30_000, undefined, 50);
       await shot('5-page');
       assert.equal(peer.received.filter(isRespond).length, 2, 'only the text reply of step 1 and the confirmed option of step 2 were ever sent');
     });

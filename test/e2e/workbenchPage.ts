@@ -1,8 +1,6 @@
+// Locators and waits on the VS Code workbench page that several end-to-end tests share.
 import type { Frame, Page } from 'playwright-core';
-
-/** Locators and waits on the VS Code workbench page that several end-to-end tests share. */
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { waitForValue } from '../support/waitUntil';
 
 export const statusItem = (page: Page) => page.locator('.statusbar-item[aria-label^="AEP Attention"]').first();
 
@@ -12,13 +10,7 @@ export async function statusLabel(page: Page): Promise<string> {
 }
 
 export async function waitForStatus(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const label = await statusLabel(page);
-    if (pattern.test(label)) return;
-    if (Date.now() > deadline) throw new Error(`status bar never matched ${pattern}; last: "${label}"`);
-    await sleep(200);
-  }
+  await waitForValue(() => statusLabel(page), (label) => pattern.test(label), `the status bar to match ${pattern}`, { timeoutMs, everyMs: 200, show: (label) => `"${label}"` });
 }
 
 /** The frame of a request webview on screen now (webviews nest two iframes deep): the one showing `session`, when given. */
@@ -32,13 +24,10 @@ export async function visibleWebviewFrame(page: Page, session?: string): Promise
 
 /** Waits for the frame of a request webview (the one showing `session`, when given). */
 export async function webviewFrame(page: Page, timeoutMs = 30_000, session?: string): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const frame = await visibleWebviewFrame(page, session);
-    if (frame) return frame;
-    if (Date.now() > deadline) throw new Error(`the request webview${session === undefined ? '' : ` of session ${session}`} never appeared`);
-    await sleep(50);
-  }
+  const frame = await waitForValue(() => visibleWebviewFrame(page, session), (found) => found !== undefined,
+    `the request webview${session === undefined ? '' : ` of session ${session}`} to appear`, { timeoutMs, everyMs: 50, show: () => 'none on screen' });
+  if (!frame) throw new Error('unreachable: waitForValue returned no frame');
+  return frame;
 }
 
 /**
@@ -115,19 +104,15 @@ export const showRows = (rows: TreeRow[]) => rows.map((row) => `${'  '.repeat(Ma
 
 /** Polls the view titled `title` until `holds` says yes; fails with the rows it last saw. */
 export async function waitForView(page: Page, title: string, what: string, holds: (rows: TreeRow[]) => boolean, timeoutMs = 60_000): Promise<TreeRow[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await viewRows(page, title).catch(() => [] as TreeRow[]);
-    if (holds(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`the ${title} view never showed ${what}; last rows:\n${showRows(rows)}`);
-    await sleep(250);
-  }
+  return waitForValue(() => viewRows(page, title).catch(() => [] as TreeRow[]), holds, `the ${title} view to show ${what}`,
+    { timeoutMs, everyMs: 250, show: (rows) => `rows:\n${showRows(rows)}` });
 }
 
 /** Hovers the status item and reads its tooltip (the hover that matches `hasText`); '' when no hover showed. */
 export async function statusTooltip(page: Page, hasText: RegExp): Promise<string> {
   await page.mouse.move(5, 5);
-  await sleep(300);
+  // A hover still on screen (of an earlier call) would be read as this one's: wait for it to go.
+  await page.waitForFunction(() => ![...document.querySelectorAll('.monaco-hover, .workbench-hover')].some((hover) => hover.checkVisibility()), undefined, { timeout: 10_000 });
   await statusItem(page).hover();
   const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText }).first();
   const shown = await hover.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);

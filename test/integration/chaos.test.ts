@@ -70,10 +70,10 @@ function prng(seed: number): () => number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One "window": persistence over the shared memento, an inbox restored from it, a client (as commandPersistence.test.ts). */
 /** Sequenced events one inbox applied a second time (and how many of them were requests): a replay its dedupe no longer remembered. */
 const reapplied = { count: 0, requests: 0 };
 
+/** One "window": persistence over the shared memento, an inbox restored from it, a client (as commandPersistence.test.ts). */
 function openWindow(memento: MemoryMemento, proxy: TcpProxy, onOutcome: (outcome: SendOutcome) => void, applied: Map<string, Set<number>>) {
   const log = new RecordingLogger();
   const persistence = new WorkspacePersistence(memento, proxy.url, log);
@@ -278,6 +278,7 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
         while (Date.now() - floodStart < durationMs) {
           const due = Math.floor(((Date.now() - floodStart) / 1_000) * RATE) - posted;
           if (due <= 0) {
+            // Pacing, not a wait for a result: the flood posts RATE events a second.
             await sleep(5);
             continue;
           }
@@ -316,6 +317,7 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
             const answer: Answer = item.request.options.length > 0 ? { option: item.request.options[0]!.id } : { text: 'chaos answer' };
             void window.client.respond(item.request, answer).then(onOutcome);
           }
+          // Pacing: the answerer looks at the open requests 25 times a second, as a person clicking fast.
           await sleep(40);
         }
       })();
@@ -344,6 +346,7 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
               setTimeout(() => proxy.restore(), outage);
             }
           }
+          // The chaos clock's tick: severs and reloads fall due at seeded points in real time.
           await sleep(2);
         }
       })();

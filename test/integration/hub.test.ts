@@ -129,8 +129,13 @@ describe('hub: WebSocket binding', () => {
     assert.doesNotMatch(JSON.stringify(data), /PostgreSQL|Configure the service|Database/);
     assert.equal(data.fields[0]?.label, 'db');
     assert.equal(raw.events().length, 1, 'session.started did not match attention.*');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(other.events().length, 0);
+    // A marker for the other subscriber's own session, sent after: once it is there, anything of `session` would be too.
+    const marker = makeEvent('session.started', freshSession('someone-else'), 0);
+    other.send({ type: 'subscribe', id: 'c2', filter: { session: marker['session'] as string } });
+    await other.waitFor(isFrame('subscribed', 'c2'));
+    emitter.send(marker);
+    await other.waitFor((r) => r.value['id'] === marker['id']);
+    assert.deepEqual(other.events().map((e) => e['id']), [marker['id']], 'nothing of the session reached a subscriber of another');
   });
 
   test('resume after a severed connection delivers exactly the missed tail', async () => {
@@ -149,8 +154,11 @@ describe('hub: WebSocket binding', () => {
     const again = await connect();
     again.send({ type: 'subscribe', id: 's2', filter: { session }, from: [{ session, epoch: 0, seq: last?.['seq'] }] });
     const tail = await again.waitForCount(isEventOf(session), 5);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    assert.deepEqual(again.events().map((e) => e['id']), all.slice(5).map((e) => e['id']));
+    // A marker, live after the replay: once it is there, any more of the replay would be too.
+    const marker = makeEvent('progress.status', session, 10);
+    emitter.send(marker);
+    await again.waitFor((r) => r.value['id'] === marker['id']);
+    assert.deepEqual(again.events().map((e) => e['id']), [...all.slice(5), marker].map((e) => e['id']));
     assert.equal(tail.length, 5);
     assert.equal(again.received.some((r) => r.value['type'] === 'replay-exhausted'), false);
   });
@@ -163,8 +171,10 @@ describe('hub: WebSocket binding', () => {
     const consumer = await connect();
     consumer.send({ type: 'subscribe', id: 'all', filter: { session: [a, b] }, from: 'all' });
     await consumer.waitForCount((r) => r.value['session'] === a || r.value['session'] === b, 3);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(consumer.events().map((e) => `${e['session']}:${e['seq']}`).sort(), [`${a}:0`, `${a}:1`, `${b}:0`].sort());
+    // A marker, posted once the replay is in: a duplicate replayed would come before it.
+    assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('progress.status', b, 1)])).status, 202);
+    await consumer.waitFor((r) => r.value['session'] === b && r.value['seq'] === 1);
+    assert.deepEqual(consumer.events().map((e) => `${e['session']}:${e['seq']}`).sort(), [`${a}:0`, `${a}:1`, `${b}:0`, `${b}:1`].sort());
   });
 
   test('bad input is answered in-band and the connection survives', async () => {
@@ -257,7 +267,9 @@ describe('hub: WebSocket binding', () => {
     const watcher = await connect();
     watcher.send({ type: 'subscribe', id: 'w', filter: { session: [lonely, shared, mute] }, from: 'all' });
     await watcher.waitForCount((r) => r.value['type'] === 'session.started', 4);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A marker, posted once the replay is in: a refused command replayed would come before it.
+    assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('progress.status', lonely, 1)])).status, 202);
+    await watcher.waitFor((r) => r.value['session'] === lonely && r.value['seq'] === 1);
     assert.equal(watcher.events().filter((e) => String(e['type']).startsWith('control.')).length, 0);
   });
 

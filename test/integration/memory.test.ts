@@ -65,6 +65,7 @@ async function floodingHub(): Promise<{ url: string; sent: () => number; close: 
     for (let i = 0; i < REQUESTS && ws.readyState === ws.OPEN; i++) {
       ws.send(requestFrame(i, body), { binary: false });
       sent++;
+      // Back-pressure: a ws socket has no drain event, so the send buffer is polled until it empties below the mark.
       while (ws.bufferedAmount > HIGH_WATER_BYTES && ws.readyState === ws.OPEN) await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };

@@ -1,8 +1,58 @@
-/** Polls `condition` until it holds, or fails with `what` after `timeoutMs`. */
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5_000, describe?: () => string): Promise<void> {
+// The one poller every test tier uses (unit, integration, the end-to-end workbench):
+// it waits for the change a test asserts, up to a deadline, and when the deadline
+// passes its failure says what it last saw. A test never waits a fixed time instead.
+
+/** How long to wait and how often to look. */
+export interface WaitOptions<T> {
+  /** Default 5 000 ms. */
+  timeoutMs?: number;
+  /** Default 10 ms; an end-to-end read (a page evaluation) asks for more. */
+  everyMs?: number;
+  /** How the last value reads in the failure message; default JSON. */
+  show?: (last: T) => string;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function showValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Reads `read` until `holds` says yes of what it read, and returns that value; after
+ * the deadline fails with `what` and the last value read. `read` may be async; a
+ * read that throws fails the wait at once (catch in `read` what may fail for a while).
+ */
+export async function waitForValue<T>(read: () => T | Promise<T>, holds: (value: T) => boolean, what: string, options: WaitOptions<T> = {}): Promise<T> {
+  const { timeoutMs = 5_000, everyMs = 10, show = showValue } = options;
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${describe ? `: ${describe()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  for (;;) {
+    const value = await read();
+    if (holds(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${show(value)}`);
+    await pause(everyMs);
+  }
+}
+
+/**
+ * Polls `condition` (sync or async) until it holds, or fails with `what` after
+ * `timeoutMs`, adding `describe()` (the state it last saw) to the message.
+ */
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5_000,
+  describe?: () => string | Promise<string>,
+  everyMs = 10,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${describe ? `: ${await describe()}` : ''}`);
+    await pause(everyMs);
   }
 }

@@ -9,6 +9,7 @@ import type { HostToWebview, PageInit, PageRequest } from '../../src/shared/webv
 import { webviewHtml } from '../../src/ui/page/webviewHtml';
 import { launchBrowser } from './browser';
 import { repoRoot } from './fixtures';
+import { waitForValue } from './waitUntil';
 import { applyPageTheme, pageTheme, type VsCodeTheme } from './vscodeThemes';
 
 export interface OpenOptions {
@@ -122,13 +123,11 @@ export class WebviewPage {
   }
 
   async waitForPosted(match: (message: Record<string, unknown>) => boolean, timeoutMs = 5_000): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = (await this.posted()).find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`the page did not post the expected message; posted ${JSON.stringify(await this.posted())}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const posted = await waitForValue(() => this.posted(), (messages) => messages.some(match), 'the page to post the expected message',
+      { timeoutMs, everyMs: 20, show: (messages) => `posted ${JSON.stringify(messages)}` });
+    const found = posted.find(match);
+    if (!found) throw new Error('unreachable: the posted message matched a moment ago');
+    return found;
   }
 
   async violations(): Promise<string[]> {

@@ -74,6 +74,7 @@ export class WsPeer {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting; got ${this.describe()}`);
       await new Promise<void>((resolve) => {
+        // The deadline only: the next message or the close wakes this waiter at once.
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
           clearTimeout(timer);
@@ -97,6 +98,7 @@ export class WsPeer {
     if (this.closed) return;
     const closed = new Promise<void>((resolve) => this.ws.once('close', () => resolve()));
     this.ws.close();
+    // A bound on the close handshake, not a wait: past it the socket is terminated.
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000))]);
     if (!this.closed) this.ws.terminate();
   }

@@ -85,15 +85,15 @@ export interface QuickInputs {
 /** An item of a pick step: a value of the step, or our own "Open as page". */
 type Picked<T> = { kind: 'value'; value: T } | { kind: 'page' };
 
-/**
- * One run of the quick input for one request. Its state is the page's draft,
- * so whatever way it ends, what was typed can go to the page as it is.
- */
 /** The longest context line the first step's placeholder takes; a longer one is left to the page. */
 const CONTEXT_LINE_MAX = 90;
 /** The longest placeholder the last action is added to: past it, the line is left to the page. */
 const PLACEHOLDER_MAX = 200;
 
+/**
+ * One run of the quick input for one request. Its state is the page's draft,
+ * so whatever way it ends, what was typed can go to the page as it is.
+ */
 export class InlineFlow {
   draft: PageDraft;
   private closed = false;

@@ -6,11 +6,6 @@ import type { FilterProblem } from '../../client/userFilter';
 import { piece, PIECES } from './untrustedText';
 
 /**
- * Why the hub cannot be used, in the user's language, with the fix. The
- * hub's version list is hub-authored and enters as a capped, inert piece;
- * the setting problems are the core's own words (not yet localized).
- */
-/**
  * A refused or missing token, as a question: the failure notification asks it
  * with its "Enter Token…" button beside it, instead of naming a command to run.
  */
@@ -20,6 +15,11 @@ export function askForToken(failure: ConnectionFailure): string | undefined {
   return undefined;
 }
 
+/**
+ * Why the hub cannot be used, in the user's language, with the fix. The
+ * hub's version list is hub-authored and enters as a capped, inert piece;
+ * the setting problems are the core's own words (not yet localized).
+ */
 export function describeFailure(failure: ConnectionFailure): string {
   switch (failure.code) {
     case 'token-refused':

@@ -18,11 +18,6 @@ export interface Choice<T> {
   readonly value: T;
 }
 
-/**
- * A notification, never modal. Resolves to the value of the button chosen, by
- * identity (two buttons may read alike); buttons whose title sanitises to
- * nothing are left out.
- */
 /** A modal question with one button that goes ahead (Cancel is VS Code's own): true when the person chose it. */
 export async function confirm(message: string, action: string): Promise<boolean> {
   const button = forSurface('notificationButton', action);
@@ -33,6 +28,11 @@ export async function confirm(message: string, action: string): Promise<boolean>
 /** Every notification this extension shows, counted against VS Code's toast limit (see ToastBudget). */
 export const toastBudget = new ToastBudget();
 
+/**
+ * A notification, never modal. Resolves to the value of the button chosen, by
+ * identity (two buttons may read alike); buttons whose title sanitises to
+ * nothing are left out.
+ */
 export async function notify<T>(severity: NoticeSeverity, message: string, choices: ReadonlyArray<Choice<T>> = []): Promise<T | undefined> {
   toastBudget.note(Date.now());
   const items = choices

@@ -3,11 +3,10 @@
 // node-gyp, esbuild...), and nothing is left behind if the demo exits early.
 import { spawn } from 'node:child_process';
 import { groupAlive, groupsKilledOnExit, killGroup } from '../../support/processGroups';
+import { waitUntil } from '../../support/waitUntil';
 
 /** Process groups of steps still running: SIGKILLed should the demo exit before they end. */
 const liveGroups = groupsKilledOnExit();
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class StepError extends Error {
   override readonly name = 'StepError';
@@ -69,8 +68,7 @@ export async function stopSteps(): Promise<void> {
   stoppingSteps = true;
   const groups = [...liveGroups];
   for (const pgid of groups) killGroup(pgid, 'SIGTERM');
-  const deadline = Date.now() + 5_000;
-  while (groups.some(groupAlive) && Date.now() < deadline) await sleep(50);
+  await waitUntil(() => !groups.some(groupAlive), 'the steps to stop on SIGTERM', 5_000, undefined, 50).catch(() => undefined);
   for (const pgid of groups) if (groupAlive(pgid)) killGroup(pgid, 'SIGKILL');
-  while (groups.some(groupAlive)) await sleep(20);
+  await waitUntil(() => !groups.some(groupAlive), 'the steps\' process groups to go after SIGKILL', 10_000, () => groups.filter(groupAlive).join(' '), 20);
 }
