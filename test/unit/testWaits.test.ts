@@ -21,9 +21,7 @@ const UNEXPLAINED: Readonly<Record<string, number>> = {
   'test/e2e/vscodeSuite.e2e.test.ts': 1,
   'test/vscode/suite.ts': 3,
   'test/webview/historyPage.test.ts': 1,
-  'test/unit/answerHistory.test.ts': 2,
   'test/unit/persistence.test.ts': 1,
-  'test/unit/storageSlot.test.ts': 1,
 };
 
 const SLEEP_CALL = /(?<![\w.])sleep\(/;
