@@ -373,8 +373,10 @@ export class Inbox {
     return this.actionsOn;
   }
 
+  /** What is kept of a session's actions, with the capture ceiling now, which applies to what was kept under a higher one too. */
   recentActions(source: string, session: string): SessionActions | undefined {
-    return this.actionsOn ? this.actions.of(sessionKey(source, session)) : undefined;
+    const kept = this.actionsOn ? this.actions.of(sessionKey(source, session)) : undefined;
+    return kept === undefined ? undefined : { ...kept, ...(this.ceiling !== undefined ? { ceiling: this.ceiling } : {}) };
   }
 
   /** Sizes of every bounded structure, for tests and diagnostics. */

@@ -43,11 +43,12 @@ test('capture redacted: args_redacted, never args', () => {
   assert.deepEqual(only(summarize(requested(2, 'redacted', { args: ARGS }), undefined, 0)).args, { shown: 'none' });
 });
 
-test('capture full: args verbatim; args_redacted when args is absent, called verbatim (at full a redacted field may be)', () => {
+test('capture full: args verbatim; args_redacted when args is absent passes our pipeline before it is called redacted', () => {
   const summary = only(summarize(requested(1, 'full', { args: ARGS, args_redacted: ARGS_REDACTED }), undefined, 0));
   assert.deepEqual(summary.args, { shown: 'text', honesty: 'verbatim', text: JSON.stringify(ARGS), chars: JSON.stringify(ARGS).length });
-  const onlyRedacted = only(summarize(requested(2, 'full', { args_redacted: ARGS_REDACTED }), undefined, 0));
-  assert.equal(onlyRedacted.args.shown === 'text' && onlyRedacted.args.honesty, 'verbatim');
+  const onlyRedacted = only(summarize(requested(2, 'full', { args_redacted: { ...ARGS_REDACTED, auth: 'Bearer sk-live-abcdefghijklmnop1234' } }), undefined, 0));
+  assert.equal(onlyRedacted.args.shown === 'text' && onlyRedacted.args.honesty, 'redacted');
+  assert.doesNotMatch(JSON.stringify(onlyRedacted.args), /sk-live-abcdefghijklmnop1234/);
 });
 
 test('the person\'s capture ceiling applies: full events are read at the ceiling, and a full text is redacted here before it is called redacted', () => {
