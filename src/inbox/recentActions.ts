@@ -3,6 +3,7 @@ import { captureOf, epochOf, type AepEvent } from '../aep/envelope';
 import { captureRank, type CaptureLevel } from '../aep/levels';
 import { redactText } from '../aep/redaction';
 import { approximateBytes } from '../base/byteSize';
+import { CONTROL_CHARS, FORMAT_CHARS, TAG_CHARS } from '../base/invisibleText';
 import { maxPosition, type Position } from './position';
 
 // What an agent did just before it asked: a bounded summary of each of its
@@ -36,20 +37,25 @@ export const NAME_MAX_CHARS = ACTION_BOUNDS.name;
 export const MESSAGE_MAX_CHARS = ACTION_BOUNDS.message;
 
 /**
- * Control characters (C0 but tab and line breaks, DEL, C1) and the Unicode
- * bidirectional and invisible format characters (Trojan Source) are written
- * as `\uXXXX`: they stay visible text, and cannot reorder or hide what is around them.
+ * The characters no surface shows as such (src/base/invisibleText.ts), and
+ * `\r`, are written as `\uXXXX` (`\u{XXXXX}` past the BMP): they stay
+ * visible text, and cannot reorder or hide what is around them.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
+const UNSAFE = new RegExp(`[${CONTROL_CHARS}\\r${FORMAT_CHARS}${TAG_CHARS}]`, 'gu');
+
+function escaped(c: string): string {
+  const code = c.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Agent text made plain: unsafe characters escaped visibly, lone surrogates replaced. */
 export function plainAgentText(text: string): string {
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(LONE_SURROGATE, '\ufffd');
+  return text.replace(LONE_SURROGATE, '\ufffd').replace(UNSAFE, escaped);
 }
 
-/** Agent text made plain (plainAgentText), then bounded: the escapes count towards `max`, each unsafe character taking six. */
+/** Agent text made plain (plainAgentText), then bounded: the escapes count towards `max`, each unsafe character taking six or nine. */
 export function plainHead(text: string, max: number): string {
   return headCopy(plainAgentText(headCopy(text, max)), max);
 }
@@ -248,7 +254,7 @@ export function shownText(level: CaptureLevel, redactedValue: unknown, fullValue
     chars += redacted.length - text.length;
     text = redacted;
   }
-  // Bounded after the escapes: each unsafe character becomes six visible ones, counted in the whole length too.
+  // Bounded after the escapes: each unsafe character becomes six or nine visible ones, counted in the whole length too.
   const plain = plainAgentText(text);
   chars += plain.length - text.length;
   text = headCopy(plain, ARGS_MAX_CHARS);
