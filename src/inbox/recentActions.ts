@@ -102,7 +102,7 @@ export interface ActionSummary {
   name: string;
   callId?: string;
   run?: string;
-  /** When it happened, by the event's `time` (display only) or, unreadable, its arrival here. Milliseconds. */
+  /** When it happened, by the event's `time` (display only) but no later than its arrival here, or, unreadable, its arrival. Milliseconds. */
   at: number;
   /** When it arrived here (ms): what "before the request" is decided by when either has no position. */
   arrived: number;
@@ -262,9 +262,10 @@ export function shownText(level: CaptureLevel, redactedValue: unknown, fullValue
   return { shown: 'text', honesty, text, chars: Math.max(chars, text.length) };
 }
 
+/** The event's `time`, never later than its arrival here (an agent's clock ahead would read "0 s ago"), else its arrival. */
 function eventTime(event: AepEvent, arrival: number): number {
   const parsed = Date.parse(event.time);
-  return Number.isFinite(parsed) ? parsed : arrival;
+  return Number.isFinite(parsed) ? Math.min(parsed, arrival) : arrival;
 }
 
 function positionOf(event: AepEvent): Position | undefined {

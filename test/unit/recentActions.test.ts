@@ -251,3 +251,11 @@ test('invisible tag characters are written as visible escapes too: the same list
   assert.doesNotMatch(summary.args.text, /[\u{e0000}-\u{e007f}]/u);
   assert.ok(summary.args.text.endsWith('\\u{e007f}'));
 });
+
+test('when it happened is never later than when it arrived: an agent\'s clock ahead does not read "0 s ago"', () => {
+  const arrival = Date.parse('2026-01-01T10:00:00Z');
+  const future = only(summarize(makeEvent('tool.requested', 's1', 1, { time: '2026-01-01T11:00:00Z', data: { tool: { name: 'Bash' } } }), undefined, arrival));
+  assert.equal(future.at, arrival);
+  const past = only(summarize(makeEvent('tool.requested', 's1', 2, { time: '2026-01-01T09:59:00Z', data: { tool: { name: 'Bash' } } }), undefined, arrival));
+  assert.equal(past.at, Date.parse('2026-01-01T09:59:00Z'));
+});
