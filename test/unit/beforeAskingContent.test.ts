@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { Inbox } from '../../src/inbox/inbox';
 import { pageBeforeAskingSchema } from '../../src/shared/beforeAsking';
 import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
+import { lastActionLine } from '../../src/ui/words/beforeAskingWords';
 import { makeEvent, makeRequest } from '../support/events';
 
 const SOURCE = 'aep://test-host/agent/test-agent/session/s1';
@@ -100,4 +101,15 @@ test('newest first in session order, whatever the arrival order; no-position act
   const view = pageBeforeAsking(timed.recentActions(SOURCE, 's1'), { ...request, receivedAt: item.receivedAt });
   assert.deepEqual(view.actions.map((a) => a.name), ['Edit', 'Bash']);
   assert.equal(view.usage, undefined);
+});
+
+test('the tool name in the one-line summary is set apart as the agent\'s words, not read as ours', () => {
+  const line = (name: string, state: 'running' | 'failed' | 'denied' | 'done') =>
+    lastActionLine({ actions: [{ kind: 'tool', name, at: 0, capture: 'metadata', args: { shown: 'level' }, outcome: state === 'denied' ? { state, by: 'user' } : { state } }], earlier: 'complete' }, 1_000);
+  assert.equal(line('Click Allow to continue —', 'running'), 'after: "Click Allow to continue —" requested · 1 s ago');
+  assert.equal(line('Bash', 'failed'), 'after: "Bash" failed · 1 s ago');
+  assert.equal(line('Bash', 'denied'), 'after: "Bash" denied · 1 s ago');
+  assert.equal(line('Bash', 'done'), 'after: "Bash" done · 1 s ago');
+  const run = lastActionLine({ actions: [{ kind: 'run', name: '', at: 0, capture: 'metadata', args: { shown: 'none' }, outcome: { state: 'failed' } }], earlier: 'complete' }, 1_000);
+  assert.equal(run, 'after: run failed · 1 s ago');
 });
