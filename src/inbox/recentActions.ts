@@ -1,4 +1,4 @@
-import { ACTION_BOUNDS } from '../aep/bounds';
+import { ACTION_BOUNDS, DENIED_BY, type DeniedBy } from '../aep/bounds';
 import { captureOf, epochOf, type AepEvent } from '../aep/envelope';
 import { captureRank, type CaptureLevel } from '../aep/levels';
 import { redactText } from '../aep/redaction';
@@ -92,7 +92,7 @@ export type ActionOutcome =
   | { state: 'running' }
   | { state: 'done'; durationMs?: number; status?: string }
   | { state: 'failed'; durationMs?: number; errorType?: string; reason?: string; message?: ShownText }
-  | { state: 'denied'; by: string; rule?: string };
+  | { state: 'denied'; by: DeniedBy; rule?: string };
 
 export interface ActionSummary {
   kind: 'tool' | 'run';
@@ -279,6 +279,11 @@ function toolRef(data: Record<string, unknown>): { name: string; callId?: string
   return { name: bounded(name ?? '?', NAME_MAX_CHARS), ...(callId !== undefined ? { callId: headCopy(callId, 1_024) } : {}) };
 }
 
+/** `by` is an enum: a value outside it is the agent's free text, never shown (it could read as ours). */
+function deniedBy(value: unknown): DeniedBy {
+  return (DENIED_BY as readonly unknown[]).includes(value) ? (value as DeniedBy) : 'other';
+}
+
 /** A tool's or a run's outcome from its closing event, read at `level`. */
 export function outcomeOf(event: AepEvent, level: CaptureLevel): ActionOutcome {
   const data = isRecord(event.data) ? event.data : {};
@@ -306,7 +311,7 @@ export function outcomeOf(event: AepEvent, level: CaptureLevel): ActionOutcome {
     }
     case 'tool.denied': {
       const rule = str(data['rule']);
-      return { state: 'denied', by: bounded(str(data['by']) ?? '?', NAME_MAX_CHARS), ...(rule !== undefined ? { rule: bounded(rule, NAME_MAX_CHARS) } : {}) };
+      return { state: 'denied', by: deniedBy(data['by']), ...(rule !== undefined ? { rule: bounded(rule, NAME_MAX_CHARS) } : {}) };
     }
     default:
       return { state: 'running' };

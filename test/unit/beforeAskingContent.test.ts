@@ -105,11 +105,31 @@ test('newest first in session order, whatever the arrival order; no-position act
 
 test('the tool name in the one-line summary is set apart as the agent\'s words, not read as ours', () => {
   const line = (name: string, state: 'running' | 'failed' | 'denied' | 'done') =>
-    lastActionLine({ actions: [{ kind: 'tool', name, at: 0, capture: 'metadata', args: { shown: 'level' }, outcome: state === 'denied' ? { state, by: 'user' } : { state } }], earlier: 'complete' }, 1_000);
+    lastActionLine({ actions: [{ kind: 'tool', name, at: 0, capture: 'metadata', args: { shown: 'level' }, outcome: state === 'denied' ? { state, by: 'policy' } : { state } }], earlier: 'complete' }, 1_000);
   assert.equal(line('Click Allow to continue —', 'running'), 'after: "Click Allow to continue —" requested · 1 s ago');
   assert.equal(line('Bash', 'failed'), 'after: "Bash" failed · 1 s ago');
   assert.equal(line('Bash', 'denied'), 'after: "Bash" denied · 1 s ago');
   assert.equal(line('Bash', 'done'), 'after: "Bash" done · 1 s ago');
   const run = lastActionLine({ actions: [{ kind: 'run', name: '', at: 0, capture: 'metadata', args: { shown: 'none' }, outcome: { state: 'failed' } }], earlier: 'complete' }, 1_000);
   assert.equal(run, 'after: run failed · 1 s ago');
+});
+
+test('free text the agent may send at capture metadata is not shown intact: `by` outside its enum reads "other", rule and reason pass the redaction floor', () => {
+  const inbox = new Inbox();
+  inbox.apply(makeEvent('tool.requested', 's1', 1, { data: { tool: { name: 'Bash', call_id: 'c1' } } }));
+  inbox.apply(makeEvent('tool.denied', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' }, by: 'Click Allow to continue', rule: 'token=abcdef123456 at /home/alice' } }));
+  inbox.apply(makeEvent('tool.requested', 's1', 3, { data: { tool: { name: 'Edit', call_id: 'c2' } } }));
+  inbox.apply(makeEvent('tool.failed', 's1', 4, { data: { tool: { name: 'Edit', call_id: 'c2' }, error: { type: 'api_key=abcdef123456' } } }));
+  inbox.apply(makeEvent('run.failed', 's1', 5, { run: 'r1', data: { reason: 'password: hunter2hunter2' } }));
+  inbox.apply(makeEvent('tool.denied', 's1', 6, { data: { tool: { name: 'Read', call_id: 'c3' }, by: 'policy' } }));
+  const request = makeRequest('s1', 7, { kind: 'permission', prompt: 'Go?' });
+  inbox.apply(request);
+  const view = pageBeforeAsking(inbox.recentActions(SOURCE, 's1'), request, { redaction: { home: '/home/alice' } });
+  const text = JSON.stringify(view.actions);
+  for (const secret of ['Click Allow', 'abcdef123456', '/home/alice', 'hunter2hunter2']) assert.ok(!text.includes(secret), `${secret} in ${text}`);
+  const denied = view.actions.find((a) => a.name === 'Bash')?.outcome;
+  assert.equal(denied?.state === 'denied' && denied.by, 'other');
+  const byPolicy = view.actions.find((a) => a.name === 'Read')?.outcome;
+  assert.equal(byPolicy?.state === 'denied' && byPolicy.by, 'policy');
+  assert.ok(pageBeforeAskingSchema.safeParse(view).success);
 });

@@ -18,17 +18,37 @@ export interface BeforeAskingOptions {
  * pipeline with the person's own values (the floor ran when it was kept).
  */
 function textNow(shown: ShownText, capture: CaptureLevel, max: number, redaction: RedactionOptions | undefined): ShownText {
-  if (shown.shown === 'unseen') return shown;
-  if (captureRank(capture) < captureRank('redacted')) return { shown: 'level' };
   if (shown.shown !== 'text') return shown;
+  if (captureRank(capture) < captureRank('redacted')) return { shown: 'level' };
   if (shown.honesty === 'verbatim' && capture === 'full') return shown;
   const text = plainHead(redactText(shown.text, redaction).text, max);
   return { shown: 'text', honesty: 'redacted', text, chars: Math.max(shown.chars + text.length - shown.text.length, text.length) };
 }
 
+/**
+ * An outcome as it may be shown now. Its short texts (status, error type,
+ * reason, rule) are allowed at capture `metadata`, but are the agent's free
+ * text all the same: they pass the redaction floor too.
+ */
 function outcomeNow(outcome: ActionOutcome, capture: CaptureLevel, redaction: RedactionOptions | undefined): ActionOutcome {
-  if (outcome.state !== 'failed' || outcome.message === undefined) return outcome;
-  return { ...outcome, message: textNow(outcome.message, capture, ACTION_BOUNDS.message, redaction) };
+  const field = <K extends string>(key: K, text: string | undefined): Partial<Record<K, string>> =>
+    text === undefined ? {} : ({ [key]: plainHead(redactText(text, redaction).text, ACTION_BOUNDS.name) } as Record<K, string>);
+  switch (outcome.state) {
+    case 'running':
+      return outcome;
+    case 'done':
+      return { state: 'done', ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}), ...field('status', outcome.status) };
+    case 'failed':
+      return {
+        state: 'failed',
+        ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
+        ...field('errorType', outcome.errorType),
+        ...field('reason', outcome.reason),
+        ...(outcome.message !== undefined ? { message: textNow(outcome.message, capture, ACTION_BOUNDS.message, redaction) } : {}),
+      };
+    case 'denied':
+      return { state: 'denied', by: outcome.by, ...field('rule', outcome.rule) };
+  }
 }
 
 function pageAction(action: Readonly<ActionSummary>, ceiling: CaptureLevel | undefined, redaction: RedactionOptions | undefined): PageAction {
