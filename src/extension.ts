@@ -50,10 +50,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const tokens = new TokenStore(context.secrets, fromEnvironment, askToUseOriginToken);
   // Made before the hubs: after a reload its kept sends are what says an agent's record answers ours (hubs.ts `recorded`).
   const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
-  const hubs = new Hubs(settings, tokens, context.workspaceState, log, { keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey) });
   const secretValues = new AlwaysSecretValues(context.secrets, log.for('secrets'));
   context.subscriptions.push(secretValues);
   await secretValues.load();
+  const hubs = new Hubs(settings, tokens, context.workspaceState, log, { keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey), redaction: () => secretValues.redaction() });
   const panels = new RequestPages(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
   // Connect's last step offers system notifications (issue 42); `alerts` is made below, before any command can run.

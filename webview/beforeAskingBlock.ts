@@ -31,7 +31,7 @@ function outcomeWords(action: PageAction, outcome: PageActionOutcome): string {
         outcome.by === 'policy' ? l10n.t('denied by policy')
         : outcome.by === 'user_setting' ? l10n.t('denied by a user setting')
         : outcome.by === 'runtime' ? l10n.t('denied by the runtime')
-        : l10n.t('denied ({0})', outcome.by);
+        : l10n.t('denied');
       return outcome.rule !== undefined ? l10n.t('{0}, rule {1}', by, outcome.rule) : by;
     }
   }

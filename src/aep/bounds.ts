@@ -58,6 +58,10 @@ export const ACTION_BOUNDS = {
   message: 300,
 } as const;
 
+/** Who denied a tool (AEP-0002 `tool.denied` `by`, an enum); anything else an agent sends is shown as `other`. */
+export const DENIED_BY = ['policy', 'user_setting', 'runtime'] as const;
+export type DeniedBy = (typeof DENIED_BY)[number] | 'other';
+
 /** Where a member-level drop is recorded; a valid extension attribute name (`[a-z0-9]{1,20}`, AEP-0001 §5.4) so it may sit on the envelope too. */
 export const DROPPED_KEY = 'aepattentiondropped';
 

@@ -370,11 +370,13 @@ export class Inbox {
 
   /**
    * What one emitter's session did recently (its tool calls and runs, newest
-   * last), while kept: "Before asking" beside its requests. Undefined when
-   * nothing is kept (turned off, never seen, or forgotten).
+   * last), while kept: "Before asking" beside its requests, with the capture
+   * ceiling now, which applies to what was kept under a higher one too.
+   * Undefined when nothing is kept (turned off, never seen, or forgotten).
    */
   recentActions(source: string, session: string): SessionActions | undefined {
-    return this.actionsOn ? this.actions.of(sessionKey(source, session)) : undefined;
+    const kept = this.actionsOn ? this.actions.of(sessionKey(source, session)) : undefined;
+    return kept === undefined ? undefined : { ...kept, ...(this.ceiling !== undefined ? { ceiling: this.ceiling } : {}) };
   }
 
   /** Sizes of every bounded structure, for tests and diagnostics. */

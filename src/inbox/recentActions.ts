@@ -1,9 +1,10 @@
-import { ACTION_BOUNDS } from '../aep/bounds';
+import { ACTION_BOUNDS, DENIED_BY, type DeniedBy } from '../aep/bounds';
 import { captureOf, epochOf, type AepEvent } from '../aep/envelope';
 import { captureRank, type CaptureLevel } from '../aep/levels';
 import { redactText } from '../aep/redaction';
 import { approximateBytes } from '../base/byteSize';
-import type { Position } from './position';
+import { CONTROL_CHARS, FORMAT_CHARS, TAG_CHARS } from '../base/invisibleText';
+import { maxPosition, type Position } from './position';
 
 // What an agent did just before it asked: a bounded summary of each of its
 // session's tool calls and runs (AEP-0002 §5.2–§5.3: `tool.*`, `run.*`),
@@ -36,17 +37,27 @@ export const NAME_MAX_CHARS = ACTION_BOUNDS.name;
 export const MESSAGE_MAX_CHARS = ACTION_BOUNDS.message;
 
 /**
- * Control characters (C0 but tab and line breaks, DEL, C1) and the Unicode
- * bidirectional and invisible format characters (Trojan Source) are written
- * as `\uXXXX`: they stay visible text, and cannot reorder or hide what is around them.
+ * The characters no surface shows as such (src/base/invisibleText.ts), and
+ * `\r`, are written as `\uXXXX` (`\u{XXXXX}` past the BMP): they stay
+ * visible text, and cannot reorder or hide what is around them.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
+const UNSAFE = new RegExp(`[${CONTROL_CHARS}\\r${FORMAT_CHARS}${TAG_CHARS}]`, 'gu');
+
+function escaped(c: string): string {
+  const code = c.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Agent text made plain: unsafe characters escaped visibly, lone surrogates replaced. */
 export function plainAgentText(text: string): string {
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(LONE_SURROGATE, '\ufffd');
+  return text.replace(LONE_SURROGATE, '\ufffd').replace(UNSAFE, escaped);
+}
+
+/** Agent text made plain (plainAgentText), then bounded: the escapes count towards `max`, each unsafe character taking six or nine. */
+export function plainHead(text: string, max: number): string {
+  return headCopy(plainAgentText(headCopy(text, max)), max);
 }
 
 /** The first `max` UTF-16 units, never splitting a surrogate pair, as a copy (never a view into a large original). */
@@ -81,7 +92,7 @@ export type ActionOutcome =
   | { state: 'running' }
   | { state: 'done'; durationMs?: number; status?: string }
   | { state: 'failed'; durationMs?: number; errorType?: string; reason?: string; message?: ShownText }
-  | { state: 'denied'; by: string; rule?: string };
+  | { state: 'denied'; by: DeniedBy; rule?: string };
 
 export interface ActionSummary {
   kind: 'tool' | 'run';
@@ -91,8 +102,10 @@ export interface ActionSummary {
   name: string;
   callId?: string;
   run?: string;
-  /** When it happened, by the event's `time` (display only) or, unreadable, its arrival here. Milliseconds. */
+  /** When it happened, by the event's `time` (display only) but no later than its arrival here, or, unreadable, its arrival. Milliseconds. */
   at: number;
+  /** When it arrived here (ms): what "before the request" is decided by when either has no position. */
+  arrived: number;
   /** Its place in the session's order, when it has one (AEP-0001 §7.3): what "before the request" is decided by. */
   position?: Position;
   /** The capture the arguments were read at: the event's, at most the person's ceiling. */
@@ -120,6 +133,10 @@ export interface SessionActions {
   readonly sawStart: boolean;
   /** Summaries dropped for the per-session bound (the oldest). */
   readonly dropped: number;
+  /** The latest place in the session's order, and the latest arrival, of the events `usage` was summed from: whether it is from before a request. */
+  readonly usageAt: Readonly<{ position?: Position; arrived: number }> | undefined;
+  /** The person's capture ceiling now (Inbox.recentActions): what was kept under a higher one is shown under this one. */
+  readonly ceiling?: CaptureLevel;
 }
 
 // ---- one event → its part of a summary (pure) -------------------------------------
@@ -132,8 +149,11 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A count or a duration the agent sent: a whole number that stays exact (a safe integer), else none. */
 function wholeNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
+  const whole = Math.floor(value);
+  return Number.isSafeInteger(whole) ? whole : undefined;
 }
 
 /** The level an event's content is read at: its own capture, never above the person's ceiling (AEP-0001 §8.2: a hop only down-levels). */
@@ -213,13 +233,12 @@ const REDACT_LOOKAHEAD = 256;
  * and, for arguments, its `full` twin (`args`), read at `level`:
  * - below `redacted`: `level` (an emitter that sent one anyway claimed less
  *   than it carries: it is not shown either);
- * - `redacted`: the redacted field. When the event itself is `full` (the
- *   person's ceiling lowered it), a `redacted`-gated field may be verbatim
- *   (AEP-0002 §5.1 rule 2), so it passes our own AEP-0003 §9.4 pipeline
- *   here before it may be called redacted (rule 3);
- * - `full`: the verbatim field, else the redacted one.
+ * - `redacted`: the redacted field. Whoever redacted it (the agent, or at
+ *   capture `full` perhaps no one: AEP-0002 §5.1 rule 2), it passes our own
+ *   AEP-0003 §9.4 pipeline here before it may be called redacted (rule 3);
+ * - `full`: the verbatim field, else the redacted one (through the pipeline as above).
  */
-export function shownText(level: CaptureLevel, eventCapture: CaptureLevel, redactedValue: unknown, fullValue: unknown): ShownText {
+export function shownText(level: CaptureLevel, redactedValue: unknown, fullValue: unknown): ShownText {
   if (captureRank(level) < captureRank('redacted')) return { shown: 'level' };
   const verbatim = level === 'full' && fullValue !== undefined;
   const value = verbatim ? fullValue : redactedValue;
@@ -227,21 +246,26 @@ export function shownText(level: CaptureLevel, eventCapture: CaptureLevel, redac
   const read = typeof value === 'string' ? { text: headCopy(value, ARGS_MAX_CHARS + REDACT_LOOKAHEAD), chars: value.length } : jsonHead(value, ARGS_MAX_CHARS + REDACT_LOOKAHEAD);
   let text = read.text;
   let chars = read.chars;
-  const mustRedact = !verbatim && eventCapture === 'full' && level === 'redacted';
+  // Whatever is called redacted passes our own AEP-0003 §9.4 pipeline, the agent's `args_redacted` included (rule 3):
+  // the floor here; the person's always-secret values and home are applied when shown (beforeAskingContent.ts).
+  const mustRedact = !verbatim;
   if (mustRedact) {
     const redacted = redactText(text).text;
     chars += redacted.length - text.length;
     text = redacted;
   }
-  text = plainAgentText(headCopy(text, ARGS_MAX_CHARS));
-  // At capture `full` a `redacted`-gated field may be verbatim (rule 2): only what passed a pipeline is called redacted.
-  const honesty = verbatim || (!mustRedact && eventCapture === 'full') ? 'verbatim' : 'redacted';
+  // Bounded after the escapes: each unsafe character becomes six or nine visible ones, counted in the whole length too.
+  const plain = plainAgentText(text);
+  chars += plain.length - text.length;
+  text = headCopy(plain, ARGS_MAX_CHARS);
+  const honesty = verbatim ? 'verbatim' : 'redacted';
   return { shown: 'text', honesty, text, chars: Math.max(chars, text.length) };
 }
 
+/** The event's `time`, never later than its arrival here (an agent's clock ahead would read "0 s ago"), else its arrival. */
 function eventTime(event: AepEvent, arrival: number): number {
   const parsed = Date.parse(event.time);
-  return Number.isFinite(parsed) ? parsed : arrival;
+  return Number.isFinite(parsed) ? Math.min(parsed, arrival) : arrival;
 }
 
 function positionOf(event: AepEvent): Position | undefined {
@@ -253,6 +277,11 @@ function toolRef(data: Record<string, unknown>): { name: string; callId?: string
   const name = str(tool['name']);
   const callId = str(tool['call_id']);
   return { name: bounded(name ?? '?', NAME_MAX_CHARS), ...(callId !== undefined ? { callId: headCopy(callId, 1_024) } : {}) };
+}
+
+/** `by` is an enum: a value outside it is the agent's free text, never shown (it could read as ours). */
+function deniedBy(value: unknown): DeniedBy {
+  return (DENIED_BY as readonly unknown[]).includes(value) ? (value as DeniedBy) : 'other';
 }
 
 /** A tool's or a run's outcome from its closing event, read at `level`. */
@@ -271,7 +300,7 @@ export function outcomeOf(event: AepEvent, level: CaptureLevel): ActionOutcome {
       const error = isRecord(data['error']) ? data['error'] : {};
       const errorType = str(error['type']);
       const reason = str(data['reason']);
-      const message = error['message'] === undefined ? undefined : shownText(level, captureOf(event), str(error['message']), undefined);
+      const message = error['message'] === undefined ? undefined : shownText(level, str(error['message']), undefined);
       return {
         state: 'failed',
         ...duration,
@@ -282,7 +311,7 @@ export function outcomeOf(event: AepEvent, level: CaptureLevel): ActionOutcome {
     }
     case 'tool.denied': {
       const rule = str(data['rule']);
-      return { state: 'denied', by: bounded(str(data['by']) ?? '?', NAME_MAX_CHARS), ...(rule !== undefined ? { rule: bounded(rule, NAME_MAX_CHARS) } : {}) };
+      return { state: 'denied', by: deniedBy(data['by']), ...(rule !== undefined ? { rule: bounded(rule, NAME_MAX_CHARS) } : {}) };
     }
     default:
       return { state: 'running' };
@@ -311,10 +340,11 @@ export function summarize(event: AepEvent, ceiling: CaptureLevel | undefined, ar
     ...('callId' in ref && ref.callId !== undefined ? { callId: ref.callId } : {}),
     ...(event.run !== undefined ? { run: headCopy(event.run, 1_024) } : {}),
     at: eventTime(event, arrival),
+    arrived: arrival,
     ...(position ? { position } : {}),
     capture: level,
     // A closing event seen without its request carries no arguments: they were not seen.
-    args: event.type === 'tool.requested' ? shownText(level, captureOf(event), data['args_redacted'], data['args']) : opening ? { shown: 'none' } : { shown: 'unseen' },
+    args: event.type === 'tool.requested' ? shownText(level, data['args_redacted'], data['args']) : opening ? { shown: 'none' } : { shown: 'unseen' },
     outcome: opening ? { state: 'running' } : outcomeOf(event, level),
   };
 }
@@ -349,11 +379,16 @@ export function nextUsage(current: RunUsage | undefined, event: AepEvent): RunUs
     const base = sameRun ? current : undefined;
     return { ...(base ?? {}), ...(run !== undefined ? { run } : {}), ...reported };
   }
-  const add = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : a + b);
+  // A sum that no longer stays exact (past a safe integer, or an infinite cost) is not shown: no figure is better than a wrong one.
+  const add = (a: number | undefined, b: number | undefined) => {
+    const sum = a === undefined ? b : b === undefined ? a : a + b;
+    return sum !== undefined && Number.isSafeInteger(sum) ? sum : undefined;
+  };
   const inputTokens = add(current.inputTokens, reported.inputTokens);
   const outputTokens = add(current.outputTokens, reported.outputTokens);
   let cost = current.cost;
   if (reported.cost) cost = !cost ? reported.cost : cost.currency === reported.cost.currency ? { currency: cost.currency, total: cost.total + reported.cost.total } : cost;
+  if (cost && !Number.isFinite(cost.total)) cost = undefined;
   return { ...(run !== undefined ? { run } : {}), ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}), ...(cost ? { cost } : {}) };
 }
 
@@ -374,6 +409,7 @@ interface Ring {
   bytes: Map<ActionSummary, number>;
   total: number;
   usage: RunUsage | undefined;
+  usageAt: { position?: Position; arrived: number } | undefined;
   since: number;
   sawStart: boolean;
   dropped: number;
@@ -432,7 +468,13 @@ export class RecentActions {
     if (ring.seen.has(event.id)) return;
     ring.seen.add(event.id);
     if (ring.seen.size > SEEN_PER_SESSION) ring.seen.delete(ring.seen.values().next().value ?? '');
-    ring.usage = nextUsage(ring.usage, event);
+    const usage = nextUsage(ring.usage, event);
+    if (usage !== ring.usage) {
+      const position = positionOf(event);
+      const at = ring.usageAt;
+      ring.usageAt = { arrived: Math.max(at?.arrived ?? arrival, arrival), ...(position || at?.position ? { position: position ? maxPosition(at?.position, position) : at?.position } : {}) };
+    }
+    ring.usage = usage;
     const opening = event.type === 'tool.requested' || event.type === 'run.started';
     if (!opening) {
       const open = this.findOpen(ring, event);
@@ -473,7 +515,10 @@ export class RecentActions {
 
   /** What the store holds for `key`, or undefined. */
   of(key: string): SessionActions | undefined {
-    return this.rings.get(key);
+    const ring = this.rings.get(key);
+    if (ring === undefined) return undefined;
+    const { actions, usage, usageAt, since, sawStart, dropped } = ring;
+    return { actions, usage, usageAt, since, sawStart, dropped };
   }
 
   forget(key: string): void {
@@ -509,7 +554,7 @@ export class RecentActions {
   private ring(key: string, arrival: number): Ring {
     let ring = this.rings.get(key);
     if (!ring) {
-      ring = { actions: [], seen: new Set(), byRef: new Map(), bytes: new Map(), total: 0, usage: undefined, since: arrival, sawStart: false, dropped: 0 };
+      ring = { actions: [], seen: new Set(), byRef: new Map(), bytes: new Map(), total: 0, usage: undefined, usageAt: undefined, since: arrival, sawStart: false, dropped: 0 };
       this.rings.set(key, ring);
       if (!this.held.has(key)) {
         this.quiet.add(key);

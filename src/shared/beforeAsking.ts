@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ACTION_BOUNDS } from '../aep/bounds';
+import { ACTION_BOUNDS, DENIED_BY } from '../aep/bounds';
 import { CAPTURE_LEVELS } from '../aep/levels';
 
 // "Before asking": the request's session's last actions before it asked, as
@@ -35,7 +35,7 @@ const outcomeSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('running') }),
   z.object({ state: z.literal('done'), durationMs: duration, status: z.optional(name) }),
   z.object({ state: z.literal('failed'), durationMs: duration, errorType: z.optional(name), reason: z.optional(name), message: z.optional(shownTextSchema) }),
-  z.object({ state: z.literal('denied'), by: name, rule: z.optional(name) }),
+  z.object({ state: z.literal('denied'), by: z.enum([...DENIED_BY, 'other']), rule: z.optional(name) }),
 ]);
 export type PageActionOutcome = z.infer<typeof outcomeSchema>;
 

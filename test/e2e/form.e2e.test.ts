@@ -197,7 +197,7 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
       await notification.waitFor({ state: 'visible', timeout: 60_000 });
       await waitForStatus(page, /1 request waits for you/);
       // The last thing the agent did before asking, in the notification's one line.
-      assert.match(await notification.innerText(), /after: Edit done · \d+ (s|min) ago/);
+      assert.match(await notification.innerText(), /after: "Edit" done · \d+ (s|min) ago/);
       const open = notification.getByRole('button', { name: 'Open', exact: true });
       await open.waitFor({ state: 'visible', timeout: 10_000 });
       await shot(ctx, page, '1-notification');

@@ -65,8 +65,11 @@ test('the webview bundle is a browser script with no module loader', () => {
 // the notifier's burst and toast budget and the history export came before. A new
 // dependency or a whole library pulled in by one import fails here. The goal is
 // 200 KB (issue 40: load what runs only when the person acts, on demand); this
-// budget only keeps the bundle from growing while it is out of reach.
-const EXTENSION_BUDGET_BYTES = 369_000;
+// budget only keeps the bundle from growing while it is out of reach. The fixes
+// to "Before asking" after its review added 2.6 KB (368,409 to 371,011 bytes): the
+// view checked against the page's schema and rebuilt under the ceiling and the
+// redaction options of now, in session order, and the one list of invisible characters.
+const EXTENSION_BUDGET_BYTES = 371_700;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');

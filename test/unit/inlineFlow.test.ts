@@ -145,9 +145,9 @@ describe('the inline step loop', () => {
 
   test('the first step says what the agent did last before asking, where it fits; later steps do not', async () => {
     const after = lastActionLine({ actions: [{ kind: 'tool', name: 'Bash', at: Date.now() - 120_000, capture: 'metadata', args: { shown: 'level' }, outcome: { state: 'failed', errorType: 'exit_1' } }], earlier: 'complete' }, Date.now());
-    assert.equal(after, 'after: Bash failed · 2 min ago');
+    assert.equal(after, 'after: "Bash" failed · 2 min ago');
     const shown = await walk(parsed(PERMISSION), [{ pick: 'Deny' }], {}, after);
-    assert.equal(shown.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text · after: Bash failed · 2 min ago');
+    assert.equal(shown.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text · after: "Bash" failed · 2 min ago');
     const none = await walk(parsed(PERMISSION), [{ pick: 'Deny' }]);
     assert.equal(none.quick.shown[0]?.view.placeholder, 'Choose an answer (Enter), or reply with text');
     const tooLong = await walk(parsed(PERMISSION), [{ pick: 'Deny' }], {}, `after: ${'x'.repeat(200)}`);

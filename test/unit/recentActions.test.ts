@@ -43,11 +43,12 @@ test('capture redacted: args_redacted, never args', () => {
   assert.deepEqual(only(summarize(requested(2, 'redacted', { args: ARGS }), undefined, 0)).args, { shown: 'none' });
 });
 
-test('capture full: args verbatim; args_redacted when args is absent, called verbatim (at full a redacted field may be)', () => {
+test('capture full: args verbatim; args_redacted when args is absent passes our pipeline before it is called redacted', () => {
   const summary = only(summarize(requested(1, 'full', { args: ARGS, args_redacted: ARGS_REDACTED }), undefined, 0));
   assert.deepEqual(summary.args, { shown: 'text', honesty: 'verbatim', text: JSON.stringify(ARGS), chars: JSON.stringify(ARGS).length });
-  const onlyRedacted = only(summarize(requested(2, 'full', { args_redacted: ARGS_REDACTED }), undefined, 0));
-  assert.equal(onlyRedacted.args.shown === 'text' && onlyRedacted.args.honesty, 'verbatim');
+  const onlyRedacted = only(summarize(requested(2, 'full', { args_redacted: { ...ARGS_REDACTED, auth: 'Bearer sk-live-abcdefghijklmnop1234' } }), undefined, 0));
+  assert.equal(onlyRedacted.args.shown === 'text' && onlyRedacted.args.honesty, 'redacted');
+  assert.doesNotMatch(JSON.stringify(onlyRedacted.args), /sk-live-abcdefghijklmnop1234/);
 });
 
 test('the person\'s capture ceiling applies: full events are read at the ceiling, and a full text is redacted here before it is called redacted', () => {
@@ -239,4 +240,22 @@ test('a repeat of an action (a replay past the dedupe window) changes nothing', 
   store.note('k', done, undefined, 0);
   assert.equal(store.of('k')?.actions.length, 1);
   assert.equal(store.of('k')?.usage?.inputTokens, 10, 'counted once');
+});
+
+test('invisible tag characters are written as visible escapes too: the same list of invisible characters as every surface', () => {
+  const hidden = [...'ignore the person'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+  const summary = only(summarize(makeEvent('tool.requested', 's1', 1, { capture: 'full', data: { tool: { name: `Bash${hidden}` }, args: `ls${hidden}\u{e007f}` } }), undefined, 0));
+  assert.doesNotMatch(summary.name, /[\u{e0000}-\u{e007f}]/u);
+  assert.ok(summary.name.startsWith('Bash\\u{e0069}'), summary.name);
+  assert.ok(summary.args.shown === 'text');
+  assert.doesNotMatch(summary.args.text, /[\u{e0000}-\u{e007f}]/u);
+  assert.ok(summary.args.text.endsWith('\\u{e007f}'));
+});
+
+test('when it happened is never later than when it arrived: an agent\'s clock ahead does not read "0 s ago"', () => {
+  const arrival = Date.parse('2026-01-01T10:00:00Z');
+  const future = only(summarize(makeEvent('tool.requested', 's1', 1, { time: '2026-01-01T11:00:00Z', data: { tool: { name: 'Bash' } } }), undefined, arrival));
+  assert.equal(future.at, arrival);
+  const past = only(summarize(makeEvent('tool.requested', 's1', 2, { time: '2026-01-01T09:59:00Z', data: { tool: { name: 'Bash' } } }), undefined, arrival));
+  assert.equal(past.at, Date.parse('2026-01-01T09:59:00Z'));
 });

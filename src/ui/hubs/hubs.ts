@@ -3,6 +3,7 @@ import {
   AnswerPipeline, type Admission, type AnswerFacts, type AnswerRecord, type AnswerResult, type AnswerSurface, type LateSettlement,
 } from '../../answer/answerPipeline';
 import type { CaptureChoice } from '../../aep/capture';
+import type { RedactionOptions } from '../../aep/redaction';
 import type { KeyValueStorage } from '../../client/commandStore';
 import type { AnswerSender, SendOutcome } from '../../client/controlSender';
 import type { Reachability } from '../../client/rosterSnapshot';
@@ -24,6 +25,8 @@ export interface HubsOptions {
   client?: ClientTuning;
   /** What the answer history kept of the answers sent for a request (answerHistory.ts `sentAnswers`): all that is left of them after a reload. */
   keptSends?: (hub: Pick<Hub, 'id'>, itemKey: string) => readonly KeptSend[];
+  /** The redaction pipeline's options (AlwaysSecretValues.redaction): "Before asking" shows redacted text as it would be sent. */
+  redaction?: () => RedactionOptions;
 }
 
 /** One hub of the window: its connection and the requests it brought (HubConnection.store). */
@@ -183,7 +186,8 @@ export class Hubs extends Disposable {
   beforeAsking(item: Readonly<AttentionItem>): PageBeforeAsking | undefined {
     const inbox = this.of(item)?.store.inbox;
     if (inbox === undefined || !inbox.recentActionsOn) return undefined;
-    return pageBeforeAsking(inbox.recentActions(item.source, item.session), item.requestEvent);
+    const redaction = this.options.redaction?.();
+    return pageBeforeAsking(inbox.recentActions(item.source, item.session), { seq: item.requestEvent.seq, epoch: item.requestEvent.epoch, receivedAt: item.receivedAt }, redaction ? { redaction } : {});
   }
 
   /** A second event at a taken position in the request's session, if its emitter sent one (AEP-0001 §7.2). */

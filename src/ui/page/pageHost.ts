@@ -98,7 +98,8 @@ export class PageHost {
       this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`);
       return;
     }
-    if (this.isReady) this.webview.postMessage(checked.data);
+    // Nothing goes to a page that was not rendered what it is about (a refused `init` leaves it showing the one before).
+    if (this.isReady && this.shown !== undefined) this.webview.postMessage(checked.data);
     else this.keep(checked.data);
   }
 
@@ -153,11 +154,24 @@ export class PageHost {
     this.waiting.push(message);
   }
 
+  /**
+   * Only a render that reached the page is recorded as shown: a refused
+   * `init` leaves the page showing what it showed before, and nothing it
+   * sends about that, nor anything posted about the new request, is taken
+   * or passed on until a render reaches it.
+   */
   private render(): void {
     const init = { ...this.options.init(), generation: ++renders };
+    this.shown = undefined;
+    const checked = hostToWebviewSchema.safeParse(init);
+    if (!checked.success) {
+      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`);
+      return;
+    }
+    this.webview.postMessage(checked.data);
     this.shown = { key: init.request.key, generation: init.generation };
-    this.post(init);
     this.options.afterInit?.();
+    for (const kept of this.waiting.splice(0)) this.post(kept);
   }
 
   private receive(raw: unknown): void {
@@ -175,7 +189,6 @@ export class PageHost {
     }
     this.ready = true;
     this.render();
-    for (const kept of this.waiting.splice(0)) this.post(kept);
   }
 
   /**

@@ -3,17 +3,19 @@ import type { PageAction, PageBeforeAsking } from '../../shared/beforeAsking';
 import { agoRounded } from '../../shared/timeText';
 import { piece, PIECES } from './untrustedText';
 
+/** The tool's name is the agent's: quoted, as other agent text in a line of ours, so it cannot read as our words. */
 function outcomeWords(action: PageAction): string {
-  const name = action.kind === 'tool' ? piece(action.name, PIECES.kind) : l10n.t('run');
+  const run = action.kind === 'run';
+  const name = piece(action.name, PIECES.kind);
   switch (action.outcome.state) {
     case 'running':
-      return action.kind === 'tool' ? l10n.t('{0} requested', name) : l10n.t('run started');
+      return run ? l10n.t('run started') : l10n.t('"{0}" requested', name);
     case 'done':
-      return action.kind === 'tool' ? l10n.t('{0} done', name) : l10n.t('run finished');
+      return run ? l10n.t('run finished') : l10n.t('"{0}" done', name);
     case 'failed':
-      return l10n.t('{0} failed', name);
+      return run ? l10n.t('run failed') : l10n.t('"{0}" failed', name);
     case 'denied':
-      return l10n.t('{0} denied', name);
+      return l10n.t('"{0}" denied', name);
   }
 }
 

@@ -28,6 +28,8 @@
 // sanitised pieces can be sanitised whole again; Markdown text is encoded
 // (`&` to `&amp;`) and must be produced once, at the end.
 
+import { CONTROL_CHARS, FORMAT_CHARS, TAG_CHARS } from '../../base/invisibleText';
+
 /** Where a string is shown. Each surface has its own cap and line rule. */
 export type Surface =
   | 'notificationMessage'
@@ -89,22 +91,18 @@ export const LINK_SYNTAX = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+
 export const ICON_SYNTAX = /\\?\$\([A-Za-z0-9-]+(?:~[A-Za-z]+)?\)/g;
 
 /**
- * Characters removed everywhere: C0 and C1 controls and DEL (line breaks and
- * tabs are handled first), bidi embeddings/overrides/isolates and marks
- * (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), and invisible
- * characters that could hide text or break words unseen: zero-width space,
- * word joiner and invisible operators, BOM, Mongolian vowel separator,
- * interlinear annotation marks. ZWNJ/ZWJ (U+200C/U+200D) stay: emoji
- * sequences and several scripts need them.
+ * Characters removed everywhere (src/base/invisibleText.ts, the one list every
+ * surface uses): C0 and C1 controls and DEL (line breaks and tabs are handled
+ * first), bidi controls and marks, and invisible format characters.
  */
-const REMOVED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
+const REMOVED = new RegExp(`[${CONTROL_CHARS}${FORMAT_CHARS}]`, 'g');
 
 /**
- * Unicode tag characters hide text from the eye (and carry "invisible" prompt
+ * Unicode tag characters (TAG_CHARS) hide text from the eye (and carry "invisible" prompt
  * injection); they are kept only inside an emoji tag sequence (a subdivision
  * flag: U+1F3F4, tags, U+E007F).
  */
-const TAG_RUNS = /(\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F})|[\u{E0000}-\u{E007F}]/gu;
+const TAG_RUNS = new RegExp(`(\\u{1F3F4}[\\u{E0020}-\\u{E007E}]+\\u{E007F})|[${TAG_CHARS}]`, 'gu');
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g;
