@@ -526,8 +526,11 @@ describe('client against the demo agent', () => {
         }
         assert.equal(view.earlier, 'complete', 'it saw the session start');
       }
-      // The tokens and cost so far (the session's, now), as the agent reported them: three pieces of work.
-      const usage = pageBeforeAsking(h.inbox.recentActions(items[0]!.source, items[0]!.session), items[0]!.requestEvent).usage;
+      // The tokens and cost before the last request, as the agent reported them: three pieces of work. Before
+      // the first, the session's totals already hold work done after it, so none are shown rather than wrong ones.
+      const usageBefore = (item: (typeof items)[number]) => pageBeforeAsking(h.inbox.recentActions(item.source, item.session), item.requestEvent).usage;
+      assert.equal(usageBefore(items[0]!), undefined);
+      const usage = usageBefore(items.at(-1)!);
       assert.equal(usage?.inputTokens, 1_850 * 3);
       assert.equal(usage?.outputTokens, 240 * 3);
       assert.equal(usage?.cost?.currency, 'USD');
