@@ -111,6 +111,12 @@ export function sessionKey(source: string, session: string): string {
   return `${source}\u0000${session}`;
 }
 
+/** The emitter (`source`) of a `sessionKey`. */
+export function sourceOfSessionKey(key: string): string {
+  const end = key.indexOf('\u0000');
+  return end < 0 ? key : key.slice(0, end);
+}
+
 /** The host part of an `aep://{host}/agent/...` source, for provenance display. */
 export function sourceHost(source: string): string | undefined {
   const match = /^aep:\/\/([^/]+)/.exec(source);

@@ -1,5 +1,5 @@
 import { ACTION_BOUNDS, DENIED_BY, type DeniedBy } from '../aep/bounds';
-import { captureOf, epochOf, type AepEvent } from '../aep/envelope';
+import { captureOf, epochOf, sourceOfSessionKey, type AepEvent } from '../aep/envelope';
 import { captureRank, type CaptureLevel } from '../aep/levels';
 import { redactText } from '../aep/redaction';
 import { approximateBytes } from '../base/byteSize';
@@ -570,10 +570,28 @@ export class RecentActions {
 
   private evictQuiet(): void {
     while (this.quiet.size > this.limits.quietSessions) {
-      const oldest = this.quiet.values().next();
-      if (oldest.done) break;
-      this.forget(oldest.value);
+      const victim = this.fairVictim();
+      if (victim === undefined) break;
+      this.forget(victim);
     }
+  }
+
+  /**
+   * The least recently active quiet session of the emitter that holds the
+   * most of them: an agent that opens sessions by the hundred takes back its
+   * own, never another agent's history (which its next request would then
+   * show as "earlier steps are not available").
+   */
+  private fairVictim(): string | undefined {
+    const counts = new Map<string, number>();
+    for (const key of this.quiet) {
+      const source = sourceOfSessionKey(key);
+      counts.set(source, (counts.get(source) ?? 0) + 1);
+    }
+    let most = 0;
+    for (const count of counts.values()) most = Math.max(most, count);
+    for (const key of this.quiet) if (counts.get(sourceOfSessionKey(key)) === most) return key;
+    return undefined;
   }
 
   private findOpen(ring: Ring, event: AepEvent): ActionSummary | undefined {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import type { AepEvent } from '../../src/aep/envelope';
+import { sessionKey, type AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/inbox/inbox';
 import { EventIntake } from '../../src/client/eventIntake';
 import type { ControlSender } from '../../src/client/controlSender';
@@ -155,6 +155,18 @@ test('a session keeps its last 50; quiet sessions are bounded, sessions with ope
   store.clear();
   assert.equal(bytes, 0);
   assert.equal(store.bytes, 0);
+});
+
+test('an agent that opens sessions by the dozen takes back its own quiet sessions, never another agent\'s', () => {
+  const store = new RecentActions(undefined, { perSession: 50, quietSessions: 4 });
+  const key = (source: string, session: string) => sessionKey(source, session);
+  store.note(key('aep://h/agent/a', 'a1'), requested(1, 'metadata', {}, 'a1'), undefined, 0);
+  store.note(key('aep://h/agent/a', 'a2'), requested(1, 'metadata', {}, 'a2'), undefined, 0);
+  for (let i = 0; i < 10; i++) store.note(key('aep://h/agent/flood', `m${i}`), requested(1, 'metadata', {}, `m${i}`), undefined, 0);
+  assert.equal(store.sessions, 4);
+  assert.ok(store.of(key('aep://h/agent/a', 'a1')) && store.of(key('aep://h/agent/a', 'a2')), 'the other agent\'s history stays');
+  assert.ok(store.of(key('aep://h/agent/flood', 'm9')) && store.of(key('aep://h/agent/flood', 'm8')), 'the flood keeps its newest');
+  assert.equal(store.of(key('aep://h/agent/flood', 'm7')), undefined);
 });
 
 test('the inbox keeps a session\'s actions, holds them while a request is open, counts them in its budget, and turns off', () => {
