@@ -19,6 +19,11 @@ export function severityRank(level: Severity): number {
   return SEVERITIES.indexOf(level);
 }
 
+/** What content at `level` may show under the person's capture ceiling: the lower of the two (no ceiling: `level`). */
+export function underCeiling(level: CaptureLevel, ceiling: CaptureLevel | undefined): CaptureLevel {
+  return ceiling !== undefined && captureRank(ceiling) < captureRank(level) ? ceiling : level;
+}
+
 /** True when `level` carries at least as much content as `floor`. */
 export function captureAtLeast(level: CaptureLevel, floor: CaptureLevel): boolean {
   return captureRank(level) >= captureRank(floor);

@@ -1,6 +1,6 @@
 import { ACTION_BOUNDS, DENIED_BY, type DeniedBy } from '../aep/bounds';
 import { captureOf, epochOf, sourceOfSessionKey, type AepEvent } from '../aep/envelope';
-import { captureRank, type CaptureLevel } from '../aep/levels';
+import { captureAtLeast, underCeiling, type CaptureLevel } from '../aep/levels';
 import { redactText } from '../aep/redaction';
 import { approximateBytes } from '../base/byteSize';
 import { CONTROL_CHARS, FORMAT_CHARS, TAG_CHARS } from '../base/invisibleText';
@@ -158,8 +158,7 @@ function wholeNumber(value: unknown): number | undefined {
 
 /** The level an event's content is read at: its own capture, never above the person's ceiling (AEP-0001 §8.2: a hop only down-levels). */
 export function readLevel(event: Pick<AepEvent, 'capture'>, ceiling: CaptureLevel | undefined): CaptureLevel {
-  const own = captureOf(event);
-  return ceiling !== undefined && captureRank(ceiling) < captureRank(own) ? ceiling : own;
+  return underCeiling(captureOf(event), ceiling);
 }
 
 /**
@@ -239,7 +238,7 @@ const REDACT_LOOKAHEAD = 256;
  * - `full`: the verbatim field, else the redacted one (through the pipeline as above).
  */
 export function shownText(level: CaptureLevel, redactedValue: unknown, fullValue: unknown): ShownText {
-  if (captureRank(level) < captureRank('redacted')) return { shown: 'level' };
+  if (!captureAtLeast(level, 'redacted')) return { shown: 'level' };
   const verbatim = level === 'full' && fullValue !== undefined;
   const value = verbatim ? fullValue : redactedValue;
   if (value === undefined) return { shown: 'none' };

@@ -1,6 +1,6 @@
 import { epochOf, type AepEvent } from '../../aep/envelope';
 import { ACTION_BOUNDS } from '../../aep/bounds';
-import { captureRank, type CaptureLevel } from '../../aep/levels';
+import { captureAtLeast, underCeiling, type CaptureLevel } from '../../aep/levels';
 import { redactText, type RedactionOptions } from '../../aep/redaction';
 import { comparePositions, type Position } from '../../inbox/position';
 import { plainHead, type ActionOutcome, type ActionSummary, type SessionActions, type ShownText } from '../../inbox/recentActions';
@@ -19,7 +19,7 @@ export interface BeforeAskingOptions {
  */
 function textNow(shown: ShownText, capture: CaptureLevel, max: number, redaction: RedactionOptions | undefined): ShownText {
   if (shown.shown !== 'text') return shown;
-  if (captureRank(capture) < captureRank('redacted')) return { shown: 'level' };
+  if (!captureAtLeast(capture, 'redacted')) return { shown: 'level' };
   if (shown.honesty === 'verbatim' && capture === 'full') return shown;
   const text = plainHead(redactText(shown.text, redaction).text, max);
   return { shown: 'text', honesty: 'redacted', text, chars: Math.max(shown.chars + text.length - shown.text.length, text.length) };
@@ -52,7 +52,7 @@ function outcomeNow(outcome: ActionOutcome, capture: CaptureLevel, redaction: Re
 }
 
 function pageAction(action: Readonly<ActionSummary>, ceiling: CaptureLevel | undefined, redaction: RedactionOptions | undefined): PageAction {
-  const capture = ceiling !== undefined && captureRank(ceiling) < captureRank(action.capture) ? ceiling : action.capture;
+  const capture = underCeiling(action.capture, ceiling);
   return {
     kind: action.kind, name: action.name, at: action.at, capture,
     args: textNow(action.args, capture, ACTION_BOUNDS.args, redaction),
