@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import {
   ANSWER_SURFACES, AnswerPipeline, decideCapture, type AnswerFacts, type AnswerRefusal, type AnswerResult, type AnswerSurface, type LateSettlement,
 } from '../../src/answer/answerPipeline';
@@ -342,18 +342,24 @@ describe('the record is the one home of what became of the answer', () => {
     assert.equal(second.code === 'answer-in-flight' && second.sent, true);
   });
 
-  test('an accept that comes after the ack window: the record says accepted and no new answer may go', async (t) => {
+  /** Allow, sent through a sender whose ack window is one second, and that second passed on the fake clock: timed out. */
+  async function timedOutAllow(t: TestContext, w: ReturnType<typeof window>, pipeline: AnswerPipeline) {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     t.after(stopAll);
-    const w = window();
     const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
     opened.push(short);
     short.connected(() => true);
-    const first = outcome(w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
+    const first = outcome(pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
     t.mock.timers.tick(1_000);
     const timedOut = await first;
     assert.equal(timedOut.kind, 'timeout');
-    assert.equal(w.pipeline.record(w.facts())?.state, 'timed-out');
+    assert.equal(pipeline.record(w.facts())?.state, 'timed-out');
+    return { short, timedOut };
+  }
+
+  test('an accept that comes after the ack window: the record says accepted and no new answer may go', async (t) => {
+    const w = window();
+    const { short, timedOut } = await timedOutAllow(t, w, w.pipeline);
     assert.equal(w.pipeline.record(w.facts())?.commandId, timedOut.commandId);
     const event: AepEvent = {
       aep: '0.1', id: 'late-ack', type: 'control.accepted', time: new Date().toISOString(), source: w.request.source, agent: w.request.agent,
@@ -365,19 +371,10 @@ describe('the record is the one home of what became of the answer', () => {
   });
 
   test('a hub refusal that comes after the ack window: the record says refused, with the reason, and a new answer may go', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
-    t.after(stopAll);
     const w = window();
     const late: LateSettlement[] = [];
     const pipeline = new AnswerPipeline({ settledLate: (settled) => late.push(settled) });
-    const short = new ControlSender(new RecordingLogger(), w.store, { identity, ackWindowFor: () => 1_000 });
-    opened.push(short);
-    short.connected(() => true);
-    const first = outcome(pipeline.submit('page', w.facts(), { option: 'allow' }, {}, short));
-    t.mock.timers.tick(1_000);
-    const timedOut = await first;
-    assert.equal(timedOut.kind, 'timeout');
-    assert.equal(pipeline.record(w.facts())?.state, 'timed-out');
+    const { short, timedOut } = await timedOutAllow(t, w, pipeline);
     // AEP-0004 §4.2: any cause-matched error frame is a refusal, whenever it comes.
     assert.ok(short.onErrorFrame({ type: 'error', code: 'no-route', cause: timedOut.commandId, detail: 'no claimant' }));
     const refused: SendOutcome = { kind: 'refused-by-hub', commandId: timedOut.commandId, code: 'no-route', detail: 'no claimant' };

@@ -2,7 +2,7 @@
 // webview stands in for VS Code's panel, and the answer path is the real
 // answer pipeline over a real sender and command store.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { afterEach, describe, test, type TestContext } from 'node:test';
 import { AnswerPipeline, type AnswerFacts, type AnswerSurface } from '../../src/answer/answerPipeline';
 import { recordedAnswer, type SentAnswer } from '../../src/inbox/recordedAnswer';
 import type { Answer } from '../../src/aep/attention';
@@ -141,6 +141,19 @@ async function posted(webview: FakeWebview, count: number): Promise<HostToWebvie
 }
 
 const submit = (answer: Answer, submitId = 'submit-1') => ({ type: 'submit', submitId, answer });
+
+/** A page over the real answer path whose answer (Allow, `submit-1`) got no acknowledgement: it offers Send again. */
+async function pageAfterTimeout(t: TestContext) {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const item = permissionItem();
+  const path = answerPath(item);
+  const opened = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
+  opened.webview.fromPage({ type: 'ready' });
+  opened.webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
+  t.mock.timers.tick(60_000);
+  const [, , timedOut] = await posted(opened.webview, 3);
+  return { item, path, opened, webview: opened.webview, timedOut };
+}
 
 describe('request page host', () => {
   test('a preview page taken over for another request: the old one lets go without closing it, the new one renders at once, a pin reaches the owner', () => {
@@ -414,15 +427,8 @@ describe('request page host', () => {
   });
 
   test('Send again on the page resends the answer the page sent and shows; once a newer answer went from another surface, nothing goes and the page says it was replaced', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
-    const item = permissionItem();
-    const path = answerPath(item);
-    const { webview } = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
-    webview.fromPage({ type: 'ready' });
-    webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
+    const { item, path, webview, timedOut } = await pageAfterTimeout(t);
     const pageCommand = path.wire[0];
-    t.mock.timers.tick(60_000);
-    const [, , timedOut] = await posted(webview, 3);
     assert.ok(timedOut?.type === 'outcome');
     assert.deepEqual([timedOut.submitId, timedOut.phase, timedOut.canRetry], ['submit-1', 'timeout', true], 'the page offers Send again of its answer');
 
@@ -443,15 +449,7 @@ describe('request page host', () => {
   });
 
   test('an answer given elsewhere while the page offers Send again: the page shows it at once, on its way and then settled, and the offer goes', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
-    const item = permissionItem();
-    const path = answerPath(item);
-    const opened = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
-    const { webview } = opened;
-    webview.fromPage({ type: 'ready' });
-    webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
-    t.mock.timers.tick(60_000);
-    const [, , timedOut] = await posted(webview, 3);
+    const { item, path, opened, webview, timedOut } = await pageAfterTimeout(t);
     assert.ok(timedOut?.type === 'outcome' && timedOut.canRetry === true, 'the page offers Send again of its answer');
 
     const elsewhere = path.answerElsewhere(item, { option: 'deny' }, opened);
@@ -510,14 +508,7 @@ describe('request page host', () => {
   });
 
   test('Send again on the page, while its answer is still the request\'s: the same command goes again, same id', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
-    const item = permissionItem();
-    const path = answerPath(item);
-    const { webview } = page(item, { answer: path.answer, resend: path.resend }, { hubs: { answerRecord: path.record } });
-    webview.fromPage({ type: 'ready' });
-    webview.fromShown(submit({ option: 'allow' }, 'submit-1'));
-    t.mock.timers.tick(60_000);
-    await posted(webview, 3);
+    const { path, webview } = await pageAfterTimeout(t);
     webview.fromShown({ type: 'retry', submitId: 'submit-1' });
     assert.equal(path.wire.length, 2);
     assert.equal(path.wire[1], path.wire[0], 'the same id');
