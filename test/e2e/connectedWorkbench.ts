@@ -29,7 +29,12 @@ export async function withConnectedWorkbench(
   options: {
     name: string;
     token: string;
-    /** Merged into the user's settings.json. */
+    /**
+     * Merged into the user's settings.json, over `aepAttention.osNotifications: off`: the offer to allow
+     * system notifications would stand beside the first request's toast, and VS Code shows three toasts
+     * at most, so a test that waits for a later toast would find it in the notification center instead.
+     * The system-notification tests turn it back on.
+     */
     userSettings?: Record<string, unknown>;
     /** Runs on the browser context before the workbench loads (openWorkbench). */
     prepare?: (context: BrowserContext) => Promise<void>;
@@ -52,7 +57,7 @@ export async function withConnectedWorkbench(
       userDataDir: path.join(tmp, 'user-data'),
       extensionsDir: path.join(tmp, 'extensions'),
       env: { AEP_HUB: hub.url, AEP_TOKEN: options.token },
-      ...(options.userSettings ? { userSettings: options.userSettings } : {}),
+      userSettings: { 'aepAttention.osNotifications': 'off', ...options.userSettings },
     });
     workbench = await openWorkbench(server.url, workspaceDir, undefined, undefined, options.prepare);
     const page = workbench.page;

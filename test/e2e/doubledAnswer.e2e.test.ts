@@ -35,10 +35,7 @@ async function pickRow(page: Page, text: string, label: RegExp): Promise<void> {
 test('an answer awaiting its ack: Answer Next does not bring the request back, and the agent gets one command', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
   let agent: WsPeer | undefined;
   try {
-    // No offer to allow system notifications beside the first request's toast: VS Code shows three toasts at most,
-    // and this test waits for a fourth (the agent's refusal) while the request's and the refusal's stay up.
-    const userSettings = { 'aepAttention.osNotifications': 'off' };
-    await withConnectedWorkbench(t, { name: 'doubled-answer', token: TOKEN, userSettings }, async ({ hub, page, shot }) => {
+    await withConnectedWorkbench(t, { name: 'doubled-answer', token: TOKEN }, async ({ hub, page, shot }) => {
       // A long ack window: the answer stays in flight until this test acks it.
       const peer = await WsPeer.connect(hub.url, {
         token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'], ack_window_ms: 120_000 } },

@@ -127,7 +127,7 @@ async function waitForMade(frame: Frame, count: number, timeoutMs = 30_000): Pro
 test('system notifications: asked from a click, refused then allowed, one per request while the window is in the background, clicked to answer', { timeout: 360_000, ...codeServerSuite() }, async (t) => {
   let agent: WsPeer | undefined;
   try {
-    await withConnectedWorkbench(t, { name: 'os-notify', token: TOKEN, prepare, userSettings: { 'aepAttention.sound': true } }, async ({ hub, page, shot }) => {
+    await withConnectedWorkbench(t, { name: 'os-notify', token: TOKEN, prepare, userSettings: { 'aepAttention.osNotifications': 'whenUnfocused', 'aepAttention.sound': true } }, async ({ hub, page, shot }) => {
       // Nothing has shown the view yet: the tooltip says what starts it.
       const before = await waitForTooltip(page, /start once the AEP Attention sidebar has been opened/);
       t.diagnostic(`tooltip before the sidebar: ${before.replace(/\n+/g, ' | ')}`);
@@ -238,7 +238,7 @@ test('two windows of one code-server on one hub: one request, one system notific
         await prepare(context);
         await context.grantPermissions(['notifications']);
       },
-      userSettings: { 'aepAttention.sound': true },
+      userSettings: { 'aepAttention.osNotifications': 'whenUnfocused', 'aepAttention.sound': true },
     }, async ({ hub, page, shot }) => {
       // A second window of the same code-server, on another folder: its own extension host, the same user settings and hub.
       const otherFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-os-notify-other-'));
@@ -459,6 +459,7 @@ test('a window connected without Connect to Hub: the first request\'s notificati
     await withConnectedWorkbench(t, {
       name: 'os-offer-first-toast',
       token: TOKEN,
+      userSettings: { 'aepAttention.osNotifications': 'whenUnfocused' },
       prepare: async (context) => {
         await context.addInitScript(recordNotifications);
         await context.addInitScript(modelPermissionPrompt);
