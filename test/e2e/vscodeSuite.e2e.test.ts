@@ -13,6 +13,7 @@ import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension, runVsce } from './vsce';
+import { waitUntil } from '../support/waitUntil';
 import { codeServerSuite } from '../support/harness';
 
 /** The runner: an extension whose only job is to run the suite and write the verdict. */
@@ -76,15 +77,13 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
     await server.stop();
     server = await startCodeServer({ vsixPath: runnerVsix, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: suiteEnv });
     workbench = await openWorkbench(server.url, workspaceDir);
-    const deadline = Date.now() + 240_000;
-    while (!fs.existsSync(results)) {
-      if (Date.now() > deadline) throw new Error('the suite never wrote its results');
+    await waitUntil(async () => {
       if (second && fs.existsSync(stopSecond)) {
         await second.close('the suite asked the second hub to stop');
         second = undefined;
       }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+      return fs.existsSync(results);
+    }, 'the suite to write its results', 240_000, undefined, 500);
     const verdict = JSON.parse(fs.readFileSync(results, 'utf8')) as { ok: boolean; error?: string; lines: string[] };
     for (const line of verdict.lines) t.diagnostic(line);
     assert.ok(verdict.ok, verdict.error);

@@ -105,18 +105,22 @@ describe('client against a hostile hub', () => {
     await waitUntil(() => c.state.kind === 'connected' && hub.connections() === 2, 'the reconnect');
   });
 
-  test('a hub that answers with another version fails once, clearly', async () => {
+  test('a hub that answers with another version fails once, clearly', async (t) => {
     const hub = await fakeHub((ws, frame) => {
       if (frame['type'] === 'hello') ws.send(JSON.stringify({ ...FAKE_HUB_HELLO, versions: ['9.9'] }));
     });
     servers.push(hub);
+    // A fake clock: a retry scheduled after the failure would run, and say "connecting", inside the tick.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const { c } = client(hub.url);
     await waitUntil(() => c.state.kind === 'failed', 'the failure');
     const state = c.state;
     assert.deepEqual(state.kind === 'failed' && state.failure, { code: 'version-unsupported', ours: '0.1', hubVersions: ['9.9'] });
     assert.equal(state.kind === 'failed' && describeFailure(state.failure), 'the hub speaks AEP 9.9, but this extension speaks 0.1.');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(hub.connections(), 1, 'no retry loop on a final failure');
+    // Ten times the longest backoff (200 ms here): a retry would have run by then.
+    t.mock.timers.tick(2_000);
+    assert.equal(c.state.kind, 'failed', 'no retry loop on a final failure');
+    assert.equal(hub.connections(), 1);
   });
 
   test('version-unsupported from the hub is final and says what the hub speaks', async () => {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeCommand, makeEvent, makeRequest, postEvents, rawEnvelope } from '../support/events';
 import { WsPeer, type Received } from '../support/wsPeer';
+import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'test-token-0123456789';
 const isFrame = (type: string, id?: string) => (r: Received) => r.value['type'] === type && (id === undefined || r.value['id'] === id);
@@ -204,8 +205,8 @@ describe('hub: WebSocket binding', () => {
     const control = { accepts: ['control.attention.respond'], ack_window_ms: 5000, futurekey: { x: 1 } };
     const emitter = await connect({ role: 'emitter', agent: 'roster-agent', capabilities: { control, emits: ['attention'] } });
     emitter.send(makeEvent('session.started', session, 0));
+    await emitter.handled();
     const consumer = await connect();
-    await new Promise((resolve) => setTimeout(resolve, 100));
     consumer.send({ type: 'roster', id: 'r1' });
     const reply = await consumer.waitFor(isFrame('roster', 'r1'));
     const entry = (reply.value['entries'] as Array<Record<string, unknown>>).find((e) => e['session'] === session);
@@ -214,18 +215,22 @@ describe('hub: WebSocket binding', () => {
     const denied = await emitter.waitFor(isFrame('error', 'r2'));
     assert.equal(denied.value['code'], 'unauthorized');
     await emitter.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    consumer.send({ type: 'roster', id: 'r3' });
-    const after = await consumer.waitFor(isFrame('roster', 'r3'));
-    assert.equal((after.value['entries'] as Array<Record<string, unknown>>).some((e) => e['session'] === session), false);
+    // The hub drops the claim when it sees the close, which may be after ours: ask until it has.
+    let asked = 0;
+    await waitUntil(async () => {
+      const id = `r3-${asked++}`;
+      consumer.send({ type: 'roster', id });
+      const after = await consumer.waitFor(isFrame('roster', id));
+      return !(after.value['entries'] as Array<Record<string, unknown>>).some((e) => e['session'] === session);
+    }, 'the closed emitter\'s claim to leave the roster');
   });
 
   test('a command reaches its single claimant byte-identically and joins the history', async () => {
     const session = freshSession('route');
     const target = await connect({ role: 'emitter', capabilities: { control: { accepts: ['control.attention.respond'] } } });
     target.send(makeEvent('session.started', session, 0));
+    await target.handled();
     const sender = await connect({ role: 'both' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
     const command = JSON.stringify(makeCommand('control.attention.respond', session, { subject: 'R1', cause: 'R1', data: { answer: { option: 'allow' } } }));
     sender.send(command);
     const delivered = await target.waitFor((r) => r.value['type'] === 'control.attention.respond');
@@ -254,14 +259,14 @@ describe('hub: WebSocket binding', () => {
     const two = await connect({ role: 'emitter', capabilities: control });
     one.send(makeEvent('session.started', shared, 0, {}, 'one'));
     two.send(makeEvent('session.started', shared, 0, {}, 'two'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all([one.handled(), two.handled()]);
     assert.equal(await refusal(shared), 'ambiguous');
     assert.equal(one.events().length + two.events().length, 0, 'never broadcast, never guessed');
 
     const mute = freshSession('unsupported');
     const plain = await connect({ role: 'emitter' });
     plain.send(makeEvent('session.started', mute, 0));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await plain.handled();
     assert.equal(await refusal(mute), 'unsupported');
 
     const watcher = await connect();
@@ -335,7 +340,7 @@ describe('hub: buffer limits and watch-only mode', () => {
       const doc = (await (await fetch(`${hub.url}/events`)).json()) as Record<string, Record<string, unknown>>;
       assert.equal(doc['capabilities']?.['control'], undefined, 'no routing surface advertised');
       target.send(makeEvent('session.started', session, 0));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await target.handled();
       const command = makeCommand('control.attention.respond', session, { subject: 'R', data: { answer: { option: 'allow' } } });
       sender.send(command);
       const error = await sender.waitFor((r) => r.value['cause'] === command['id']);

@@ -67,11 +67,13 @@ describe('a subscription the hub never confirms', () => {
     c.dispose();
   });
 
-  test('a confirmed subscription is not cut by the timer', async () => {
+  test('a confirmed subscription is not cut by the timer', async (t) => {
     const polite = await hub(politeHub);
+    // A fake clock: a subscribe timer left running would fire, and cut the connection, inside the tick.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const { c, states } = client(polite.url, { subscribeTimeoutMs: 200 });
     await waitUntil(() => c.state.kind === 'connected', 'connected');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    t.mock.timers.tick(400);
     assert.equal(c.state.kind, 'connected');
     assert.equal(polite.connections(), 1);
     assert.deepEqual(states.map((state) => state.kind), ['connecting', 'connected']);
@@ -100,12 +102,13 @@ describe('ack windows from the roster', () => {
       }
       if (frame['type'] === 'roster') {
         rosters++;
-        ws.send(JSON.stringify({ type: 'roster', id: frame['id'], entries }));
+        // The second roster carries a marker session: once the client knows it, that roster is applied whole.
+        const marker = { session: 'marker', agent: 'm', control: { accepts: ['control.attention.respond'], ack_window_ms: 4_000 } };
+        ws.send(JSON.stringify({ type: 'roster', id: frame['id'], entries: rosters >= 2 ? [...entries, marker] : entries }));
       }
     });
     const { c, log } = client(rostered.url);
-    await waitUntil(() => rosters >= 2 && c.reachability('sane').state === 'reachable', 'two rosters', 5_000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => c.reachability('marker').state === 'reachable', 'the second roster', 5_000);
     assert.deepEqual(
       ['hasty', 'forever', 'sane', 'patient'].map((session) => c.reachability(session)),
       [
@@ -124,10 +127,17 @@ describe('ack windows from the roster', () => {
 });
 
 describe('a hub that drops the client during every replay of everything', () => {
-  test('after three such drops in a row the client resumes from its positions, and asks for everything again once a connection lasts', async () => {
+  test('after three such drops in a row the client resumes from its positions, and asks for everything again once a connection lasts', async (t) => {
     const froms: unknown[] = [];
     let latest: { terminate(): void } | undefined;
     const replayAllHello = { ...FAKE_HUB_HELLO, capabilities: { replay: { all: true } } };
+    // A fake clock, moved 10 ms at each look while the test waits, and at once past stableMs below.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const until = (holds: () => boolean, what: string) =>
+      waitUntil(() => {
+        t.mock.timers.tick(10);
+        return holds();
+      }, what, 10_000, () => log.lines.join('\n'));
     const dropper = await hub((ws, frame) => {
       if (frame['type'] === 'hello') ws.send(JSON.stringify(replayAllHello));
       if (frame['type'] !== 'subscribe') return;
@@ -138,10 +148,10 @@ describe('a hub that drops the client during every replay of everything', () => 
       if (frame['from'] === 'all') setTimeout(() => ws.terminate(), 20);
     });
     const positions = new MemoryPositionStore([{ session: 's1', epoch: 0, seq: 7 }]);
-    const { c, log } = client(dropper.url, { positions, stableMs: 400 });
+    const { c, log, states } = client(dropper.url, { positions, stableMs: 400 });
     const notices: unknown[] = [];
     c.onDidNoteResume((notice) => notices.push(notice));
-    await waitUntil(() => froms.length >= 4, 'four subscriptions', 10_000, () => log.lines.join('\n'));
+    await until(() => froms.length >= 4, 'four subscriptions');
     assert.deepEqual(froms.slice(0, 4), ['all', 'all', 'all', [{ session: 's1', epoch: 0, seq: 7 }]]);
     assert.ok(log.lines.some((line) => /dropped the last 3 connections while replaying everything/.test(line)), log.lines.join('\n'));
     // Each replay of everything says the hub cannot tell what it dropped; then the cut-short note replaces it.
@@ -150,11 +160,13 @@ describe('a hub that drops the client during every replay of everything', () => 
       { code: 'replay-all-cut-short', connections: 3 },
     ], 'said as a code the status tooltip words');
     // The positions connection lasts past stableMs; the next reconnect asks for everything again.
-    await waitUntil(() => c.state.kind === 'connected', 'connected from positions', 5_000);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    assert.equal(froms.length, 4, 'nothing asked for while the positions connection lasted');
+    await until(() => c.state.kind === 'connected', 'connected from positions');
+    const seen = states.length;
+    t.mock.timers.tick(600);
+    assert.equal(states.length, seen, 'nothing asked for while the positions connection lasted');
+    assert.equal(froms.length, 4);
     latest?.terminate();
-    await waitUntil(() => froms.length >= 5, 'a fifth subscription', 5_000, () => log.lines.join('\n'));
+    await until(() => froms.length >= 5, 'a fifth subscription');
     assert.equal(froms[4], 'all', 'after a connection that lasted, everything is asked for again');
     c.dispose();
   });

@@ -12,7 +12,10 @@ export interface WaitOptions<T> {
   show?: (last: T) => string;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Taken when this module loads, before any test fakes the clock (t.mock.timers replaces
+// the global): a test that drives its timers by hand still polls in real time.
+const realSetTimeout = globalThis.setTimeout;
+const pause = (ms: number) => new Promise((resolve) => realSetTimeout(resolve, ms));
 
 function showValue(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -15,6 +15,7 @@ export class WsPeer {
   readonly received: Received[] = [];
   private waiters: Array<() => void> = [];
   closed = false;
+  private markers = 0;
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
@@ -88,6 +89,17 @@ export class WsPeer {
   async waitForCount(match: (received: Received) => boolean, count: number, timeoutMs = 3_000): Promise<Received[]> {
     await this.waitFor(() => this.received.filter(match).length >= count, timeoutMs);
     return this.received.filter(match);
+  }
+
+  /**
+   * Resolves once the hub has handled everything this peer sent before it: a ping and
+   * its pong, which the hub answers in order on the same socket (AEP-0003 §3.5.5).
+   */
+  async handled(timeoutMs = 3_000): Promise<void> {
+    const t = ++this.markers;
+    const from = this.received.length;
+    this.send({ type: 'ping', t });
+    await this.waitFor((r) => r.value['type'] === 'pong' && r.value['t'] === t, timeoutMs, from);
   }
 
   events(): Array<Record<string, unknown>> {

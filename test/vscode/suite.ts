@@ -7,18 +7,25 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AepAttentionApi } from '../../src/extension';
 import packageJson from '../../package.json';
+import { waitForValue } from '../support/waitUntil';
 import * as fs from 'node:fs';
 
 const EXTENSION_ID = 'aepattention.aep-attention';
 
 async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const value = await waitForValue(probe, (seen) => seen !== undefined && seen !== false, what, { timeoutMs, everyMs: 100 });
+  return value as T;
+}
+
+/**
+ * Resolves once the workbench has shown a tab opened after everything this extension
+ * asked for before it: a new untitled editor, as a marker (the workbench handles an
+ * extension's requests in order and reports tabs in order).
+ */
+async function workbenchCaughtUp(): Promise<void> {
+  const before = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'untitled').length;
+  await vscode.commands.executeCommand('workbench.action.files.newUntitledFile');
+  await until('the marker tab', () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'untitled').length > before);
 }
 
 function requestTabs(): vscode.Tab[] {
@@ -48,7 +55,7 @@ const cases: Case[] = [
     await vscode.commands.executeCommand('aepAttention.openRequest', item.key);
     await until('the request panel', () => requestTabs().length === 1);
     await vscode.commands.executeCommand('aepAttention.openRequest', item.key);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await workbenchCaughtUp();
     assert.equal(requestTabs().length, 1);
     assert.equal(api.openPanels(), 1);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -76,7 +83,7 @@ const cases: Case[] = [
     const last = four.at(-1);
     assert.ok(last);
     await vscode.commands.executeCommand('aepAttention.openRequest', last.key);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await workbenchCaughtUp();
     assert.equal(requestTabs().length, 1);
     assert.equal(vscode.window.tabGroups.all.length, groupsBefore + 1);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
