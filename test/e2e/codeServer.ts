@@ -6,9 +6,11 @@
 // Nothing here reaches past loopback: code-server binds 127.0.0.1, Chromium runs
 // with its background networking off and every host name but loopback unresolvable.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 import { CHROMIUM_ARGS } from '../support/browser';
@@ -191,6 +193,54 @@ function writeJson(file: string, value: unknown): void {
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+/**
+ * Installs `vsixPath` into `extensionsDir` as code-server's `--install-extension` does:
+ * once per package (by its digest) into out/e2e/installed, then as a copy, the
+ * registry's paths rewritten to the copy's. An install took 3–6 s per code-server.
+ */
+async function installInto(extensionsDir: string, vsixPath: string, codeServer: (args: string[]) => Promise<string>): Promise<string> {
+  const digest = createHash('sha256').update(fs.readFileSync(vsixPath)).digest('hex').slice(0, 32);
+  const installed = path.join(e2eOutDir(), 'installed');
+  const template = path.join(installed, digest);
+  let log = '';
+  if (!fs.existsSync(template)) {
+    const partial = path.join(installed, `${digest}.${process.pid}.partial`);
+    fs.rmSync(partial, { recursive: true, force: true });
+    const extensions = path.join(partial, 'extensions');
+    const state = path.join(partial, 'state');
+    fs.mkdirSync(state, { recursive: true });
+    const configFile = path.join(state, 'config.yaml');
+    fs.writeFileSync(configFile, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
+    log = await codeServer(['--config', configFile, '--user-data-dir', path.join(state, 'user-data'), '--extensions-dir', extensions, '--force', '--install-extension', vsixPath]);
+    // The newest few are kept (ours, the probe's, the extension-host suite's); older ones go.
+    const done = fs.readdirSync(installed).filter((name) => !name.includes('.')).map((name) => path.join(installed, name));
+    done.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+    for (const old of done.slice(3)) fs.rmSync(old, { recursive: true, force: true });
+    // Another test file may have made the same one meanwhile: either is as good.
+    if (!fs.existsSync(template)) fs.renameSync(extensions, template);
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
+  fs.cpSync(template, extensionsDir, { recursive: true });
+  const registry = path.join(extensionsDir, 'extensions.json');
+  if (fs.existsSync(registry)) {
+    const entries = JSON.parse(fs.readFileSync(registry, 'utf8')) as unknown;
+    fs.writeFileSync(registry, JSON.stringify(relocated(entries, template, extensionsDir)));
+  }
+  return log;
+}
+
+/** `value` with every string that starts with `from` (a path or a file URL of it) starting with `to` instead. */
+function relocated(value: unknown, from: string, to: string): unknown {
+  if (typeof value === 'string') {
+    if (value.startsWith(from)) return to + value.slice(from.length);
+    const fromUrl = pathToFileURL(from).href;
+    return value.startsWith(fromUrl) ? pathToFileURL(to).href + value.slice(fromUrl.length) : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => relocated(item, from, to));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, relocated(item, from, to)]));
+  return value;
+}
+
 /** Process groups started here and not stopped yet: killed if the test process exits early. */
 const liveGroups = groupsKilledOnExit();
 
@@ -221,9 +271,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const env = serverEnv(stateDir, options.env);
   const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
   let log = '';
-  if (options.vsixPath) {
-    log += await run(install.node24, [install.codeServerEntry, ...common, '--force', '--install-extension', options.vsixPath], env, 120_000);
-  }
+  if (options.vsixPath) log += await installInto(extensionsDir, options.vsixPath, (args) => run(install.node24, [install.codeServerEntry, ...args], env, 120_000));
 
   const args = [
     install.codeServerEntry,
