@@ -11,6 +11,8 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
+import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';
+import { waitForValue } from '../support/waitUntil';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { statusLabel, waitForStatus, webviewFrame } from './workbenchPage';
@@ -38,6 +40,21 @@ test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServe
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
   const agentLog: string[] = [];
+  let markers = 0;
+  /**
+   * Shows that nothing more was notified: a marker request, posted now from its own session, is
+   * notified after anything the window decided before it, so once its toast shows, an earlier
+   * toast would show already. Its session then ends, and the window holds what it held before.
+   */
+  const afterMarker = async (page: Page, waiting: RegExp) => {
+    assert.ok(hub, 'a hub to post the marker to');
+    const session = freshSession('marker');
+    const prompt = `Marker ${++markers}: is this shown?`;
+    assert.equal((await postEvents(hub.url, TOKEN, [makeRequest(session, 0, { prompt }, { severity: 'notice' }, 'marker-agent')])).status, 202);
+    await toasts(page, prompt).first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('session.ended', session, 1, {}, 'marker-agent')])).status, 202);
+    await waitForStatus(page, waiting);
+  };
   try {
     const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
     t.diagnostic(`VSIX ${fs.statSync(vsixPath).size} bytes`);
@@ -65,13 +82,14 @@ test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServe
     await toast.first().waitFor({ state: 'visible', timeout: 60_000 });
     t.diagnostic(`page load -> request notification: ${Date.now() - workbench.loadedAt} ms`);
     await waitForStatus(page, /1 request waits for you/);
-    await page.waitForTimeout(2_000);
+    await afterMarker(page, /1 request waits for you/);
     assert.equal(await toasts(page, 'demo-agent:').count(), 1, 'one notification for one request');
     // The badge sits over the icon; the click is meant for the icon under it.
     await page.locator('.activitybar .action-label[aria-label^="AEP Attention"]').click({ force: true });
     await page.locator('.sidebar .monaco-list-row', { hasText: 'demo-agent' }).first().waitFor({ timeout: 30_000 });
     await page.locator('.sidebar .monaco-list-row', { hasText: 'Configure the new service deployment' }).first().waitFor({ timeout: 30_000 });
-    assert.equal((await inboxBadge(page).innerText().catch(() => '')).trim(), '1');
+    // The badge follows the inbox a moment after the status bar does (the marker's request came and went).
+    await waitForValue(async () => (await inboxBadge(page).innerText().catch(() => '')).trim(), (badge) => badge === '1', 'the badge to show 1', { timeoutMs: 15_000, everyMs: 100 });
     await shot(page, '2-request-notified');
 
     // 3. The hub goes away: the status bar says so; it comes back: the client recovers by itself.
@@ -86,7 +104,7 @@ test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServe
     const restartedAt = Date.now();
     await waitForStatus(page, /Connected to/, 60_000);
     t.diagnostic(`hub restart -> status connected: ${Date.now() - restartedAt} ms`);
-    await page.waitForTimeout(1_500);
+    await afterMarker(page, /1 request waits for you/);
     assert.equal(await toasts(page, 'demo-agent:').count(), 1, 'no second notification after the reconnect');
     assert.match(await statusLabel(page), /1 request waits for you/);
     await shot(page, '4-recovered');
@@ -95,7 +113,7 @@ test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServe
     await page.reload();
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
     await waitForStatus(page, /1 request waits for you/);
-    await page.waitForTimeout(2_000);
+    await afterMarker(page, /1 request waits for you/);
     assert.equal(await toasts(page, 'demo-agent:').count(), 0, 'no notification for a request already notified');
     await shot(page, '5-after-reload');
 

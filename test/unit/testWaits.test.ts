@@ -15,7 +15,8 @@ import { repoRoot } from '../support/fixtures';
 /** Uncommented fixed waits that predate this rule, by file (relative to the repository root). */
 const UNEXPLAINED: Readonly<Record<string, number>> = {};
 
-const SLEEP_CALL = /(?<![\w.])sleep\(/;
+/** A `sleep(…)` helper's call, or Playwright's own fixed wait (`page.waitForTimeout(…)`). */
+const SLEEP_CALL = /(?<![\w.])sleep\(|\.waitForTimeout\(/;
 const RESOLVING_TIMER = /setTimeout\(\s*(?:resolve|r)\b|setTimeout\(\s*\(\)\s*=>\s*(?:resolve|r)\(/;
 /** The definition of a helper that waits `ms` (`const sleep = (ms: number) => …`): its callers are what is checked. */
 const HELPER_DEFINITION = /^\s*(?:export\s+)?(?:const|function)\s+\w+\s*=?\s*(?:async\s*)?\(ms\b/;
@@ -57,12 +58,14 @@ test('fixedWaits finds sleeps and promise-resolving timers, and reads the commen
     'const timer = setTimeout(() => fail("no hello"), timeoutMs);',
     'await waitUntil(() => done, "done");',
     'this.sleep(5);',
+    'await page.waitForTimeout(2_000);',
   ].join('\n');
   assert.deepEqual(fixedWaits(source).map(({ line, explained }) => ({ line, explained })), [
     { line: 2, explained: false },
     { line: 4, explained: true },
     { line: 5, explained: false },
     { line: 6, explained: false },
+    { line: 10, explained: false },
   ]);
 });
 
