@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { answerSchema, fieldSpecSchema, KNOWN_KINDS } from '../aep/attention';
 import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
+import { ATTENTION_STATUSES } from '../aep/requestStatus';
 import { contextViewSchema } from './contextView';
 import { pageBeforeAskingSchema } from './beforeAsking';
 
@@ -26,13 +27,6 @@ export const pageFieldSchema = z.object({
   choices: z.array(pageChoice),
 });
 export type PageField = z.infer<typeof pageFieldSchema>;
-
-/**
- * The inbox's statuses (AttentionStatus). There is no `expired`: a request past
- * `expires_at` stays `pending` until its emitter ends it (AEP-0002 §7); the page
- * says the deadline has passed from `expiresAt` and its own clock.
- */
-export const STATUSES = ['pending', 'answered', 'resolved', 'timed-out', 'session-ended'] as const;
 
 /**
  * `not-accepting`: the session's one claimant does not declare `control.attention.respond` (AEP-0004 §4.2);
@@ -90,7 +84,7 @@ export const pageRequestSchema = z.object({
   fields: z.array(pageFieldSchema),
   answerableHere: z.boolean(),
   respondVia: z.optional(z.array(z.string())),
-  status: z.enum(STATUSES),
+  status: z.enum(ATTENTION_STATUSES),
   resolution: z.optional(z.string()),
   recorded: z.optional(pageRecordedSchema),
   /** The `context` the agent attached (AEP-0002 §5.3), as rows (contextView.ts); only at capture `full`, the one level it may come at. */
@@ -225,7 +219,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** Lifecycle and reachability changes while the panel is open. */
   z.object({
     type: z.literal('update'),
-    status: z.enum(STATUSES),
+    status: z.enum(ATTENTION_STATUSES),
     resolution: z.optional(z.string()),
     recorded: z.optional(pageRecordedSchema),
     reachability: pageReachability,
