@@ -1,9 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
+import { sendingBlockedBy } from '../src/aep/reachability';
 import type { AttentionStatus } from '../src/aep/requestStatus';
 import { shownStatus, statusKey, type OurAnswer, type ShownStatus } from '../src/shared/shownStatus';
 import { statusWord } from '../src/shared/statusWords';
-import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
 import { recordedBlock } from './answerSummary';

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { answerSchema, fieldSpecSchema, KNOWN_KINDS } from '../aep/attention';
 import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
+import { REACHABILITY_STATES } from '../aep/reachability';
 import { ATTENTION_STATUSES } from '../aep/requestStatus';
 import { contextViewSchema } from './contextView';
 import { pageBeforeAskingSchema } from './beforeAsking';
@@ -27,18 +28,6 @@ export const pageFieldSchema = z.object({
   choices: z.array(pageChoice),
 });
 export type PageField = z.infer<typeof pageFieldSchema>;
-
-/**
- * `not-accepting`: the session's one claimant does not declare `control.attention.respond` (AEP-0004 §4.2);
- * `watch-only`: the hub refuses every command from here (src/client/watchOnly.ts). Either way sending is disabled.
- */
-export const REACHABILITY_STATES = ['unknown', 'unreachable', 'ambiguous', 'not-accepting', 'reachable', 'watch-only'] as const;
-
-/** Why the page cannot send at all, as its reachability says (the host's Reachability, rosterSnapshot.ts `refusesAnswers`); undefined when it can. */
-export type SendingBlock = 'not-accepting' | 'watch-only';
-export function sendingBlockedBy(state: (typeof REACHABILITY_STATES)[number]): SendingBlock | undefined {
-  return state === 'not-accepting' || state === 'watch-only' ? state : undefined;
-}
 
 const pageReachability = z.object({
   state: z.enum(REACHABILITY_STATES),

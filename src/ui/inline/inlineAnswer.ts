@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../../aep/attention';
 import type { AnswerRefusal, AnswerSurface } from '../../answer/answerPipeline';
 import type { SendOutcome } from '../../client/controlSender';
-import { refusesAnswers } from '../../client/rosterSnapshot';
+import { sendingBlockedBy } from '../../aep/reachability';
 import type { Logger } from '../../base/logger';
 import type { AlwaysSecretValues } from '../services/alwaysSecretValues';
 import type { AttentionItem } from '../../inbox/inbox';
@@ -51,7 +51,7 @@ export class InlineAnswers extends Disposable {
   /** The plan when the request is answered inline now: pending, readable, it fits, and its agent takes answers from editors. */
   planFor(item: Readonly<AttentionItem>): InlinePlan | undefined {
     if (item.status !== 'pending' || !item.request) return undefined;
-    if (refusesAnswers(this.hubs.reachability(item))) return undefined;
+    if (sendingBlockedBy(this.hubs.reachability(item).state) !== undefined) return undefined;
     return inlinePlan(item.request);
   }
 
