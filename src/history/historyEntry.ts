@@ -11,7 +11,7 @@ import { RESPOND_TYPE, type RespondCommand } from '../aep/control';
 import { captureOf, envelopeSchema, nonEmpty, parseEnvelope, type AepEvent } from '../aep/envelope';
 import type { AttentionItem } from '../inbox/inbox';
 import { recordedAnswer, type RecordedVerdict, type SentAnswer } from '../inbox/recordedAnswer';
-import { honestRequestText, type TextHonesty } from '../aep/labels';
+import { honestRequestText, TEXT_HONESTIES, type TextHonesty } from '../aep/labels';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../aep/levels';
 import { redactValue, SECRET_MARK } from '../aep/redaction';
 import { parsedOk, parsedProblem, type Parsed } from '../base/result';
@@ -321,8 +321,6 @@ export function commandJson(send: HistorySend): string {
 
 // ---- reading stored entries back --------------------------------------------
 
-const HONESTY = ['structural', 'redacted', 'verbatim'] as const satisfies readonly TextHonesty[];
-
 const at = z.number();
 const text = z.string();
 const detail = z.optional(z.string());
@@ -370,7 +368,7 @@ export const historyEntrySchema = z.object({
   session: text,
   source: text,
   kind: text,
-  prompt: z.object({ text, honesty: z.enum(HONESTY) }),
+  prompt: z.object({ text, honesty: z.enum(TEXT_HONESTIES) }),
   sends: z.array(sendSchema),
   ended: z.optional(z.enum(ENDED_WITHOUT_ANSWER)),
   agentOutcomes: z.array(outcomeSchema),

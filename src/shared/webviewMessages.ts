@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { answerSchema, fieldSpecSchema, KNOWN_KINDS } from '../aep/attention';
+import { TEXT_HONESTIES } from '../aep/labels';
 import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
 import { REACHABILITY_STATES } from '../aep/reachability';
 import { ATTENTION_STATUSES } from '../aep/requestStatus';
@@ -11,7 +12,7 @@ import { pageBeforeAskingSchema } from './beforeAsking';
 // receive with these schemas: the webview is a separate, less trusted
 // context, and everything agent-authored in it is rendered as text.
 
-const honestText = z.object({ text: z.string(), honesty: z.enum(['structural', 'redacted', 'verbatim']) });
+const honestText = z.object({ text: z.string(), honesty: z.enum(TEXT_HONESTIES) });
 export type PageText = z.infer<typeof honestText>;
 
 const pageChoice = z.object({ id: z.string(), label: honestText });
