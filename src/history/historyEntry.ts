@@ -30,8 +30,8 @@ export type HistoryOutcome =
   | { kind: 'refused-by-hub'; at: number; code: string; detail?: string }
   /** The command was not sent (SendOutcome `cancelled`). */
   | { kind: 'not-delivered'; at: number; reason: string }
-  /** No acknowledgement within the ack window. */
-  | { kind: 'timed-out'; at: number; afterMs: number }
+  /** No acknowledgement within the ack window (AEP-0004 §3); the agent's `attention.timeout` is `timeout`. Stored as `timed-out` before version 4. */
+  | { kind: 'ack-timed-out'; at: number; afterMs: number }
   | { kind: 'awaiting-ack'; at: number; sent: boolean }
   | { kind: 'request-closed'; at: number; sent: boolean }
   /** Not sent again after a reload: it held text that is not kept across one (SendOutcome `not-kept`). */
@@ -233,7 +233,7 @@ export function historyOutcome(outcome: SendOutcome, at: number): HistoryOutcome
     case 'refused-by-hub':
       return { kind: 'refused-by-hub', at, code: outcome.code, ...detail(outcome.detail) };
     case 'timeout':
-      return { kind: 'timed-out', at, afterMs: outcome.afterMs };
+      return { kind: 'ack-timed-out', at, afterMs: outcome.afterMs };
     case 'cancelled':
       // The code, not words: the history shows "not delivered", and a code is no text to mask.
       return { kind: 'not-delivered', at, reason: outcome.code };
@@ -330,7 +330,7 @@ const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('rejected'), at, reason: text, detail }),
   z.object({ kind: z.literal('refused-by-hub'), at, code: text, detail }),
   z.object({ kind: z.literal('not-delivered'), at, reason: text }),
-  z.object({ kind: z.literal('timed-out'), at, afterMs: z.number() }),
+  z.object({ kind: z.literal('ack-timed-out'), at, afterMs: z.number() }),
   z.object({ kind: z.literal('awaiting-ack'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('request-closed'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('not-kept'), at, sent: z.boolean() }),
@@ -375,6 +375,29 @@ export const historyEntrySchema = z.object({
   at,
   requestEvent: envelopeSchema,
 });
+
+/**
+ * Before version 4 an ack timeout was stored as `timed-out`, the word the
+ * request's status uses for the agent's `attention.timeout`: read as
+ * `ack-timed-out`. Only `kind` changes; what is not shaped as an entry is
+ * left as it is, for the schema to refuse.
+ */
+export function renameAckTimeouts(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const entry = raw as { sends?: unknown; agentOutcomes?: unknown };
+  const renamed = (outcomes: unknown): unknown =>
+    Array.isArray(outcomes)
+      ? outcomes.map((outcome: unknown) =>
+        typeof outcome === 'object' && outcome !== null && (outcome as { kind?: unknown }).kind === 'timed-out' ? { ...outcome, kind: 'ack-timed-out' } : outcome)
+      : outcomes;
+  return {
+    ...raw,
+    ...(Array.isArray(entry.sends)
+      ? { sends: entry.sends.map((send: unknown) => (typeof send === 'object' && send !== null ? { ...send, outcomes: renamed((send as { outcomes?: unknown }).outcomes) } : send)) }
+      : {}),
+    ...('agentOutcomes' in entry ? { agentOutcomes: renamed(entry.agentOutcomes) } : {}),
+  };
+}
 
 /**
  * An entry stored before the masking knew what it knows now (`auth` answers,

@@ -29,7 +29,7 @@ export function outcomeWord(outcome: Readonly<HistoryOutcome>): string {
       return l10n.t('refused by the hub: {0}', piece(outcome.code, PIECES.kind));
     case 'not-delivered':
       return l10n.t('not delivered');
-    case 'timed-out':
+    case 'ack-timed-out':
       return l10n.t('no acknowledgement');
     case 'awaiting-ack':
       return outcome.sent ? l10n.t('sent, awaiting acknowledgement') : l10n.t('waiting for the connection');
