@@ -28,6 +28,15 @@ const MAX_SLOTS = 8;
 export const SLOTS: readonly string[] = Array.from({ length: MAX_SLOTS }, (_, index) => String.fromCharCode(SLOT + index));
 
 /**
+ * One slot, for a sentence whose words live elsewhere (src/shared) and take
+ * their arguments one by one: `sentenceNodes(withheldFieldLabel(slot(0), slot(1)), n, code)`.
+ */
+export function slot(index: number): string {
+  if (!Number.isInteger(index) || index < 0 || index >= MAX_SLOTS) throw new RangeError(`a sentence embeds at most ${MAX_SLOTS} arguments`);
+  return String.fromCharCode(SLOT + index);
+}
+
+/**
  * A translated sentence (`l10n.t` of the English, filled with SLOTS) as
  * nodes: the sentence is split on the slots and each argument put in its
  * place, where the translation moved it. Every piece of text, and every
