@@ -8,7 +8,7 @@ import { optionPassesForOurs } from '../src/answer/ownItems';
 import { fieldProblemText } from '../src/shared/problemWords';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues, wordsAskForSecret } from '../src/aep/secretAsking';
 import type { SendingBlock } from '../src/aep/reachability';
-import { withheldOptionLabel } from '../src/shared/withheldWords';
+import { withheldOptionLabel } from '../src/shared/withheldLabelWords';
 import type { FieldDraft, PageRequest, WebviewState } from '../src/shared/webviewMessages';
 import { answerSummary } from './answerSummary';
 import { el } from './dom';

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import type { PageRecorded, PageRequest } from '../src/shared/webviewMessages';
-import { withheldChoiceLabel, withheldOptionLabel } from '../src/shared/withheldWords';
+import { withheldChoiceLabel, withheldOptionLabel } from '../src/shared/withheldLabelWords';
 import { el } from './dom';
 import type { SendHow } from './sendConfirmation';
 

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
-import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel } from '../src/shared/withheldWords';
+import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel } from '../src/shared/withheldLabelWords';
 import { sentenceNodes, slot, SLOTS } from './l10n';
 
 // How agent text is shown, so a placeholder never passes for the question

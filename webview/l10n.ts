@@ -28,8 +28,9 @@ const MAX_SLOTS = 8;
 export const SLOTS: readonly string[] = Array.from({ length: MAX_SLOTS }, (_, index) => String.fromCharCode(SLOT + index));
 
 /**
- * One slot, for a sentence whose words live elsewhere (src/shared) and take
- * their arguments one by one: `sentenceNodes(withheldFieldLabel(slot(0), slot(1)), n, code)`.
+ * One slot, for a sentence whose words the page shares with the host
+ * (src/shared) and which takes its arguments one by one: the words are called
+ * with `slot(0)`, `slot(1)`, … and handed to `sentenceNodes` with the real ones.
  */
 export function slot(index: number): string {
   if (!Number.isInteger(index) || index < 0 || index >= MAX_SLOTS) throw new RangeError(`a sentence embeds at most ${MAX_SLOTS} arguments`);

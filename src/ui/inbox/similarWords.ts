@@ -5,7 +5,7 @@
 // so before anything the agent wrote. No vscode import, so they are built
 // and tested in plain Node.
 import * as l10n from '@vscode/l10n';
-import { withheldOptionLabel } from '../../shared/withheldWords';
+import { withheldOptionLabel } from '../../shared/withheldLabelWords';
 import { optionPassesForOurs } from '../../answer/ownItems';
 import type { SimilarGroup, SimilarOption } from '../../answer/similarRequests';
 import type { AttentionItem } from '../../inbox/inbox';

@@ -15,7 +15,7 @@ import { distinctOptions, readsLikeOurs } from '../../answer/ownItems';
 import { ownActionWords } from '../../shared/ownActionWords';
 import { credentialName } from '../../shared/credentialNames';
 import { fieldHint } from '../../shared/fieldWords';
-import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel, withheldOptionLabel } from '../../shared/withheldWords';
+import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel, withheldOptionLabel } from '../../shared/withheldLabelWords';
 import { fieldProblemText } from '../../shared/problemWords';
 import type { FieldDraft } from '../../shared/webviewMessages';
 import { agentName, kindLabel } from '../words/describe';
