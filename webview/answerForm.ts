@@ -7,7 +7,9 @@ import { secretAskingOfChecked, sendCheck } from '../src/answer/inlinePlan';
 import { optionPassesForOurs } from '../src/answer/ownItems';
 import { fieldProblemText } from '../src/shared/problemWords';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues, wordsAskForSecret } from '../src/aep/secretAsking';
-import type { FieldDraft, PageRequest, SendingBlock, WebviewState } from '../src/shared/webviewMessages';
+import type { SendingBlock } from '../src/aep/reachability';
+import { withheldOptionLabel } from '../src/shared/withheldLabelWords';
+import type { FieldDraft, PageRequest, WebviewState } from '../src/shared/webviewMessages';
 import { answerSummary } from './answerSummary';
 import { el } from './dom';
 import { FieldList } from './fieldList';
@@ -312,7 +314,7 @@ export class AnswerArea {
         const words = option.label.honesty === 'structural' ? undefined : option.label.text;
         // Words reading like one of our own (the registry, ownItems.ts) say whose they are, and are sent only after a second step.
         const mimic = optionPassesForOurs(words);
-        const label = words === undefined ? l10n.t('Option {0} ({1})', index + 1, option.id) : mimic ? l10n.t('{0} (from the agent: id {1})', words, option.id) : words;
+        const label = words === undefined ? withheldOptionLabel(index + 1, option.id) : mimic ? l10n.t('{0} (from the agent: id {1})', words, option.id) : words;
         const b = button(label, index === 0 ? 'primary' : 'secondary', () => (mimic && words !== undefined ? this.confirmMimic(words, option.id, b) : this.sendOption(option.id)));
         b.dataset['option'] = option.id;
         this.buttons.push(b);

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import type { PageRecorded, PageRequest } from '../src/shared/webviewMessages';
+import { withheldChoiceLabel, withheldOptionLabel } from '../src/shared/withheldLabelWords';
 import { el } from './dom';
 import type { SendHow } from './sendConfirmation';
 
@@ -41,7 +42,7 @@ function answerRows(request: PageRequest, sent: Answer): HTMLElement {
     const option = request.options[index];
     // An agent's record may name an option the request never offered.
     row(l10n.t('Option'), option && option.label.honesty !== 'structural' ? option.label.text
-      : option ? l10n.t('Option {0} ({1})', index + 1, sent.option) : l10n.t('{0} (not one of the options offered)', sent.option));
+      : option ? withheldOptionLabel(index + 1, sent.option) : l10n.t('{0} (not one of the options offered)', sent.option));
   }
   if (sent.text !== undefined) row(sent.option !== undefined ? l10n.t('Reason') : l10n.t('Reply'), sent.text);
   request.fields.forEach((field, index) => {
@@ -51,7 +52,7 @@ function answerRows(request: PageRequest, sent: Answer): HTMLElement {
     const shown = (one: unknown): string => {
       if (typeof one === 'boolean') return one ? l10n.t('Yes') : l10n.t('No');
       const choice = field.choices.find((c) => c.id === one);
-      if (choice) return choice.label.honesty === 'structural' ? l10n.t('Choice {0}', choice.id) : choice.label.text;
+      if (choice) return choice.label.honesty === 'structural' ? withheldChoiceLabel(choice.id) : choice.label.text;
       return String(one);
     };
     row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));

@@ -1,7 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type { PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
-import { sentenceNodes, SLOTS } from './l10n';
+import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel } from '../src/shared/withheldLabelWords';
+import { sentenceNodes, slot, SLOTS } from './l10n';
 
 // How agent text is shown, so a placeholder never passes for the question
 // (AEP-0002 §5.3 `[metadata*]`, AEP-0006): at capture metadata a label is a
@@ -17,8 +18,8 @@ export function fieldLabel(label: PageText, index: number, fieldId: string, type
     return el(
       'span',
       { class: 'label structural' },
-      el('span', { class: 'placeholder' }, ...sentenceNodes(l10n.t('Question {0} · label withheld at capture {1}', ...SLOTS), index + 1, el('code', {}, capture))),
-      el('span', { class: 'meta' }, ' ', ...sentenceNodes(l10n.t('(field {0}, {1})', ...SLOTS), el('code', {}, fieldId), type)),
+      el('span', { class: 'placeholder' }, ...sentenceNodes(withheldFieldLabel(slot(0), slot(1)), index + 1, el('code', {}, capture))),
+      el('span', { class: 'meta' }, ' ', ...sentenceNodes(fieldIdNote(slot(0), slot(1)), el('code', {}, fieldId), type)),
     );
   }
   return el('span', { class: 'label agent-text' }, label.text, label.honesty === uniform ? undefined : redactionTag(label));
@@ -29,8 +30,8 @@ export function choiceLabel(label: PageText, index: number, choiceId: string): H
     return el(
       'span',
       { class: 'structural' },
-      el('span', { class: 'placeholder' }, l10n.t('Choice {0}', index + 1)),
-      el('span', { class: 'meta' }, ' ', ...sentenceNodes(l10n.t('(id {0})', ...SLOTS), el('code', {}, choiceId))),
+      el('span', { class: 'placeholder' }, withheldChoiceLabel(index + 1)),
+      el('span', { class: 'meta' }, ' ', ...sentenceNodes(choiceIdNote(slot(0)), el('code', {}, choiceId))),
     );
   }
   return el('span', { class: 'agent-text' }, label.text);

@@ -28,6 +28,16 @@ const MAX_SLOTS = 8;
 export const SLOTS: readonly string[] = Array.from({ length: MAX_SLOTS }, (_, index) => String.fromCharCode(SLOT + index));
 
 /**
+ * One slot, for a sentence whose words the page shares with the host
+ * (src/shared) and which takes its arguments one by one: the words are called
+ * with `slot(0)`, `slot(1)`, … and handed to `sentenceNodes` with the real ones.
+ */
+export function slot(index: number): string {
+  if (!Number.isInteger(index) || index < 0 || index >= MAX_SLOTS) throw new RangeError(`a sentence embeds at most ${MAX_SLOTS} arguments`);
+  return String.fromCharCode(SLOT + index);
+}
+
+/**
  * A translated sentence (`l10n.t` of the English, filled with SLOTS) as
  * nodes: the sentence is split on the slots and each argument put in its
  * place, where the translation moved it. Every piece of text, and every

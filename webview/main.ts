@@ -1,7 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
-import { shownStatus, statusKey, type OurAnswer, type RequestStatus, type ShownStatus } from '../src/shared/shownStatus';
-import { hostToWebviewSchema, sendingBlockedBy, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { sendingBlockedBy } from '../src/aep/reachability';
+import type { AttentionStatus } from '../src/aep/requestStatus';
+import { shownStatus, statusKey, type OurAnswer, type ShownStatus } from '../src/shared/shownStatus';
+import { statusWord } from '../src/shared/statusWords';
+import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
 import { recordedBlock } from './answerSummary';
@@ -145,7 +148,7 @@ function keepDrafts(about: PageRender, answer: AnswerArea, handed: PageDraft | u
   });
 }
 
-function applyStatus(status: RequestStatus, resolution?: string, recorded?: PageRecorded): void {
+function applyStatus(status: AttentionStatus, resolution?: string, recorded?: PageRecorded): void {
   if (!page) return;
   page.request = { ...page.request, status, ...(resolution !== undefined ? { resolution } : {}), ...(recorded !== undefined ? { recorded } : {}) };
   // An answer of ours still in flight may be the one that resolved it: its outcome decides, and re-applies this.
@@ -165,8 +168,7 @@ function applyStatus(status: RequestStatus, resolution?: string, recorded?: Page
   delete page.status.dataset['deadline'];
   page.answer.close();
   // The agent's own timeout may arrive before or after this page's clock reaches expires_at.
-  page.header.end(shown.kind === 'timed-out' ? l10n.t('timed out') : shown.kind === 'session-ended' ? l10n.t('session ended')
-    : shown.kind === 'unanswered' ? l10n.t('ended without an answer') : l10n.t('answered'));
+  page.header.end(statusWord(shown.kind === 'timed-out' || shown.kind === 'session-ended' || shown.kind === 'unanswered' ? shown.kind : 'answered'));
   if ((shown.kind === 'answered' || shown.kind === 'resolved') && shown.by === 'here') {
     page.answer.showSummary();
     // Sent and accepted: the draft has done its job.

@@ -5,7 +5,7 @@ import { credentialKinds } from '../src/aep/credentials';
 import type { SendCheck, Sensitivity } from '../src/answer/inlinePlan';
 import { OWN_ACTIONS } from '../src/shared/ownActionWords';
 import type { PageRequest } from '../src/shared/webviewMessages';
-import { credentialName } from './credentialNames';
+import { credentialName } from '../src/shared/credentialNames';
 import { el } from './dom';
 import { sentenceNodes, SLOTS } from './l10n';
 import { button } from './toolkit';

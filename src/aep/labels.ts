@@ -9,8 +9,10 @@ import { captureAtLeast, type CaptureLevel } from './levels';
  *   It is not the question and must never be shown as if it were.
  * - `redacted`: real text that passed the emitter's redaction pipeline.
  * - `verbatim`: capture `full`, the text as the agent wrote it.
+ * The one list: the page's messages and the stored History read it too.
  */
-export type TextHonesty = 'structural' | 'redacted' | 'verbatim';
+export const TEXT_HONESTIES = ['structural', 'redacted', 'verbatim'] as const;
+export type TextHonesty = (typeof TEXT_HONESTIES)[number];
 
 export function textHonesty(capture: CaptureLevel): TextHonesty {
   if (capture === 'full') return 'verbatim';

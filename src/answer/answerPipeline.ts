@@ -25,9 +25,11 @@ export type AnswerSurface = (typeof ANSWER_SURFACES)[number];
 /**
  * What became of the answer to one request, as the pipeline tracks it.
  * `queued` (not written yet, offline) and `awaiting-ack` (written, no ack)
- * are both in flight: the agent may still act on that command.
+ * are both in flight: the agent may still act on that command. `ack-timed-out`:
+ * no acknowledgement within the ack window (AEP-0004 §3), not the agent's
+ * `attention.timeout` (that is the request's status `timed-out`).
  */
-export type AnswerState = 'queued' | 'awaiting-ack' | 'accepted' | 'refused' | 'invalid' | 'timed-out' | 'not-sent' | 'request-closed';
+export type AnswerState = 'queued' | 'awaiting-ack' | 'accepted' | 'refused' | 'invalid' | 'ack-timed-out' | 'not-sent' | 'request-closed';
 
 /**
  * The one home of what became of a request's answer: every surface (the
@@ -131,7 +133,7 @@ function settledState(outcome: SendOutcome): AnswerState | undefined {
     // `invalid` leaves the request pending: the person fixes the answer and sends a new one.
     case 'rejected': return outcome.reason === 'invalid' ? 'invalid' : 'refused';
     case 'refused-by-hub': return 'refused';
-    case 'timeout': return 'timed-out';
+    case 'timeout': return 'ack-timed-out';
     case 'cancelled':
     case 'not-kept': return 'not-sent';
     case 'request-closed': return 'request-closed';
@@ -151,7 +153,7 @@ function keptRecord(facts: AnswerFacts, surface: AnswerRecord['surface']): Answe
   const inFlight = mine.find((command) => command.timedOut !== true && command.withheld !== true);
   if (inFlight) return { state: inFlight.unsent ? 'queued' : 'awaiting-ack', commandId: inFlight.id, surface };
   const timedOut = mine.filter((command) => command.timedOut === true && command.withheld !== true).at(-1);
-  if (timedOut) return { state: 'timed-out', commandId: timedOut.id, surface, outcome: { kind: 'timeout', commandId: timedOut.id, afterMs: timedOut.ackWindowMs } };
+  if (timedOut) return { state: 'ack-timed-out', commandId: timedOut.id, surface, outcome: { kind: 'timeout', commandId: timedOut.id, afterMs: timedOut.ackWindowMs } };
   const withheld = mine.filter((command) => command.withheld === true).at(-1);
   if (withheld) return { state: 'not-sent', commandId: withheld.id, surface, outcome: { kind: 'not-kept', commandId: withheld.id, sent: withheld.unsent !== true } };
   return undefined;
@@ -275,7 +277,7 @@ export class AnswerPipeline {
         hooks.built?.(command);
       } }));
     const unacknowledged = this.record(facts);
-    if (unacknowledged?.state !== 'timed-out') return { kind: 'sending', outcome: this.track(surface, facts, '', respond) };
+    if (unacknowledged?.state !== 'ack-timed-out') return { kind: 'sending', outcome: this.track(surface, facts, '', respond) };
     const { commandId } = unacknowledged;
     if (this.carriedBy(facts, commandId) === carriedKey(decision.capture, answer)) {
       // The target may have applied it and only its ack was lost: a new id would be a second answer it refuses
@@ -348,7 +350,7 @@ export class AnswerPipeline {
         const state = settledState(outcome);
         // Settled after its ack window: the timeout was not the end (a late accept closes the answer, a late refusal
         // says why it was not delivered). A newer answer's record is not overwritten by an older command's ending.
-        const stillItsAnswer = record !== undefined && record.commandId === outcome.commandId && record.state === 'timed-out' && state !== undefined;
+        const stillItsAnswer = record !== undefined && record.commandId === outcome.commandId && record.state === 'ack-timed-out' && state !== undefined;
         if (stillItsAnswer) this.keep(key, { state, commandId: outcome.commandId, surface: record.surface, outcome });
         this.listener.settledLate?.({ key: { hub: facts.hub, source: facts.source, requestId: facts.requestId }, outcome, current: stillItsAnswer });
       },

@@ -4,7 +4,7 @@ import type { AttrFilter } from '../aep/attrMatch';
 import { commandCapture, type CaptureChoice } from '../aep/capture';
 import type { RespondCommand, SenderIdentity } from '../aep/control';
 import { Emitter } from '../base/emitter';
-import type { Capabilities, HelloFrame } from '../aep/frames';
+import type { HelloFrame } from '../aep/frames';
 import { isOpenStatus, type Inbox } from '../inbox/inbox';
 import type { CaptureLevel } from '../aep/levels';
 import { Backoff } from './backoff';
@@ -116,7 +116,6 @@ export class HubClient {
   private readonly instance: string;
 
   private connection: Connection | undefined;
-  private hubHello: HelloFrame | undefined;
   /** The latest hello, kept while the connection is down: the same hub, reached the same way, until this client is replaced. */
   private lastHello: HelloFrame | undefined;
   private connections = 0;
@@ -188,11 +187,6 @@ export class HubClient {
 
   get state(): ClientState {
     return this.stateValue;
-  }
-
-  /** The capabilities the hub declared in its hello, while connected. */
-  get hubCapabilities(): Capabilities | undefined {
-    return this.hubHello?.capabilities;
   }
 
   /** Counts since the client started, and answers not yet settled, for diagnostics and benchmarks. */
@@ -354,7 +348,6 @@ export class HubClient {
   private endConnection(): Connection | undefined {
     const connection = this.connection;
     this.connection = undefined;
-    this.hubHello = undefined;
     if (this.stableTimer) clearTimeout(this.stableTimer);
     this.stableTimer = undefined;
     connection?.session.dispose();
@@ -365,7 +358,6 @@ export class HubClient {
   private onReady(connection: Connection, hello: HelloFrame): void {
     if (!this.endpoint) return;
     connection.ready = true;
-    this.hubHello = hello;
     this.lastHello = hello;
     this.connections++;
     this.setState({ kind: 'connected', since: Date.now(), hub: this.endpoint.origin });

@@ -2,28 +2,9 @@ import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../aep/control';
 import type { RosterEntry } from '../aep/frames';
 import { silentLogger, type Logger } from '../base/logger';
 
-/** Whether an answer to a session can be delivered right now, as the hub's roster says (AEP-0003 §4.1). */
-export type Reachability =
-  /** The hub does not offer a roster: reachability is unknown until a command is tried. */
-  | { state: 'unknown' }
-  | { state: 'unreachable' }
-  /** Several live connections claim the session: the hub will refuse commands (AEP-0004 §4.5). */
-  | { state: 'ambiguous'; claimants: number }
-  /**
-   * One claimant, but its `control.accepts` lacks `control.attention.respond`
-   * (absent `control`: it accepts no commands). Its declaration is
-   * authoritative (AEP-0003 §4.1, AEP-0004 §4.2): the hub or the agent would
-   * refuse an answer as `unsupported`, so the user is told before sending.
-   */
-  | { state: 'not-accepting'; agent?: string; accepts: readonly string[] }
-  | { state: 'reachable'; agent?: string; accepts: readonly string[]; ackWindowMs: number }
-  /** The hub itself refuses every command (watchOnly.ts): whatever the roster says, nothing is sent. */
-  | { state: 'watch-only' };
+import type { Reachability } from '../aep/reachability';
 
-/** Whether an answer is known to be refused, so no surface offers to send one (the page, the quick input, a notification's buttons). */
-export function refusesAnswers(reach: Pick<Reachability, 'state'>): boolean {
-  return reach.state === 'not-accepting' || reach.state === 'watch-only';
-}
+export type { Reachability } from '../aep/reachability';
 
 /**
  * The ack windows this client will wait, whatever a target declares

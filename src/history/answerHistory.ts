@@ -16,6 +16,7 @@ import {
   newHistorySend,
   checkHistoryEntry,
   historyEntrySchema,
+  renameAckTimeouts,
   remaskEntry,
   type HistoryEntry,
   type HistorySend,
@@ -36,10 +37,12 @@ export const HISTORY_STORAGE_KEY = 'answerHistory';
 /**
  * 2: answers to `auth` requests and every secret-asking field masked whole;
  * 3: words to a form with a secret-asking field too. Older versions are read and masked so.
+ * 4: an ack timeout is `ack-timed-out`, no longer `timed-out` (renameAckTimeouts).
  */
-const HISTORY_VERSION = 3;
+const HISTORY_VERSION = 4;
 const UNMASKED_HISTORY_VERSION = 1;
 const WORDS_UNMASKED_HISTORY_VERSION = 2;
+const ACK_TIMEOUT_UNNAMED_HISTORY_VERSION = 3;
 const SAVE_DELAY_MS = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -101,8 +104,13 @@ export class AnswerHistory {
         schema: historyEntrySchema,
         check: checkHistoryEntry,
         // Versions 1 and 2 are version 3 before the masking knew `auth` answers and secret-asking fields, then words to
-        // forms with such a field: masked as they are read (masking what is masked changes nothing).
-        migrations: { [UNMASKED_HISTORY_VERSION]: (raw) => this.remask(raw), [WORDS_UNMASKED_HISTORY_VERSION]: (raw) => this.remask(raw) },
+        // forms with such a field: masked as they are read (masking what is masked changes nothing). Their ack
+        // timeouts are renamed first, so the schema the masking reads them with reads them.
+        migrations: {
+          [UNMASKED_HISTORY_VERSION]: (raw) => this.remask(renameAckTimeouts(raw)),
+          [WORDS_UNMASKED_HISTORY_VERSION]: (raw) => this.remask(renameAckTimeouts(raw)),
+          [ACK_TIMEOUT_UNNAMED_HISTORY_VERSION]: renameAckTimeouts,
+        },
         keys: (entry) => [entry.id, ...entry.sends.map((send) => `command ${send.commandId}`)],
         // Newest first: the oldest go (see `prune`, which applies it to the list in memory as well).
         cap: { maxChars: options.maxBytes ?? DEFAULT_HISTORY_MAX_BYTES, dropFrom: 'last' },

@@ -11,84 +11,11 @@ import { RESPOND_TYPE, type RespondCommand } from '../aep/control';
 import { captureOf, envelopeSchema, nonEmpty, parseEnvelope, type AepEvent } from '../aep/envelope';
 import type { AttentionItem } from '../inbox/inbox';
 import { recordedAnswer, type RecordedVerdict, type SentAnswer } from '../inbox/recordedAnswer';
-import { honestRequestText, type TextHonesty } from '../aep/labels';
+import { honestRequestText, TEXT_HONESTIES } from '../aep/labels';
 import { CAPTURE_LEVELS, type CaptureLevel } from '../aep/levels';
 import { redactValue, SECRET_MARK } from '../aep/redaction';
 import { parsedOk, parsedProblem, type Parsed } from '../base/result';
 import { maskStoredText, partAsksForSecret, secretAskingOf, storedMasking, type SecretAskingRequest } from '../aep/secretAsking';
-
-/** A hub the history was written for. */
-export interface HubRef {
-  /** The hub's origin. */
-  id: string;
-  label: string;
-}
-
-export type HistoryOutcome =
-  | { kind: 'accepted'; at: number }
-  | { kind: 'rejected'; at: number; reason: string; detail?: string }
-  | { kind: 'refused-by-hub'; at: number; code: string; detail?: string }
-  /** The command was not sent (SendOutcome `cancelled`). */
-  | { kind: 'not-delivered'; at: number; reason: string }
-  /** No acknowledgement within the ack window. */
-  | { kind: 'timed-out'; at: number; afterMs: number }
-  | { kind: 'awaiting-ack'; at: number; sent: boolean }
-  | { kind: 'request-closed'; at: number; sent: boolean }
-  /** Not sent again after a reload: it held text that is not kept across one (SendOutcome `not-kept`). */
-  | { kind: 'not-kept'; at: number; sent: boolean }
-  // What the agent's side then said (from the item's status):
-  /**
-   * `verdict`: the agent's record against what was sent from here (src/inbox/recordedAnswer.ts); `recorded`, masked,
-   * is the answer it recorded when that is not ours as sent. Absent in entries an older version stored.
-   */
-  | { kind: 'answered'; at: number; by?: string; via?: string; verdict?: Exclude<RecordedVerdict, 'none'>; recorded?: Answer }
-  /** `by`: whom the agent's `attention.resolved` is cause-linked to, when that is another emitter's event. */
-  | { kind: 'resolved'; at: number; resolution: string; by?: string }
-  | { kind: 'timeout'; at: number }
-  | { kind: 'session-ended'; at: number };
-
-export type AgentOutcome = Extract<HistoryOutcome, { kind: 'answered' | 'resolved' | 'timeout' | 'session-ended' }>;
-
-export interface HistorySend {
-  commandId: string;
-  at: number;
-  capture: CaptureLevel;
-  /** The answer as sent, masked (see `maskAnswer`). */
-  answer: Answer;
-  /** How many free-text parts of the answer were masked. */
-  masked: number;
-  /** The command as sent, with `data.answer` the masked answer: what Copy as JSON copies. */
-  command: RespondCommand;
-  outcomes: HistoryOutcome[];
-}
-
-export const ENDED_WITHOUT_ANSWER = ['answered-elsewhere', 'resolved', 'timed-out', 'session-ended', 'dismissed'] as const;
-export type EndedWithoutAnswer = (typeof ENDED_WITHOUT_ANSWER)[number];
-
-export interface HistoryEntry {
-  /** Stable: `${hub.id} ${item.key}`, one entry per request per hub (see `historyEntryId`). */
-  id: string;
-  hub: HubRef;
-  itemKey: string;
-  requestId: string;
-  agent: string;
-  session: string;
-  source: string;
-  /** `request.kind`, or `unreadable` when the request could not be read. */
-  kind: string;
-  /** Capture-aware, as `honestRequestText` gives it; credential-masked. */
-  prompt: { text: string; honesty: TextHonesty };
-  /** Empty when the request ended without an answer from here. */
-  sends: HistorySend[];
-  /** Only when `sends` is empty. */
-  ended?: EndedWithoutAnswer;
-  /** answered / resolved / timeout / session-ended, once each. */
-  agentOutcomes: HistoryOutcome[];
-  /** Last activity (a send, or the end without one), for newest-first order. */
-  at: number;
-  /** The `attention.requested` event, every string credential-masked, so the page can show it read-only. */
-  requestEvent: AepEvent;
-}
 
 /** What a free-text part sent at capture `full` is stored as: the person chose to send it as typed, so it is not kept. */
 export const SENT_AS_TYPED_MARK = '[masked: sent as typed]';
@@ -233,7 +160,7 @@ export function historyOutcome(outcome: SendOutcome, at: number): HistoryOutcome
     case 'refused-by-hub':
       return { kind: 'refused-by-hub', at, code: outcome.code, ...detail(outcome.detail) };
     case 'timeout':
-      return { kind: 'timed-out', at, afterMs: outcome.afterMs };
+      return { kind: 'ack-timed-out', at, afterMs: outcome.afterMs };
     case 'cancelled':
       // The code, not words: the history shows "not delivered", and a code is no text to mask.
       return { kind: 'not-delivered', at, reason: outcome.code };
@@ -319,9 +246,9 @@ export function commandJson(send: HistorySend): string {
   return JSON.stringify(send.command, null, 2);
 }
 
-// ---- reading stored entries back --------------------------------------------
-
-const HONESTY = ['structural', 'redacted', 'verbatim'] as const satisfies readonly TextHonesty[];
+// ---- the entry's shape: the schemas are the types ---------------------------
+// The entry's types are inferred from these schemas (z.infer): a field added
+// to an entry is added here, so what is written is what a reload reads back.
 
 const at = z.number();
 const text = z.string();
@@ -331,16 +258,27 @@ const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('accepted'), at }),
   z.object({ kind: z.literal('rejected'), at, reason: text, detail }),
   z.object({ kind: z.literal('refused-by-hub'), at, code: text, detail }),
+  /** The command was not sent (SendOutcome `cancelled`). */
   z.object({ kind: z.literal('not-delivered'), at, reason: text }),
-  z.object({ kind: z.literal('timed-out'), at, afterMs: z.number() }),
+  /** No acknowledgement within the ack window (AEP-0004 §3); the agent's `attention.timeout` is `timeout`. Stored as `timed-out` before version 4. */
+  z.object({ kind: z.literal('ack-timed-out'), at, afterMs: z.number() }),
   z.object({ kind: z.literal('awaiting-ack'), at, sent: z.boolean() }),
   z.object({ kind: z.literal('request-closed'), at, sent: z.boolean() }),
+  /** Not sent again after a reload: it held text that is not kept across one (SendOutcome `not-kept`). */
   z.object({ kind: z.literal('not-kept'), at, sent: z.boolean() }),
+  // What the agent's side then said (from the item's status):
+  /**
+   * `verdict`: the agent's record against what was sent from here (src/inbox/recordedAnswer.ts); `recorded`, masked,
+   * is the answer it recorded when that is not ours as sent. Absent in entries an older version stored.
+   */
   z.object({ kind: z.literal('answered'), at, by: z.optional(text), via: z.optional(text), verdict: z.optional(z.enum(KEPT_VERDICTS)), recorded: z.optional(answerSchema) }),
+  /** `by`: whom the agent's `attention.resolved` is cause-linked to, when that is another emitter's event. */
   z.object({ kind: z.literal('resolved'), at, resolution: text, by: z.optional(text) }),
   z.object({ kind: z.literal('timeout'), at }),
   z.object({ kind: z.literal('session-ended'), at }),
 ]);
+export type HistoryOutcome = z.infer<typeof outcomeSchema>;
+export type AgentOutcome = Extract<HistoryOutcome, { kind: 'answered' | 'resolved' | 'timeout' | 'session-ended' }>;
 
 const commandSchema = z.extend(envelopeSchema, {
   type: z.literal(RESPOND_TYPE),
@@ -354,29 +292,76 @@ const sendSchema = z.object({
   commandId: nonEmpty,
   at,
   capture: z.enum(CAPTURE_LEVELS),
+  /** The answer as sent, masked (see `maskAnswer`). */
   answer: answerSchema,
+  /** How many free-text parts of the answer were masked. */
   masked: z.number().check(z.int(), z.nonnegative()),
+  /** The command as sent, with `data.answer` the masked answer: what Copy as JSON copies. */
   command: commandSchema,
   outcomes: z.array(outcomeSchema),
 });
+export type HistorySend = z.infer<typeof sendSchema>;
+
+/** A hub the history was written for: its origin (`id`) and label. */
+const hubRefSchema = z.object({ id: text, label: text });
+export type HubRef = z.infer<typeof hubRefSchema>;
+
+export const ENDED_WITHOUT_ANSWER = ['answered-elsewhere', 'resolved', 'timed-out', 'session-ended', 'dismissed'] as const;
+export type EndedWithoutAnswer = (typeof ENDED_WITHOUT_ANSWER)[number];
 
 /** One stored entry, as the answer history's storage slot reads it. */
 export const historyEntrySchema = z.object({
+  /** Stable: `${hub.id} ${item.key}`, one entry per request per hub (see `historyEntryId`). */
   id: nonEmpty,
-  hub: z.object({ id: text, label: text }),
+  hub: hubRefSchema,
   itemKey: nonEmpty,
   requestId: nonEmpty,
   agent: text,
   session: text,
   source: text,
+  /** `request.kind`, or `unreadable` when the request could not be read. */
   kind: text,
-  prompt: z.object({ text, honesty: z.enum(HONESTY) }),
+  /** Capture-aware, as `honestRequestText` gives it; credential-masked. */
+  prompt: z.object({ text, honesty: z.enum(TEXT_HONESTIES) }),
+  /** Empty when the request ended without an answer from here. */
   sends: z.array(sendSchema),
+  /** Only when `sends` is empty. */
   ended: z.optional(z.enum(ENDED_WITHOUT_ANSWER)),
+  /** answered / resolved / timeout / session-ended, once each. */
   agentOutcomes: z.array(outcomeSchema),
+  /** Last activity (a send, or the end without one), for newest-first order. */
   at,
+  /** The `attention.requested` event, every string credential-masked, so the page can show it read-only. */
   requestEvent: envelopeSchema,
 });
+/**
+ * One request seen in this window, what was sent for it and how each send and the request ended.
+ * The storage slot writes exactly this; a field it does not name is not in the type either.
+ */
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+/**
+ * Before version 4 an ack timeout was stored as `timed-out`, the word the
+ * request's status uses for the agent's `attention.timeout`: read as
+ * `ack-timed-out`. Only `kind` changes; what is not shaped as an entry is
+ * left as it is, for the schema to refuse.
+ */
+export function renameAckTimeouts(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const entry = raw as { sends?: unknown; agentOutcomes?: unknown };
+  const renamed = (outcomes: unknown): unknown =>
+    Array.isArray(outcomes)
+      ? outcomes.map((outcome: unknown) =>
+        typeof outcome === 'object' && outcome !== null && (outcome as { kind?: unknown }).kind === 'timed-out' ? { ...outcome, kind: 'ack-timed-out' } : outcome)
+      : outcomes;
+  return {
+    ...raw,
+    ...(Array.isArray(entry.sends)
+      ? { sends: entry.sends.map((send: unknown) => (typeof send === 'object' && send !== null ? { ...send, outcomes: renamed((send as { outcomes?: unknown }).outcomes) } : send)) }
+      : {}),
+    ...('agentOutcomes' in entry ? { agentOutcomes: renamed(entry.agentOutcomes) } : {}),
+  };
+}
 
 /**
  * An entry stored before the masking knew what it knows now (`auth` answers,

@@ -1,27 +1,11 @@
 import type { Answer, AttentionRequest, RequestProblem } from '../aep/attention';
 import type { AepEvent } from '../aep/envelope';
 
-/**
- * Where a request stands (AEP-0002 §7): open while `pending` or `answered`
- * (answered but not yet resolved is legal, transiently); closed by
- * `attention.resolved`, `attention.timeout`, or its session ending.
- *
- * `expires_at` passing on this computer's clock closes nothing: AEP-0002 §7
- * rule 2 makes the emitter's terminal (`attention.timeout`, `attention.resolved`,
- * or the `session.ended` it must send after them) the end of a request. Our
- * clock may be wrong and the agent may still accept an answer, so a request past
- * its deadline stays open and answerable; the UI says the deadline has passed.
- */
-export type AttentionStatus = 'pending' | 'answered' | 'resolved' | 'timed-out' | 'session-ended';
+// Where a request stands is the protocol's lifecycle (src/aep/requestStatus.ts); importable from here as before.
+import type { AttentionStatus } from '../aep/requestStatus';
+export { ATTENTION_STATUSES, isOpenStatus, type AttentionStatus, type ClosedStatus } from '../aep/requestStatus';
 
-/** How a request ended: only the agent's lifecycle events close one (AEP-0002 §7). */
-export type ClosedStatus = Exclude<AttentionStatus, 'pending' | 'answered'>;
-
-export function isOpenStatus(status: AttentionStatus): status is Exclude<AttentionStatus, ClosedStatus> {
-  return status === 'pending' || status === 'answered';
-}
-
-/** Whether the request's `expires_at` has passed by the clock `now` reads; it stays open all the same (see above). */
+/** Whether the request's `expires_at` has passed by the clock `now` reads; it stays open all the same (see src/aep/requestStatus.ts). */
 export function deadlinePassed(item: Readonly<Pick<AttentionItem, 'request'>>, now: number): boolean {
   const expiresAt = item.request?.expiresAt;
   return expiresAt !== undefined && expiresAt <= now;

@@ -282,22 +282,6 @@ export class Inbox {
   }
 
   /**
-   * The resume point of one session string for `subscribe.from` (AEP-0003 §7):
-   * the lowest high water among the emitters using it. Two emitters may share
-   * a session string (AEP-0001 §5.2) but `from` names only the string: resume
-   * from the lower point and let dedupe absorb what arrives twice, rather than
-   * skip the other emitter's events.
-   */
-  positionFor(session: string): ResumePosition | undefined {
-    let lowest: Position | undefined;
-    for (const state of this.sessions.named(session)) {
-      const position = state.owned ? state.applied.highest : undefined;
-      if (position !== undefined && (lowest === undefined || comparePositions(position, lowest) < 0)) lowest = position;
-    }
-    return lowest === undefined ? undefined : { session, ...lowest };
-  }
-
-  /**
    * Where one emitter's session stands: the highest of its own sequenced
    * events applied (an earlier window's included), and which positions up to
    * there were applied, for a reload (`seedApplied`).

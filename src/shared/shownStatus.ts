@@ -4,9 +4,9 @@
 // with its own `t`. No imports beyond types: the page and the host both
 // build it, from the inbox's status (AEP-0002 §7: only the agent's
 // lifecycle events move it) and what each knows of its own answer.
-import type { RECORDED_VERDICTS, STATUSES } from './webviewMessages';
+import type { AttentionStatus } from '../aep/requestStatus';
+import type { RECORDED_VERDICTS } from './webviewMessages';
 
-export type RequestStatus = (typeof STATUSES)[number];
 /** What the agent recorded against what was sent from here (src/inbox/recordedAnswer.ts decides it). */
 export type RecordedVerdict = (typeof RECORDED_VERDICTS)[number];
 
@@ -51,7 +51,7 @@ export function resolutionEnding(resolution: string): ResolutionEnding {
  * answer: an accepted answer is one the agent will try (AEP-0004 §1), the record is what it applied.
  */
 export function shownStatus(
-  status: RequestStatus,
+  status: AttentionStatus,
   facts: { resolution?: string | undefined; deadlinePassed?: boolean | undefined; hasDeadline?: boolean | undefined; ours?: OurAnswer | undefined; recorded?: RecordedVerdict | undefined },
 ): ShownStatus {
   const ours = facts.ours ?? 'none';

@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import { answerSchema, fieldSpecSchema, KNOWN_KINDS } from '../aep/attention';
+import { TEXT_HONESTIES } from '../aep/labels';
 import { CAPTURE_LEVELS, SEVERITIES } from '../aep/levels';
+import { REACHABILITY_STATES } from '../aep/reachability';
+import { ATTENTION_STATUSES } from '../aep/requestStatus';
 import { contextViewSchema } from './contextView';
 import { pageBeforeAskingSchema } from './beforeAsking';
 
@@ -9,7 +12,7 @@ import { pageBeforeAskingSchema } from './beforeAsking';
 // receive with these schemas: the webview is a separate, less trusted
 // context, and everything agent-authored in it is rendered as text.
 
-const honestText = z.object({ text: z.string(), honesty: z.enum(['structural', 'redacted', 'verbatim']) });
+const honestText = z.object({ text: z.string(), honesty: z.enum(TEXT_HONESTIES) });
 export type PageText = z.infer<typeof honestText>;
 
 const pageChoice = z.object({ id: z.string(), label: honestText });
@@ -26,25 +29,6 @@ export const pageFieldSchema = z.object({
   choices: z.array(pageChoice),
 });
 export type PageField = z.infer<typeof pageFieldSchema>;
-
-/**
- * The inbox's statuses (AttentionStatus). There is no `expired`: a request past
- * `expires_at` stays `pending` until its emitter ends it (AEP-0002 §7); the page
- * says the deadline has passed from `expiresAt` and its own clock.
- */
-export const STATUSES = ['pending', 'answered', 'resolved', 'timed-out', 'session-ended'] as const;
-
-/**
- * `not-accepting`: the session's one claimant does not declare `control.attention.respond` (AEP-0004 §4.2);
- * `watch-only`: the hub refuses every command from here (src/client/watchOnly.ts). Either way sending is disabled.
- */
-export const REACHABILITY_STATES = ['unknown', 'unreachable', 'ambiguous', 'not-accepting', 'reachable', 'watch-only'] as const;
-
-/** Why the page cannot send at all, as its reachability says (the host's Reachability, rosterSnapshot.ts `refusesAnswers`); undefined when it can. */
-export type SendingBlock = 'not-accepting' | 'watch-only';
-export function sendingBlockedBy(state: (typeof REACHABILITY_STATES)[number]): SendingBlock | undefined {
-  return state === 'not-accepting' || state === 'watch-only' ? state : undefined;
-}
 
 const pageReachability = z.object({
   state: z.enum(REACHABILITY_STATES),
@@ -90,7 +74,7 @@ export const pageRequestSchema = z.object({
   fields: z.array(pageFieldSchema),
   answerableHere: z.boolean(),
   respondVia: z.optional(z.array(z.string())),
-  status: z.enum(STATUSES),
+  status: z.enum(ATTENTION_STATUSES),
   resolution: z.optional(z.string()),
   recorded: z.optional(pageRecordedSchema),
   /** The `context` the agent attached (AEP-0002 §5.3), as rows (contextView.ts); only at capture `full`, the one level it may come at. */
@@ -225,7 +209,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** Lifecycle and reachability changes while the panel is open. */
   z.object({
     type: z.literal('update'),
-    status: z.enum(STATUSES),
+    status: z.enum(ATTENTION_STATUSES),
     resolution: z.optional(z.string()),
     recorded: z.optional(pageRecordedSchema),
     reachability: pageReachability,

@@ -105,7 +105,7 @@ describe('acks under a user filter, against the local hub', () => {
     const otherOutcome = h.client.respond({ id: 'R-other', session: other.session, source: `aep://test-host/agent/${other.agent}/session/${other.session}`, fields: [] }, { option: 'allow' });
     other.accept(await other.nextCommand(0));
     assert.equal((await otherOutcome).kind, 'accepted');
-    assert.equal(h.inbox.positionFor(other.session), undefined, 'no timeline for a session the filter leaves out');
+    assert.equal(h.inbox.positionOf(other.source, other.session), undefined, 'no timeline for a session the filter leaves out');
     assert.ok(h.positions.load().every((position) => position.session !== other.session), 'no resume position for it either');
     assert.ok(h.positions.load().some((position) => position.session === alpha.session));
     assert.equal(h.inbox.open().some((item) => item.request?.session === other.session), false);

@@ -25,7 +25,7 @@ import { ControlTarget, isCommandType, type Step } from '../peers/agent/controlT
 import { planFor } from '../peers/agent/scenarios';
 import { startHub } from '../peers/hub/hub';
 import type { AepEvent } from '../../src/aep/envelope';
-import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';
+import { freshSession, makeEvent, makeRequest, postEvents, sourceFor } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';
@@ -129,6 +129,8 @@ class ChaosTarget {
   readonly executions = new Map<string, number>();
   readonly executedForRequest = new Map<string, string[]>();
   readonly lastSeq = new Map<string, number>();
+  /** The source of each session's events. */
+  readonly sources = new Map<string, string>();
   redeliveries = 0;
   private constructor(
     readonly control: ControlTarget,
@@ -157,7 +159,10 @@ class ChaosTarget {
   }
 
   send(step: Step): void {
-    for (const emitted of step.emitted) this.lastSeq.set(emitted.event.session, emitted.event.seq);
+    for (const emitted of step.emitted) {
+      this.lastSeq.set(emitted.event.session, emitted.event.seq);
+      this.sources.set(emitted.event.session, emitted.event.source);
+    }
     for (const text of step.send) this.ws.send(text);
   }
 
@@ -359,15 +364,16 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
 
       // ---- catch up: every session's last event applied, every command settled ----
       const window = current();
+      const httpSeq = (s: HttpSession) => window.inbox.positionOf(sourceFor(s.session, s.agent), s.session)?.seq ?? -1;
       const caughtUp = () => {
-        for (const s of httpSessions) if ((window.inbox.positionFor(s.session)?.seq ?? -1) !== s.seq - 1) return false;
+        for (const s of httpSessions) if (httpSeq(s) !== s.seq - 1) return false;
         for (const target of targets) {
-          for (const [session, seq] of target.lastSeq) if ((window.inbox.positionFor(session)?.seq ?? -1) !== seq) return false;
+          for (const [session, seq] of target.lastSeq) if ((window.inbox.positionOf(target.sources.get(session) ?? '', session)?.seq ?? -1) !== seq) return false;
         }
         return true;
       };
       const behind = () => {
-        const late = httpSessions.filter((s) => (window.inbox.positionFor(s.session)?.seq ?? -1) !== s.seq - 1).length;
+        const late = httpSessions.filter((s) => httpSeq(s) !== s.seq - 1).length;
         return `${late} HTTP sessions behind; state ${JSON.stringify(window.client.state)}; pending commands ${window.client.stats.pendingCommands}; ${window.log.lines.slice(-5).join(' | ')}`;
       };
       const catchUpStart = Date.now();
@@ -449,7 +455,7 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
           const where = (seq: number | undefined) => appliedPerWindow.map((map, i) => (seq !== undefined && map.get(http.session.session)?.has(seq) ? `w${i}` : '')).join('') || 'none';
           t.diagnostic(`  requested seq ${http.seq} applied by ${where(http.seq)}; resolved seq ${http.closedSeq} applied by ${where(http.closedSeq)}; saved position ${JSON.stringify(reloadPositions.find((p) => p.session === http.session.session))}`);
         }
-        t.diagnostic(`request ${id}: ${owner}; inbox status ${item?.status ?? 'absent'}; applied ${item ? item.receivedAt - Date.parse(String(item.requestEvent.time)) : '?'} ms after it was raised; position ${JSON.stringify(item ? window.inbox.positionFor(item.session) : undefined)}; ${inLogs.join(' | ')}`);
+        t.diagnostic(`request ${id}: ${owner}; inbox status ${item?.status ?? 'absent'}; applied ${item ? item.receivedAt - Date.parse(String(item.requestEvent.time)) : '?'} ms after it was raised; position ${JSON.stringify(item ? window.inbox.positionOf(item.source, item.session)?.seq : undefined)}; ${inLogs.join(' | ')}`);
       }
       if (lost.length + staleOpen.length > 0) {
         windows.forEach((w, i) => t.diagnostic(`window ${i}: ${w.log.lines.filter((line) => /clos|subscrib|lost|slow|gap|exhaust|dropped|connect/.test(line)).slice(-12).join(' | ')}`));

@@ -108,7 +108,7 @@ describe('Hubs in plain Node, over a real hub', () => {
       assert.ok(first.kind === 'sending');
       assert.deepEqual(await first.outcome, { kind: 'timeout', commandId, afterMs: MIN_ACK_WINDOW_MS });
       assert.equal((await again).kind, 'timeout');
-      assert.equal(w.hubs.answerRecord(w.item)?.state, 'timed-out');
+      assert.equal(w.hubs.answerRecord(w.item)?.state, 'ack-timed-out');
       assert.equal(w.hubs.answerRecord(w.item)?.commandId, commandId, 'the timed-out answer keeps its id, for Send Again');
 
       const different = w.hubs.answer('notification', w.item, { option: 'deny' });
@@ -179,7 +179,7 @@ describe('Hubs over a hub whose refusal comes after the ack window', () => {
       const timedOut = await sent.outcome;
       assert.equal(timedOut.kind, 'timeout');
       assert.deepEqual(commands, [timedOut.commandId]);
-      assert.deepEqual([w.hubs.answerRecord(item)?.state, w.hubs.answerRecord(item)?.commandId], ['timed-out', timedOut.commandId], 'timed out, under its id');
+      assert.deepEqual([w.hubs.answerRecord(item)?.state, w.hubs.answerRecord(item)?.commandId], ['ack-timed-out', timedOut.commandId], 'timed out, under its id');
 
       // The hub's refusal, after the window ran out (AEP-0004 §4.2: any cause-matched error frame is a refusal).
       socket!.send(JSON.stringify({ type: 'error', cause: timedOut.commandId, code: 'no-route', detail: 'no claimant' }));

@@ -48,9 +48,14 @@ export function rawEnvelope(attributes: Record<string, unknown>): Record<string,
   };
 }
 
+/** The source of an emitter's session, as `makeEvent` names it. */
+export function sourceFor(session: string, agent = 'test-agent'): string {
+  return `aep://test-host/agent/${agent}/session/${session}`;
+}
+
 /** A valid session-scoped event for tests, owned by `agent`. */
 export function makeEvent(type: string, session: string, seq: number, fields: EventFields = {}, agent = 'test-agent'): AepEvent {
-  return validEvent({ type, source: `aep://test-host/agent/${agent}/session/${session}`, agent, session, seq, ...fields });
+  return validEvent({ type, source: sourceFor(session, agent), agent, session, seq, ...fields });
 }
 
 /** A command to a session: seq-less, from a sender identity (AEP-0004 §2). */

@@ -1,5 +1,5 @@
 import type { AepEvent } from '../../src/aep/envelope';
-import { makeEvent, makeRequest, type EventFields, type RequestData } from './events';
+import { makeEvent, makeRequest, sourceFor, type EventFields, type RequestData } from './events';
 import { WsPeer, type Received } from './wsPeer';
 
 /**
@@ -12,6 +12,11 @@ export class ScriptedTarget {
   private seq = 0;
 
   private constructor(readonly peer: WsPeer, readonly session: string, readonly agent: string) {}
+
+  /** The source its events carry. */
+  get source(): string {
+    return sourceFor(this.session, this.agent);
+  }
 
   static async start(
     hubUrl: string,

@@ -199,7 +199,7 @@ describe('AnswerHistory: entries and outcomes', () => {
 
     const [a, b] = w.entry('R1').sends;
     assert.deepEqual(a?.outcomes, [
-      { kind: 'timed-out', at: START + 100, afterMs: 10_000 },
+      { kind: 'ack-timed-out', at: START + 100, afterMs: 10_000 },
       { kind: 'accepted', at: START + 300 },
       { kind: 'awaiting-ack', at: START + 600, sent: true },
       { kind: 'request-closed', at: START + 700, sent: false },
@@ -660,6 +660,58 @@ describe('AnswerHistory: a history stored before masking knew auth answers and o
     t.after(() => again.dispose());
     assert.deepEqual(again.entries(), entries);
   });
+});
+
+describe('AnswerHistory: a history stored when an ack timeout was called `timed-out` (version 3 and before)', () => {
+  /** One ack timeout on an `auth` answer and one request the agent timed out, stored as `version` stored them. */
+  function storedAs(version: number) {
+    const w = world();
+    w.request('A', { kind: 'auth', prompt: 'SSO password for deploy@corp' });
+    const auth = w.send('A', { text: SSO_PASSWORD });
+    w.clock.now += 100;
+    w.history.recordOutcome(auth.id, { kind: 'timeout', commandId: auth.id, afterMs: 10_000 });
+    w.clock.now += 1_000;
+    w.request('E');
+    w.clock.now += 2_000;
+    w.timeout('E');
+    w.history.dispose();
+    const today = JSON.stringify(w.memento.get<unknown>(HISTORY_STORAGE_KEY, undefined));
+    assert.ok(today.includes('"ack-timed-out"'), today);
+    const stored = JSON.parse(today.replaceAll('"ack-timed-out"', '"timed-out"')) as { version: number; entries: HistoryEntry[] };
+    stored.version = version;
+    // Before version 2 an `auth` answer was kept as typed.
+    const send = stored.entries.find((e) => e.requestId === 'A')?.sends[0];
+    assert.ok(send);
+    if (version < 2) {
+      send.answer = { text: SSO_PASSWORD };
+      send.masked = 0;
+      send.command.data.answer = { text: SSO_PASSWORD };
+    }
+    const memento = new MemoryMemento();
+    void memento.update(HISTORY_STORAGE_KEY, stored);
+    return { memento, clock: w.clock };
+  }
+
+  for (const version of [3, 1]) {
+    test(`version ${version}: its ack timeout reads as \`ack-timed-out\`, the agent's timeout stays \`timeout\`, and nothing is lost${version < 3 ? ' or left unmasked' : ''}`, (t) => {
+      const { memento, clock } = storedAs(version);
+      const log = new RecordingLogger();
+      const history = new AnswerHistory(memento, log, { now: () => clock.now });
+      t.after(() => history.dispose());
+      const entries = history.entries();
+      assert.deepEqual(entries.map((e) => e.requestId), ['E', 'A']);
+      const auth = entries.find((e) => e.requestId === 'A');
+      assert.deepEqual(auth?.sends[0]?.outcomes.map((o) => o.kind), ['ack-timed-out']);
+      assert.deepEqual(auth?.sends[0]?.answer, { text: SECRET_MARK });
+      const expired = entries.find((e) => e.requestId === 'E');
+      assert.equal(expired?.ended, 'timed-out', 'the agent timed the request out: its status word is unchanged');
+      assert.deepEqual(expired?.agentOutcomes.map((o) => o.kind), ['timeout']);
+      assert.ok(!log.lines.some((line) => line.startsWith('warn')), log.lines.join('\n'));
+      const rewritten = JSON.stringify(memento.get<unknown>(HISTORY_STORAGE_KEY, undefined));
+      assert.ok(!rewritten.includes('"kind":"timed-out"'), 'written back under the new name');
+      assert.ok(!rewritten.includes(SSO_PASSWORD));
+    });
+  }
 });
 
 describe('AnswerHistory: bounds', () => {

@@ -353,7 +353,7 @@ describe('the record is the one home of what became of the answer', () => {
     t.mock.timers.tick(1_000);
     const timedOut = await first;
     assert.equal(timedOut.kind, 'timeout');
-    assert.equal(pipeline.record(w.facts())?.state, 'timed-out');
+    assert.equal(pipeline.record(w.facts())?.state, 'ack-timed-out');
     return { short, timedOut };
   }
 

@@ -89,7 +89,12 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // to "Before asking" after its review added 2.6 KB (368,409 to 371,011 bytes): the
 // view checked against the page's schema and rebuilt under the ceiling and the
 // redaction options of now, in session order, and the one list of invisible characters.
-const EXTENSION_BUDGET_BYTES = 371_700;
+// One home for each idea (issue 41) added 2.1 KB (371,243 to 373,319 bytes), 1.5 KB
+// of it the credential kinds' words: the host said them with `l10n.t(kind)`, which
+// found a translation only because the page's bundle spelled each kind out; the one
+// list both now use is in the host's bundle too. The rest: the status and withheld
+// label words shared with the page, and reading the History's older ack timeouts.
+const EXTENSION_BUDGET_BYTES = 373_800;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');

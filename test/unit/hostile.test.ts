@@ -15,7 +15,7 @@ import { validateFormValues } from '../../src/aep/formValidation';
 import { parseWireMessage } from '../../src/aep/frames';
 import { Inbox } from '../../src/inbox/inbox';
 import { goldenLines } from '../support/fixtures';
-import { resumePositions } from '../support/resumePositions';
+import { resumePosition, resumePositions } from '../support/resumePositions';
 
 const SEED = 0xae9_0003;
 const INPUTS = 4000;
@@ -788,7 +788,7 @@ describe('hostile input: directed cases', () => {
     const outcome = apply(inbox, requestLine('__proto__', '__proto__', '__proto__'));
     assert.deepEqual(outcome, { applied: true, positionAdvanced: true });
     assert.equal(inbox.findRequest('__proto__', '__proto__', '__proto__')?.status, 'pending');
-    assert.deepEqual(inbox.positionFor('__proto__'), { session: '__proto__', epoch: 0, seq: 0 });
+    assert.deepEqual(resumePosition(inbox, '__proto__', '__proto__'), { session: '__proto__', epoch: 0, seq: 0 });
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
     assert.equal(Object.getPrototypeOf({}), Object.prototype);
   });

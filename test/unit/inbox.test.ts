@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deadlinePassed, Inbox, type InboxChange } from '../../src/inbox/inbox';
 import { emitterEvents } from '../support/events';
+import { resumePosition } from '../support/resumePositions';
 
 // claude-code's session s1 on host-a, asking permission at capture `redacted` unless a test says otherwise.
 const { event: ev, request, answered, resolved, source: SRC } = emitterEvents({
@@ -167,14 +168,14 @@ describe('Inbox positions and bounds', () => {
       return outcome.applied && outcome.positionAdvanced;
     });
     assert.deepEqual(advanced, [true, true, false, false]);
-    assert.deepEqual(inbox.positionFor('s1'), { session: 's1', epoch: 0, seq: 7 });
+    assert.deepEqual(resumePosition(inbox, 's1', SRC), { session: 's1', epoch: 0, seq: 7 });
   });
 
   test('two emitters sharing a session string resume from the lower position', () => {
     const inbox = new Inbox();
     inbox.apply(ev({ id: 'X1', type: 'progress.status', seq: 40 }));
     inbox.apply(ev({ id: 'X2', type: 'progress.status', seq: 3, source: 'aep://host-b/agent/codex/session/s1', agent: 'codex' }));
-    assert.deepEqual(inbox.positionFor('s1'), { session: 's1', epoch: 0, seq: 3 });
+    assert.deepEqual(resumePosition(inbox, 's1', SRC, 'aep://host-b/agent/codex/session/s1'), { session: 's1', epoch: 0, seq: 3 });
   });
 
   test('dedupe memory, timelines, closed items and sessions stay within their bounds', () => {

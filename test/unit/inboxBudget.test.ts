@@ -7,6 +7,7 @@ import { approximateBytes } from '../../src/base/byteSize';
 import { Inbox, ITEM_BYTES, type ApplyOutcome } from '../../src/inbox/inbox';
 import { envelopeOf, TIMELINE_ENTRY_BYTES } from '../../src/inbox/sessionTimeline';
 import { emitterEvents } from '../support/events';
+import { resumePosition } from '../support/resumePositions';
 
 const KB = 1024;
 
@@ -140,7 +141,7 @@ describe('Inbox memory budget', () => {
     assert.equal(inbox.timeline(SRC, 'quiet').length, 0, 'the quiet session lost its history');
     assert.equal(inbox.timeline(SRC, 'busy').length, 6, 'the session with an open request kept its history');
     assert.equal(inbox.open().length, 1);
-    assert.deepEqual(inbox.positionFor('quiet'), { session: 'quiet', epoch: 0, seq: 9 }, 'the resume position outlives the history');
+    assert.deepEqual(resumePosition(inbox, 'quiet', SRC), { session: 'quiet', epoch: 0, seq: 9 }, 'the resume position outlives the history');
     assert.ok(inbox.stats().bytes <= 64 * KB);
     assert.equal(notices.length, 1, notices.join('\n'));
     assert.match(notices[0]!, /forgot 1 lifecycle events still waiting for their request, the recent history of \d+ sessions \(used to follow cause links\)$/);

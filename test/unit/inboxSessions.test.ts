@@ -17,7 +17,7 @@ const resolved = (session: string, id: string, subject: string, seq: number) =>
 const status = (session: string, id: string, seq: number) => sessionOf(session).status(id, seq);
 
 /** Whether the inbox still tracks the session (its resume position is remembered). */
-const tracked = (inbox: Inbox, session: string) => inbox.positionFor(session) !== undefined;
+const tracked = (inbox: Inbox, session: string) => inbox.positionOf(sessionOf(session).source, session) !== undefined;
 
 describe('Inbox session eviction', () => {
   test('a flood of one-request sessions, each then resolved, leaves at most maxSessions tracked', () => {

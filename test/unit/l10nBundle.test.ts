@@ -77,8 +77,13 @@ describe('the l10n bundle', () => {
       assert.doesNotMatch(source, /\bvscode\.l10n\.t\(/, `${name} calls vscode.l10n.t`);
       assert.doesNotMatch(source, /^import \{[^}]*\bt\b[^}]*\} from '[^']*l10n';$/m, `${name} imports a t of its own`);
       assert.doesNotMatch(source, /^export function t\(/m, `${name} defines a t of its own`);
-      // A sentence embedding an element is an l10n.t call too, filled with slots, so the export finds it.
-      assert.doesNotMatch(source, /(?<!function )\bsentenceNodes\((?!l10n\.t\(')/, `${name} hands sentenceNodes something other than an l10n.t call`);
+      // A sentence embedding an element is an l10n.t call too, filled with slots, so the export finds it; or the
+      // words the page shares with the host (src/shared), given nothing but slots, whose own l10n.t the export reads.
+      assert.doesNotMatch(source, /(?<!function )\bsentenceNodes\((?!l10n\.t\(')(?!\w+\(slot\(\d\)(?:, slot\(\d\))*\),)/, `${name} hands sentenceNodes something other than an l10n.t call`);
+      for (const call of source.matchAll(/\bsentenceNodes\((\w+)\(slot\(/g)) {
+        const words = call[1] ?? '';
+        assert.match(source, new RegExp(`^import \\{[^}]*\\b${words}\\b[^}]*\\} from '\\.\\./src/shared/[\\w]+';$`, 'm'), `${name}: ${words} is not words from src/shared`);
+      }
       assert.doesNotMatch(source, /\btNodes\(/, `${name} translates a sentence with elements out of the export's sight`);
       if (/\bl10n\.t\(/.test(source)) assert.match(source, /^import \* as l10n from '@vscode\/l10n';$/m, `${name} calls l10n.t on another import`);
     }

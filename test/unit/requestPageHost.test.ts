@@ -234,7 +234,7 @@ describe('request page host', () => {
       const { stale, second, webview } = reused(
         { resend: (_item, commandId) => (resent.push(commandId), Promise.resolve({ kind: 'accepted', commandId })) },
         // B has an answer that timed out, whose Send Again B's page offers under its command id.
-        { answerRecord: () => ({ state: 'timed-out', commandId: 'B-command', surface: 'page', outcome: { kind: 'timeout', commandId: 'B-command', afterMs: 60_000 } }) },
+        { answerRecord: () => ({ state: 'ack-timed-out', commandId: 'B-command', surface: 'page', outcome: { kind: 'timeout', commandId: 'B-command', afterMs: 60_000 } }) },
       );
       const before = webview.posted.length;
       webview.fromPage({ type: 'retry', submitId: 'B-command', ...stale });
@@ -522,7 +522,7 @@ describe('request page host', () => {
     const item = permissionItem();
     const resent: string[] = [];
     const { webview } = page(item, { resend: (_item, commandId) => (resent.push(commandId), Promise.resolve({ kind: 'accepted', commandId })) }, {
-      hubs: { answerRecord: () => ({ state: 'timed-out', commandId: 'C1', surface: 'quick-input', outcome: { kind: 'timeout', commandId: 'C1', afterMs: 60_000 } }) },
+      hubs: { answerRecord: () => ({ state: 'ack-timed-out', commandId: 'C1', surface: 'quick-input', outcome: { kind: 'timeout', commandId: 'C1', afterMs: 60_000 } }) },
     });
     webview.fromPage({ type: 'ready' });
     webview.fromShown({ type: 'retry', submitId: 'submit-7' });

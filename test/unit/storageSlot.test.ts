@@ -248,7 +248,7 @@ describe('the stores on storage slots', () => {
     answer('NEW');
     assert.deepEqual(history.entries().map((entry) => entry.requestId), ['NEW', 'OLD']);
     history.dispose();
-    assert.deepEqual(slotEntries<{ requestId: string }>(memento, HISTORY_STORAGE_KEY, 3).map((entry) => entry.requestId), ['NEW', 'OLD']);
+    assert.deepEqual(slotEntries<{ requestId: string }>(memento, HISTORY_STORAGE_KEY, 4).map((entry) => entry.requestId), ['NEW', 'OLD']);
     assert.ok(log.lines.some((line) => line.startsWith("warn not saving the answer history entry for a's request BAD: it cannot be stored as JSON")), log.lines.join('\n'));
   });
 

@@ -1,11 +1,10 @@
 // Watch-only is decided once (src/client/watchOnly.ts); every surface reads it through the same state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { refusesAnswers } from '../../src/client/rosterSnapshot';
 import { isWatchOnly } from '../../src/client/watchOnly';
 import { describeOutcome } from '../../src/ui/words/outcomeMessages';
 import { pageReachability } from '../../src/ui/page/pageContent';
-import { REACHABILITY_STATES, sendingBlockedBy } from '../../src/shared/webviewMessages';
+import { REACHABILITY_STATES, sendingBlockedBy } from '../../src/aep/reachability';
 
 describe('watch-only', () => {
   test('a hub is watch-only when its hello declared no control and no token is set; not before a hello, nor with control or a token', () => {
@@ -17,9 +16,6 @@ describe('watch-only', () => {
   });
 
   test('every surface reads the same state: the page blocks sending, the host offers no answer, a refusal says the sentence', () => {
-    assert.equal(refusesAnswers({ state: 'watch-only' }), true);
-    assert.equal(refusesAnswers({ state: 'not-accepting' }), true);
-    assert.equal(refusesAnswers({ state: 'reachable' }), false);
     assert.deepEqual(pageReachability({ state: 'watch-only' }), { state: 'watch-only' });
     assert.ok((REACHABILITY_STATES as readonly string[]).includes('watch-only'));
     assert.equal(sendingBlockedBy('watch-only'), 'watch-only');

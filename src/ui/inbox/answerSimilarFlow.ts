@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { textHonesty } from '../../aep/labels';
 import { groupOf, similarGroups, type SimilarGroup } from '../../answer/similarRequests';
-import { refusesAnswers } from '../../client/rosterSnapshot';
+import { sendingBlockedBy } from '../../aep/reachability';
 import type { AttentionItem } from '../../inbox/inbox';
 import { contextSummary, shownContext } from '../../shared/contextView';
 import type { Hubs } from '../hubs/hubs';
@@ -18,7 +18,7 @@ import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOpti
 
 /** Which requests may be answered together now, of those the inbox shows (none dismissed): the pipeline admits an answer, the agent takes answers from editors. */
 export function windowGroups(hubs: Hubs): SimilarGroup[] {
-  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && !refusesAnswers(hubs.reachability(item)), similarOptionWords);
+  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && sendingBlockedBy(hubs.reachability(item).state) === undefined, similarOptionWords);
 }
 
 export async function answerSimilar(hubs: Hubs, similar: SimilarAnswers, from: Readonly<AttentionItem> | undefined): Promise<void> {

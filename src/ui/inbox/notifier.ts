@@ -3,7 +3,7 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { NotifiedRequests } from '../../inbox/notifiedRequests';
 import { textHonesty } from '../../aep/labels';
 import { showsToast } from '../../inbox/toastPolicy';
-import { refusesAnswers } from '../../client/rosterSnapshot';
+import { sendingBlockedBy } from '../../aep/reachability';
 import { hubToastPolicy } from '../hubs/connectionInputs';
 import { agentName, promptLine } from '../words/describe';
 import { lastActionLine } from '../words/beforeAskingWords';
@@ -162,7 +162,7 @@ export class Notifier extends Disposable {
     // label is a placeholder ("1"), not something to click blind.
     const options =
       request && request.kind === 'permission' && request.answerableHere && textHonesty(request.capture) !== 'structural' &&
-      !refusesAnswers(this.hubs.reachability(item))
+      sendingBlockedBy(this.hubs.reachability(item).state) === undefined
         ? optionButtons(request.options).slice(0, MAX_OPTION_BUTTONS)
         : [];
     // "agent: prompt": provenance first, then the agent's words (e2e tests match this shape); "agent via hub: prompt" with several hubs.

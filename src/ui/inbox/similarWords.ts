@@ -5,6 +5,7 @@
 // so before anything the agent wrote. No vscode import, so they are built
 // and tested in plain Node.
 import * as l10n from '@vscode/l10n';
+import { withheldOptionLabel } from '../../shared/withheldLabelWords';
 import { optionPassesForOurs } from '../../answer/ownItems';
 import type { SimilarGroup, SimilarOption } from '../../answer/similarRequests';
 import type { AttentionItem } from '../../inbox/inbox';
@@ -31,7 +32,7 @@ export function similarOptionWords(label: string): string {
 /** An option as the pick and the dialog name it: the words every request uses, or its place and id. */
 export function similarOptionName(option: SimilarOption): string {
   const id = piece(option.id, PIECES.kind);
-  if (option.label === undefined) return l10n.t('Option {0} ({1})', option.position, id);
+  if (option.label === undefined) return withheldOptionLabel(option.position, id);
   const words = similarOptionWords(option.label);
   // Words that read like one of ours (the registry) say whose they are, as the quick input's do.
   return optionPassesForOurs(option.label) ? l10n.t('{0} (from the agent: id {1})', words, id) : words;

@@ -3,13 +3,14 @@ import * as vscode from 'vscode';
 import type { Answer, AttentionRequest } from '../../aep/attention';
 import type { AnswerRefusal, AnswerSurface } from '../../answer/answerPipeline';
 import type { SendOutcome } from '../../client/controlSender';
-import { refusesAnswers } from '../../client/rosterSnapshot';
+import { sendingBlockedBy } from '../../aep/reachability';
 import type { Logger } from '../../base/logger';
 import type { AlwaysSecretValues } from '../services/alwaysSecretValues';
 import type { AttentionItem } from '../../inbox/inbox';
 import { inlinePlan, stepOfField, type InlinePlan } from '../../answer/inlinePlan';
 import { fieldNamedIn } from '../../aep/nackField';
 import { shownStatus } from '../../shared/shownStatus';
+import { statusWord } from '../../shared/statusWords';
 import { describeSettled, sendingMessage, type SendKind } from '../words/answerOutcomes';
 import { agentName } from '../words/describe';
 import { Disposable } from '../services/disposable';
@@ -50,7 +51,7 @@ export class InlineAnswers extends Disposable {
   /** The plan when the request is answered inline now: pending, readable, it fits, and its agent takes answers from editors. */
   planFor(item: Readonly<AttentionItem>): InlinePlan | undefined {
     if (item.status !== 'pending' || !item.request) return undefined;
-    if (refusesAnswers(this.hubs.reachability(item))) return undefined;
+    if (sendingBlockedBy(this.hubs.reachability(item).state) !== undefined) return undefined;
     return inlinePlan(item.request);
   }
 
@@ -208,8 +209,7 @@ export class InlineAnswers extends Disposable {
     // Nothing was sent from this flow, so whoever ended it answered elsewhere.
     const shown = latest ? shownStatus(latest.status, { ours: 'none', resolution: latest.resolution, recorded: this.hubs.recorded(latest).verdict }) : undefined;
     const why = shown === undefined ? l10n.t('no longer in the inbox')
-      : shown.kind === 'timed-out' ? l10n.t('timed out')
-        : shown.kind === 'session-ended' ? l10n.t('session ended') : shown.kind === 'unanswered' ? l10n.t('ended without an answer') : l10n.t('answered elsewhere');
+      : statusWord(shown.kind === 'timed-out' || shown.kind === 'session-ended' || shown.kind === 'unanswered' ? shown.kind : 'answered-elsewhere');
     const message = l10n.t('The request from {0} closed before you answered ({1}). Nothing was sent.', agentName(item.agent), why);
     if (latest) await this.offerOpen(latest, 'info', message);
     else void notify('info', message);

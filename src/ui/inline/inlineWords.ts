@@ -1,19 +1,21 @@
 // Words of the inline answer's quick input (issue 15). No vscode import, like
 // describe.ts: they are built with `t` and tested in plain Node. Where the
-// request page says the same thing, the English message is the page's own
-// (webview/honestText.ts, answerForm.ts), so one translation serves both.
+// request page says the same thing, both take the words from src/shared
+// (withheld labels, credential names), so one translation serves both.
 // Agent text enters only as capped, inert pieces; surfaces.ts sanitises the
 // whole string again for the place it is shown.
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../../aep/attention';
 import type { AnswerPart, AnswerRedaction } from '../../aep/capture';
-import { credentialKinds, type CredentialKind } from '../../aep/credentials';
+import { credentialKinds } from '../../aep/credentials';
 import type { SimpleField } from '../../answer/fieldDraft';
 import { fieldProblem, type InlinePlan, type InlineStep, type Naming, type Sensitivity } from '../../answer/inlinePlan';
 import type { AttentionItem } from '../../inbox/inbox';
 import { distinctOptions, readsLikeOurs } from '../../answer/ownItems';
 import { ownActionWords } from '../../shared/ownActionWords';
+import { credentialName } from '../../shared/credentialNames';
 import { fieldHint } from '../../shared/fieldWords';
+import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel, withheldOptionLabel } from '../../shared/withheldLabelWords';
 import { fieldProblemText } from '../../shared/problemWords';
 import type { FieldDraft } from '../../shared/webviewMessages';
 import { agentName, kindLabel } from '../words/describe';
@@ -45,18 +47,18 @@ export function inlineTitle(item: Readonly<AttentionItem>, plan: InlinePlan, hub
 export function fieldQuestion(step: FieldStep): string {
   const name = step.name;
   if (!name.withheld) return piece(name.text, PIECES.prompt);
-  return `${l10n.t('Question {0} · label withheld at capture {1}', name.position, name.capture)} ${l10n.t('(field {0}, {1})', piece(name.id, PIECES.kind), step.field.type)}`;
+  return `${withheldFieldLabel(name.position, name.capture)} ${fieldIdNote(piece(name.id, PIECES.kind), step.field.type)}`;
 }
 
 /** A select's choice as an item label. */
 export function choiceText(name: Naming): string {
   if (!name.withheld) return name.text;
-  return `${l10n.t('Choice {0}', name.position)} ${l10n.t('(id {0})', piece(name.id, PIECES.kind))}`;
+  return `${withheldChoiceLabel(name.position)} ${choiceIdNote(piece(name.id, PIECES.kind))}`;
 }
 
 /** A request's option as an item label, as the page's option button reads. */
 export function optionText(name: Naming): string {
-  return name.withheld ? l10n.t('Option {0} ({1})', name.position, piece(name.id, PIECES.kind)) : name.text;
+  return name.withheld ? withheldOptionLabel(name.position, piece(name.id, PIECES.kind)) : name.text;
 }
 
 /** What the input box says under a field: the question, whether it must be answered, and its rule. */
@@ -83,11 +85,6 @@ export function sensitivityText(sensitive: Sensitivity, plan: InlinePlan): strin
     case 'secret-words':
       return l10n.t('The field "{0}" asks for a secret: your reply in words is kept as one.', fieldName(plan, sensitive.fieldId));
   }
-}
-
-/** The kind of credential found, in the user's language (the page's words, webview/credentialNames.ts). */
-function credentialName(kind: CredentialKind): string {
-  return l10n.t(kind);
 }
 
 function partName(part: AnswerPart, answer: Answer, plan: InlinePlan): string {

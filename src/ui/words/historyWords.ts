@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../../aep/attention';
 import { resolutionEnding } from '../../shared/shownStatus';
+import { statusWord } from '../../shared/statusWords';
 import type { EndedWithoutAnswer, HistoryEntry, HistoryOutcome } from '../../history/historyEntry';
 import { agentName } from './describe';
 import { piece, PIECES } from './untrustedText';
@@ -28,7 +29,7 @@ export function outcomeWord(outcome: Readonly<HistoryOutcome>): string {
       return l10n.t('refused by the hub: {0}', piece(outcome.code, PIECES.kind));
     case 'not-delivered':
       return l10n.t('not delivered');
-    case 'timed-out':
+    case 'ack-timed-out':
       return l10n.t('no acknowledgement');
     case 'awaiting-ack':
       return outcome.sent ? l10n.t('sent, awaiting acknowledgement') : l10n.t('waiting for the connection');
@@ -47,16 +48,16 @@ export function outcomeWord(outcome: Readonly<HistoryOutcome>): string {
         return l10n.t('the agent recorded your answer, with text that cannot be checked against what was sent: {0}', recorded);
       }
       if (outcome.verdict === 'elsewhere' && recorded) return oob ? l10n.t('answered out of band: {0}', recorded) : l10n.t('answered elsewhere: {0}', recorded);
-      return outcome.verdict === 'elsewhere' ? l10n.t('answered elsewhere') : l10n.t('answered');
+      return statusWord(outcome.verdict === 'elsewhere' ? 'answered-elsewhere' : 'answered');
     }
     case 'resolved': {
       const ended = resolvedWord(outcome.resolution);
       return outcome.by !== undefined ? l10n.t('{0}, by {1}', ended, piece(outcome.by, PIECES.agent)) : ended;
     }
     case 'timeout':
-      return l10n.t('timed out');
+      return statusWord('timed-out');
     case 'session-ended':
-      return l10n.t('session ended');
+      return statusWord('session-ended');
   }
 }
 
@@ -73,13 +74,13 @@ function resolvedWord(resolution: string): string {
 export function endedWord(ended: EndedWithoutAnswer): string {
   switch (ended) {
     case 'answered-elsewhere':
-      return l10n.t('answered elsewhere');
+      return statusWord('answered-elsewhere');
     case 'resolved':
       return l10n.t('resolved without an answer from here');
     case 'timed-out':
-      return l10n.t('timed out');
+      return statusWord('timed-out');
     case 'session-ended':
-      return l10n.t('session ended');
+      return statusWord('session-ended');
     case 'dismissed':
       return l10n.t('dismissed');
   }

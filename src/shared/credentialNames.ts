@@ -1,7 +1,11 @@
+// The kind of credential found, in the user's language: the request page's
+// send confirmation and the quick input's both name it with these words. Each
+// side's bundle has its own `@vscode/l10n`, loaded with the same strings, and
+// each kind is its own `l10n.t` call so the bundle export finds every one.
 import * as l10n from '@vscode/l10n';
-import type { CredentialKind } from '../src/aep/credentials';
+import type { CredentialKind } from '../aep/credentials';
 
-/** The protocol core names the kind of credential it found in English; the page says it in the user's language. */
+/** The protocol core names the kind of credential it found in English; every surface says it in the user's language. */
 export function credentialName(kind: CredentialKind): string {
   switch (kind) {
     case 'private key': return l10n.t('private key');
