@@ -12,7 +12,7 @@ import { Emitter } from '../../src/base/emitter';
 import type { AttentionItem } from '../../src/inbox/inbox';
 import { hubList } from '../../src/ui/services/hubList';
 import { Hubs } from '../../src/ui/hubs/hubs';
-import type { Settings } from '../../src/ui/services/settings';
+import type { Settings } from '../../src/ui/services/settingsTypes';
 import { startAgent } from '../peers/agent/agent';
 import { startHub } from '../peers/hub/hub';
 import { freshSession, makeRequest } from '../support/events';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { connectionInputs, hubSettings, needsRebuild } from '../../src/ui/hubs/connectionInputs';
 import type { HubConfig } from '../../src/ui/services/hubList';
-import type { Settings } from '../../src/ui/services/settings';
+import type { Settings } from '../../src/ui/services/settingsTypes';
 
 const HUB: HubConfig = {
   id: 'http://127.0.0.1:8787',

@@ -18,7 +18,7 @@ import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import { recordedAnswer } from '../../src/inbox/recordedAnswer';
 import { Emitter } from '../../src/base/emitter';
 import { Hubs } from '../../src/ui/hubs/hubs';
-import type { Settings } from '../../src/ui/services/settings';
+import type { Settings } from '../../src/ui/services/settingsTypes';
 import type { RequestData } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { requestEvent, sessionEvent } from '../support/pageRequests';

@@ -1,8 +1,8 @@
-import type * as vscode from 'vscode';
+import type { Subscription } from '../../base/emitter';
 import type { AnswerHistory } from '../../history/answerHistory';
 import type { HubRef } from '../../history/historyEntry';
 import type { Hub, Hubs } from '../hubs/hubs';
-import type { SettingsService } from '../services/settings';
+import type { SettingsSource } from '../hubs/hubConnection';
 
 function hubRef(hub: Hub): HubRef {
   return { id: hub.id, label: hub.label };
@@ -14,7 +14,7 @@ function hubRef(hub: Hub): HubRef {
  * end is noted, or it is listed as ended without an answer from here), every
  * dismissal; and the limits again when the settings change.
  */
-export function recordAnswers(hubs: Hubs, history: AnswerHistory, settings: SettingsService): vscode.Disposable {
+export function recordAnswers(hubs: Hubs, history: AnswerHistory, settings: Pick<SettingsSource, 'onDidChange'>): Subscription {
   const subscriptions = [
     hubs.onDidSendAnswer(({ hub, item, command }) => history.recordSent(hubRef(hub), item, command)),
     hubs.onDidSettleAnswer(({ outcome }) => history.recordOutcome(outcome.commandId, outcome)),

@@ -1,7 +1,7 @@
 // No `vscode` here: the decision is unit-tested as plain logic (test/unit/connectionInputs.test.ts).
 import type { HubConfig } from '../services/hubList';
 import type { ToastPolicy } from '../../inbox/toastPolicy';
-import type { HubScopedSettings, Settings } from '../services/settings';
+import type { HubScopedSettings, Settings } from '../services/settingsTypes';
 
 /**
  * The settings a hub client is made of (see HubConnection.startClient). The

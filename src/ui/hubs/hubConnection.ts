@@ -8,7 +8,7 @@ import type { AttentionStore, ComponentLog } from '../services/attentionStore';
 import { connectionInputs, needsRebuild, type ConnectionInputs } from './connectionInputs';
 import { Disposable } from '../services/disposable';
 import { hubLabel, type HubConfig } from '../services/hubList';
-import type { Settings } from '../services/settings';
+import type { Settings } from '../services/settingsTypes';
 import { tokenKeyOf, type TokenStore } from '../services/tokens';
 import { failureLogLine, lostLogLine } from '../../client/connectionFailure';
 

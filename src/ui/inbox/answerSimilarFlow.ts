@@ -1,25 +1,20 @@
 import * as l10n from '@vscode/l10n';
 import { textHonesty } from '../../aep/labels';
-import { groupOf, similarGroups, type SimilarGroup } from '../../answer/similarRequests';
-import { sendingBlockedBy } from '../../aep/reachability';
+import { groupOf, type SimilarGroup } from '../../answer/similarRequests';
 import type { AttentionItem } from '../../inbox/inbox';
 import { contextSummary, shownContext } from '../../shared/contextView';
 import type { Hubs } from '../hubs/hubs';
 import { agentName, kindLabel, promptLine, sessionName } from '../words/describe';
-import { confirm, notify, pick, pickMany, type PickItem } from '../words/surfaces';
-import type { SimilarAnswers } from './similarAnswers';
-import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle, similarOptionWords } from './similarWords';
+import type { PickItem } from '../words/pickItem';
+import { confirm, notify, pick, pickMany } from '../words/surfaces';
+import { windowGroups, type SimilarAnswers } from './similarAnswers';
+import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle } from './similarWords';
 
 // "Answer Similar Requests…" (issue 29): the requests that can take the same
 // answer, every one listed and ticked, the person unticks any, picks the
 // option (by the words every request gives it: similarRequests.ts) and
 // confirms; then each is answered on its own (similarAnswers.ts).
 // Never automatic: every step is the person's.
-
-/** Which requests may be answered together now, of those the inbox shows (none dismissed): the pipeline admits an answer, the agent takes answers from editors. */
-export function windowGroups(hubs: Hubs): SimilarGroup[] {
-  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && sendingBlockedBy(hubs.reachability(item).state) === undefined, similarOptionWords);
-}
 
 export async function answerSimilar(hubs: Hubs, similar: SimilarAnswers, from: Readonly<AttentionItem> | undefined): Promise<void> {
   const groups = windowGroups(hubs);

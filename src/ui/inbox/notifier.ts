@@ -16,7 +16,7 @@ import type { SettingsService } from '../services/settings';
 import { notify, toastBudget, type Choice } from '../words/surfaces';
 import type { OsNotifications } from './osNotifications';
 import { groupOf } from '../../answer/similarRequests';
-import { windowGroups } from './answerSimilarFlow';
+import { windowGroups } from './similarAnswers';
 import { OWN_ACTIONS } from '../../shared/ownActionWords';
 
 // The first request after a quiet spell is shown LEAD_MS after it reached the inbox (with any

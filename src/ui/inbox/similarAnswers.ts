@@ -2,11 +2,15 @@ import * as l10n from '@vscode/l10n';
 import type { Answer } from '../../aep/attention';
 import type { AnswerRefusal } from '../../answer/answerPipeline';
 import type { SendOutcome } from '../../client/controlSender';
+import { sendingBlockedBy } from '../../aep/reachability';
+import { similarGroups, type SimilarGroup } from '../../answer/similarRequests';
 import type { AttentionItem } from '../../inbox/inbox';
 import { describeSettled, sendKindNote, type SendKind } from '../words/answerOutcomes';
 import { describeOutcome } from '../words/outcomeMessages';
 import { offerRefusal, type Notify } from '../words/refusalChoices';
+import type { Hubs } from '../hubs/hubs';
 import type { OptionAnswerHubs } from './optionAnswers';
+import { similarOptionWords } from './similarWords';
 
 /** What Answer Similar needs of the window's hubs: what the notification's buttons need. */
 export type SimilarAnswerHubs = Pick<OptionAnswerHubs, 'item' | 'answer' | 'resend'>;
@@ -62,4 +66,9 @@ export class SimilarAnswers {
   private latest(item: Readonly<AttentionItem>): Readonly<AttentionItem> {
     return this.deps.hubs.item(item.key) ?? item;
   }
+}
+
+/** Which requests may be answered together now, of those the inbox shows (none dismissed): the pipeline admits an answer, the agent takes answers from editors. */
+export function windowGroups(hubs: Hubs): SimilarGroup[] {
+  return similarGroups(hubs.visibleItems(), (item) => hubs.admit('similar', item).ok && sendingBlockedBy(hubs.reachability(item).state) === undefined, similarOptionWords);
 }

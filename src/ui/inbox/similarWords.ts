@@ -11,7 +11,7 @@ import type { SimilarGroup, SimilarOption } from '../../answer/similarRequests';
 import type { AttentionItem } from '../../inbox/inbox';
 import { OWN_ACTIONS } from '../../shared/ownActionWords';
 import { agentName } from '../words/describe';
-import type { PickItem } from '../words/surfaces';
+import type { PickItem } from '../words/pickItem';
 import { piece, PIECES } from '../words/untrustedText';
 
 /** Room for the agents' names at the end of the dialog's sentence, after everything that matters. */

@@ -19,7 +19,7 @@ import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel, wit
 import { fieldProblemText } from '../../shared/problemWords';
 import type { FieldDraft } from '../../shared/webviewMessages';
 import { agentName, kindLabel } from '../words/describe';
-import type { PickItem } from '../words/surfaces';
+import type { PickItem } from '../words/pickItem';
 import { forSurface, piece, PIECES } from '../words/untrustedText';
 
 type FieldStep = Extract<InlineStep, { kind: 'field' }>;

@@ -1,15 +1,15 @@
-import type * as vscode from 'vscode';
+import type { Subscription } from '../../base/emitter';
 
 /** Owns disposables and releases them once, newest first (the hexeditor pattern). */
-export abstract class Disposable implements vscode.Disposable {
-  private readonly owned: vscode.Disposable[] = [];
+export abstract class Disposable implements Subscription {
+  private readonly owned: Subscription[] = [];
   private disposedValue = false;
 
   protected get isDisposed(): boolean {
     return this.disposedValue;
   }
 
-  protected _register<T extends vscode.Disposable>(disposable: T): T {
+  protected _register<T extends Subscription>(disposable: T): T {
     if (this.disposedValue) disposable.dispose();
     else this.owned.push(disposable);
     return disposable;

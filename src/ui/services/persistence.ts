@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import type { Subscription } from '../../base/emitter';
 import * as z from 'zod/mini';
 import { CommandStore, type KeyValueStorage } from '../../client/commandStore';
 import { describeError, type Logger } from '../../base/logger';
@@ -61,7 +61,7 @@ function readSavedRequest(saved: z.infer<typeof savedRequestSchema>): Parsed<Sav
  * value that cannot be stored, or a storage that refuses, stops no other,
  * least of all the resume positions. Writes are debounced; `flush` runs on dispose.
  */
-export class WorkspacePersistence implements PositionStore, vscode.Disposable {
+export class WorkspacePersistence implements PositionStore, Subscription {
   /** Only sessions the inbox still tracks, newest 1 000 (see RecentPositions): a fleet's ended sessions must not pile up. */
   private readonly positions: RecentPositions;
   private inbox: Inbox | undefined;

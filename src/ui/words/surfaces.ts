@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { codiconName, forSurface } from './untrustedText';
 import { ToastBudget } from '../../base/toastBudget';
+import type { PickItem } from './pickItem';
 
 // The only module that hands text to the VS Code surfaces that interpret
 // markup: notifications (show*Message), quick picks, tree items, the status
@@ -46,15 +47,6 @@ export async function notify<T>(severity: NoticeSeverity, message: string, choic
         ? await vscode.window.showWarningMessage(text, ...items)
         : await vscode.window.showInformationMessage(text, ...items);
   return picked?.value;
-}
-
-export interface PickItem<T> {
-  readonly label: string;
-  readonly description?: string | undefined;
-  readonly detail?: string | undefined;
-  /** A codicon name before the label: ours only, never agent text. */
-  readonly icon?: string | undefined;
-  readonly value: T;
 }
 
 /** An item's text made inert for a quick pick row (label, description and detail render `$(icon)` syntax). */
