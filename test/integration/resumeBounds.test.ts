@@ -325,4 +325,43 @@ describe('a replay of everything from a hub that no longer holds what the window
     assert.ok(h.log.lines.some((line) => /begins session .*dropped.* after where this client left off; older requests may be missing/.test(line)), h.log.lines.join('\n'));
     persistence.dispose();
   });
+
+  test('tool chatter after the last request, past the hub\'s buffer, is no gap after a reload: the window saved where its tool calls left it', async () => {
+    const memento = new MemoryMemento();
+    const origin = new URL(hub.url).origin;
+    const session = freshSession('chatter');
+    const firstPersistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const firstInbox = new Inbox();
+    firstPersistence.restoreInto(firstInbox);
+    const first = startClient(hub.url, firstPersistence, firstInbox, { beforeAsking: true });
+    await connected(first);
+    // A request, then 10 tool events (twice the hub's buffer of 5) and nothing else: all seen live by this window.
+    const tools = Array.from({ length: 10 }, (_, i) =>
+      makeEvent(i % 2 === 0 ? 'tool.requested' : 'tool.completed', session, i + 2, { capture: 'metadata', data: { tool: { name: 'Bash', call_id: `c${i >> 1}` } } }),
+    );
+    const asked = request(session, 1, 'Seen before the reload');
+    assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('session.started', session, 0), asked, ...tools])).status, 202);
+    await waitUntil(() => first.client.stats.eventsApplied >= 12, 'the window to apply the tool events', 5_000, () => JSON.stringify(first.client.stats));
+    // The window reloads: its client stops, then what it holds is saved.
+    first.client.dispose();
+    firstPersistence.dispose();
+    const saved = new WorkspacePersistence(memento, origin, new RecordingLogger()).load().filter((p) => p.session === session);
+    assert.deepEqual(saved.map((p) => p.seq), [11], 'saved where the tool calls left it');
+
+    const persistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const inbox = new Inbox();
+    persistence.restoreInto(inbox);
+    const h = startClient(hub.url, persistence, inbox, { beforeAsking: true });
+    const gaps: unknown[] = [];
+    h.client.onDidReplayGap((gap) => gaps.push(gap));
+    await connected(h);
+    // A marker after the replay: once it is in, everything the hub replayed before it was taken.
+    const marker = request(session, 12, 'After the reload');
+    assert.equal((await postEvents(hub.url, TOKEN, [marker])).status, 202);
+    await waitUntil(() => openRequest(h, marker.id) !== undefined, 'the marker request', 5_000, () => JSON.stringify(h.client.stats));
+    assert.deepEqual(gaps, [], 'no request was missed: no gap');
+    assert.ok(!h.log.lines.some((line) => /older requests may be missing/.test(line)), h.log.lines.join('\n'));
+    assert.equal(inbox.open().filter((item) => item.requestId === asked.id).length, 1, 'the request seen before the reload is there once');
+    persistence.dispose();
+  });
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { sessionKey, type AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/inbox/inbox';
-import { EventIntake } from '../../src/client/eventIntake';
+import { ACTION_SAVE_MS, EventIntake } from '../../src/client/eventIntake';
 import type { ControlSender } from '../../src/client/controlSender';
 import {
   ACTIONS_PER_SESSION, ARGS_MAX_CHARS, plainAgentText, QUIET_SESSIONS, RecentActions, summarize, type ActionSummary,
@@ -229,17 +229,41 @@ test('property: whatever the events, a session keeps at most 50 and the byte cou
   );
 });
 
-test('tool calls and runs save no resume position (the next attention or session event does): a position per tool call was the costliest part of taking them', () => {
-  const recorded: number[] = [];
-  const positions = { load: () => [], record: (position: { seq: number }) => recorded.push(position.seq), forget: () => undefined };
+test('tool calls and runs save their session\'s position at most once per ACTION_SAVE_MS, and what is left on dispose: a position per tool call was the costliest part of taking them', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const recorded: Array<[string, number]> = [];
+  const positions = { load: () => [], record: (position: { session: string; seq: number }) => recorded.push([position.session, position.seq]), forget: () => undefined };
   const sender = { onAck: () => false } as unknown as ControlSender;
   const intake = new EventIntake(new Inbox(), positions, sender, () => undefined);
   intake.take(makeEvent('session.started', 's1', 0), false);
-  intake.take(requested(1, 'metadata'), false);
-  intake.take(makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' } } }), false);
-  intake.take(makeEvent('attention.requested', 's1', 3, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }), false);
-  assert.deepEqual(recorded, [0, 3]);
+  intake.take(makeEvent('session.started', 's2', 0), false);
+  assert.deepEqual(recorded.splice(0), [['s1', 0], ['s2', 0]], 'a session event saves at once');
+  for (let seq = 1; seq <= 40; seq += 2) {
+    intake.take(requested(seq, 'metadata'), false);
+    intake.take(makeEvent('tool.completed', 's1', seq + 1, { data: { tool: { name: 'Bash', call_id: `c${seq}` } } }), false);
+  }
+  intake.take(requested(1, 'metadata', {}, 's2'), false);
+  assert.deepEqual(recorded, [], 'nothing per tool call');
+  t.mock.timers.tick(ACTION_SAVE_MS - 1);
+  assert.deepEqual(recorded, [], 'not before ACTION_SAVE_MS');
+  t.mock.timers.tick(1);
+  assert.deepEqual(recorded.splice(0), [['s1', 40], ['s2', 1]], 'once per session, its latest position');
+  t.mock.timers.tick(10 * ACTION_SAVE_MS);
+  assert.deepEqual(recorded, [], 'nothing new, nothing saved');
+  // An attention event saves at once, and its session has nothing left to save later.
+  intake.take(requested(41, 'metadata'), false);
+  intake.take(makeEvent('attention.requested', 's1', 42, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }), false);
+  assert.deepEqual(recorded.splice(0), [['s1', 42]]);
+  t.mock.timers.tick(ACTION_SAVE_MS);
+  assert.deepEqual(recorded, []);
+  // Disposed (a window reload, a rebuilt client) before the pace allows: what is left is saved then, once.
+  intake.take(makeEvent('tool.completed', 's1', 43, { data: { tool: { name: 'Bash', call_id: 'c41' } } }), false);
+  intake.take(makeEvent('tool.completed', 's2', 2, { data: { tool: { name: 'Bash', call_id: 'c1' } } }), false);
   intake.dispose();
+  assert.deepEqual(recorded.splice(0), [['s1', 43], ['s2', 2]]);
+  t.mock.timers.tick(ACTION_SAVE_MS);
+  intake.dispose();
+  assert.deepEqual(recorded, []);
 });
 
 test('a repeat of an action (a replay past the dedupe window) changes nothing', () => {
