@@ -113,6 +113,72 @@ test('outcomes pair with their request by call_id, else by cause; an outcome alo
   assert.deepEqual(actions[2]?.args, { shown: 'unseen' });
 });
 
+test('an outcome before its request (a replay out of order): the request completes its row, none is left running or doubled', () => {
+  const store = new RecentActions();
+  const request = requested(1, 'redacted', { args_redacted: { file: 'a.ts' } });
+  store.note('k', makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' }, duration_ms: 3200 } }), undefined, 0);
+  assert.deepEqual(store.of('k')?.actions[0]?.args, { shown: 'unseen' });
+  store.note('k', request, undefined, 0);
+  const noCallId = makeEvent('tool.requested', 's1', 3, { data: { tool: { name: 'Edit' } } });
+  store.note('k', makeEvent('tool.failed', 's1', 4, { cause: noCallId.id, data: { tool: { name: 'Edit' }, error: { type: 'ENOENT' } } }), undefined, 0);
+  store.note('k', noCallId, undefined, 0);
+  store.note('k', makeEvent('run.finished', 's1', 6, { run: 'r1', data: { status: 'success', duration_ms: 9000 } }), undefined, 0);
+  store.note('k', makeEvent('run.started', 's1', 5, { run: 'r1', data: {} }), undefined, 0);
+  const actions = store.of('k')?.actions ?? [];
+  assert.deepEqual(actions.map((a) => [a.kind, a.name, a.outcome.state, a.args.shown]), [['tool', 'Bash', 'done', 'text'], ['tool', 'Edit', 'failed', 'level'], ['run', '', 'done', 'none']]);
+  assert.deepEqual(actions.map((a) => [a.id, a.position?.seq]), [[request.id, 1], [noCallId.id, 3], [actions[2]?.id, 5]], 'each row is its request\'s, at its place');
+  assert.equal(store.pairingKeys('k'), 0, 'nothing left waiting');
+});
+
+test('pairing is the same whatever the order: one row per call, each with its request\'s arguments and its own outcome, and bounded keys', () => {
+  const outcomes = ['tool.completed', 'tool.failed', 'tool.denied'] as const;
+  const call = fc.record({ run: fc.boolean(), byCause: fc.boolean(), outcome: fc.constantFrom(...outcomes), requestSeen: fc.boolean(), closed: fc.boolean() });
+  fc.assert(
+    fc.property(
+      fc.array(call, { minLength: 1, maxLength: 10 }).chain((calls) => {
+        const events: Array<{ call: number; event: AepEvent }> = [];
+        calls.forEach((c, i) => {
+          const name = `T${i}`;
+          const opening = c.run
+            ? makeEvent('run.started', 's1', 2 * i + 1, { run: `r${i}`, data: {} })
+            : makeEvent('tool.requested', 's1', 2 * i + 1, { capture: 'redacted', data: { tool: { name, ...(c.byCause ? {} : { call_id: `c${i}` }) }, args_redacted: { n: i } } });
+          const closing = c.run
+            ? makeEvent(c.outcome === 'tool.completed' ? 'run.finished' : 'run.failed', 's1', 2 * i + 2, { run: `r${i}`, ...(c.byCause ? { cause: opening.id } : {}), data: {} })
+            : makeEvent(c.outcome, 's1', 2 * i + 2, { ...(c.byCause ? { cause: opening.id } : {}), data: { tool: { name, ...(c.byCause ? {} : { call_id: `c${i}` }) }, by: 'policy' } });
+          if (c.requestSeen || !c.closed) events.push({ call: i, event: opening });
+          if (c.closed) events.push({ call: i, event: closing });
+        });
+        return fc.tuple(fc.constant(calls), fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length }), fc.integer({ min: 1, max: 12 }));
+      }),
+      ([calls, order, perSession]) => {
+        // Unbounded: each call is exactly one row, whatever the order.
+        const store = new RecentActions(() => undefined, { perSession: 1_000, quietSessions: 4 });
+        for (const { event } of order) store.note('k', event, undefined, 0);
+        const rows = store.of('k')?.actions ?? [];
+        assert.equal(rows.length, calls.length, 'one row per call');
+        calls.forEach((c, i) => {
+          const mine = rows.filter((row) => (c.run ? row.kind === 'run' && row.run === `r${i}` : row.name === `T${i}`));
+          assert.equal(mine.length, 1, `call ${i}: one row`);
+          const row = mine[0];
+          const want = !c.closed ? 'running' : c.outcome === 'tool.completed' ? 'done' : c.run || c.outcome === 'tool.failed' ? 'failed' : 'denied';
+          assert.equal(row?.outcome.state, want, `call ${i}: its outcome`);
+          if (c.requestSeen || !c.closed) assert.notEqual(row?.args.shown, 'unseen', `call ${i}: its request's arguments`);
+          if (!c.run && (c.requestSeen || !c.closed)) assert.deepEqual(row?.args, { shown: 'text', honesty: 'redacted', text: `{"n":${i}}`, chars: `{"n":${i}}`.length });
+        });
+        // Bounded: a few keys per kept row, never more, whatever the order.
+        const small = new RecentActions(() => undefined, { perSession, quietSessions: 4 });
+        for (const { event } of order) {
+          small.note('k', event, undefined, 0);
+          const kept = small.of('k')?.actions.length ?? 0;
+          assert.ok(kept <= perSession);
+          assert.ok(small.pairingKeys('k') <= 3 * kept, `${small.pairingKeys('k')} keys for ${kept} rows`);
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
 test('runs pair by run id and carry the tokens and cost so far', () => {
   const store = new RecentActions();
   store.note('k', makeEvent('run.started', 's1', 1, { run: 'r1', data: { trigger: 'user', 'gen_ai.usage.input_tokens': 100 } }), undefined, 0);
