@@ -122,6 +122,12 @@ export interface RunUsage {
   cost?: { currency: string; total: number };
 }
 
+/** The run's usage after one action event, and where the events it was summed from lie (SessionActions.usageAt). */
+export interface UsageStep {
+  readonly usage: Readonly<RunUsage> | undefined;
+  readonly usageAt: Readonly<{ position?: Position; arrived: number }>;
+}
+
 /** What the store holds for one session, as readers see it. */
 export interface SessionActions {
   /** Oldest first. */
@@ -135,6 +141,12 @@ export interface SessionActions {
   readonly dropped: number;
   /** The latest place in the session's order, and the latest arrival, of the events `usage` was summed from: whether it is from before a request. */
   readonly usageAt: Readonly<{ position?: Position; arrived: number }> | undefined;
+  /**
+   * `usage` and `usageAt` after each of the last action events that changed
+   * them, oldest first (as many as summaries are kept per session): the run's
+   * usage as of a request is the last of these from before it.
+   */
+  readonly usageSteps?: readonly UsageStep[];
   /** The person's capture ceiling now (Inbox.recentActions): what was kept under a higher one is shown under this one. */
   readonly ceiling?: CaptureLevel;
 }
@@ -396,6 +408,9 @@ export function nextUsage(current: RunUsage | undefined, event: AepEvent): RunUs
 /** Heap one kept summary costs beyond its strings: the object, its maps' entries. */
 const ENTRY_BYTES = 160;
 
+/** Heap one kept usage step costs: the step, its usage and position objects (a currency code at most). */
+const USAGE_STEP_BYTES = 200;
+
 /** Event ids remembered per session, so a repeat past the inbox's dedupe window changes nothing. */
 const SEEN_PER_SESSION = 4 * ACTIONS_PER_SESSION;
 
@@ -418,6 +433,8 @@ interface Ring {
   total: number;
   usage: RunUsage | undefined;
   usageAt: { position?: Position; arrived: number } | undefined;
+  /** Oldest first, at most the per-session bound (SessionActions.usageSteps). */
+  usageSteps: UsageStep[];
   since: number;
   sawStart: boolean;
   dropped: number;
@@ -499,6 +516,12 @@ export class RecentActions {
       const position = positionOf(event);
       const at = ring.usageAt;
       ring.usageAt = { arrived: Math.max(at?.arrived ?? arrival, arrival), ...(position || at?.position ? { position: position ? maxPosition(at?.position, position) : at?.position } : {}) };
+      ring.usageSteps.push({ usage, usageAt: ring.usageAt });
+      this.change(ring, USAGE_STEP_BYTES);
+      if (ring.usageSteps.length > this.limits.perSession) {
+        ring.usageSteps.shift();
+        this.change(ring, -USAGE_STEP_BYTES);
+      }
     }
     ring.usage = usage;
     const opening = event.type === 'tool.requested' || event.type === 'run.started';
@@ -556,8 +579,8 @@ export class RecentActions {
   of(key: string): SessionActions | undefined {
     const ring = this.rings.get(key);
     if (ring === undefined) return undefined;
-    const { actions, usage, usageAt, since, sawStart, dropped } = ring;
-    return { actions, usage, usageAt, since, sawStart, dropped };
+    const { actions, usage, usageAt, usageSteps, since, sawStart, dropped } = ring;
+    return { actions, usage, usageAt, usageSteps, since, sawStart, dropped };
   }
 
   forget(key: string): void {
@@ -593,7 +616,7 @@ export class RecentActions {
   private ring(key: string, arrival: number): Ring {
     let ring = this.rings.get(key);
     if (!ring) {
-      ring = { actions: [], seen: new Set(), byRef: new Map(), closedFirst: new Map(), closedKey: new Map(), bytes: new Map(), total: 0, usage: undefined, usageAt: undefined, since: arrival, sawStart: false, dropped: 0 };
+      ring = { actions: [], seen: new Set(), byRef: new Map(), closedFirst: new Map(), closedKey: new Map(), bytes: new Map(), total: 0, usage: undefined, usageAt: undefined, usageSteps: [], since: arrival, sawStart: false, dropped: 0 };
       this.rings.set(key, ring);
       if (!this.held.has(key)) {
         this.quiet.add(key);
