@@ -205,3 +205,20 @@ test('when an OS notification is wanted', () => {
   assert.equal(wantsOsNotice('always', true), true);
   assert.equal(wantsOsNotice('off', false), false);
 });
+
+test('"Before asking": a lone request\'s notification ends with the last action, as the toast\'s line does; never for a burst, never past the cap, never what may not be shown in public', () => {
+  const after = 'after: "Bash" failed · 2 min ago';
+  assert.deepEqual(osNoticeText(requests(['Run npm test?']), undefined, PIPELINE, after), { title: 'claude is waiting for you', body: `Run npm test? · ${after}` });
+  // Whose prompt is withheld still gets it: the line is checked on its own.
+  assert.equal(osNoticeText(requests([`Use ${TOKEN} to push?`]), undefined, PIPELINE, after)?.body, `A request from claude · ${after}`);
+  assert.equal(osNoticeText(requests(['Run npm test?', 'Run npm publish?']), undefined, PIPELINE, after)?.body, '2 requests from claude');
+  // The request's own words are never cut for it: too long together, the prompt alone.
+  const long = `Run ${'x'.repeat(180)}?`;
+  assert.equal(osNoticeText(requests([long]), undefined, PIPELINE, after)?.body, long);
+  // A tool name the public rule stops (a credential, an always-secret value) keeps the whole line off the lock screen.
+  for (const [name, options] of [[TOKEN, PIPELINE], ['hunter2-staging', { ...PIPELINE, secretValues: ['hunter2-staging'] }]] as const) {
+    const shown = osNoticeText(requests(['Run npm test?']), undefined, options, `after: "${name}" failed · 2 min ago`);
+    assert.equal(shown?.body, 'Run npm test?');
+  }
+  assert.equal(osNoticeText(requests(['Run npm test?']), undefined, PIPELINE, undefined)?.body, 'Run npm test?');
+});

@@ -3,6 +3,7 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { mayShowInPublic } from '../../aep/publicText';
 import type { RedactionOptions } from '../../aep/redaction';
 import { agentName, promptLine } from '../words/describe';
+import { withLastAction } from '../words/beforeAskingWords';
 import { forSurface, piece, SURFACES } from '../words/untrustedText';
 import type { OsNotificationMode } from '../../shared/alertMessages';
 
@@ -29,9 +30,11 @@ export function wantsOsNotice(mode: OsNotificationMode, windowFocused: boolean):
  * The notification for `items`, one agent's requests of one burst (the
  * notifier's grouping). `hub` is named only when the window has several.
  * `redaction` is what the pipeline runs with for an answer (the user's home
- * and always-secret values).
+ * and always-secret values). `after`: the last action before a lone request
+ * (beforeAskingWords.ts `lastActionLine`), added to the body as the toast
+ * adds it, when it fits and passes the public rule like every other part.
  */
-export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub: string | undefined, redaction: RedactionOptions): OsNoticeText | undefined {
+export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub: string | undefined, redaction: RedactionOptions, after?: string): OsNoticeText | undefined {
   const [first] = items;
   if (!first) return undefined;
   const agent = shownAgent(first, redaction);
@@ -42,7 +45,9 @@ export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub:
     : mayShowPrompt(first, redaction)
       ? promptLine(first)
       : l10n.t('A request from {0}', agent);
-  return { title: forSurface('osNotificationTitle', title), body: forSurface('osNotificationBody', body) };
+  // The tool's name is the agent's words: on a lock screen only when the public rule lets the line through.
+  const shownAfter = items.length === 1 && after !== undefined && mayShowInPublic(after, redaction) ? after : undefined;
+  return { title: forSurface('osNotificationTitle', title), body: forSurface('osNotificationBody', withLastAction(body, shownAfter, SURFACES.osNotificationBody.cap)) };
 }
 
 /**
