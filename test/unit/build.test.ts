@@ -89,7 +89,12 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // to "Before asking" after its review added 2.6 KB (368,409 to 371,011 bytes): the
 // view checked against the page's schema and rebuilt under the ceiling and the
 // redaction options of now, in session order, and the one list of invisible characters.
-const EXTENSION_BUDGET_BYTES = 371_700;
+// Finishing it added 1.9 KB (371,230 to 373,152 bytes), each measured on its own commit:
+// resume positions saved after tool calls, paced per session (0.55 KB, eventIntake.ts);
+// a request paired with an outcome that came first (0.73 KB, recentActions.ts); the
+// run's usage recomputed as of the request (0.39 KB); the last action in the system
+// notification's body (0.26 KB). None pulls in a library; the alerts view is unchanged.
+const EXTENSION_BUDGET_BYTES = 373_400;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');
