@@ -1,8 +1,9 @@
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../aep/control';
 import { isActionType } from '../inbox/recentActions';
 import type { Subscription } from '../base/emitter';
-import { sessionKey, type AepEvent } from '../aep/envelope';
+import { epochOf, sessionKey, type AepEvent } from '../aep/envelope';
 import type { Inbox, PositionTaken } from '../inbox/inbox';
+import type { Position } from '../inbox/position';
 import type { ControlSender } from './controlSender';
 import type { PositionStore } from './positionStore';
 
@@ -31,8 +32,12 @@ export class EventIntake {
   readonly counts: IntakeCounts = { eventsApplied: 0, duplicatesDropped: 0, positionsTaken: 0, commandsSettled: 0 };
   /** Drops the positions of sessions the inbox forgets. */
   private readonly forgetting: Subscription;
-  /** Sessions whose latest applied position came from a tool call or a run and is not saved yet, by `(source, session)` key. */
-  private readonly unsaved = new Map<string, { source: string; session: string }>();
+  /**
+   * Sessions whose latest applied position came from a tool call or a run and
+   * is not saved yet, by `(source, session)` key, with that position: only it
+   * is saved (saveUnsaved), never one something else moved the session to since.
+   */
+  private readonly unsaved = new Map<string, { source: string; session: string; at: Position }>();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
 
@@ -84,7 +89,7 @@ export class EventIntake {
       // An ended session has nothing left to resume: its position would only take a `from` slot.
       this.unsaved.delete(sessionKey(event.source, event.session));
       this.positions.forget?.(event.source, event.session);
-    } else if (outcome.positionAdvanced && event.session !== undefined && !isAck) {
+    } else if (outcome.positionAdvanced && event.session !== undefined && event.seq !== undefined && !isAck && !this.endedBy(event, event.session)) {
       // Acks may arrive on the ack subscription ahead of the main subscription's replay of
       // their session: saving a position from one could skip the events still being replayed.
       // The session's next event on the main subscription saves it instead.
@@ -94,7 +99,7 @@ export class EventIntake {
       // Never saving it would leave a reload resuming from the last attention or session event,
       // which a hub that has since dropped it (its buffer rolled over with tool chatter) answers
       // with `replay-exhausted`: "older requests may be missing" when none were.
-      if (isActionType(event.type)) this.saveLater(event.source, event.session);
+      if (isActionType(event.type)) this.saveLater(event.source, event.session, { epoch: epochOf(event), seq: event.seq });
       else this.save(event.source, event.session);
     }
     if (isAck) this.settle(event);
@@ -119,17 +124,38 @@ export class EventIntake {
     if (position) this.positions.record(position);
   }
 
-  /** The session's position is saved with the next batch, at most ACTION_SAVE_MS from now. */
-  private saveLater(source: string, session: string): void {
+  /**
+   * The event comes after its session ended, in the epoch that ended (a tool
+   * call straggling after `session.ended`): its position would bring back the
+   * one the end forgot. A later epoch is the session begun again, and resumes.
+   */
+  private endedBy(event: AepEvent, session: string): boolean {
+    const end = this.inbox.endOf(event.source, session);
+    return end !== undefined && end.epoch >= epochOf(event);
+  }
+
+  /** The session's position `at` (the action event's) is saved with the next batch, at most ACTION_SAVE_MS from now. */
+  private saveLater(source: string, session: string, at: Position): void {
     if (this.disposed) return;
-    this.unsaved.set(sessionKey(source, session), { source, session });
+    this.unsaved.set(sessionKey(source, session), { source, session, at });
     this.saveTimer ??= setTimeout(() => this.saveUnsaved(), ACTION_SAVE_MS);
   }
 
+  /**
+   * Saves each unsaved session where its action event left it, and only if it
+   * still stands there: a live ack applied since (from the ack subscription,
+   * never saved) may have moved the session past events still being replayed
+   * on the main one, and saving that position would skip them on a reload.
+   * Such a session is saved by its next event on the main subscription.
+   */
   private saveUnsaved(): void {
     if (this.saveTimer !== undefined) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    for (const { source, session } of [...this.unsaved.values()]) this.save(source, session);
+    for (const [key, { source, session, at }] of [...this.unsaved]) {
+      this.unsaved.delete(key);
+      const position = this.inbox.positionOf(source, session);
+      if (position !== undefined && position.epoch === at.epoch && position.seq === at.seq) this.positions.record(position);
+    }
   }
 
   private settle(event: AepEvent): void {

@@ -332,6 +332,70 @@ test('tool calls and runs save their session\'s position at most once per ACTION
   assert.deepEqual(recorded, []);
 });
 
+/** An intake over a fresh inbox whose saved positions land in `recorded` and forgotten sessions in `forgotten`. */
+function pacedIntake(): { intake: EventIntake; recorded: Array<[string, number, number]>; forgotten: string[] } {
+  const recorded: Array<[string, number, number]> = [];
+  const forgotten: string[] = [];
+  const positions = {
+    load: () => [],
+    record: (position: { session: string; epoch: number; seq: number }) => recorded.push([position.session, position.epoch, position.seq]),
+    forget: (_source: string, session: string) => forgotten.push(session),
+  };
+  const sender = { onAck: () => false } as unknown as ControlSender;
+  return { intake: new EventIntake(new Inbox(), positions, sender, () => undefined), recorded, forgotten };
+}
+
+test('a paced save records where its tool event left the session, never where a live ack moved it past events still being replayed', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  for (const end of ['timer', 'dispose'] as const) {
+    const { intake, recorded } = pacedIntake();
+    intake.take(makeEvent('session.started', 's1', 0), false);
+    assert.deepEqual(recorded.splice(0), [['s1', 0, 0]]);
+    intake.take(requested(1, 'metadata'), false);
+    // The agent's ack of one of our answers, live on the ack subscription ahead of the main subscription's replay: applied, never saved.
+    intake.take(makeEvent('control.accepted', 's1', 10, { cause: 'our-command', data: {} }), false);
+    // The replay goes on below it: these move nothing (the session stands at 10 already).
+    for (let seq = 2; seq <= 5; seq++) intake.take(makeEvent('tool.completed', 's1', seq, { data: { tool: { name: 'Bash', call_id: `c${seq}` } } }), false);
+    if (end === 'timer') t.mock.timers.tick(ACTION_SAVE_MS);
+    else intake.dispose();
+    // Saving 10 here would have a reload resume after 10, and 6 to 9 would never arrive.
+    assert.deepEqual(recorded, [], `nothing saved on the ${end}: the session no longer stands where its tool event left it`);
+    if (end === 'dispose') continue;
+    // The next event on the main subscription that moves the session saves it.
+    intake.take(makeEvent('tool.completed', 's1', 11, { data: { tool: { name: 'Bash', call_id: 'c11' } } }), false);
+    t.mock.timers.tick(ACTION_SAVE_MS);
+    assert.deepEqual(recorded.splice(0), [['s1', 0, 11]]);
+    intake.dispose();
+  }
+});
+
+test('an ended session\'s position is not brought back: not by a tool event after its end, nor by one taken before an end replayed out of order', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { intake, recorded, forgotten } = pacedIntake();
+  intake.take(makeEvent('session.started', 's1', 0), false);
+  intake.take(makeEvent('session.ended', 's1', 1), false);
+  assert.deepEqual(forgotten, ['s1']);
+  recorded.splice(0);
+  // Stragglers after the end, in the epoch that ended: a tool call, and anything else.
+  intake.take(makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c2' } } }), false);
+  intake.take(makeEvent('attention.requested', 's1', 3, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }), false);
+  t.mock.timers.tick(ACTION_SAVE_MS);
+  assert.deepEqual(recorded, [], 'the position the end forgot stays forgotten');
+  // A later epoch is the session begun again: it resumes.
+  intake.take(makeEvent('session.started', 's1', 0, { epoch: 1 }), false);
+  assert.deepEqual(recorded.splice(0), [['s1', 1, 0]]);
+
+  // A tool event waits to be saved; then its session's end arrives, replayed out of order below it: nothing is saved.
+  intake.take(makeEvent('session.started', 's2', 0), false);
+  recorded.splice(0);
+  intake.take(makeEvent('tool.completed', 's2', 5, { data: { tool: { name: 'Bash', call_id: 'c5' } } }), false);
+  intake.take(makeEvent('session.ended', 's2', 4), false);
+  t.mock.timers.tick(ACTION_SAVE_MS);
+  intake.dispose();
+  assert.deepEqual(recorded, []);
+  assert.deepEqual(forgotten, ['s1', 's2']);
+});
+
 test('a repeat of an action (a replay past the dedupe window) changes nothing', () => {
   const store = new RecentActions();
   const request = requested(1, 'redacted', { args_redacted: { a: 1 } });
