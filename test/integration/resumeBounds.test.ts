@@ -199,6 +199,36 @@ describe('a hub without replay-all that takes 8 positions', () => {
   });
 });
 
+describe('a hub without replay-all, a session waiting on the person, and a hundred busier ones', () => {
+  let hub: FakeHub;
+  const froms: unknown[] = [];
+  before(async () => {
+    hub = await fakeHub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'fake-hub' }, capabilities: { replay: { buffer: 100 } } }));
+      if (frame['type'] !== 'subscribe') return;
+      froms.push(frame['from']);
+      ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
+    });
+  });
+  after(() => hub.close());
+
+  test('the session holding an open request is in the `from`, though 100 sessions advanced after it', async () => {
+    const waiting = freshSession('waiting');
+    const asked = request(waiting, 1, 'Still waiting for you');
+    const inbox = new Inbox();
+    assert.equal(inbox.apply(asked).applied, true);
+    const busy = Array.from({ length: 100 }, (_, i) => ({ source: `aep://test-host/agent/busy/session/b${i}`, session: `b${i}`, epoch: 0, seq: 40 }));
+    const positions = new MemoryPositionStore([{ source: asked.source, session: waiting, epoch: 0, seq: 1 }, ...busy]);
+    const h = startClient(hub.url, positions, inbox);
+    await connected(h);
+    await waitUntil(() => froms.some(Array.isArray), 'the main subscription');
+    const from = froms.find(Array.isArray);
+    assert.ok(Array.isArray(from), JSON.stringify(from));
+    assert.equal(from.length, 64, 'no more than the first try names');
+    assert.deepEqual(from.at(-1), { session: waiting, epoch: 0, seq: 1 }, 'named, and first to keep when fewer fit');
+  });
+});
+
 describe('two emitters in one session string, across a window reload (AEP-0001 §5.2)', () => {
   let hub: RunningHub;
   before(async () => {
