@@ -16,7 +16,7 @@ import { webviewHtml } from '../page/webviewHtml';
 import { notify } from '../words/surfaces';
 import type { NotifierActions } from './notifier';
 import { osMoreText, osNoticeText, wantsOsNotice } from './osNotice';
-import { lastActionLine } from '../words/beforeAskingWords';
+import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { mayOpenFor, setupStep } from '../../shared/osNoticeSetup';
 
 export const ALERTS_VIEW_ID = 'aepAttention.alerts';
@@ -343,7 +343,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const text = !wantsOsNotice(this.mode, focused)
       ? undefined
       : alert.kind === 'one'
-        ? osNoticeText(alert.burst.items, alert.burst.hub, this.redaction(), this.lastAction(alert.burst.items))
+        ? osNoticeText(alert.burst.items, alert.burst.hub, this.redaction(), this.beforeAsking(alert.burst.items), Date.now())
         : osMoreText(alert.bursts.map((burst) => burst.items), this.redaction());
     const sound = this.settings.value.sound && !focused;
     if ((!text && !sound) || !this.view || !this.ready) return;
@@ -353,10 +353,10 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
   }
 
-  /** The last action before a lone request, in the one line the toast and the quick input show too; none for a burst of several. */
-  private lastAction(items: ReadonlyArray<Readonly<AttentionItem>>): string | undefined {
+  /** "Before asking" of a lone request, whose last action ends its notification (osNotice.ts); none for a burst of several. */
+  private beforeAsking(items: ReadonlyArray<Readonly<AttentionItem>>): PageBeforeAsking | undefined {
     const [only, ...more] = items;
-    return only === undefined || more.length > 0 ? undefined : lastActionLine(this.hubs.beforeAsking(only), Date.now());
+    return only === undefined || more.length > 0 ? undefined : this.hubs.beforeAsking(only);
   }
 
   /** Tells the other windows whether the person is looking at this one, and for which hubs it shows toasts. */
