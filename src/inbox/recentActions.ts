@@ -382,8 +382,9 @@ export function usageOf(event: AepEvent): Omit<RunUsage, 'run'> | undefined {
  */
 export function nextUsage(current: RunUsage | undefined, event: AepEvent): RunUsage | undefined {
   const reported = usageOf(event);
-  const run = event.run;
-  const sameRun = current !== undefined && current.run === run;
+  const sameRun = current !== undefined && current.run === event.run;
+  // The same run keeps the one copy of its id it has (up to 1 024 characters): not each event's own.
+  const run = sameRun ? current.run : event.run;
   if (event.type === 'run.started') return { ...(run !== undefined ? { run } : {}), ...(reported ?? {}) };
   if (reported === undefined) return current;
   if (event.type === 'run.finished' || event.type === 'run.failed' || !sameRun) {
@@ -408,8 +409,19 @@ export function nextUsage(current: RunUsage | undefined, event: AepEvent): RunUs
 /** Heap one kept summary costs beyond its strings: the object, its maps' entries. */
 const ENTRY_BYTES = 160;
 
-/** Heap one kept usage step costs: the step, its usage and position objects (a currency code at most). */
+/** Heap one kept usage step costs: the step, its usage and position objects (a currency code at most), beyond its run's id. */
 const USAGE_STEP_BYTES = 200;
+
+/** Heap of a run id that usage steps hold: once per run, as the steps of one run share one copy (nextUsage). */
+function runBytes(step: UsageStep | undefined): number {
+  const run = step?.usage?.run;
+  return run === undefined ? 0 : approximateBytes(run);
+}
+
+/** Whether two steps hold one run's id (one copy, counted once). */
+function sameRunId(a: UsageStep | undefined, b: UsageStep | undefined): boolean {
+  return a?.usage?.run === b?.usage?.run;
+}
 
 /** Event ids remembered per session, so a repeat past the inbox's dedupe window changes nothing. */
 const SEEN_PER_SESSION = 4 * ACTIONS_PER_SESSION;
@@ -516,11 +528,14 @@ export class RecentActions {
       const position = positionOf(event);
       const at = ring.usageAt;
       ring.usageAt = { arrived: Math.max(at?.arrived ?? arrival, arrival), ...(position || at?.position ? { position: position ? maxPosition(at?.position, position) : at?.position } : {}) };
-      ring.usageSteps.push({ usage, usageAt: ring.usageAt });
-      this.change(ring, USAGE_STEP_BYTES);
+      const step = { usage, usageAt: ring.usageAt };
+      const previous = ring.usageSteps.at(-1);
+      ring.usageSteps.push(step);
+      this.change(ring, USAGE_STEP_BYTES + (sameRunId(previous, step) ? 0 : runBytes(step)));
       if (ring.usageSteps.length > this.limits.perSession) {
-        ring.usageSteps.shift();
-        this.change(ring, -USAGE_STEP_BYTES);
+        const oldest = ring.usageSteps.shift();
+        // Its run's id stays counted while the next step holds it.
+        this.change(ring, -USAGE_STEP_BYTES - (sameRunId(oldest, ring.usageSteps[0]) ? 0 : runBytes(oldest)));
       }
     }
     ring.usage = usage;

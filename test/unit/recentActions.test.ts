@@ -198,6 +198,37 @@ test('runs pair by run id and carry the tokens and cost so far', () => {
   assert.equal(store.of('k')?.usage?.inputTokens, undefined);
 });
 
+test('an outcome waiting for its request pairs only with a request of its own kind: a run started under the id a tool\'s outcome names is a row of its own', () => {
+  const store = new RecentActions();
+  // A tool's failure naming its request by `cause` only, before that request: it waits under the request's id.
+  store.note('k', makeEvent('tool.failed', 's1', 2, { cause: 'E1', data: { tool: { name: 'Bash' }, error: { type: 'exit_1' } } }), undefined, 0);
+  store.note('k', makeEvent('run.started', 's1', 1, { id: 'E1', run: 'r1', data: {} }), undefined, 0);
+  const actions = store.of('k')?.actions ?? [];
+  assert.deepEqual(actions.map((a) => [a.kind, a.name, a.outcome.state]), [['tool', 'Bash', 'failed'], ['run', '', 'running']]);
+});
+
+test('usage steps: the last 50 kept per session, oldest dropped first; a run\'s id is counted once for all the steps that share it', () => {
+  /** Bytes held after `count` tool completions each reporting one input token, the run id of each from `runOf`. */
+  const held = (count: number, runOf: (i: number) => string) => {
+    const store = new RecentActions();
+    for (let i = 0; i < count; i++) store.note('k', makeEvent('tool.completed', 's1', i + 1, { run: runOf(i), data: { tool: { name: 'Read' }, 'gen_ai.usage.input_tokens': 1 } }), undefined, 0);
+    return store;
+  };
+  const store = held(200, () => 'r');
+  const steps = store.of('k')?.usageSteps ?? [];
+  assert.equal(steps.length, ACTIONS_PER_SESSION);
+  assert.deepEqual([steps[0]?.usage?.inputTokens, steps.at(-1)?.usage?.inputTokens], [151, 200], 'the oldest went first');
+  assert.deepEqual([steps[0]?.usageAt.position, steps.at(-1)?.usageAt.position], [{ epoch: 0, seq: 151 }, { epoch: 0, seq: 200 }]);
+  // A run id of 1 024 characters instead of 1: each kept summary holds its event's copy, the 50 steps one between them.
+  const longer = 2 * 1_023;
+  const long = (c: string) => c.repeat(1_024);
+  assert.equal(held(200, () => long('r')).bytes - store.bytes, (ACTIONS_PER_SESSION + 1) * longer);
+  // Two runs among the kept steps: two ids; once the first run's steps are dropped, one again.
+  const twoRuns = (count: number, id: (c: string) => string) => held(count, (i) => id(i < 170 ? 'a' : 'b')).bytes;
+  assert.equal(twoRuns(200, long) - twoRuns(200, (c) => c), (ACTIONS_PER_SESSION + 2) * longer);
+  assert.equal(twoRuns(230, long) - twoRuns(230, (c) => c), (ACTIONS_PER_SESSION + 1) * longer);
+});
+
 test('a session keeps its last 50; quiet sessions are bounded, sessions with open requests are not evicted; bytes add up', () => {
   let bytes = 0;
   const store = new RecentActions((delta) => (bytes += delta));
