@@ -77,6 +77,8 @@ export class HubConnection extends Disposable {
     readonly store: AttentionStore,
     private readonly log: ComponentLog,
     private readonly tuning: ClientTuning = {},
+    /** What is waited for before the token is read and the client made (HubsOptions.loaded). */
+    private readonly loaded: () => Promise<void> = () => Promise.resolve(),
   ) {
     super();
     const onListenerError = (error: unknown) => log.for('connection').error(`listener failed: ${String(error)}`);
@@ -204,6 +206,8 @@ export class HubConnection extends Disposable {
       this.setState({ kind: 'disconnected' });
       return;
     }
+    await this.loaded();
+    if (generation !== this.generation || this.isDisposed || this.userDisconnected) return;
     const found = endpoint.ok ? await this.tokens.get({ base: endpoint.value.base, origin: endpoint.value.origin }) : undefined;
     const token = found?.token;
     if (generation !== this.generation || this.isDisposed) return; // a newer rebuild started meanwhile
