@@ -89,7 +89,12 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // to "Before asking" after its review added 2.6 KB (368,409 to 371,011 bytes): the
 // view checked against the page's schema and rebuilt under the ceiling and the
 // redaction options of now, in session order, and the one list of invisible characters.
-const EXTENSION_BUDGET_BYTES = 371_700;
+// Issue 40's activation that awaits no I/O added 0.85 KB (371,011 to 371,856 bytes):
+// the always-secret values read in the background, a failed read logged, every
+// connection, command and restored page waiting for them, and the values' own
+// Disposable in place of vscode's. Shorter log and error sentences were tried
+// first (they took 81 bytes off); the rest is the code itself.
+const EXTENSION_BUDGET_BYTES = 372_000;
 
 test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
   const code = bundle('extension.js');

@@ -76,7 +76,7 @@ export class AlwaysSecretValues extends Disposable {
     try {
       stored = await this.secrets.get(KEY);
     } catch (error) {
-      this.log.error(`could not read the always-secret values: nothing is connected or answered until they can be read (${describeError(error)})`);
+      this.log.error(`could not read the always-secret values, so no hub is connected: ${describeError(error)}`);
       return;
     }
     const { values, problem } = readSecretValues(stored);
@@ -98,7 +98,7 @@ export class AlwaysSecretValues extends Disposable {
 
   /** The pipeline's options: the user's home (rule c) and these values (rule b). Only after `loaded()`. */
   redaction(): RedactionOptions {
-    if (!this.list) throw new Error('the always-secret values were asked for before they were read: wait for loaded()');
+    if (!this.list) throw new Error('always-secret values not read yet');
     return { home: homedir(), secretValues: [...this.list] };
   }
 
