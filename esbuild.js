@@ -65,12 +65,22 @@ const wsClientOnly = {
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
   {
+    // An ES module (VS Code loads one since 1.100, the engine this extension asks for), split:
+    // dist/extension.mjs is what activation loads; what only runs when the person acts is
+    // imported with import() when first needed, from dist/chunks/, and what both use lives
+    // in a shared chunk once (never a second copy of a module and its state).
     ...common,
     entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
+    outdir: 'dist',
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
     platform: 'node',
-    format: 'cjs',
+    format: 'esm',
     target: 'node20',
+    // The CommonJS inside (ws) requires Node's modules; an ES module has no require of its own.
+    banner: { js: "import { createRequire as __aepCreateRequire } from 'node:module'; const require = __aepCreateRequire(import.meta.url);" },
     // `ws` optionally requires these native helpers; it works without them.
     external: ['vscode', 'bufferutil', 'utf-8-validate'],
     plugins: [wsClientOnly],
@@ -157,6 +167,8 @@ async function main() {
     console.log('[watch] watching src/ and webview/ for changes');
     return;
   }
+  // Chunks are named by their hash: those of an earlier build would be packaged beside the new ones.
+  for (const stale of ['dist/chunks', 'dist/extension.js', 'dist/extension.js.map']) fs.rmSync(stale, { recursive: true, force: true });
   const results = await Promise.all(bundles.map((options) => esbuild.build({ ...options, metafile: analyze })));
   for (const result of results) {
     if (result.metafile) console.log(await esbuild.analyzeMetafile(result.metafile));

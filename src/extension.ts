@@ -37,10 +37,13 @@ export interface AepAttentionApi {
 }
 
 /**
- * Activation stays cheap: settings are read and the views registered, but no
- * socket is opened unless a hub is configured.
+ * Activation stays cheap and awaits nothing: settings are read and the views
+ * registered, but no socket is opened unless a hub is configured. The reads
+ * from secret storage (on desktop, the system keychain) are begun here and
+ * waited for by what needs them: a connection waits for the always-secret
+ * values and its token, every command and a restored page for the values.
  */
-export async function activate(context: vscode.ExtensionContext): Promise<AepAttentionApi> {
+export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   const started = Date.now();
   configureHostStrings(vscode.l10n.bundle);
   const log = new ExtensionLog();
@@ -52,8 +55,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
   const secretValues = new AlwaysSecretValues(context.secrets, log.for('secrets'));
   context.subscriptions.push(secretValues);
-  await secretValues.load();
-  const hubs = new Hubs(settings, tokens, context.workspaceState, log, { keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey), redaction: () => secretValues.redaction() });
+  secretValues.start();
+  const hubs = new Hubs(settings, tokens, context.workspaceState, log, {
+    keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey), redaction: () => secretValues.redaction(), loaded: () => secretValues.loaded(),
+  });
   const panels = new RequestPages(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
   // Connect's last step offers system notifications (issue 42); `alerts` is made below, before any command can run.
@@ -78,11 +83,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AepAtt
   // The history is written last, after the hubs' final outcomes.
   context.subscriptions.push(
     { dispose: () => history.dispose() }, recording, settings, hubs, panels, historyPanels, inline, commands, notifier, alerts,
-    new StatusBar(hubs, alerts), new InboxView(hubs), new HistoryView(history, hubs, historyPanels, panels, log),
+    new StatusBar(hubs, alerts), new InboxView(hubs), new HistoryView(history, hubs, historyPanels, panels, log, secretValues),
   );
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(REQUEST_VIEW_TYPE, {
-      deserializeWebviewPanel: (panel, state) => Promise.resolve(panels.restore(panel, state)),
+      // A page restored after a reload sends the values with its first render, and masks with them.
+      deserializeWebviewPanel: (panel, state) => secretValues.loaded().then(() => panels.restore(panel, state)),
     }),
   );
   // The open requests are restored synchronously as each hub starts; the token lookups and

@@ -1,10 +1,18 @@
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../aep/control';
 import { isActionType } from '../inbox/recentActions';
 import type { Subscription } from '../base/emitter';
-import type { AepEvent } from '../aep/envelope';
+import { epochOf, sessionKey, type AepEvent } from '../aep/envelope';
 import type { Inbox, PositionTaken } from '../inbox/inbox';
+import type { Position } from '../inbox/position';
 import type { ControlSender } from './controlSender';
 import type { PositionStore } from './positionStore';
+
+/**
+ * How long a session's position moved by tool calls and runs alone waits
+ * before it is saved: a burst of tool chatter saves one position per session
+ * per this long (and what is left on dispose), not one per event.
+ */
+export const ACTION_SAVE_MS = 1_000;
 
 /** Counts since the client started, for diagnostics and benchmarks. */
 export interface IntakeCounts {
@@ -24,6 +32,14 @@ export class EventIntake {
   readonly counts: IntakeCounts = { eventsApplied: 0, duplicatesDropped: 0, positionsTaken: 0, commandsSettled: 0 };
   /** Drops the positions of sessions the inbox forgets. */
   private readonly forgetting: Subscription;
+  /**
+   * Sessions whose latest applied position came from a tool call or a run and
+   * is not saved yet, by `(source, session)` key, with that position: only it
+   * is saved (saveUnsaved), never one something else moved the session to since.
+   */
+  private readonly unsaved = new Map<string, { source: string; session: string; at: Position }>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
 
   constructor(
     private readonly inbox: Inbox,
@@ -31,7 +47,10 @@ export class EventIntake {
     private readonly sender: ControlSender,
     private readonly report: (message: string) => void,
   ) {
-    this.forgetting = inbox.onDidForgetSession(({ source, session }) => positions.forget?.(source, session));
+    this.forgetting = inbox.onDidForgetSession(({ source, session }) => {
+      this.unsaved.delete(sessionKey(source, session));
+      positions.forget?.(source, session);
+    });
     // A window reload: what the earlier window applied is not applied again (a replay of everything
     // brings it back, and a request it saw closed must not reopen if the replay is cut before the close),
     // and nothing else is held back: a request it never received (a gap filled since, a filter since
@@ -68,17 +87,20 @@ export class EventIntake {
     if (outcome.problem) this.report(outcome.problem);
     if (event.session !== undefined && event.type === 'session.ended' && event.seq !== undefined) {
       // An ended session has nothing left to resume: its position would only take a `from` slot.
+      this.unsaved.delete(sessionKey(event.source, event.session));
       this.positions.forget?.(event.source, event.session);
-    } else if (outcome.positionAdvanced && event.session !== undefined && !isAck && !isActionType(event.type)) {
+    } else if (outcome.positionAdvanced && event.session !== undefined && event.seq !== undefined && !isAck && !this.endedBy(event, event.session)) {
       // Acks may arrive on the ack subscription ahead of the main subscription's replay of
       // their session: saving a position from one could skip the events still being replayed.
       // The session's next event on the main subscription saves it instead.
-      // Tool calls and runs ("Before asking") save none either: they are most of a busy
-      // agent's traffic, and saving (and persisting) a position per tool call cost more than
-      // the rest of their handling; the next attention or session event saves it. What a
-      // reload then replays of them is what "Before asking" shows again.
-      const position = this.inbox.positionOf(event.source, event.session);
-      if (position) this.positions.record(position);
+      // Tool calls and runs ("Before asking") are most of a busy agent's traffic, and saving
+      // (and persisting) a position per tool call cost more than the rest of their handling:
+      // their session's position is saved at most once per ACTION_SAVE_MS (and on dispose).
+      // Never saving it would leave a reload resuming from the last attention or session event,
+      // which a hub that has since dropped it (its buffer rolled over with tool chatter) answers
+      // with `replay-exhausted`: "older requests may be missing" when none were.
+      if (isActionType(event.type)) this.saveLater(event.source, event.session, { epoch: epochOf(event), seq: event.seq });
+      else this.save(event.source, event.session);
     }
     if (isAck) this.settle(event);
   }
@@ -88,8 +110,52 @@ export class EventIntake {
     this.counts.commandsSettled++;
   }
 
+  /** Saves what is left unsaved (a window reload or a rebuilt client resumes from there), then stops. */
   dispose(): void {
+    if (this.disposed) return;
+    this.saveUnsaved();
+    this.disposed = true;
     this.forgetting.dispose();
+  }
+
+  private save(source: string, session: string): void {
+    this.unsaved.delete(sessionKey(source, session));
+    const position = this.inbox.positionOf(source, session);
+    if (position) this.positions.record(position);
+  }
+
+  /**
+   * The event comes after its session ended, in the epoch that ended (a tool
+   * call straggling after `session.ended`): its position would bring back the
+   * one the end forgot. A later epoch is the session begun again, and resumes.
+   */
+  private endedBy(event: AepEvent, session: string): boolean {
+    const end = this.inbox.endOf(event.source, session);
+    return end !== undefined && end.epoch >= epochOf(event);
+  }
+
+  /** The session's position `at` (the action event's) is saved with the next batch, at most ACTION_SAVE_MS from now. */
+  private saveLater(source: string, session: string, at: Position): void {
+    if (this.disposed) return;
+    this.unsaved.set(sessionKey(source, session), { source, session, at });
+    this.saveTimer ??= setTimeout(() => this.saveUnsaved(), ACTION_SAVE_MS);
+  }
+
+  /**
+   * Saves each unsaved session where its action event left it, and only if it
+   * still stands there: a live ack applied since (from the ack subscription,
+   * never saved) may have moved the session past events still being replayed
+   * on the main one, and saving that position would skip them on a reload.
+   * Such a session is saved by its next event on the main subscription.
+   */
+  private saveUnsaved(): void {
+    if (this.saveTimer !== undefined) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    for (const [key, { source, session, at }] of [...this.unsaved]) {
+      this.unsaved.delete(key);
+      const position = this.inbox.positionOf(source, session);
+      if (position !== undefined && position.epoch === at.epoch && position.seq === at.seq) this.positions.record(position);
+    }
   }
 
   private settle(event: AepEvent): void {

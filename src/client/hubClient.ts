@@ -17,6 +17,7 @@ import { HubSession } from './hubSession';
 import { HubSocket, MAX_FRAME_BYTES } from './hubSocket';
 import type { Logger } from '../base/logger';
 import type { PositionStore } from './positionStore';
+import { waitingLast } from './resumePlan';
 import { ResumeTracker, type ResumeNotice } from './resumeTracker';
 import { RosterSnapshot, type Reachability } from './rosterSnapshot';
 import { subscriptionFilter } from './userFilter';
@@ -316,7 +317,7 @@ export class HubClient {
           this.roster.update(entries === null ? null : [...entries]);
           this.rosterChanges.fire();
         },
-        savedPositions: () => this.options.positions.load(),
+        savedPositions: () => waitingLast(this.options.positions.load(), (source, session) => this.options.inbox.holdsOpen(source, session)),
         resuming: () => this.connections > 0 || this.options.positions.load().length > 0,
       },
     );

@@ -44,7 +44,7 @@ export interface HubSessionHost {
   gap(gap: { session: string; earliest: { epoch: number; seq: number } }): void;
   /** The latest roster (AEP-0003 §4.1); null when the hub offers none. */
   roster(entries: readonly RosterEntry[] | null): void;
-  /** Saved positions per `(source, session)`, least recently advanced first. */
+  /** Saved positions per `(source, session)`, least recently advanced first, those of sessions holding an open request last (resumePlan.ts `waitingLast`). */
   savedPositions(): readonly KeptPosition[];
   /** There was an absence to resume from: an earlier connection of this client, or saved positions. */
   resuming(): boolean;

@@ -32,8 +32,23 @@ export function resumeEntries(kept: readonly KeptPosition[]): ResumePosition[] {
   return [...bySession.values()];
 }
 
+/**
+ * Kept positions in the order a `from` takes them (planResume sends the last
+ * that fit): sessions holding an open request after all others, each group
+ * least recently advanced first. A session waiting on the person is quiet
+ * while busy ones advance, and its outcome (answered or resolved elsewhere
+ * meanwhile) is what a resume must not miss. A position saved without its
+ * source names no emitter, and counts as holding none.
+ */
+export function waitingLast(kept: readonly KeptPosition[], waiting: (source: string, session: string) => boolean): KeptPosition[] {
+  const quiet: KeptPosition[] = [];
+  const open: KeptPosition[] = [];
+  for (const position of kept) (position.source !== undefined && waiting(position.source, position.session) ? open : quiet).push(position);
+  return [...quiet, ...open];
+}
+
 export interface ResumeInput {
-  /** Saved positions, least recently advanced first. */
+  /** Saved positions, least recently advanced first, sessions holding an open request last (`waitingLast`). */
   saved: readonly ResumePosition[];
   /** The hub advertised `replay.all` (AEP-0003 §5) and has not refused it on this client. */
   replayAll: boolean;
@@ -54,8 +69,9 @@ export interface ResumePlan {
  * since disconnected, is in none of them and in no roster (§4.1 rule 3).
  * Replay-all covers every session the hub holds (§5), and the inbox drops
  * what arrives again by the positions each session applied (however long the
- * replay), by `(source, id)` for events without one. Without it: the most recently
- * advanced positions that fit; else none (live delivery only).
+ * replay), by `(source, id)` for events without one. Without it: the last
+ * positions that fit (those of sessions holding an open request, then the most
+ * recently advanced); else none (live delivery only).
  */
 export function planResume(input: ResumeInput): ResumePlan {
   const { saved, replayAll, limit } = input;

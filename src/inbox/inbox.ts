@@ -295,6 +295,16 @@ export class Inbox {
     return { source, session, ...position, applied };
   }
 
+  /** Whether the emitter's session holds an open request (its resume position is the one most worth sending). */
+  holdsOpen(source: string, session: string): boolean {
+    return (this.openBySession.get(sessionKey(source, session))?.size ?? 0) > 0;
+  }
+
+  /** Where the emitter's session ended (its latest `session.ended`), if it did. */
+  endOf(source: string, session: string): Position | undefined {
+    return this.sessions.of(source, session)?.endedAt;
+  }
+
   /**
    * What an earlier window applied in an emitter's session (its saved
    * `positionOf`): those positions are not applied again, every other one is.

@@ -122,6 +122,12 @@ export interface RunUsage {
   cost?: { currency: string; total: number };
 }
 
+/** The run's usage after one action event, and where the events it was summed from lie (SessionActions.usageAt). */
+export interface UsageStep {
+  readonly usage: Readonly<RunUsage> | undefined;
+  readonly usageAt: Readonly<{ position?: Position; arrived: number }>;
+}
+
 /** What the store holds for one session, as readers see it. */
 export interface SessionActions {
   /** Oldest first. */
@@ -135,6 +141,12 @@ export interface SessionActions {
   readonly dropped: number;
   /** The latest place in the session's order, and the latest arrival, of the events `usage` was summed from: whether it is from before a request. */
   readonly usageAt: Readonly<{ position?: Position; arrived: number }> | undefined;
+  /**
+   * `usage` and `usageAt` after each of the last action events that changed
+   * them, oldest first (as many as summaries are kept per session): the run's
+   * usage as of a request is the last of these from before it.
+   */
+  readonly usageSteps?: readonly UsageStep[];
   /** The person's capture ceiling now (Inbox.recentActions): what was kept under a higher one is shown under this one. */
   readonly ceiling?: CaptureLevel;
 }
@@ -275,7 +287,7 @@ function toolRef(data: Record<string, unknown>): { name: string; callId?: string
   const tool = isRecord(data['tool']) ? data['tool'] : {};
   const name = str(tool['name']);
   const callId = str(tool['call_id']);
-  return { name: bounded(name ?? '?', NAME_MAX_CHARS), ...(callId !== undefined ? { callId: headCopy(callId, 1_024) } : {}) };
+  return { name: bounded(name ?? '?', NAME_MAX_CHARS), ...(callId !== undefined ? { callId: headCopy(callId, REF_MAX_CHARS) } : {}) };
 }
 
 /** `by` is an enum: a value outside it is the agent's free text, never shown (it could read as ours). */
@@ -337,7 +349,7 @@ export function summarize(event: AepEvent, ceiling: CaptureLevel | undefined, ar
     id: event.id,
     name: ref.name,
     ...('callId' in ref && ref.callId !== undefined ? { callId: ref.callId } : {}),
-    ...(event.run !== undefined ? { run: headCopy(event.run, 1_024) } : {}),
+    ...(event.run !== undefined ? { run: headCopy(event.run, REF_MAX_CHARS) } : {}),
     at: eventTime(event, arrival),
     arrived: arrival,
     ...(position ? { position } : {}),
@@ -370,8 +382,9 @@ export function usageOf(event: AepEvent): Omit<RunUsage, 'run'> | undefined {
  */
 export function nextUsage(current: RunUsage | undefined, event: AepEvent): RunUsage | undefined {
   const reported = usageOf(event);
-  const run = event.run;
-  const sameRun = current !== undefined && current.run === run;
+  const sameRun = current !== undefined && current.run === event.run;
+  // The same run keeps the one copy of its id it has (up to 1 024 characters): not each event's own.
+  const run = sameRun ? current.run : event.run;
   if (event.type === 'run.started') return { ...(run !== undefined ? { run } : {}), ...(reported ?? {}) };
   if (reported === undefined) return current;
   if (event.type === 'run.finished' || event.type === 'run.failed' || !sameRun) {
@@ -396,6 +409,20 @@ export function nextUsage(current: RunUsage | undefined, event: AepEvent): RunUs
 /** Heap one kept summary costs beyond its strings: the object, its maps' entries. */
 const ENTRY_BYTES = 160;
 
+/** Heap one kept usage step costs: the step, its usage and position objects (a currency code at most), beyond its run's id. */
+const USAGE_STEP_BYTES = 200;
+
+/** Heap of a run id that usage steps hold: once per run, as the steps of one run share one copy (nextUsage). */
+function runBytes(step: UsageStep | undefined): number {
+  const run = step?.usage?.run;
+  return run === undefined ? 0 : approximateBytes(run);
+}
+
+/** Whether two steps hold one run's id (one copy, counted once). */
+function sameRunId(a: UsageStep | undefined, b: UsageStep | undefined): boolean {
+  return a?.usage?.run === b?.usage?.run;
+}
+
 /** Event ids remembered per session, so a repeat past the inbox's dedupe window changes nothing. */
 const SEEN_PER_SESSION = 4 * ACTIONS_PER_SESSION;
 
@@ -405,20 +432,49 @@ interface Ring {
   seen: Set<string>;
   /** Open summaries by `call_id` (tools) or `run` (runs), and by opening event id (for `cause`). */
   byRef: Map<string, ActionSummary>;
+  /**
+   * Outcomes that came before their request (a replay out of order, or a
+   * request this window never saw), by the key their request pairs on: the
+   * request, if it comes, completes this summary instead of opening another.
+   * Only summaries still in `actions`, so at most one entry each.
+   */
+  closedFirst: Map<string, ActionSummary>;
+  /** The key each `closedFirst` summary waits under, to drop it with its summary. */
+  closedKey: Map<ActionSummary, string>;
   bytes: Map<ActionSummary, number>;
   total: number;
   usage: RunUsage | undefined;
   usageAt: { position?: Position; arrived: number } | undefined;
+  /** Oldest first, at most the per-session bound (SessionActions.usageSteps). */
+  usageSteps: UsageStep[];
   since: number;
   sawStart: boolean;
   dropped: number;
 }
+
+/** The longest call or run id kept: the same cut for a request's keys and an outcome's, so they still pair. */
+const REF_MAX_CHARS = 1_024;
 
 function refKeys(summary: ActionSummary): string[] {
   const keys = [`id:${summary.id}`];
   if (summary.kind === 'tool' && summary.callId !== undefined) keys.push(`call:${summary.callId}`);
   if (summary.kind === 'run' && summary.run !== undefined) keys.push(`run:${summary.run}`);
   return keys;
+}
+
+/**
+ * The key an outcome pairs with its request on (one of the request's
+ * `refKeys`): a tool's `call_id`, a run's `run`, else its `cause` (the
+ * request's id); none when it carries neither.
+ */
+function closingKey(event: AepEvent): string | undefined {
+  const data = isRecord(event.data) ? event.data : {};
+  if (event.type.startsWith('tool.')) {
+    const tool = isRecord(data['tool']) ? data['tool'] : {};
+    const callId = str(tool['call_id']);
+    if (callId !== undefined) return `call:${headCopy(callId, REF_MAX_CHARS)}`;
+  } else if (event.run !== undefined) return `run:${headCopy(event.run, REF_MAX_CHARS)}`;
+  return event.cause === undefined ? undefined : `id:${event.cause}`;
 }
 
 /**
@@ -472,31 +528,53 @@ export class RecentActions {
       const position = positionOf(event);
       const at = ring.usageAt;
       ring.usageAt = { arrived: Math.max(at?.arrived ?? arrival, arrival), ...(position || at?.position ? { position: position ? maxPosition(at?.position, position) : at?.position } : {}) };
+      const step = { usage, usageAt: ring.usageAt };
+      const previous = ring.usageSteps.at(-1);
+      ring.usageSteps.push(step);
+      this.change(ring, USAGE_STEP_BYTES + (sameRunId(previous, step) ? 0 : runBytes(step)));
+      if (ring.usageSteps.length > this.limits.perSession) {
+        const oldest = ring.usageSteps.shift();
+        // Its run's id stays counted while the next step holds it.
+        this.change(ring, -USAGE_STEP_BYTES - (sameRunId(oldest, ring.usageSteps[0]) ? 0 : runBytes(oldest)));
+      }
     }
     ring.usage = usage;
     const opening = event.type === 'tool.requested' || event.type === 'run.started';
-    if (!opening) {
-      const open = this.findOpen(ring, event);
+    const pairKey = opening ? undefined : closingKey(event);
+    if (pairKey !== undefined) {
+      const open = ring.byRef.get(pairKey);
       if (open) {
         open.outcome = outcomeOf(event, readLevel(event, ceiling));
-        for (const ref of refKeys(open)) ring.byRef.delete(ref);
+        for (const ref of refKeys(open)) if (ring.byRef.get(ref) === open) ring.byRef.delete(ref);
         this.remeasure(ring, open);
         return;
       }
     }
     const summary = summarize(event, ceiling, arrival);
     if (summary === undefined) return;
+    if (opening && this.completeClosedFirst(ring, summary)) return;
     ring.actions.push(summary);
     if (opening) for (const ref of refKeys(summary)) ring.byRef.set(ref, summary);
+    else if (pairKey !== undefined && !ring.closedFirst.has(pairKey)) {
+      ring.closedFirst.set(pairKey, summary);
+      ring.closedKey.set(summary, pairKey);
+    }
     this.remeasure(ring, summary);
     while (ring.actions.length > this.limits.perSession) {
       const oldest = ring.actions.shift();
       if (oldest === undefined) break;
       ring.dropped++;
       for (const ref of refKeys(oldest)) if (ring.byRef.get(ref) === oldest) ring.byRef.delete(ref);
+      this.unwait(ring, oldest);
       this.change(ring, -(ring.bytes.get(oldest) ?? 0));
       ring.bytes.delete(oldest);
     }
+  }
+
+  /** How many pairing keys session `key` holds: at most a few per kept summary, whatever the order of its events. */
+  pairingKeys(key: string): number {
+    const ring = this.rings.get(key);
+    return ring === undefined ? 0 : ring.byRef.size + ring.closedFirst.size + ring.closedKey.size;
   }
 
   /** Session `key` now holds an open request: its summaries stay until `release`. */
@@ -516,8 +594,8 @@ export class RecentActions {
   of(key: string): SessionActions | undefined {
     const ring = this.rings.get(key);
     if (ring === undefined) return undefined;
-    const { actions, usage, usageAt, since, sawStart, dropped } = ring;
-    return { actions, usage, usageAt, since, sawStart, dropped };
+    const { actions, usage, usageAt, usageSteps, since, sawStart, dropped } = ring;
+    return { actions, usage, usageAt, usageSteps, since, sawStart, dropped };
   }
 
   forget(key: string): void {
@@ -553,7 +631,7 @@ export class RecentActions {
   private ring(key: string, arrival: number): Ring {
     let ring = this.rings.get(key);
     if (!ring) {
-      ring = { actions: [], seen: new Set(), byRef: new Map(), bytes: new Map(), total: 0, usage: undefined, usageAt: undefined, since: arrival, sawStart: false, dropped: 0 };
+      ring = { actions: [], seen: new Set(), byRef: new Map(), closedFirst: new Map(), closedKey: new Map(), bytes: new Map(), total: 0, usage: undefined, usageAt: undefined, usageSteps: [], since: arrival, sawStart: false, dropped: 0 };
       this.rings.set(key, ring);
       if (!this.held.has(key)) {
         this.quiet.add(key);
@@ -593,16 +671,37 @@ export class RecentActions {
     return undefined;
   }
 
-  private findOpen(ring: Ring, event: AepEvent): ActionSummary | undefined {
-    const data = isRecord(event.data) ? event.data : {};
-    if (event.type.startsWith('tool.')) {
-      const tool = isRecord(data['tool']) ? data['tool'] : {};
-      const callId = str(tool['call_id']);
-      if (callId !== undefined) return ring.byRef.get(`call:${callId}`);
-      return event.cause === undefined ? undefined : ring.byRef.get(`id:${event.cause}`);
+  /**
+   * A request whose outcome came first: the outcome's summary takes what the
+   * request says (name, arguments, time, place in the session) and keeps its
+   * outcome, in the outcome's place. No row is left "running", none doubled.
+   */
+  private completeClosedFirst(ring: Ring, request: ActionSummary): boolean {
+    let closed: ActionSummary | undefined;
+    for (const ref of refKeys(request)) {
+      const candidate = ring.closedFirst.get(ref);
+      if (candidate !== undefined && candidate.kind === request.kind) {
+        closed = candidate;
+        break;
+      }
     }
-    if (event.run !== undefined) return ring.byRef.get(`run:${event.run}`);
-    return event.cause === undefined ? undefined : ring.byRef.get(`id:${event.cause}`);
+    if (closed === undefined) return false;
+    const index = ring.actions.indexOf(closed);
+    if (index < 0) return false;
+    const merged: ActionSummary = { ...request, outcome: closed.outcome };
+    ring.actions[index] = merged;
+    this.unwait(ring, closed);
+    this.change(ring, -(ring.bytes.get(closed) ?? 0));
+    ring.bytes.delete(closed);
+    this.remeasure(ring, merged);
+    return true;
+  }
+
+  private unwait(ring: Ring, summary: ActionSummary): void {
+    const key = ring.closedKey.get(summary);
+    if (key === undefined) return;
+    ring.closedKey.delete(summary);
+    if (ring.closedFirst.get(key) === summary) ring.closedFirst.delete(key);
   }
 
   private remeasure(ring: Ring, summary: ActionSummary): void {

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { addSecretValue, MIN_SECRET_VALUE_LENGTH } from '../aep/alwaysSecret';
-import type { AlwaysSecretValues } from './services/alwaysSecretValues';
+import { afterLoaded, type AlwaysSecretValues } from './services/alwaysSecretValues';
 import type { AttentionItem } from '../inbox/inbox';
 import { isOpenStatus } from '../inbox/inbox';
 import { kindLabel, promptLine, provenance } from './words/describe';
@@ -85,7 +85,8 @@ export class Commands extends Disposable {
       },
     });
     this.similar = new SimilarAnswers({ hubs, notify, open: (item) => this.open(item) });
-    const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
+    // Every command but the log and the settings waits for the always-secret values (afterLoaded): the log is where a failed read is told.
+    const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, afterLoaded(secretValues, run)));
     register(COMMANDS.connect, (argument) => this.connect(argument));
     register(COMMANDS.disconnect, (argument) => this.withHub(argument, l10n.t('Disconnect from which hub?'), (hub) => hub.disconnect()));
     register(COMMANDS.reconnect, (argument) => this.withHub(argument, l10n.t('Reconnect to which hub?'), (hub) => hub.retryNow()));
@@ -100,8 +101,8 @@ export class Commands extends Disposable {
     register(COMMANDS.openInlineAsPage, () => inline.openActiveAsPage());
     register(COMMANDS.openRequest, (argument) => this.openRequest(argument));
     register(COMMANDS.dismissRequest, (argument) => this.dismiss(argument));
-    register(COMMANDS.showLog, () => log.show());
-    register(COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:aepattention.aep-attention'));
+    this._register(vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()));
+    this._register(vscode.commands.registerCommand(COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:aepattention.aep-attention')));
     register(COMMANDS.status, () => this.statusClicked());
     this._register(hubs.onDidChangeState((hub) => this.explainState(hub, hub.state)));
     this._register(

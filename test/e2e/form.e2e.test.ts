@@ -11,7 +11,10 @@
 //   4. an out-of-band request shows no way to send, and says where it is answered;
 //   5. an expiring request turns read-only when it expires;
 //   6. a half-typed answer survives a window reload: the panel is restored
-//      (WebviewPanelSerializer) with what was typed (setState).
+//      (WebviewPanelSerializer) with what was typed (setState);
+//   7. "Before asking" at capture metadata: the tools' names and outcomes only,
+//      and the page says the arguments are withheld at this capture level
+//      (step 1 checks it at capture redacted).
 // Screenshots go to out/e2e/form-*.png.
 //
 // Locators go by ids, data attributes, roles and accessible names, never by the
@@ -33,6 +36,8 @@ import { waitForValue } from '../support/waitUntil';
 
 const TOKEN = 'e2e-token-form-7c2a91';
 const FORM_PROMPT = 'Configure the new service deployment';
+/** The synthesized prompt of the Claude Code AskUserQuestion mapping at capture metadata (the form rotation's third variant). */
+const METADATA_FORM_PROMPT = 'claude-code asks 2 questions';
 const OOB_PROMPT = 'Approval requested in the agent terminal';
 const EXPIRING_PROMPT = 'demo-agent wants to restart the dev server';
 /** Long enough for the panel to open before it runs out on a slow machine, short enough to keep the file quick. */
@@ -526,6 +531,33 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
       await frame.locator('#status', { hasText: 'Resolved (answered).' }).waitFor({ timeout: 30_000 });
       const request = onlyRequest(formAgent);
       assert.deepEqual(request.answer, { values: { name: 'draft-api', staged: true } });
+    });
+
+    // ---- 7 -----------------------------------------------------------------------------------
+    await step('7. at capture metadata, "Before asking" shows only the tools\' names and says the rest is withheld', async (ctx, page) => {
+      // The form rotation's third variant is the first at capture metadata: the agent's work before it goes at metadata too.
+      const formAgent = await agent({ scenarios: ['form'], firstVariant: 2 });
+      const session = formAgent.sessions[0] ?? '';
+      const notification = toast(page, METADATA_FORM_PROMPT);
+      await notification.waitFor({ state: 'visible', timeout: 60_000 });
+      assert.match(await notification.innerText(), /after: "Edit" done · \d+ (s|min) ago/);
+      await notification.getByRole('button', { name: 'Open', exact: true }).click();
+      const frame = await webviewFrame(page, 30_000, session);
+      await frame.locator('#before-asking li.action').first().waitFor({ timeout: 30_000 });
+      assert.ok(agentLog.some((line) => line.includes(`worked in session ${session} before asking`) && line.includes('capture metadata')), 'the agent worked at metadata first');
+      const request = onlyRequest(formAgent);
+      assert.equal(request.capture, 'metadata');
+      const before = (await frame.locator('#before-asking li.action').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
+      assert.equal(before.length, 3, before.join('\n'));
+      // What the agent emitted at metadata: each tool's name and its outcome's structure (duration, error type), no arguments, no error message.
+      const withheld = "Arguments not shared at capture metadata: only the tool's name is shown.";
+      const expected = ['· Edit · done in 15 ms', '· Bash · failed: exit_1 after 3.2 s', '· Read · done in 40 ms'];
+      expected.forEach((line, i) => assert.ok((before[i] ?? '').endsWith(`${line} ${withheld}`), `row ${i + 1}: ${before[i]}`));
+      const block = await frame.locator('#before-asking').innerText();
+      for (const content of ['src/app.ts', 'npm run build', 'tsc: 3 errors', 'Error (']) assert.ok(!block.includes(content), `nothing of the arguments or the error at metadata: ${content}`);
+      // Tokens and cost are structure (AEP-0002 §5.2): they are shown at metadata too.
+      assert.match(await frame.locator('#before-asking-usage').innerText(), /1,850 input tokens · 240 output tokens · 0\.0123 USD/);
+      await shot(ctx, page, '7-metadata-before-asking');
     });
   } catch (error) {
     // The shared setup failed (the steps report their own failures).

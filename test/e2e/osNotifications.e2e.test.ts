@@ -8,8 +8,10 @@
 //   - a request while the workbench has focus makes a toast and no system
 //     notification; the workbench loses focus, the view says the next request
 //     is a system notification, and one arrives with the agent in its title
-//     and the prompt as its body; a prompt holding a token says only
-//     "A request from {agent}" and is taken back when the agent resolves it;
+//     and the prompt as its body, then the last action before it ("after:
+//     "Bash" failed · 2 s ago", as the toast says it); a prompt holding a token
+//     says only "A request from {agent}" (and that line) and is taken back when
+//     the agent resolves it;
 //   - with the sound on, the view plays its two tones for the request in the background;
 //   - clicking the notification asks the browser to focus the window and
 //     opens the request in the quick input;
@@ -176,12 +178,17 @@ test('system notifications: asked from a click, refused then allowed, one per re
       });
       await waitForText(view, '#next', /in the background: the next request shows as a system notification/);
 
+      // "Before asking": the agent ran a build that failed just before it asked.
+      const bash = { name: 'Bash', call_id: 'os-call-1' };
+      peer.send(makeEvent('tool.requested', session, seq++, { capture: 'metadata', data: { tool: bash } }, AGENT));
+      peer.send(makeEvent('tool.failed', session, seq++, { capture: 'metadata', data: { tool: bash, error: { type: 'exit_1' } } }, AGENT));
       ask('req-os-2', 'Deploy to staging?');
       const [first, ...more] = await waitForMade(view, 1);
       // Messages reach the view in order: had the focused request made one, it would be first.
       assert.deepEqual(more, [], 'one system notification so far');
       assert.equal(first?.title, `${AGENT} is waiting for you`);
-      assert.equal(first?.body, 'Deploy to staging?');
+      // The prompt, then the last action before it, as the toast and the quick input say it.
+      assert.match(first?.body ?? '', /^Deploy to staging\? · after: "Bash" failed · \d+ s ago$/);
       // The sound, once, for the request in the background (the focused one played none: it would come first).
       await waitForValue(() => tones(view), (played) => played.length >= 2, 'two tones', { timeoutMs: 10_000, everyMs: 100 });
       assert.deepEqual(await tones(view), [660, 990], 'two rising tones, once');
@@ -190,7 +197,7 @@ test('system notifications: asked from a click, refused then allowed, one per re
       // A prompt holding a token: the body names only the agent. Then the agent resolves it: taken back.
       ask('req-os-3', `Use the token ${TOKEN_IN_PROMPT} to publish?`);
       const afterToken = await waitForMade(view, 2);
-      assert.equal(afterToken[1]?.body, `A request from ${AGENT}`);
+      assert.match(afterToken[1]?.body ?? '', new RegExp(`^A request from ${AGENT} · after: "Bash" failed · \\d+ s ago$`));
       assert.ok(!JSON.stringify(afterToken).includes('ghp_'), 'the token never reaches the notification');
       peer.send(makeEvent('attention.resolved', session, seq++, { subject: 'req-os-3', cause: 'req-os-3', data: { resolution: 'answered' } }, AGENT));
       await waitForValue(() => made(view), (now) => now[1]?.closed === true, 'the notification of the resolved request to be taken back', { timeoutMs: 30_000, everyMs: 100 });

@@ -528,15 +528,16 @@ describe('client against the demo agent', () => {
         }
         assert.equal(view.earlier, 'complete', 'it saw the session start');
       }
-      // The tokens and cost before the last request, as the agent reported them: three pieces of work. Before
-      // the first, the session's totals already hold work done after it, so none are shown rather than wrong ones.
+      // The tokens and cost before each request, as the agent reported them: one piece of work per request
+      // so far. Before the first, the session's totals already hold work done after it: they are recomputed as of it.
       const usageBefore = (item: (typeof items)[number]) => pageBeforeAsking(h.inbox.recentActions(item.source, item.session), item.requestEvent).usage;
-      assert.equal(usageBefore(items[0]!), undefined);
-      const usage = usageBefore(items.at(-1)!);
-      assert.equal(usage?.inputTokens, 1_850 * 3);
-      assert.equal(usage?.outputTokens, 240 * 3);
-      assert.equal(usage?.cost?.currency, 'USD');
-      assert.ok(Math.abs((usage?.cost?.total ?? 0) - 0.0369) < 1e-9, String(usage?.cost?.total));
+      for (const [index, item] of items.entries()) {
+        const usage = usageBefore(item);
+        assert.equal(usage?.inputTokens, 1_850 * (index + 1));
+        assert.equal(usage?.outputTokens, 240 * (index + 1));
+        assert.equal(usage?.cost?.currency, 'USD');
+        assert.ok(Math.abs((usage?.cost?.total ?? 0) - 0.0123 * (index + 1)) < 1e-9, String(usage?.cost?.total));
+      }
     } finally {
       await agent.close();
       await hub.close();

@@ -199,6 +199,36 @@ describe('a hub without replay-all that takes 8 positions', () => {
   });
 });
 
+describe('a hub without replay-all, a session waiting on the person, and a hundred busier ones', () => {
+  let hub: FakeHub;
+  const froms: unknown[] = [];
+  before(async () => {
+    hub = await fakeHub((ws, frame) => {
+      if (frame['type'] === 'hello') ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'fake-hub' }, capabilities: { replay: { buffer: 100 } } }));
+      if (frame['type'] !== 'subscribe') return;
+      froms.push(frame['from']);
+      ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
+    });
+  });
+  after(() => hub.close());
+
+  test('the session holding an open request is in the `from`, though 100 sessions advanced after it', async () => {
+    const waiting = freshSession('waiting');
+    const asked = request(waiting, 1, 'Still waiting for you');
+    const inbox = new Inbox();
+    assert.equal(inbox.apply(asked).applied, true);
+    const busy = Array.from({ length: 100 }, (_, i) => ({ source: `aep://test-host/agent/busy/session/b${i}`, session: `b${i}`, epoch: 0, seq: 40 }));
+    const positions = new MemoryPositionStore([{ source: asked.source, session: waiting, epoch: 0, seq: 1 }, ...busy]);
+    const h = startClient(hub.url, positions, inbox);
+    await connected(h);
+    await waitUntil(() => froms.some(Array.isArray), 'the main subscription');
+    const from = froms.find(Array.isArray);
+    assert.ok(Array.isArray(from), JSON.stringify(from));
+    assert.equal(from.length, 64, 'no more than the first try names');
+    assert.deepEqual(from.at(-1), { session: waiting, epoch: 0, seq: 1 }, 'named, and first to keep when fewer fit');
+  });
+});
+
 describe('two emitters in one session string, across a window reload (AEP-0001 §5.2)', () => {
   let hub: RunningHub;
   before(async () => {
@@ -323,6 +353,45 @@ describe('a replay of everything from a hub that no longer holds what the window
     assert.equal(missed.filter((event) => openRequest(h, event.id) !== undefined).length, 5, 'the 3 oldest are gone from the hub: that is the gap');
     assert.deepEqual(notices, ['replay-all-unverifiable']);
     assert.ok(h.log.lines.some((line) => /begins session .*dropped.* after where this client left off; older requests may be missing/.test(line)), h.log.lines.join('\n'));
+    persistence.dispose();
+  });
+
+  test('tool chatter after the last request, past the hub\'s buffer, is no gap after a reload: the window saved where its tool calls left it', async () => {
+    const memento = new MemoryMemento();
+    const origin = new URL(hub.url).origin;
+    const session = freshSession('chatter');
+    const firstPersistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const firstInbox = new Inbox();
+    firstPersistence.restoreInto(firstInbox);
+    const first = startClient(hub.url, firstPersistence, firstInbox, { beforeAsking: true });
+    await connected(first);
+    // A request, then 10 tool events (twice the hub's buffer of 5) and nothing else: all seen live by this window.
+    const tools = Array.from({ length: 10 }, (_, i) =>
+      makeEvent(i % 2 === 0 ? 'tool.requested' : 'tool.completed', session, i + 2, { capture: 'metadata', data: { tool: { name: 'Bash', call_id: `c${i >> 1}` } } }),
+    );
+    const asked = request(session, 1, 'Seen before the reload');
+    assert.equal((await postEvents(hub.url, TOKEN, [makeEvent('session.started', session, 0), asked, ...tools])).status, 202);
+    await waitUntil(() => first.client.stats.eventsApplied >= 12, 'the window to apply the tool events', 5_000, () => JSON.stringify(first.client.stats));
+    // The window reloads: its client stops, then what it holds is saved.
+    first.client.dispose();
+    firstPersistence.dispose();
+    const saved = new WorkspacePersistence(memento, origin, new RecordingLogger()).load().filter((p) => p.session === session);
+    assert.deepEqual(saved.map((p) => p.seq), [11], 'saved where the tool calls left it');
+
+    const persistence = new WorkspacePersistence(memento, origin, new RecordingLogger());
+    const inbox = new Inbox();
+    persistence.restoreInto(inbox);
+    const h = startClient(hub.url, persistence, inbox, { beforeAsking: true });
+    const gaps: unknown[] = [];
+    h.client.onDidReplayGap((gap) => gaps.push(gap));
+    await connected(h);
+    // A marker after the replay: once it is in, everything the hub replayed before it was taken.
+    const marker = request(session, 12, 'After the reload');
+    assert.equal((await postEvents(hub.url, TOKEN, [marker])).status, 202);
+    await waitUntil(() => openRequest(h, marker.id) !== undefined, 'the marker request', 5_000, () => JSON.stringify(h.client.stats));
+    assert.deepEqual(gaps, [], 'no request was missed: no gap');
+    assert.ok(!h.log.lines.some((line) => /older requests may be missing/.test(line)), h.log.lines.join('\n'));
+    assert.equal(inbox.open().filter((item) => item.requestId === asked.id).length, 1, 'the request seen before the reload is there once');
     persistence.dispose();
   });
 });

@@ -109,6 +109,8 @@ describe('demo agent: sessions and requests it raises', () => {
       ['form mcp-elicitation (metadata)', 'metadata'],
       ['form s_form', 'redacted'],
     ]);
+    // A rotation can start further on: the first request is then the first one at capture metadata.
+    assert.deepEqual([new ScenarioCycle(['form'], TIMINGS, 2).next().label], ['form ask-user-question (metadata)']);
     assert.deepEqual(plans[0]?.data, golden?.data);
     assert.deepEqual(plans[1]?.data, mappings['ask_user_question']?.expected_data);
     assert.deepEqual(plans[2]?.data, mappings['ask_user_question']?.expected_data_metadata);

@@ -103,6 +103,30 @@ test('newest first in session order, whatever the arrival order; no-position act
   assert.equal(view.usage, undefined);
 });
 
+test('the run\'s usage as of the request: only what the agent reported before it, recomputed, even when more came after', () => {
+  const inbox = new Inbox();
+  const done = (seq: number, input: number, cost: number, run = 'r1') =>
+    makeEvent('tool.completed', 's1', seq, { run, data: { tool: { name: 'Edit', call_id: `d${seq}` }, 'gen_ai.usage.input_tokens': input, cost: { currency: 'USD', total: cost } } });
+  inbox.apply(makeEvent('run.started', 's1', 1, { run: 'r1', data: {} }));
+  inbox.apply(done(2, 100, 0.5));
+  inbox.apply(done(3, 20, 0.25));
+  const first = makeRequest('s1', 4, { kind: 'permission', prompt: 'Go?' });
+  inbox.apply(first);
+  inbox.apply(done(5, 7, 1));
+  const second = makeRequest('s1', 6, { kind: 'permission', prompt: 'Again?' });
+  inbox.apply(second);
+  // A new run after both: its figures are no one's "so far" for the requests before it.
+  inbox.apply(makeEvent('run.started', 's1', 7, { run: 'r2', data: { 'gen_ai.usage.input_tokens': 9_999 } }));
+  const kept = inbox.recentActions(SOURCE, 's1');
+  assert.deepEqual(pageBeforeAsking(kept, first).usage, { inputTokens: 120, cost: { currency: 'USD', total: 0.75 } });
+  assert.deepEqual(pageBeforeAsking(kept, second).usage, { inputTokens: 127, cost: { currency: 'USD', total: 1.75 } });
+  const before = makeRequest('s1', 2, { kind: 'permission', prompt: 'First of all?' });
+  assert.equal(pageBeforeAsking(kept, before).usage, undefined, 'nothing reported before it');
+  // Every kept step holds something after the request (the one before it was not kept): none rather than a wrong figure.
+  const late = { ...kept!, usageSteps: kept!.usageSteps!.slice(-1) };
+  assert.equal(pageBeforeAsking(late, first).usage, undefined);
+});
+
 test('the tool name in the one-line summary is set apart as the agent\'s words, not read as ours', () => {
   const line = (name: string, state: 'running' | 'failed' | 'denied' | 'done') =>
     lastActionLine({ actions: [{ kind: 'tool', name, at: 0, capture: 'metadata', args: { shown: 'level' }, outcome: state === 'denied' ? { state, by: 'policy' } : { state } }], earlier: 'complete' }, 1_000);

@@ -3,16 +3,25 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { extensionFiles as extensionFilesIn } from '../support/extensionFiles';
 import { repoRoot } from '../support/fixtures';
 
 const bundle = (name: string) => fs.readFileSync(path.join(repoRoot(), 'dist', name), 'utf8');
+const bytesOf = (file: string) => fs.statSync(file).size;
 
-test('the extension host bundle is CommonJS with vscode left external', () => {
-  const code = bundle('extension.js');
-  assert.match(code, /require\("vscode"\)/);
-  assert.match(code, /module\.exports/);
+const extensionFiles = () => extensionFilesIn(repoRoot());
+
+test('the extension host bundle is an ES module with vscode left external, split into chunks the VSIX ships', () => {
+  const { entry, chunks } = extensionFiles();
+  const code = fs.readFileSync(entry, 'utf8');
+  assert.match(code, /from"vscode"/);
+  assert.match(code, /export\{/);
+  assert.ok(chunks.length > 0);
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { main: string };
-  assert.equal(path.normalize(manifest.main), path.normalize('./dist/extension.js'));
+  assert.equal(path.normalize(manifest.main), path.normalize('./dist/extension.mjs'));
+  const ignore = fs.readFileSync(path.join(repoRoot(), '.vscodeignore'), 'utf8').split('\n');
+  assert.ok(ignore.includes('!dist/extension.mjs') && ignore.includes('!dist/chunks/**'), '.vscodeignore packages the entry and its chunks');
+  assert.equal(fs.existsSync(path.join(repoRoot(), 'dist', 'extension.js')), false, 'no CommonJS bundle of an earlier build is left to package');
 });
 
 test('the webview bundle is a browser script with no module loader', () => {
@@ -94,17 +103,72 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // found a translation only because the page's bundle spelled each kind out; the one
 // list both now use is in the host's bundle too. The rest: the status and withheld
 // label words shared with the page, and reading the History's older ack timeouts.
-const EXTENSION_BUDGET_BYTES = 373_800;
+// Finishing it added 1.9 KB (371,230 to 373,152 bytes), each measured on its own commit:
+// resume positions saved after tool calls, paced per session (0.55 KB, eventIntake.ts);
+// a request paired with an outcome that came first (0.73 KB, recentActions.ts); the
+// run's usage recomputed as of the request (0.39 KB); the last action in the system
+// notification's body (0.26 KB). None pulls in a library; the alerts view is unchanged.
+// The fixes after its review added 0.8 KB (373,152 to 373,949 bytes), each measured on
+// its own commit: paced saves only where their tool event left the session and never
+// for an ended session (0.39 KB), sessions with open requests first in `from` (0.16 KB),
+// the whole tool name checked for the lock screen (0.09 KB), usage steps counting their
+// run's id (0.22 KB); the quick input reusing withLastAction took 0.06 KB off.
+// Both together, merged: 376,025 bytes (the sum of the two, to within 20 bytes).
+// Issue 40's activation that awaits no I/O added 0.85 KB (371,011 to 371,856 bytes):
+// the always-secret values read in the background, a failed read logged, every
+// connection, command and restored page waiting for them, and the values' own
+// Disposable in place of vscode's. Shorter log and error sentences were tried
+// first (they took 81 bytes off); the rest is the code itself.
+// (That was the one CommonJS bundle, all of it loaded at activation. Issue 40 split it:)
+// What activation loads: dist/extension.mjs and the shared chunks it imports: settings,
+// the views, the notifier and the system notifications' host, commands, pages, the
+// history, and the hub's inbox with everything that reads a request (the protocol's
+// schemas, zod/mini, the inbox reducer), which restores the open requests at once.
+// 304,019 bytes today; the issue's goal is 200 KB: the pages' controllers, Answer
+// Similar, the History view and export, the Connect flow and the inbox's restore are
+// what is left to load on first need.
+// Merged with one home for each idea (+2.1 KB) and the end of "Before asking" (+2.7 KB),
+// which were measured above on the one bundle: 306,906 bytes.
+const ACTIVATION_BUDGET_BYTES = 307_500;
+// Loaded when first needed, each on its own: the connection (the client, its socket,
+// session, resume and intake, and ws's client), when a hub's first connection starts
+// (after its token is read); the quick input's step loop and the real quick input, on
+// the first answer there.
+const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes: number]> = [
+  // 63.6 KB once merged with the end of "Before asking" (its paced saves and pairing are the intake's).
+  ['hubClient-', 'the connection (63.6 KB today)', 64_500],
+  ['inlineFlow-', "the quick input's step loop (9 KB today)", 9_500],
+  ['quickInputs-', 'the real quick input (2.2 KB today)', 2_500],
+];
+// All of the extension's JavaScript: 376,655 bytes today, 4.8 KB more than the one
+// bundle it replaced (371,856): what splitting costs (each chunk's imports and exports
+// under their own names, and the two-statement banner that gives each chunk require).
+// Merged with the two changes above: 381,557 bytes.
+const EXTENSION_TOTAL_BUDGET_BYTES = 382_000;
 
-test(`the extension host bundle is a production build within its ${EXTENSION_BUDGET_BYTES.toLocaleString('en-US')} byte budget`, () => {
-  const code = bundle('extension.js');
-  assert.doesNotMatch(code, /sourceMappingURL/, 'dist/extension.js is a development build: run node esbuild.js --production');
-  const bytes = Buffer.byteLength(code);
-  assert.ok(bytes <= EXTENSION_BUDGET_BYTES, `dist/extension.js is ${bytes} bytes, over its budget of ${EXTENSION_BUDGET_BYTES}: node esbuild.js --production --analyze shows what takes the space`);
+test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
+  const { entry, chunks, activation } = extensionFiles();
+  const all = [entry, ...chunks];
+  for (const file of all) assert.doesNotMatch(fs.readFileSync(file, 'utf8'), /sourceMappingURL/, `${path.basename(file)} is a development build: run node esbuild.js --production`);
+  const loaded = activation.reduce((sum, file) => sum + bytesOf(file), 0);
+  assert.ok(loaded <= ACTIVATION_BUDGET_BYTES, `activation loads ${loaded} bytes (${activation.map((file) => path.basename(file)).join(', ')}), over its budget of ${ACTIVATION_BUDGET_BYTES}: node esbuild.js --production --analyze shows what takes the space`);
+  for (const [prefix, holds, budget] of LAZY_BUDGETS) {
+    const file = chunks.find((chunk) => path.basename(chunk).startsWith(prefix));
+    assert.ok(file, `no chunk ${prefix}*: ${holds} is no longer loaded on its own`);
+    assert.ok(!activation.includes(file), `${path.basename(file)} (${holds}) is loaded at activation`);
+    assert.ok(bytesOf(file) <= budget, `${path.basename(file)} (${holds}) is ${bytesOf(file)} bytes, over its budget of ${budget}`);
+  }
+  const total = all.reduce((sum, file) => sum + bytesOf(file), 0);
+  assert.ok(total <= EXTENSION_TOTAL_BUDGET_BYTES, `the extension's JavaScript is ${total} bytes, over its budget of ${EXTENSION_TOTAL_BUDGET_BYTES}`);
 });
 
+const allExtensionCode = () => {
+  const { entry, chunks } = extensionFiles();
+  return [entry, ...chunks].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+};
+
 test('the extension host bundle carries the ws client only, and zod in English only', () => {
-  const code = bundle('extension.js');
+  const code = allExtensionCode();
   // ws's server (websocket-server.js) and stream wrapper: a client never needs them.
   assert.doesNotMatch(code, /handleUpgrade|createWebSocketStream/);
   assert.match(code, /Sec-WebSocket-Key/, 'the ws client itself is bundled');
@@ -116,7 +180,7 @@ test('the extension host bundle carries the ws client only, and zod in English o
 });
 
 test('the extension host bundle carries only the part of zod\'s util module the schemas use', () => {
-  const code = bundle('extension.js');
+  const code = allExtensionCode();
   // `z.catch` names the whole `util` namespace, so one call of it keeps every helper,
   // these unused ones among them (src/aep/frames.ts builds its catches without it).
   assert.doesNotMatch(code, /Invalid hex string length|abcdefghijklmnopqrstuvwxyz/);

@@ -142,6 +142,11 @@ test('Hubs and HubConnection run in plain Node: nothing they need at run time im
   assert.ok(seen.size >= 15, `followed ${seen.size} files`);
 });
 
+test('the always-secret values run in plain Node: what reads them in the background is tested over a slow storage', () => {
+  const seen = plainNodeClosure([path.join(repoRoot(), 'src', 'ui', 'services', 'alwaysSecretValues.ts')]);
+  assert.ok(seen.size >= 3, `followed ${seen.size} files`);
+});
+
 test('the inline step loop runs in plain Node: what it shows goes through its QuickInputs, never vscode', () => {
   const seen = plainNodeClosure([path.join(repoRoot(), 'src', 'ui', 'inline', 'inlineFlow.ts')]);
   assert.ok(seen.size >= 10, `followed ${seen.size} files`);

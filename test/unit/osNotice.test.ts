@@ -8,6 +8,7 @@ import { redactText, type RedactionOptions } from '../../src/aep/redaction';
 import { Inbox } from '../../src/inbox/inbox';
 import type { AttentionItem } from '../../src/inbox/attentionItem';
 import { osMoreText, osNoticeText, wantsOsNotice } from '../../src/ui/inbox/osNotice';
+import type { PageBeforeAsking } from '../../src/shared/beforeAsking';
 import { emitterEvents } from '../support/events';
 
 const TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
@@ -204,4 +205,45 @@ test('when an OS notification is wanted', () => {
   assert.equal(wantsOsNotice('whenUnfocused', true), false);
   assert.equal(wantsOsNotice('always', true), true);
   assert.equal(wantsOsNotice('off', false), false);
+});
+
+/** "Before asking" whose last action is tool `name`, failed two minutes before NOW. */
+const NOW = 1_000_000_000;
+function failedBefore(name: string): PageBeforeAsking {
+  return { actions: [{ kind: 'tool', name, at: NOW - 120_000, capture: 'metadata', args: { shown: 'level' }, outcome: { state: 'failed' } }], earlier: 'complete' };
+}
+
+test('"Before asking": a lone request\'s notification ends with the last action, as the toast\'s line does; never for a burst, never past the cap, never what may not be shown in public', () => {
+  const before = failedBefore('Bash');
+  const after = 'after: "Bash" failed · 2 min ago';
+  assert.deepEqual(osNoticeText(requests(['Run npm test?']), undefined, PIPELINE, before, NOW), { title: 'claude is waiting for you', body: `Run npm test? · ${after}` });
+  // Whose prompt is withheld still gets it: the line is checked on its own.
+  assert.equal(osNoticeText(requests([`Use ${TOKEN} to push?`]), undefined, PIPELINE, before, NOW)?.body, `A request from claude · ${after}`);
+  assert.equal(osNoticeText(requests(['Run npm test?', 'Run npm publish?']), undefined, PIPELINE, before, NOW)?.body, '2 requests from claude');
+  // The request's own words are never cut for it: too long together, the prompt alone.
+  const long = `Run ${'x'.repeat(180)}?`;
+  assert.equal(osNoticeText(requests([long]), undefined, PIPELINE, before, NOW)?.body, long);
+  // A tool name the public rule stops (a credential, an always-secret value) keeps the whole line off the lock screen.
+  for (const [name, options] of [[TOKEN, PIPELINE], ['hunter2-staging', { ...PIPELINE, secretValues: ['hunter2-staging'] }]] as const) {
+    const shown = osNoticeText(requests(['Run npm test?']), undefined, options, failedBefore(name), NOW);
+    assert.equal(shown?.body, 'Run npm test?');
+  }
+  assert.equal(osNoticeText(requests(['Run npm test?']), undefined, PIPELINE, undefined, NOW)?.body, 'Run npm test?');
+  assert.equal(osNoticeText(requests(['Run npm test?']), undefined, PIPELINE, { actions: [], earlier: 'not-available' }, NOW)?.body, 'Run npm test?');
+});
+
+test('"Before asking" on a lock screen: the tool\'s whole name is checked, not only its start in the line, which would show part of a secret it cut', () => {
+  const secret = 'zorblax9931quux';
+  const options = { ...PIPELINE, secretValues: [secret] };
+  // Cut to 32 in the line, the always-secret value is no longer whole ("…-zorbl…"), and its start would show.
+  const pastTheCut = `${'a'.repeat(25)}-${secret}`;
+  // The line's cut leaves a token's first characters ("ghp_A1b2…"), no longer a token by its pattern.
+  const tokenCut = `${'a'.repeat(22)} ${TOKEN}`;
+  for (const [name, redaction] of [[pastTheCut, options], [tokenCut, PIPELINE]] as const) {
+    const shown = osNoticeText(requests(['Run npm test?']), undefined, redaction, failedBefore(name), NOW);
+    assert.equal(shown?.body, 'Run npm test?', name);
+  }
+  // The same names with nothing to hide behind the cut are shown, cut.
+  const plain = osNoticeText(requests(['Run npm test?']), undefined, PIPELINE, failedBefore('a'.repeat(40)), NOW)?.body ?? '';
+  assert.match(plain, /^Run npm test\? · after: "a+…" failed · 2 min ago$/);
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { sessionKey, type AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/inbox/inbox';
-import { EventIntake } from '../../src/client/eventIntake';
+import { ACTION_SAVE_MS, EventIntake } from '../../src/client/eventIntake';
 import type { ControlSender } from '../../src/client/controlSender';
 import {
   ACTIONS_PER_SESSION, ARGS_MAX_CHARS, plainAgentText, QUIET_SESSIONS, RecentActions, summarize, type ActionSummary,
@@ -113,6 +113,72 @@ test('outcomes pair with their request by call_id, else by cause; an outcome alo
   assert.deepEqual(actions[2]?.args, { shown: 'unseen' });
 });
 
+test('an outcome before its request (a replay out of order): the request completes its row, none is left running or doubled', () => {
+  const store = new RecentActions();
+  const request = requested(1, 'redacted', { args_redacted: { file: 'a.ts' } });
+  store.note('k', makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' }, duration_ms: 3200 } }), undefined, 0);
+  assert.deepEqual(store.of('k')?.actions[0]?.args, { shown: 'unseen' });
+  store.note('k', request, undefined, 0);
+  const noCallId = makeEvent('tool.requested', 's1', 3, { data: { tool: { name: 'Edit' } } });
+  store.note('k', makeEvent('tool.failed', 's1', 4, { cause: noCallId.id, data: { tool: { name: 'Edit' }, error: { type: 'ENOENT' } } }), undefined, 0);
+  store.note('k', noCallId, undefined, 0);
+  store.note('k', makeEvent('run.finished', 's1', 6, { run: 'r1', data: { status: 'success', duration_ms: 9000 } }), undefined, 0);
+  store.note('k', makeEvent('run.started', 's1', 5, { run: 'r1', data: {} }), undefined, 0);
+  const actions = store.of('k')?.actions ?? [];
+  assert.deepEqual(actions.map((a) => [a.kind, a.name, a.outcome.state, a.args.shown]), [['tool', 'Bash', 'done', 'text'], ['tool', 'Edit', 'failed', 'level'], ['run', '', 'done', 'none']]);
+  assert.deepEqual(actions.map((a) => [a.id, a.position?.seq]), [[request.id, 1], [noCallId.id, 3], [actions[2]?.id, 5]], 'each row is its request\'s, at its place');
+  assert.equal(store.pairingKeys('k'), 0, 'nothing left waiting');
+});
+
+test('pairing is the same whatever the order: one row per call, each with its request\'s arguments and its own outcome, and bounded keys', () => {
+  const outcomes = ['tool.completed', 'tool.failed', 'tool.denied'] as const;
+  const call = fc.record({ run: fc.boolean(), byCause: fc.boolean(), outcome: fc.constantFrom(...outcomes), requestSeen: fc.boolean(), closed: fc.boolean() });
+  fc.assert(
+    fc.property(
+      fc.array(call, { minLength: 1, maxLength: 10 }).chain((calls) => {
+        const events: Array<{ call: number; event: AepEvent }> = [];
+        calls.forEach((c, i) => {
+          const name = `T${i}`;
+          const opening = c.run
+            ? makeEvent('run.started', 's1', 2 * i + 1, { run: `r${i}`, data: {} })
+            : makeEvent('tool.requested', 's1', 2 * i + 1, { capture: 'redacted', data: { tool: { name, ...(c.byCause ? {} : { call_id: `c${i}` }) }, args_redacted: { n: i } } });
+          const closing = c.run
+            ? makeEvent(c.outcome === 'tool.completed' ? 'run.finished' : 'run.failed', 's1', 2 * i + 2, { run: `r${i}`, ...(c.byCause ? { cause: opening.id } : {}), data: {} })
+            : makeEvent(c.outcome, 's1', 2 * i + 2, { ...(c.byCause ? { cause: opening.id } : {}), data: { tool: { name, ...(c.byCause ? {} : { call_id: `c${i}` }) }, by: 'policy' } });
+          if (c.requestSeen || !c.closed) events.push({ call: i, event: opening });
+          if (c.closed) events.push({ call: i, event: closing });
+        });
+        return fc.tuple(fc.constant(calls), fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length }), fc.integer({ min: 1, max: 12 }));
+      }),
+      ([calls, order, perSession]) => {
+        // Unbounded: each call is exactly one row, whatever the order.
+        const store = new RecentActions(() => undefined, { perSession: 1_000, quietSessions: 4 });
+        for (const { event } of order) store.note('k', event, undefined, 0);
+        const rows = store.of('k')?.actions ?? [];
+        assert.equal(rows.length, calls.length, 'one row per call');
+        calls.forEach((c, i) => {
+          const mine = rows.filter((row) => (c.run ? row.kind === 'run' && row.run === `r${i}` : row.name === `T${i}`));
+          assert.equal(mine.length, 1, `call ${i}: one row`);
+          const row = mine[0];
+          const want = !c.closed ? 'running' : c.outcome === 'tool.completed' ? 'done' : c.run || c.outcome === 'tool.failed' ? 'failed' : 'denied';
+          assert.equal(row?.outcome.state, want, `call ${i}: its outcome`);
+          if (c.requestSeen || !c.closed) assert.notEqual(row?.args.shown, 'unseen', `call ${i}: its request's arguments`);
+          if (!c.run && (c.requestSeen || !c.closed)) assert.deepEqual(row?.args, { shown: 'text', honesty: 'redacted', text: `{"n":${i}}`, chars: `{"n":${i}}`.length });
+        });
+        // Bounded: a few keys per kept row, never more, whatever the order.
+        const small = new RecentActions(() => undefined, { perSession, quietSessions: 4 });
+        for (const { event } of order) {
+          small.note('k', event, undefined, 0);
+          const kept = small.of('k')?.actions.length ?? 0;
+          assert.ok(kept <= perSession);
+          assert.ok(small.pairingKeys('k') <= 3 * kept, `${small.pairingKeys('k')} keys for ${kept} rows`);
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
 test('runs pair by run id and carry the tokens and cost so far', () => {
   const store = new RecentActions();
   store.note('k', makeEvent('run.started', 's1', 1, { run: 'r1', data: { trigger: 'user', 'gen_ai.usage.input_tokens': 100 } }), undefined, 0);
@@ -130,6 +196,37 @@ test('runs pair by run id and carry the tokens and cost so far', () => {
   // A new run starts its own count.
   store.note('k', makeEvent('run.started', 's1', 5, { run: 'r2', data: {} }), undefined, 0);
   assert.equal(store.of('k')?.usage?.inputTokens, undefined);
+});
+
+test('an outcome waiting for its request pairs only with a request of its own kind: a run started under the id a tool\'s outcome names is a row of its own', () => {
+  const store = new RecentActions();
+  // A tool's failure naming its request by `cause` only, before that request: it waits under the request's id.
+  store.note('k', makeEvent('tool.failed', 's1', 2, { cause: 'E1', data: { tool: { name: 'Bash' }, error: { type: 'exit_1' } } }), undefined, 0);
+  store.note('k', makeEvent('run.started', 's1', 1, { id: 'E1', run: 'r1', data: {} }), undefined, 0);
+  const actions = store.of('k')?.actions ?? [];
+  assert.deepEqual(actions.map((a) => [a.kind, a.name, a.outcome.state]), [['tool', 'Bash', 'failed'], ['run', '', 'running']]);
+});
+
+test('usage steps: the last 50 kept per session, oldest dropped first; a run\'s id is counted once for all the steps that share it', () => {
+  /** Bytes held after `count` tool completions each reporting one input token, the run id of each from `runOf`. */
+  const held = (count: number, runOf: (i: number) => string) => {
+    const store = new RecentActions();
+    for (let i = 0; i < count; i++) store.note('k', makeEvent('tool.completed', 's1', i + 1, { run: runOf(i), data: { tool: { name: 'Read' }, 'gen_ai.usage.input_tokens': 1 } }), undefined, 0);
+    return store;
+  };
+  const store = held(200, () => 'r');
+  const steps = store.of('k')?.usageSteps ?? [];
+  assert.equal(steps.length, ACTIONS_PER_SESSION);
+  assert.deepEqual([steps[0]?.usage?.inputTokens, steps.at(-1)?.usage?.inputTokens], [151, 200], 'the oldest went first');
+  assert.deepEqual([steps[0]?.usageAt.position, steps.at(-1)?.usageAt.position], [{ epoch: 0, seq: 151 }, { epoch: 0, seq: 200 }]);
+  // A run id of 1 024 characters instead of 1: each kept summary holds its event's copy, the 50 steps one between them.
+  const longer = 2 * 1_023;
+  const long = (c: string) => c.repeat(1_024);
+  assert.equal(held(200, () => long('r')).bytes - store.bytes, (ACTIONS_PER_SESSION + 1) * longer);
+  // Two runs among the kept steps: two ids; once the first run's steps are dropped, one again.
+  const twoRuns = (count: number, id: (c: string) => string) => held(count, (i) => id(i < 170 ? 'a' : 'b')).bytes;
+  assert.equal(twoRuns(200, long) - twoRuns(200, (c) => c), (ACTIONS_PER_SESSION + 2) * longer);
+  assert.equal(twoRuns(230, long) - twoRuns(230, (c) => c), (ACTIONS_PER_SESSION + 1) * longer);
 });
 
 test('a session keeps its last 50; quiet sessions are bounded, sessions with open requests are not evicted; bytes add up', () => {
@@ -229,17 +326,105 @@ test('property: whatever the events, a session keeps at most 50 and the byte cou
   );
 });
 
-test('tool calls and runs save no resume position (the next attention or session event does): a position per tool call was the costliest part of taking them', () => {
-  const recorded: number[] = [];
-  const positions = { load: () => [], record: (position: { seq: number }) => recorded.push(position.seq), forget: () => undefined };
+test('tool calls and runs save their session\'s position at most once per ACTION_SAVE_MS, and what is left on dispose: a position per tool call was the costliest part of taking them', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const recorded: Array<[string, number]> = [];
+  const positions = { load: () => [], record: (position: { session: string; seq: number }) => recorded.push([position.session, position.seq]), forget: () => undefined };
   const sender = { onAck: () => false } as unknown as ControlSender;
   const intake = new EventIntake(new Inbox(), positions, sender, () => undefined);
   intake.take(makeEvent('session.started', 's1', 0), false);
-  intake.take(requested(1, 'metadata'), false);
-  intake.take(makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c1' } } }), false);
-  intake.take(makeEvent('attention.requested', 's1', 3, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }), false);
-  assert.deepEqual(recorded, [0, 3]);
+  intake.take(makeEvent('session.started', 's2', 0), false);
+  assert.deepEqual(recorded.splice(0), [['s1', 0], ['s2', 0]], 'a session event saves at once');
+  for (let seq = 1; seq <= 40; seq += 2) {
+    intake.take(requested(seq, 'metadata'), false);
+    intake.take(makeEvent('tool.completed', 's1', seq + 1, { data: { tool: { name: 'Bash', call_id: `c${seq}` } } }), false);
+  }
+  intake.take(requested(1, 'metadata', {}, 's2'), false);
+  assert.deepEqual(recorded, [], 'nothing per tool call');
+  t.mock.timers.tick(ACTION_SAVE_MS - 1);
+  assert.deepEqual(recorded, [], 'not before ACTION_SAVE_MS');
+  t.mock.timers.tick(1);
+  assert.deepEqual(recorded.splice(0), [['s1', 40], ['s2', 1]], 'once per session, its latest position');
+  t.mock.timers.tick(10 * ACTION_SAVE_MS);
+  assert.deepEqual(recorded, [], 'nothing new, nothing saved');
+  // An attention event saves at once, and its session has nothing left to save later.
+  intake.take(requested(41, 'metadata'), false);
+  intake.take(makeEvent('attention.requested', 's1', 42, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }), false);
+  assert.deepEqual(recorded.splice(0), [['s1', 42]]);
+  t.mock.timers.tick(ACTION_SAVE_MS);
+  assert.deepEqual(recorded, []);
+  // Disposed (a window reload, a rebuilt client) before the pace allows: what is left is saved then, once.
+  intake.take(makeEvent('tool.completed', 's1', 43, { data: { tool: { name: 'Bash', call_id: 'c41' } } }), false);
+  intake.take(makeEvent('tool.completed', 's2', 2, { data: { tool: { name: 'Bash', call_id: 'c1' } } }), false);
   intake.dispose();
+  assert.deepEqual(recorded.splice(0), [['s1', 43], ['s2', 2]]);
+  t.mock.timers.tick(ACTION_SAVE_MS);
+  intake.dispose();
+  assert.deepEqual(recorded, []);
+});
+
+/** An intake over a fresh inbox whose saved positions land in `recorded` and forgotten sessions in `forgotten`. */
+function pacedIntake(): { intake: EventIntake; recorded: Array<[string, number, number]>; forgotten: string[] } {
+  const recorded: Array<[string, number, number]> = [];
+  const forgotten: string[] = [];
+  const positions = {
+    load: () => [],
+    record: (position: { session: string; epoch: number; seq: number }) => recorded.push([position.session, position.epoch, position.seq]),
+    forget: (_source: string, session: string) => forgotten.push(session),
+  };
+  const sender = { onAck: () => false } as unknown as ControlSender;
+  return { intake: new EventIntake(new Inbox(), positions, sender, () => undefined), recorded, forgotten };
+}
+
+test('a paced save records where its tool event left the session, never where a live ack moved it past events still being replayed', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  for (const end of ['timer', 'dispose'] as const) {
+    const { intake, recorded } = pacedIntake();
+    intake.take(makeEvent('session.started', 's1', 0), false);
+    assert.deepEqual(recorded.splice(0), [['s1', 0, 0]]);
+    intake.take(requested(1, 'metadata'), false);
+    // The agent's ack of one of our answers, live on the ack subscription ahead of the main subscription's replay: applied, never saved.
+    intake.take(makeEvent('control.accepted', 's1', 10, { cause: 'our-command', data: {} }), false);
+    // The replay goes on below it: these move nothing (the session stands at 10 already).
+    for (let seq = 2; seq <= 5; seq++) intake.take(makeEvent('tool.completed', 's1', seq, { data: { tool: { name: 'Bash', call_id: `c${seq}` } } }), false);
+    if (end === 'timer') t.mock.timers.tick(ACTION_SAVE_MS);
+    else intake.dispose();
+    // Saving 10 here would have a reload resume after 10, and 6 to 9 would never arrive.
+    assert.deepEqual(recorded, [], `nothing saved on the ${end}: the session no longer stands where its tool event left it`);
+    if (end === 'dispose') continue;
+    // The next event on the main subscription that moves the session saves it.
+    intake.take(makeEvent('tool.completed', 's1', 11, { data: { tool: { name: 'Bash', call_id: 'c11' } } }), false);
+    t.mock.timers.tick(ACTION_SAVE_MS);
+    assert.deepEqual(recorded.splice(0), [['s1', 0, 11]]);
+    intake.dispose();
+  }
+});
+
+test('an ended session\'s position is not brought back: not by a tool event after its end, nor by one taken before an end replayed out of order', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { intake, recorded, forgotten } = pacedIntake();
+  intake.take(makeEvent('session.started', 's1', 0), false);
+  intake.take(makeEvent('session.ended', 's1', 1), false);
+  assert.deepEqual(forgotten, ['s1']);
+  recorded.splice(0);
+  // Stragglers after the end, in the epoch that ended: a tool call, and anything else.
+  intake.take(makeEvent('tool.completed', 's1', 2, { data: { tool: { name: 'Bash', call_id: 'c2' } } }), false);
+  intake.take(makeEvent('attention.requested', 's1', 3, { capture: 'metadata', data: { kind: 'permission', prompt: 'Go?' } }), false);
+  t.mock.timers.tick(ACTION_SAVE_MS);
+  assert.deepEqual(recorded, [], 'the position the end forgot stays forgotten');
+  // A later epoch is the session begun again: it resumes.
+  intake.take(makeEvent('session.started', 's1', 0, { epoch: 1 }), false);
+  assert.deepEqual(recorded.splice(0), [['s1', 1, 0]]);
+
+  // A tool event waits to be saved; then its session's end arrives, replayed out of order below it: nothing is saved.
+  intake.take(makeEvent('session.started', 's2', 0), false);
+  recorded.splice(0);
+  intake.take(makeEvent('tool.completed', 's2', 5, { data: { tool: { name: 'Bash', call_id: 'c5' } } }), false);
+  intake.take(makeEvent('session.ended', 's2', 4), false);
+  t.mock.timers.tick(ACTION_SAVE_MS);
+  intake.dispose();
+  assert.deepEqual(recorded, []);
+  assert.deepEqual(forgotten, ['s1', 's2']);
 });
 
 test('a repeat of an action (a replay past the dedupe window) changes nothing', () => {

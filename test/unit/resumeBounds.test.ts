@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_KEPT_POSITION_CHARS, MAX_KEPT_POSITIONS, RecentPositions, type KeptPosition } from '../../src/client/positionStore';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
-import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume, resumeEntries } from '../../src/client/resumePlan';
+import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume, resumeEntries, waitingLast } from '../../src/client/resumePlan';
 import { parseEnvelope } from '../../src/aep/envelope';
 import type { ResumePosition } from '../../src/aep/frames';
 import { Inbox } from '../../src/inbox/inbox';
@@ -113,6 +113,32 @@ describe('resumeEntries', () => {
     const kept = [of(SRC_A, 'main', 7), of(SRC_A, 'other', 3), of(SRC_B, 'main', 2, 1), of(SRC_B, 'main2', 0), of(SRC_B, 'other', 1)];
     assert.deepEqual(resumeEntries(kept), [at('main', 7), at('main2', 0), at('other', 1)], 'epoch 1 sorts after epoch 0');
     assert.deepEqual(resumeEntries([]), []);
+  });
+});
+
+describe('waitingLast', () => {
+  test('a session holding an open request is sent ahead of busier ones: 100 sessions advanced after it still leave it in `from`', () => {
+    const waiting = of(SRC_A, 'waiting', 3);
+    const busy = Array.from({ length: 100 }, (_, i) => of(SRC_B, `busy${i}`, 40));
+    const kept = [of(SRC_A, 'old', 1), waiting, ...busy, at('bare')];
+    const holdsOpen = (source: string, session: string) => source === SRC_A && session === 'waiting';
+    const ordered = waitingLast(kept, holdsOpen);
+    assert.deepEqual(ordered.map((p) => p.session).slice(0, 2), ['old', 'busy0'], 'the others keep their order');
+    assert.deepEqual(ordered.at(-1), waiting);
+    assert.equal(ordered.length, kept.length);
+    const plan = planResume({ saved: resumeEntries(ordered), replayAll: false, limit: DEFAULT_FROM_LIMIT });
+    assert.ok(Array.isArray(plan.from) && plan.from.some((p) => p.session === 'waiting'), 'in the `from`');
+    // By recency alone it was left out.
+    const byRecency = planResume({ saved: resumeEntries(kept), replayAll: false, limit: DEFAULT_FROM_LIMIT });
+    assert.ok(Array.isArray(byRecency.from) && !byRecency.from.some((p) => p.session === 'waiting'));
+    // A position saved without its source names no emitter: it holds no request.
+    assert.deepEqual(waitingLast([at('waiting'), at('x')], () => true), [at('waiting'), at('x')]);
+  });
+
+  test('another emitter of the same session string holding a request brings the shared entry with it', () => {
+    const kept = [of(SRC_A, 'main', 5), ...Array.from({ length: 70 }, (_, i) => of(SRC_B, `busy${i}`)), of(SRC_B, 'main', 2)];
+    const entries = resumeEntries(waitingLast(kept, (source, session) => source === SRC_A && session === 'main'));
+    assert.deepEqual(entries.at(-1), at('main', 2), 'the earliest of its emitters, sent first');
   });
 });
 

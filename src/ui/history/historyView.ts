@@ -9,6 +9,7 @@ import { entryDescription, historyPrompt, outcomeLines, sentLine } from '../word
 import type { Hubs } from '../hubs/hubs';
 import type { ExtensionLog } from '../services/log';
 import type { RequestPages } from '../page/requestPages';
+import { afterLoaded, type AlwaysSecretValues } from '../services/alwaysSecretValues';
 import { confirm, notify, pick, treeItem } from '../words/surfaces';
 import { toCsv, toJsonLines, type ExportFormat } from '../../history/historyExport';
 
@@ -39,6 +40,8 @@ export class HistoryView extends Disposable {
     private readonly pages: HistoryPages,
     private readonly requests: RequestPages,
     private readonly log: ExtensionLog,
+    /** The always-secret values: every command here waits for them (a live page, what is copied and exported masks with them). */
+    secretValues: Pick<AlwaysSecretValues, 'loaded'>,
   ) {
     super();
     const provider: vscode.TreeDataProvider<Node> = {
@@ -50,7 +53,7 @@ export class HistoryView extends Disposable {
     this._register(history.onDidChange(() => this.scheduleRefresh()));
     this._register(hubs.onDidChangeHubs(() => this.scheduleRefresh()));
     this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
-    const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
+    const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, afterLoaded(secretValues, run)));
     register(HISTORY_COMMANDS.open, (argument) => this.open(argument));
     register(HISTORY_COMMANDS.copyJson, (argument) => this.copyJson(argument));
     register(HISTORY_COMMANDS.clear, () => this.clear());

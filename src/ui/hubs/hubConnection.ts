@@ -1,6 +1,6 @@
 import type { StoredCommand } from '../../client/commandStore';
 import type { AnswerSender, SendOutcome } from '../../client/controlSender';
-import { HubClient, type ClientState, type HubClientOptions, type ResumeNotice } from '../../client/hubClient';
+import type { HubClient, ClientState, HubClientOptions, ResumeNotice } from '../../client/hubClient';
 import { hubEndpoint } from '../../client/hubEndpoint';
 import type { Reachability } from '../../client/rosterSnapshot';
 import { Emitter, type Subscription } from '../../base/emitter';
@@ -77,6 +77,8 @@ export class HubConnection extends Disposable {
     readonly store: AttentionStore,
     private readonly log: ComponentLog,
     private readonly tuning: ClientTuning = {},
+    /** What is waited for before the token is read and the client made (HubsOptions.loaded). */
+    private readonly loaded: () => Promise<void> = () => Promise.resolve(),
   ) {
     super();
     const onListenerError = (error: unknown) => log.for('connection').error(`listener failed: ${String(error)}`);
@@ -204,23 +206,26 @@ export class HubConnection extends Disposable {
       this.setState({ kind: 'disconnected' });
       return;
     }
+    // The client (and ws under it) is loaded with the first connection, not at activation.
+    const [{ HubClient: Client }] = await Promise.all([import('../../client/hubClient'), this.loaded()]);
+    if (generation !== this.generation || this.isDisposed || this.userDisconnected) return;
     const found = endpoint.ok ? await this.tokens.get({ base: endpoint.value.base, origin: endpoint.value.origin }) : undefined;
     const token = found?.token;
     if (generation !== this.generation || this.isDisposed) return; // a newer rebuild started meanwhile
     this.stopClient();
     const tokenWords = !found ? ', without a token' : found.from === 'origin' ? `, with the token of ${endpoint.ok ? endpoint.value.origin : 'its origin'}, as agreed` : ', with a token';
     log.info(`${reason}: ${base ?? 'an unusable hub address'} (${this.configValue.source})${tokenWords}`);
-    this.startClient(inputs, token);
+    this.startClient(Client, inputs, token);
   }
 
-  private startClient(settings: ConnectionInputs, token: string | undefined): void {
+  private startClient(Client: typeof HubClient, settings: ConnectionInputs, token: string | undefined): void {
     // Without an origin (an unusable URL) nothing is persisted; the client reports why it cannot connect.
     const persistence = this.store.persistence;
     const inbox = this.store.inbox;
     // A changed ceiling alone rebuilds the client, not the inbox: requests from now on are read under it.
     inbox.setCaptureCeiling(settings.captureCeiling);
     inbox.setRecentActions(settings.beforeAsking);
-    const client = new HubClient({
+    const client = new Client({
       hubUrl: settings.hubUrl,
       ...(token ? { token } : {}),
       allowInsecureRemote: settings.allowInsecureRemote,

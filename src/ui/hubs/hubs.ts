@@ -27,6 +27,12 @@ export interface HubsOptions {
   keptSends?: (hub: Pick<Hub, 'id'>, itemKey: string) => readonly KeptSend[];
   /** The redaction pipeline's options (AlwaysSecretValues.redaction): "Before asking" shows redacted text as it would be sent. */
   redaction?: () => RedactionOptions;
+  /**
+   * What every connection waits for before it reads its token and connects
+   * (AlwaysSecretValues.loaded): nothing a hub sends is shown, notified, kept
+   * or answered before the values that mask it are known.
+   */
+  loaded?: () => Promise<void>;
 }
 
 /** One hub of the window: its connection and the requests it brought (HubConnection.store). */
@@ -305,7 +311,7 @@ export class Hubs extends Disposable {
 
   private add(config: HubConfig): Hub {
     const store = new AttentionStore(this.storage, this.log, this.options.store ?? {});
-    const hub = new HubConnection(config, this.settings, this.tokens, store, this.log, this.options.client ?? {});
+    const hub = new HubConnection(config, this.settings, this.tokens, store, this.log, this.options.client ?? {}, this.options.loaded);
     const subscriptions = [
       store.onDidChangeInbox((change) => this.inboxChanges.fire({ hub, change })),
       store.onDidChangeItem((item) => this.itemChanges.fire({ hub, item })),

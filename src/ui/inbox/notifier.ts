@@ -6,7 +6,7 @@ import { showsToast } from '../../inbox/toastPolicy';
 import { sendingBlockedBy } from '../../aep/reachability';
 import { hubToastPolicy } from '../hubs/connectionInputs';
 import { agentName, promptLine } from '../words/describe';
-import { lastActionLine } from '../words/beforeAskingWords';
+import { lastActionLine, withLastAction } from '../words/beforeAskingWords';
 import { SURFACES } from '../words/untrustedText';
 import { optionButtons } from '../inline/inlineWords';
 import { BurstBatcher } from '../../base/burstBatcher';
@@ -171,9 +171,7 @@ export class Notifier extends Disposable {
       ? l10n.t('{0}: {1}', agentName(item.agent), promptLine(item))
       : l10n.t('{0} via {1}: {2}', agentName(item.agent), hub, promptLine(item));
     // What the agent did last before asking, where it fits in the one line a notification has.
-    const after = lastActionLine(this.hubs.beforeAsking(item), Date.now());
-    const withAfter = after === undefined ? undefined : l10n.t('{0} · {1}', asked, after);
-    const message = withAfter !== undefined && withAfter.length <= SURFACES.notificationMessage.cap ? withAfter : asked;
+    const message = withLastAction(asked, lastActionLine(this.hubs.beforeAsking(item), Date.now()), SURFACES.notificationMessage.cap);
     const choice = await notify<Action>('info', message, [
       ...ours,
       ...options.map((option) => ({ title: option.label, value: { kind: 'option' as const, id: option.id } })),

@@ -3,6 +3,8 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { mayShowInPublic } from '../../aep/publicText';
 import type { RedactionOptions } from '../../aep/redaction';
 import { agentName, promptLine } from '../words/describe';
+import { lastActionLine, withLastAction } from '../words/beforeAskingWords';
+import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { forSurface, piece, SURFACES } from '../words/untrustedText';
 import type { OsNotificationMode } from '../../shared/alertMessages';
 
@@ -29,9 +31,18 @@ export function wantsOsNotice(mode: OsNotificationMode, windowFocused: boolean):
  * The notification for `items`, one agent's requests of one burst (the
  * notifier's grouping). `hub` is named only when the window has several.
  * `redaction` is what the pipeline runs with for an answer (the user's home
- * and always-secret values).
+ * and always-secret values). `before`: the request's "Before asking" view;
+ * its last action (beforeAskingWords.ts `lastActionLine`, as of `now`) ends
+ * the body of a lone request as it ends the toast, when it fits and passes the
+ * public rule like every other part.
  */
-export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub: string | undefined, redaction: RedactionOptions): OsNoticeText | undefined {
+export function osNoticeText(
+  items: ReadonlyArray<Readonly<AttentionItem>>,
+  hub: string | undefined,
+  redaction: RedactionOptions,
+  before?: PageBeforeAsking,
+  now = Date.now(),
+): OsNoticeText | undefined {
   const [first] = items;
   if (!first) return undefined;
   const agent = shownAgent(first, redaction);
@@ -42,7 +53,8 @@ export function osNoticeText(items: ReadonlyArray<Readonly<AttentionItem>>, hub:
     : mayShowPrompt(first, redaction)
       ? promptLine(first)
       : l10n.t('A request from {0}', agent);
-  return { title: forSurface('osNotificationTitle', title), body: forSurface('osNotificationBody', body) };
+  const shownAfter = items.length === 1 ? publicLastAction(before, now, redaction) : undefined;
+  return { title: forSurface('osNotificationTitle', title), body: forSurface('osNotificationBody', withLastAction(body, shownAfter, SURFACES.osNotificationBody.cap)) };
 }
 
 /**
@@ -90,6 +102,17 @@ function titleText(agent: string, hub: string | undefined, redaction: RedactionO
 /** Both what was sent and the line as shown (capped, marked) are checked: the latter is what leaves. */
 function shows(raw: string, shown: string, redaction: RedactionOptions): boolean {
   return mayShowInPublic(raw, redaction) && mayShowInPublic(shown, redaction);
+}
+
+/**
+ * The last action's line, or none when the tool's name (the agent's words)
+ * may not go on a lock screen: checked whole as kept (up to 120 characters)
+ * and as shown in the line (cut to 32), since a cut name can hide what the
+ * rule would stop, or show the start of it.
+ */
+function publicLastAction(before: PageBeforeAsking | undefined, now: number, redaction: RedactionOptions): string | undefined {
+  const line = lastActionLine(before, now);
+  return line !== undefined && shows(before?.actions[0]?.name ?? '', line, redaction) ? line : undefined;
 }
 
 /** The agent's name, or a neutral one when the name itself holds what must not leave (`deploy (token=…)`). */

@@ -16,6 +16,7 @@ import { webviewHtml } from '../page/webviewHtml';
 import { notify } from '../words/surfaces';
 import type { NotifierActions } from './notifier';
 import { osMoreText, osNoticeText, wantsOsNotice } from './osNotice';
+import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { mayOpenFor, setupStep } from '../../shared/osNoticeSetup';
 
 export const ALERTS_VIEW_ID = 'aepAttention.alerts';
@@ -342,7 +343,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const text = !wantsOsNotice(this.mode, focused)
       ? undefined
       : alert.kind === 'one'
-        ? osNoticeText(alert.burst.items, alert.burst.hub, this.redaction())
+        ? osNoticeText(alert.burst.items, alert.burst.hub, this.redaction(), this.beforeAsking(alert.burst.items), Date.now())
         : osMoreText(alert.bursts.map((burst) => burst.items), this.redaction());
     const sound = this.settings.value.sound && !focused;
     if ((!text && !sound) || !this.view || !this.ready) return;
@@ -350,6 +351,12 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     this.live.set(id, items.map((item) => item.key));
     for (const old of [...this.live.keys()].slice(0, Math.max(0, this.live.size - REMEMBERED))) this.live.delete(old);
     this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
+  }
+
+  /** "Before asking" of a lone request, whose last action ends its notification (osNotice.ts); none for a burst of several. */
+  private beforeAsking(items: ReadonlyArray<Readonly<AttentionItem>>): PageBeforeAsking | undefined {
+    const [only, ...more] = items;
+    return only === undefined || more.length > 0 ? undefined : this.hubs.beforeAsking(only);
   }
 
   /** Tells the other windows whether the person is looking at this one, and for which hubs it shows toasts. */

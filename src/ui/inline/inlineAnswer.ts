@@ -17,8 +17,7 @@ import { Disposable } from '../services/disposable';
 import type { Hubs } from '../hubs/hubs';
 import { lastActionLine } from '../words/beforeAskingWords';
 import { inlineTitle } from './inlineWords';
-import { InlineFlow, type FlowEnd } from './inlineFlow';
-import { VscodeQuickInputs } from './quickInputs';
+import type { InlineFlow, FlowEnd } from './inlineFlow';
 import { offerRefusal } from '../words/refusalChoices';
 import type { RequestPages } from '../page/requestPages';
 import { setHubToken } from '../hubs/setHubToken';
@@ -61,6 +60,8 @@ export class InlineAnswers extends Disposable {
 
   /** Answers in the quick input when the request fits, on its page otherwise; `fieldId` starts at that field (a refusal to fix). */
   async answer(item: Readonly<AttentionItem>, fieldId?: string): Promise<void> {
+    // The step loop and the real quick input are loaded on the first answer (a few milliseconds, once), not at activation.
+    const [{ InlineFlow }, { VscodeQuickInputs }] = await Promise.all([import('./inlineFlow'), import('./quickInputs')]);
     if (this.hubs.reachability(item).state === 'watch-only') {
       await this.sayWatchOnly(item);
       return;

@@ -15,6 +15,7 @@ import { answerProblemText } from '../../shared/problemWords';
 import type { PageDraft } from '../../shared/webviewMessages';
 import { contextSummary, shownContext } from '../../shared/contextView';
 import { piece, PIECES } from '../words/untrustedText';
+import { withLastAction } from '../words/beforeAskingWords';
 import {
   choiceText, fieldProblemWords, fieldPrompt, fieldQuestion, mixedItems, optionText, redactionIntro, replacementsLine, sensitivityText,
   type AgentItem, type ListItem, type Listed,
@@ -165,11 +166,7 @@ export class InlineFlow {
     const context = index === 0 ? this.contextLine() : undefined;
     if (context !== undefined) placeholder = placeholder === undefined ? l10n.t('Context: {0}', context) : l10n.t('{0} · context: {1}', placeholder, context);
     // And what the agent did last before asking, where it fits beside the rest.
-    const after = index === 0 ? this.lastAction : undefined;
-    if (after !== undefined) {
-      const joined = placeholder === undefined ? after : l10n.t('{0} · {1}', placeholder, after);
-      if (joined.length <= PLACEHOLDER_MAX) placeholder = joined;
-    }
+    if (index === 0) placeholder = withLastAction(placeholder, this.lastAction, PLACEHOLDER_MAX);
     // An option step has no count: picking an option is the whole answer. A reply after it is step 2 of 2.
     const numbered = form || index > 0;
     return {

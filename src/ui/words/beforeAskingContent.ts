@@ -72,6 +72,24 @@ function comesBefore(position: Position | undefined, arrived: number | undefined
 }
 
 /**
+ * The run's usage as of the request: the usage after the last step whose
+ * events all come before it (recentActions.ts `usageSteps`). None when every
+ * kept step holds some event after it (the step before was not kept): no
+ * figure rather than one summed partly from after the request.
+ */
+function usageBefore(kept: SessionActions | undefined, at: Position | undefined, receivedAt: number | undefined): SessionActions['usage'] {
+  if (kept === undefined) return undefined;
+  const usageAt = kept.usageAt;
+  if (usageAt === undefined || comesBefore(usageAt.position, usageAt.arrived, at, receivedAt)) return kept.usage;
+  const steps = kept.usageSteps ?? [];
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i];
+    if (step && comesBefore(step.usageAt.position, step.usageAt.arrived, at, receivedAt)) return step.usage;
+  }
+  return undefined;
+}
+
+/**
  * In session order: the actions with a position sorted by it, in the places
  * such actions take in arrival order; those without one stay where they arrived.
  */
@@ -108,8 +126,7 @@ export function pageBeforeAsking(
   const before = inSessionOrder((kept?.actions ?? []).filter((action) => comesBefore(action.position, action.arrived, at, request.receivedAt)));
   const actions = before.slice(-ACTION_BOUNDS.perSession).reverse().map((action) => pageAction(action, kept?.ceiling, options.redaction));
   const earlier = kept === undefined ? 'not-available' : kept.dropped > 0 ? 'beyond-kept' : kept.sawStart ? 'complete' : 'not-available';
-  const usageAt = kept?.usageAt;
-  const usage = usageAt === undefined || comesBefore(usageAt.position, usageAt.arrived, at, request.receivedAt) ? kept?.usage : undefined;
+  const usage = usageBefore(kept, at, request.receivedAt);
   return checkedView({
     actions,
     earlier,

@@ -29,3 +29,17 @@ export function lastActionLine(view: PageBeforeAsking | undefined, now: number):
   if (last === undefined) return undefined;
   return l10n.t('after: {0} · {1}', outcomeWords(last), agoRounded(last.at, now));
 }
+
+/**
+ * A surface's one line with the last action after it ("agent: prompt · after:
+ * Bash failed · 2 min ago"), where both fit in the surface's `cap`; else the
+ * line alone: the request's own words are never cut for it.
+ */
+export function withLastAction(line: string, after: string | undefined, cap: number): string;
+/** A surface with no line of its own yet (a quick input's empty placeholder): the last action alone, where it fits. */
+export function withLastAction(line: string | undefined, after: string | undefined, cap: number): string | undefined;
+export function withLastAction(line: string | undefined, after: string | undefined, cap: number): string | undefined {
+  if (after === undefined) return line;
+  const joined = line === undefined ? after : l10n.t('{0} · {1}', line, after);
+  return joined.length <= cap ? joined : line;
+}

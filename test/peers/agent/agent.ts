@@ -47,6 +47,12 @@ export interface AgentOptions {
    * has something to show. Default on.
    */
   work?: boolean;
+  /**
+   * Where each scenario's rotation of variants starts (default 0): 2 makes the
+   * `form` scenario's first request its first one at capture `metadata`, with
+   * the work before it at `metadata` too.
+   */
+  firstVariant?: number;
   helloTimeoutMs?: number;
   allowInsecureRemote?: boolean;
   /** Where log lines go (one decision per line). Default `console.log`. */
@@ -215,7 +221,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
   const { ws, socketUrl } = await connect(endpoint.value.socketUrl, options.token, hello, options.helloTimeoutMs ?? 10_000);
   log(`connected to ${socketUrl} as emitter (control: ${accepts.join(', ')}, ack window ${ackWindowMs} ms)`);
 
-  const cycle = new ScenarioCycle(scenarios, { expireMs, oobMs });
+  const cycle = new ScenarioCycle(scenarios, { expireMs, oobMs }, options.firstVariant ?? 0);
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, run: () => void): void => {
     const timer = setTimeout(() => {

@@ -171,7 +171,8 @@ export function planFor(scenario: ScenarioName, index: number, timings: Scenario
 
 /**
  * Round-robin over the chosen scenarios; each scenario rotates through its own
- * variants (the `form` scenario starts with the golden `s_form`).
+ * variants (the `form` scenario starts with the golden `s_form`, unless
+ * `firstVariant` says where each rotation starts).
  */
 export class ScenarioCycle {
   private turn = 0;
@@ -180,6 +181,7 @@ export class ScenarioCycle {
   constructor(
     private readonly scenarios: readonly ScenarioName[],
     private readonly timings: ScenarioTimings,
+    private readonly firstVariant = 0,
   ) {
     if (scenarios.length === 0) throw new Error('no scenarios chosen');
   }
@@ -187,7 +189,7 @@ export class ScenarioCycle {
   next(): RequestPlan {
     const scenario = this.scenarios[this.turn++ % this.scenarios.length];
     if (scenario === undefined) throw new Error('no scenarios chosen');
-    const index = this.perScenario.get(scenario) ?? 0;
+    const index = this.perScenario.get(scenario) ?? this.firstVariant;
     this.perScenario.set(scenario, index + 1);
     return planFor(scenario, index, this.timings);
   }

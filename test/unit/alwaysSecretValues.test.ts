@@ -1,0 +1,108 @@
+// The always-secret values (src/ui/services/alwaysSecretValues.ts) read in
+// the background: activation begins the read and returns, and what needs the
+// values waits for them. Plain Node, over a secret storage whose read the
+// test resolves by hand, as a slow keychain would.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readSecretValues, writeSecretValues } from '../../src/aep/alwaysSecret';
+import { maskStoredText } from '../../src/aep/secretAsking';
+import { Emitter } from '../../src/base/emitter';
+import { afterLoaded, AlwaysSecretValues, type SecretValueStorage } from '../../src/ui/services/alwaysSecretValues';
+import { RecordingLogger } from '../support/recordingLogger';
+
+const KEY = 'aepAttention.alwaysSecretValues';
+const SECRET = 'correct-horse-battery';
+
+/** Secret storage whose reads wait until the test settles them, one by one. */
+class SlowStorage implements SecretValueStorage {
+  readonly reads: Array<{ resolve: (value: string | undefined) => void; reject: (error: Error) => void }> = [];
+  readonly stored = new Map<string, string>();
+  private readonly changes = new Emitter<{ readonly key: string }>();
+  readonly onDidChange = this.changes.event;
+
+  get(): Promise<string | undefined> {
+    return new Promise((resolve, reject) => this.reads.push({ resolve, reject }));
+  }
+
+  store(key: string, value: string): Promise<void> {
+    this.stored.set(key, value);
+    return Promise.resolve();
+  }
+
+  delete(key: string): Promise<void> {
+    this.stored.delete(key);
+    return Promise.resolve();
+  }
+
+  changed(key: string): void {
+    this.changes.fire({ key });
+  }
+}
+
+/** Whether `promise` has settled, after everything already queued has run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+test('start() returns before the read does; nothing masks with an empty list meanwhile, and what waits for the values runs once they are read', async () => {
+  const storage = new SlowStorage();
+  const values = new AlwaysSecretValues(storage, new RecordingLogger());
+  values.start();
+  assert.equal(storage.reads.length, 1, 'the read is begun');
+  const ran: string[] = [];
+  const command = afterLoaded(values, (text: string) => ran.push(maskStoredText(text)));
+  const running = command(`the password is ${SECRET}`);
+  assert.equal(await settled(values.loaded()), false);
+  assert.throws(() => values.redaction(), /not read yet/, 'the pipeline is never handed an empty list for the values not yet read');
+  assert.deepEqual(ran, [], 'a command waits for the values');
+  storage.reads[0]?.resolve(writeSecretValues([SECRET]));
+  await running;
+  assert.equal(await settled(values.loaded()), true);
+  assert.deepEqual(values.redaction().secretValues, [SECRET]);
+  assert.deepEqual(ran, ['the password is [REDACTED:secret]'], 'what it keeps is masked with the values read');
+  values.dispose();
+});
+
+test('a value added while the first read is slow joins the values stored, never replaces them', async () => {
+  const storage = new SlowStorage();
+  const values = new AlwaysSecretValues(storage, new RecordingLogger());
+  values.start();
+  const adding = values.add('another-secret-value');
+  assert.equal(await settled(adding), false, 'the addition waits for the values it adds to');
+  storage.reads[0]?.resolve(writeSecretValues([SECRET]));
+  assert.equal((await adding).ok, true);
+  assert.deepEqual(readSecretValues(storage.stored.get(KEY)).values.sort(), [SECRET, 'another-secret-value'].sort());
+  assert.equal(values.count, 2);
+  values.dispose();
+});
+
+test('values cleared while the first read is slow stay cleared when the read ends', async () => {
+  const storage = new SlowStorage();
+  const values = new AlwaysSecretValues(storage, new RecordingLogger());
+  values.start();
+  const clearing = values.clear();
+  storage.reads[0]?.resolve(writeSecretValues([SECRET]));
+  await clearing;
+  assert.equal(values.count, 0);
+  assert.deepEqual(values.redaction().secretValues, []);
+  values.dispose();
+});
+
+test('a failed read is logged and leaves the values unknown until a later read succeeds', async () => {
+  const storage = new SlowStorage();
+  const log = new RecordingLogger();
+  const values = new AlwaysSecretValues(storage, log);
+  values.start();
+  storage.reads[0]?.reject(new Error('the keychain is locked'));
+  assert.equal(await settled(values.loaded()), false);
+  assert.match(log.lines.join('\n'), /^error could not read the always-secret values, so no hub is connected: Error: the keychain is locked$/m);
+  assert.throws(() => values.redaction());
+  storage.changed(KEY);
+  storage.reads[1]?.resolve(writeSecretValues([SECRET]));
+  assert.equal(await settled(values.loaded()), true);
+  assert.deepEqual(values.redaction().secretValues, [SECRET]);
+  values.dispose();
+});
