@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import type { SecretValueStorage } from './alwaysSecretValues';
 import { hubEndpoint } from '../../client/hubEndpoint';
 
 const KEY_PREFIX = 'aepAttention.token:';
@@ -65,7 +65,7 @@ export class TokenStore {
   private readonly asking = new Map<string, Promise<string | undefined>>();
 
   constructor(
-    private readonly secrets: vscode.SecretStorage,
+    private readonly secrets: SecretValueStorage,
     private readonly fromEnvironment: EnvironmentToken | undefined,
     private readonly consent: OriginTokenConsent,
   ) {}
@@ -108,7 +108,7 @@ export class TokenStore {
     return token;
   }
 
-  set(key: TokenKey, token: string): Thenable<void> {
+  set(key: TokenKey, token: string): PromiseLike<void> {
     this.refused.delete(key.base);
     return this.secrets.store(KEY_PREFIX + key.base, token);
   }
