@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import { CAPTURE_LEVELS, SEVERITIES, type CaptureLevel, type Severity } from '../../aep/levels';
 import { DEFAULT_HISTORY_LIMITS } from '../../history/answerHistory';
 import { OS_NOTIFICATION_MODES, type OsNotificationMode } from '../../shared/alertMessages';
-import { Disposable } from './disposable';
-import { hubList, type NamedHub } from './hubList';
+import { Disposable } from '../../base/disposable';
+import { hubList, type NamedHub } from '../../app/hubs/hubList';
 
-export type { HubScopedSettings, NotificationMode, Settings } from './settingsTypes';
-import type { NotificationMode, Settings } from './settingsTypes';
+export type { HubScopedSettings, NotificationMode, Settings } from '../../app/hubs/settings';
+import type { NotificationMode, Settings } from '../../app/hubs/settings';
 
 const SECTION = 'aepAttention';
 export const DEFAULT_SENDER_NAME = 'vscode-aep-attention';
