@@ -220,13 +220,30 @@ async function installInto(extensionsDir: string, vsixPath: string, codeServer: 
     if (!fs.existsSync(template)) fs.renameSync(extensions, template);
     fs.rmSync(partial, { recursive: true, force: true });
   }
-  fs.cpSync(template, extensionsDir, { recursive: true });
+  // The registry lists what is installed: what extensionsDir held already (an extension a
+  // runner depends on) stays listed beside the copy, or VS Code removes it as uninstalled.
   const registry = path.join(extensionsDir, 'extensions.json');
+  const before = fs.existsSync(registry) ? registryEntries(fs.readFileSync(registry, 'utf8')) : [];
+  fs.cpSync(template, extensionsDir, { recursive: true });
   if (fs.existsSync(registry)) {
-    const entries = JSON.parse(fs.readFileSync(registry, 'utf8')) as unknown;
-    fs.writeFileSync(registry, JSON.stringify(relocated(entries, template, extensionsDir)));
+    const added = registryEntries(JSON.stringify(relocated(JSON.parse(fs.readFileSync(registry, 'utf8')), template, extensionsDir)));
+    const addedIds = new Set(added.map(registryId));
+    fs.writeFileSync(registry, JSON.stringify([...before.filter((entry) => !addedIds.has(registryId(entry))), ...added]));
   }
   return log;
+}
+
+/** The entries of an extensions.json: an array of objects, each naming its extension in `identifier.id`. */
+function registryEntries(text: string): Array<Record<string, unknown>> {
+  const parsed = JSON.parse(text) as unknown;
+  if (!Array.isArray(parsed)) throw new Error(`extensions.json is not a list: ${text.slice(0, 200)}`);
+  return parsed.filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === 'object');
+}
+
+function registryId(entry: Record<string, unknown>): string {
+  const identifier = entry['identifier'];
+  const id = identifier !== null && typeof identifier === 'object' ? (identifier as Record<string, unknown>)['id'] : undefined;
+  return typeof id === 'string' ? id.toLowerCase() : JSON.stringify(entry);
 }
 
 /** `value` with every string that starts with `from` (a path or a file URL of it) starting with `to` instead. */
