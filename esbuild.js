@@ -94,7 +94,7 @@ const bundles = [
     target: 'es2022',
   },
   {
-    // The notifications view (src/ui/inbox/osNotifications.ts): no component library, a few KB.
+    // The notifications view (src/ui/notifications/osNotifications.ts): no component library, a few KB.
     ...common,
     entryPoints: ['webview/alerts/main.ts'],
     outfile: 'dist/webview/alerts.js',

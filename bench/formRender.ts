@@ -28,7 +28,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { EVENT_BOUNDS } from '../src/aep/bounds';
 import { parseEnvelope } from '../src/aep/envelope';
 import { Inbox } from '../src/inbox/inbox';
-import { pageRequest } from '../src/ui/page/pageContent';
+import { pageRequest } from '../src/app/page/pageContent';
 import type { HostToWebview, PageRequest } from '../src/shared/webviewMessages';
 import { CHROMIUM_ARGS } from '../test/support/browser';
 import { chromiumPath } from '../test/support/harness';

@@ -7,7 +7,7 @@ import { parseEnvelope, type AepEvent } from '../src/aep/envelope';
 import { silentLogger } from '../src/base/logger';
 import { AnswerHistory } from '../src/history/answerHistory';
 import { Inbox, type AttentionItem } from '../src/inbox/inbox';
-import { countVisible } from '../src/ui/services/attentionStore';
+import { countVisible } from '../src/app/hubs/attentionStore';
 import { MemoryMemento } from '../test/support/memoryMemento';
 import { formRequest, ownerEvent, type EnvelopeBase } from './events';
 import { metric, type BenchmarkResult } from './report';
@@ -110,7 +110,7 @@ function sessionFlood(sessions: number, maxSessions: number, tick: () => number)
 /**
  * A mass timeout: `count` open requests, each open a while, all timed out by
  * their agent; closed on an inbox the answer history watches (every change
- * noted, as src/ui/history/historyRecorder.ts does; each becomes a "timed out"
+ * noted, as src/app/historyRecorder.ts does; each becomes a "timed out"
  * entry until the bound drops it) and on one nobody watches. Fastest of 3.
  */
 function massTimeout(count: number): { recorded: number; unwatched: number; entries: number } {
@@ -283,7 +283,7 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
       `(maxOpen above the count, so every session is held); baseline: the same events on an inbox whose bound is above the count; fastest of 3 runs each`,
   );
   notes.push(
-    `status bar count: AttentionStore.visibleCount (countVisible, src/ui/services/attentionStore.ts) on the flooded inbox with ${options.floodDismissed} ` +
+    `status bar count: AttentionStore.visibleCount (countVisible, src/app/hubs/attentionStore.ts) on the flooded inbox with ${options.floodDismissed} ` +
       `of its requests dismissed, median of 1 000 calls; baseline: counting by listing (visibleItems().length), median of 20`,
   );
   // -- a mass timeout, with the answer history recording each end --------------------

@@ -1,22 +1,22 @@
 import * as vscode from 'vscode';
-import { Commands } from './ui/commands';
+import { Commands } from './ui/commands/commands';
 import type { AttentionItem } from './inbox/inbox';
 import { AnswerHistory } from './history/answerHistory';
-import { recordAnswers } from './ui/history/historyRecorder';
+import { recordAnswers } from './app/historyRecorder';
 import { HistoryPages } from './ui/page/historyPages';
 import { HistoryView } from './ui/history/historyView';
-import { Hubs } from './ui/hubs/hubs';
+import { Hubs } from './app/hubs/hubs';
 import { InboxView } from './ui/inbox/inboxView';
-import { InlineAnswers } from './ui/inline/inlineAnswer';
-import { configureHostStrings } from './ui/words/l10n';
+import { InlineAnswers } from './ui/answering/inlineAnswer';
+import { configureHostStrings } from './words/l10n';
 import { ExtensionLog } from './ui/services/log';
-import { Notifier } from './ui/inbox/notifier';
-import { OsNotifications } from './ui/inbox/osNotifications';
+import { Notifier } from './ui/notifications/notifier';
+import { OsNotifications } from './ui/notifications/osNotifications';
 import { REQUEST_VIEW_TYPE, RequestPages } from './ui/page/requestPages';
 import { SettingsService } from './ui/services/settings';
-import { StatusBar } from './ui/inbox/statusBar';
-import { AlwaysSecretValues } from './ui/services/alwaysSecretValues';
-import { environmentToken, TokenStore } from './ui/services/tokens';
+import { StatusBar } from './ui/status/statusBar';
+import { AlwaysSecretValues } from './app/hubs/alwaysSecretValues';
+import { environmentToken, TokenStore } from './app/hubs/tokens';
 import { askToUseOriginToken } from './ui/hubs/originTokenQuestion';
 
 /** What the extension exposes to other extensions and to its own extension-host tests: read-only views. */

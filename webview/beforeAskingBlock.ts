@@ -6,7 +6,7 @@ import { el } from './dom';
 
 // "Before asking": what the agent's session did just before it asked, newest
 // first, as far as the capture level allows (built on the host,
-// src/ui/page/beforeAskingContent.ts). Tool names, arguments and errors are
+// src/words/beforeAskingContent.ts). Tool names, arguments and errors are
 // the agent's text: text nodes only, set apart as the agent's.
 
 function outcomeWords(action: PageAction, outcome: PageActionOutcome): string {

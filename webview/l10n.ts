@@ -1,5 +1,5 @@
 // The page's strings: every user-visible string goes through `l10n.t` of
-// '@vscode/l10n', as on the host (src/ui/words/l10n.ts says why that form),
+// '@vscode/l10n', as on the host (src/words/l10n.ts says why that form),
 // with the English text as the key; a sentence that embeds an element is the
 // same `l10n.t` call, filled with SLOTS and handed to `sentenceNodes`, so the
 // bundle export (which sees only `l10n.t` calls) finds it too. The host passes

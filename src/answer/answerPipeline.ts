@@ -1,7 +1,7 @@
 // From a person's Send on the page to the socket, six hops (issue "One owner for an answer"):
 //   1. webview/answerForm.ts AnswerArea.hand -> webview/main.ts submit (the area's send callback)
-//   2. webview/main.ts submit -> src/ui/page/requestPageController.ts RequestPageController.submit (the 'submit' webview message)
-//   3. RequestPageController.submit -> src/ui/hubs/hubs.ts Hubs.answer (the controller's injected `answer`, wired in requestPages.ts)
+//   2. webview/main.ts submit -> src/app/page/requestPageController.ts RequestPageController.submit (the 'submit' webview message)
+//   3. RequestPageController.submit -> src/app/hubs/hubs.ts Hubs.answer (the controller's injected `answer`, wired in requestPages.ts)
 //   4. Hubs.answer -> AnswerPipeline.submit (here: admit, check, decide the capture, record)
 //   5. AnswerPipeline.submit -> src/client/controlSender.ts ControlSender.respond (builds with control.ts
 //      respondCommand, keeps it in the CommandStore, writes it)

@@ -1,7 +1,7 @@
 /**
  * Why an answer was not sent (SendOutcome `cancelled`), as a code with what
  * the wording needs: the UI words it in the person's language
- * (src/ui/words/outcomeMessages.ts) and chooses what to offer from the code.
+ * (src/words/outcomeMessages.ts) and chooses what to offer from the code.
  */
 export type NotSentReason =
   /** The hub is watch-only (watchOnly.ts): it refuses every command, so none is sent to it. */

@@ -36,7 +36,7 @@ export const hostToAlertsSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings'), settings: alertSettings }),
   /**
    * One burst of one agent's requests: the OS notification (text worded and
-   * made plain by the host, src/ui/inbox/osNotice.ts) and/or the sound.
+   * made plain by the host, src/words/osNotice.ts) and/or the sound.
    */
   z.object({
     type: z.literal('alert'),

@@ -4,7 +4,7 @@ import { CAPTURE_LEVELS } from '../aep/levels';
 
 // "Before asking": the request's session's last actions before it asked, as
 // the page shows them (built on the host from src/inbox/recentActions.ts by
-// src/ui/words/beforeAskingContent.ts, validated again by the page). Every
+// src/words/beforeAskingContent.ts, validated again by the page). Every
 // string here is the agent's, already plain and bounded; the page sets each
 // as a text node.
 

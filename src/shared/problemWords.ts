@@ -2,7 +2,7 @@
 // page (under a field), the quick input and the notifications. The core
 // (src/aep) decides the problem as a code; only here is it a sentence. Each
 // side's bundle has its own `@vscode/l10n`, loaded with the same strings
-// (src/ui/words/l10n.ts, webview/l10n.ts), so this module works on both.
+// (src/words/l10n.ts, webview/l10n.ts), so this module works on both.
 // Every switch is exhaustive: a new code without words does not compile.
 import * as l10n from '@vscode/l10n';
 import type { AnswerProblem, FieldName } from '../aep/answerCheck';
@@ -53,7 +53,7 @@ export function fieldNameText(name: FieldName): string {
 /**
  * What is wrong with an answer, as the end of "Not sent: …". Agent text
  * (a label, an option or field id) enters as given; the surface that shows
- * the sentence caps and sanitises it (src/ui/words/untrustedText.ts, the page's
+ * the sentence caps and sanitises it (src/words/untrustedText.ts, the page's
  * text nodes).
  */
 export function answerProblemText(problem: AnswerProblem): string {

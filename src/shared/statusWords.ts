@@ -1,7 +1,7 @@
 // A request's state in a few words, written once for every surface that says
 // it briefly: the request page's header, the quick input's "closed before you
 // answered" and the History's rows. Each side's bundle has its own
-// `@vscode/l10n`, loaded with the same strings (src/ui/words/l10n.ts,
+// `@vscode/l10n`, loaded with the same strings (src/words/l10n.ts,
 // webview/l10n.ts), so this module works on both. Which word a surface picks
 // is its own; the words are these.
 import * as l10n from '@vscode/l10n';

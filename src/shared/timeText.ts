@@ -1,6 +1,6 @@
 // How long ago, and how long left, in words: one home for the host (tree
 // item descriptions) and the webview (request header). Each side's bundle has
-// its own `@vscode/l10n`, loaded with the same strings (src/ui/words/l10n.ts,
+// its own `@vscode/l10n`, loaded with the same strings (src/words/l10n.ts,
 // webview/l10n.ts), so these words are translated wherever they run.
 import * as l10n from '@vscode/l10n';
 

@@ -229,5 +229,5 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
 ]);
 
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
-/** An `init` as a page's owner builds it: the page host (src/ui/page/pageHost.ts) gives it its generation. */
+/** An `init` as a page's owner builds it: the page host (src/app/page/pageHost.ts) gives it its generation. */
 export type PageInit = Omit<Extract<HostToWebview, { type: 'init' }>, 'generation'>;

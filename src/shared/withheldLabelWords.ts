@@ -2,7 +2,7 @@
 // `[metadata*]`, AEP-0006): a placeholder is never shown as the question, and
 // the field's or choice's id stands beside it. The request page
 // (webview/honestText.ts, with elements in its slots) and the quick input
-// (src/ui/inline/inlineWords.ts, and Answer Similar's options) all say it with these words. Each side's
+// (src/words/inlineWords.ts, and Answer Similar's options) all say it with these words. Each side's
 // bundle has its own `@vscode/l10n`, loaded with the same strings.
 import * as l10n from '@vscode/l10n';
 

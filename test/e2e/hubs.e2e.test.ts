@@ -77,7 +77,7 @@ async function widenSidebar(page: Page, width: number): Promise<void> {
 /**
  * A hub's group in the inbox: its row says `state` and it holds the request
  * `prompt` right under it, naming its agent and session (one agent with one
- * session has no rows of its own: src/ui/inbox/inboxTree.ts).
+ * session has no rows of its own: src/app/inboxTree.ts).
  */
 function hubHolds(rows: TreeRow[], hubLabel: string, state: RegExp, prompt?: RegExp): boolean {
   const group = byHub(rows).find((candidate) => candidate.hub.label === hubLabel);

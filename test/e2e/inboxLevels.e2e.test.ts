@@ -1,6 +1,6 @@
 // The inbox's levels in the REAL VS Code workbench (code-server), extension
 // installed from its VSIX, one local hub: a level is drawn only where it tells
-// rows apart (src/ui/inbox/inboxTree.ts). First one agent with one session: the
+// rows apart (src/app/inboxTree.ts). First one agent with one session: the
 // request is a top row naming its agent and session. Then a second session of
 // that agent and a second agent: agent rows, a session level under the agent
 // with two sessions only, and each request under the rows that name it.

@@ -20,7 +20,7 @@ import { HubClient } from '../../src/client/hubClient';
 import { RESPOND_TYPE } from '../../src/aep/control';
 import { AEP_VERSION, parseEnvelope } from '../../src/aep/envelope';
 import { Inbox, isOpenStatus } from '../../src/inbox/inbox';
-import { WorkspacePersistence } from '../../src/ui/services/persistence';
+import { WorkspacePersistence } from '../../src/app/hubs/persistence';
 import { ControlTarget, isCommandType, type Step } from '../peers/agent/controlTarget';
 import { planFor } from '../peers/agent/scenarios';
 import { startHub } from '../peers/hub/hub';

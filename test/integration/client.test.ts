@@ -16,8 +16,8 @@ import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
 import { WsPeer } from '../support/wsPeer';
 import { tokenCanFix } from '../../src/client/connectionFailure';
-import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
-import { describeFailure } from '../../src/ui/words/failureMessages';
+import { pageBeforeAsking } from '../../src/words/beforeAskingContent';
+import { describeFailure } from '../../src/words/failureMessages';
 
 const TOKEN = 'client-test-token';
 const FORM = {

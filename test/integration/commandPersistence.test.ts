@@ -9,7 +9,7 @@ import { HubClient } from '../../src/client/hubClient';
 import { MIN_ACK_WINDOW_MS } from '../../src/client/rosterSnapshot';
 import { Inbox } from '../../src/inbox/inbox';
 import { keptMessages } from '../support/keptMessages';
-import { WorkspacePersistence } from '../../src/ui/services/persistence';
+import { WorkspacePersistence } from '../../src/app/hubs/persistence';
 import { startAgent } from '../peers/agent/agent';
 import { startHub } from '../peers/hub/hub';
 import { freshSession } from '../support/events';

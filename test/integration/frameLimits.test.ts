@@ -10,7 +10,7 @@ import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { Inbox } from '../../src/inbox/inbox';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
-import { describeLost } from '../../src/ui/words/failureMessages';
+import { describeLost } from '../../src/words/failureMessages';
 
 interface FakeHub {
   url: string;

@@ -8,7 +8,7 @@ import { Inbox } from '../../src/inbox/inbox';
 import { FAKE_HUB_HELLO, fakeHub, politeHub } from '../support/fakeHub';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
-import { describeFailure, describeLost } from '../../src/ui/words/failureMessages';
+import { describeFailure, describeLost } from '../../src/words/failureMessages';
 
 const clients: HubClient[] = [];
 const servers: Array<{ close: () => Promise<void> }> = [];

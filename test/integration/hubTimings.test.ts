@@ -9,7 +9,7 @@ import { FAKE_HUB_HELLO, fakeHub, politeHub, type FakeHub } from '../support/fak
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
 import { lostLogLine } from '../../src/client/connectionFailure';
-import { describeLost } from '../../src/ui/words/failureMessages';
+import { describeLost } from '../../src/words/failureMessages';
 
 const clients: HubClient[] = [];
 const hubs: FakeHub[] = [];

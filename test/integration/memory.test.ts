@@ -13,7 +13,7 @@ import { HubClient } from '../../src/client/hubClient';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
 import { EVENT_BOUNDS } from '../../src/aep/bounds';
 import { Inbox } from '../../src/inbox/inbox';
-import { WorkspacePersistence } from '../../src/ui/services/persistence';
+import { WorkspacePersistence } from '../../src/app/hubs/persistence';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';

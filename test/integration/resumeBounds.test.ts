@@ -8,7 +8,7 @@ import { type PositionStore } from '../../src/client/positionStore';
 import { MemoryPositionStore } from '../support/memoryPositionStore';
 import type { ResumePosition } from '../../src/aep/frames';
 import { Inbox } from '../../src/inbox/inbox';
-import { WorkspacePersistence } from '../../src/ui/services/persistence';
+import { WorkspacePersistence } from '../../src/app/hubs/persistence';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { fakeHub, type FakeHub } from '../support/fakeHub';
 import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';

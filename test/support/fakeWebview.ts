@@ -2,7 +2,7 @@
 // Node: it records what was posted and fails as VS Code would on a post to a
 // hidden or disposed webview; `fromPage` plays the page's side.
 import assert from 'node:assert/strict';
-import type { Listen, PageWebview } from '../../src/ui/page/pageHost';
+import type { Listen, PageWebview } from '../../src/app/page/pageHost';
 import type { HostToWebview, PageRender } from '../../src/shared/webviewMessages';
 
 /** A tiny event emitter shaped as `vscode.Event`. */

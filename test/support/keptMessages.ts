@@ -1,6 +1,6 @@
 import { AnswerPipeline } from '../../src/answer/answerPipeline';
 import type { StoredCommand } from '../../src/client/commandStore';
-import { recordMessages, type OutcomeMessage } from '../../src/ui/words/answerOutcomes';
+import { recordMessages, type OutcomeMessage } from '../../src/words/answerOutcomes';
 
 /**
  * What a freshly loaded page is told of a request's answer, from the kept

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/inbox/inbox';
-import { pageRequest } from '../../src/ui/page/pageContent';
-import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
+import { pageRequest } from '../../src/app/page/pageContent';
+import { pageBeforeAsking } from '../../src/words/beforeAskingContent';
 import type { CaptureLevel } from '../../src/aep/levels';
 import type { PageRequest } from '../../src/shared/webviewMessages';
 import { validEvent, type EventFields, type RequestData } from './events';

@@ -1,10 +1,10 @@
 // A scripted person at the inline answer's quick input: the step loop's
-// `QuickInputs` (src/ui/inline/inlineFlow.ts) kept to the contract the VS Code
+// `QuickInputs` (src/app/answering/inlineFlow.ts) kept to the contract the VS Code
 // one (quickInputs.ts) keeps: Enter goes on only while `check` finds nothing,
 // a multi-select takes its ticked items, Back exists only where the step shows
 // it, and `keep` runs however a step ends. Every step shown is recorded.
-import type { InputSpec, Leave, PickSpec, QuickInputs, StepEnd, StepView } from '../../src/ui/inline/inlineFlow';
-import type { Listed } from '../../src/ui/inline/inlineWords';
+import type { InputSpec, Leave, PickSpec, QuickInputs, StepEnd, StepView } from '../../src/app/answering/inlineFlow';
+import type { Listed } from '../../src/words/inlineWords';
 
 /** What the person does at the step showing now. */
 export type Move =

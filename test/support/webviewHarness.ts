@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { HostToWebview, PageInit, PageRequest } from '../../src/shared/webviewMessages';
-import { webviewHtml } from '../../src/ui/page/webviewHtml';
+import { webviewHtml } from '../../src/app/page/webviewHtml';
 import { launchBrowser } from './browser';
 import { repoRoot } from './fixtures';
 import { waitForValue } from './waitUntil';

@@ -1,4 +1,4 @@
-// The always-secret values (src/ui/services/alwaysSecretValues.ts) read in
+// The always-secret values (src/app/hubs/alwaysSecretValues.ts) read in
 // the background: activation begins the read and returns, and what needs the
 // values waits for them. Plain Node, over a secret storage whose read the
 // test resolves by hand, as a slow keychain would.
@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { readSecretValues, writeSecretValues } from '../../src/aep/alwaysSecret';
 import { maskStoredText } from '../../src/aep/secretAsking';
 import { Emitter } from '../../src/base/emitter';
-import { afterLoaded, AlwaysSecretValues, type SecretValueStorage } from '../../src/ui/services/alwaysSecretValues';
+import { afterLoaded, AlwaysSecretValues, type SecretValueStorage } from '../../src/app/hubs/alwaysSecretValues';
 import { RecordingLogger } from '../support/recordingLogger';
 
 const KEY = 'aepAttention.alwaysSecretValues';

@@ -19,7 +19,7 @@ import { FailingMemento, MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
 import { historyRecorded } from '../../src/history/historyItem';
-import { entryOutcomes, outcomeLines } from '../../src/ui/words/historyWords';
+import { entryOutcomes, outcomeLines } from '../../src/words/historyWords';
 
 const HUB: HubRef = { id: 'http://127.0.0.1:8787', label: 'Local hub' };
 const SRC = 'aep://host-a/agent/claude-code/session/s1';

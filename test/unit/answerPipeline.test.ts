@@ -18,7 +18,7 @@ import { ControlSender, type SendOutcome } from '../../src/client/controlSender'
 import type { AepEvent } from '../../src/aep/envelope';
 import type { AttentionStatus } from '../../src/inbox/inbox';
 import { checkedRequestOf, inlinePlan, sendCheck } from '../../src/answer/inlinePlan';
-import { describeRefusal } from '../../src/ui/words/outcomeMessages';
+import { describeRefusal } from '../../src/words/outcomeMessages';
 import { goldenEvents, repoRoot } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -313,9 +313,9 @@ describe('every answering surface enters the pipeline under its name, and nothin
   const source = (file: string) => readFileSync(path.join(repoRoot(), file), 'utf8');
   const entries: Array<[string, AnswerSurface, RegExp]> = [
     ['src/ui/page/requestPages.ts', 'page', /hubs\.answer\('page'/],
-    ['src/ui/inline/inlineAnswer.ts', 'quick-input', /hubs\.answer\('quick-input'/],
-    ['src/ui/inbox/optionAnswers.ts', 'notification', /hubs\.answer\('notification'/],
-    ['src/ui/inbox/optionAnswers.ts', 'answer-next', /hubs\.admit\('answer-next'/],
+    ['src/ui/answering/inlineAnswer.ts', 'quick-input', /hubs\.answer\('quick-input'/],
+    ['src/app/answering/optionAnswers.ts', 'notification', /hubs\.answer\('notification'/],
+    ['src/app/answering/optionAnswers.ts', 'answer-next', /hubs\.admit\('answer-next'/],
   ];
   for (const [file, surface, entry] of entries) {
     test(`${surface}: ${file} answers through the pipeline`, () => {
@@ -580,7 +580,7 @@ describe('the capture is decided once: the previews ask the pipeline\'s own deci
 
   test('no preview, in the host or on the page, runs the redaction pipeline by itself', () => {
     const root = repoRoot();
-    const files = ['src/answer/inlinePlan.ts', ...['src/ui', 'webview'].flatMap((dir) =>
+    const files = ['src/answer/inlinePlan.ts', ...['src/app', 'src/words', 'src/ui', 'webview'].flatMap((dir) =>
       readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts')).map((name) => path.join(dir, name)))];
     assert.ok(files.length > 30, `found ${files.length} files`);
     for (const file of files) {

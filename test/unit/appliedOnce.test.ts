@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/base/logger';
 import { ControlSender } from '../../src/client/controlSender';
 import { EventIntake } from '../../src/client/eventIntake';
 import { Inbox, type InboxOptions } from '../../src/inbox/inbox';
-import { WorkspacePersistence } from '../../src/ui/services/persistence';
+import { WorkspacePersistence } from '../../src/app/hubs/persistence';
 import { makeEvent, makeRequest } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';

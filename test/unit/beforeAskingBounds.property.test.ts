@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { AepEvent } from '../../src/aep/envelope';
 import { RecentActions } from '../../src/inbox/recentActions';
 import { pageBeforeAskingSchema } from '../../src/shared/beforeAsking';
-import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
+import { pageBeforeAsking } from '../../src/words/beforeAskingContent';
 import { makeEvent } from '../support/events';
 
 const UNSAFE_CHARS = ['\u202e', '\u0000', '\u200b', '\u2066', '\u0085', '\ufeff', '\udc00', '\u{e0041}', 'a', '\\'];

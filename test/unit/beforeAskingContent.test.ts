@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Inbox } from '../../src/inbox/inbox';
 import { pageBeforeAskingSchema } from '../../src/shared/beforeAsking';
-import { pageBeforeAsking } from '../../src/ui/words/beforeAskingContent';
-import { lastActionLine } from '../../src/ui/words/beforeAskingWords';
+import { pageBeforeAsking } from '../../src/words/beforeAskingContent';
+import { lastActionLine } from '../../src/words/beforeAskingWords';
 import { makeEvent, makeRequest } from '../support/events';
 
 const SOURCE = 'aep://test-host/agent/test-agent/session/s1';

@@ -13,7 +13,7 @@ import { filterProblemText, SUBSCRIBED_TYPES, subscriptionFilter } from '../../s
 import { buildRespondCommand } from '../../src/aep/control';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
 import { tokenCanFix } from '../../src/client/connectionFailure';
-import { describeFailure } from '../../src/ui/words/failureMessages';
+import { describeFailure } from '../../src/words/failureMessages';
 
 describe('hubEndpoint', () => {
   test('derives the socket URL and the origin tokens are keyed by', () => {

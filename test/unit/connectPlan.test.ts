@@ -1,8 +1,8 @@
 // Connect to Hub's decisions: where a changed address is saved, and which typed addresses it accepts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { addressError, saveTarget } from '../../src/ui/hubs/connectPlan';
-import { askForToken } from '../../src/ui/words/failureMessages';
+import { addressError, saveTarget } from '../../src/app/hubs/connectPlan';
+import { askForToken } from '../../src/words/failureMessages';
 
 describe('saveTarget', () => {
   test('a hub of the user\'s list is changed in that list', () => {

@@ -1,9 +1,9 @@
 // Which settings changes rebuild the hub client: only those the connection is made of.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { connectionInputs, hubSettings, needsRebuild } from '../../src/ui/hubs/connectionInputs';
-import type { HubConfig } from '../../src/ui/services/hubList';
-import type { Settings } from '../../src/ui/services/settings';
+import { connectionInputs, hubSettings, needsRebuild } from '../../src/app/hubs/connectionInputs';
+import type { HubConfig } from '../../src/app/hubs/hubList';
+import type { Settings } from '../../src/app/hubs/settings';
 
 const HUB: HubConfig = {
   id: 'http://127.0.0.1:8787',

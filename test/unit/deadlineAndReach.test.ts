@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Inbox } from '../../src/inbox/inbox';
-import { nextToAnswer } from '../../src/ui/inbox/nextRequest';
-import { pageReachability } from '../../src/ui/page/pageContent';
+import { nextToAnswer } from '../../src/app/answering/nextRequest';
+import { pageReachability } from '../../src/app/page/pageContent';
 import type { RequestData } from '../support/events';
 import { requestEvent, sessionEvent } from '../support/pageRequests';
 

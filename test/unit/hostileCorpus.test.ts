@@ -11,10 +11,10 @@ import { describe, test } from 'node:test';
 import { parseEnvelope } from '../../src/aep/envelope';
 import { parseWireMessage } from '../../src/aep/frames';
 import { Inbox } from '../../src/inbox/inbox';
-import { kindLabel, promptLine, provenance } from '../../src/ui/words/describe';
-import { describeOutcome } from '../../src/ui/words/outcomeMessages';
-import { pageRequest } from '../../src/ui/page/pageContent';
-import { forSurface, ICON_SYNTAX, LINK_SYNTAX, SURFACES, type Surface } from '../../src/ui/words/untrustedText';
+import { kindLabel, promptLine, provenance } from '../../src/words/describe';
+import { describeOutcome } from '../../src/words/outcomeMessages';
+import { pageRequest } from '../../src/app/page/pageContent';
+import { forSurface, ICON_SYNTAX, LINK_SYNTAX, SURFACES, type Surface } from '../../src/words/untrustedText';
 import { pageRequestSchema } from '../../src/shared/webviewMessages';
 import { hostileStrings } from '../support/hostileCorpus';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { hubEndpoint } from '../../src/client/hubEndpoint';
-import { hubId, hubLabel, hubList, isUnusableHubId, type HubListInput, type NamedHub } from '../../src/ui/services/hubList';
+import { hubId, hubLabel, hubList, isUnusableHubId, type HubListInput, type NamedHub } from '../../src/app/hubs/hubList';
 
 const NO_DEFAULTS: HubListInput['defaults'] = { filter: undefined, captureCeiling: undefined };
 

@@ -1,9 +1,9 @@
-// The inbox's levels (src/ui/inbox/inboxTree.ts): a level is shown only where
+// The inbox's levels (src/app/inboxTree.ts): a level is shown only where
 // it tells rows apart, and a row whose level was left out names it itself.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Inbox } from '../../src/inbox/inbox';
-import { inboxChildren, type HubItems, type InboxNode } from '../../src/ui/inbox/inboxTree';
+import { inboxChildren, type HubItems, type InboxNode } from '../../src/app/inboxTree';
 import { emitterEvents } from '../support/events';
 
 /** One hub's open requests, as the inbox parses them: `[agent, session, host?]` per request. */

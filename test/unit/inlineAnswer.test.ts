@@ -2,7 +2,7 @@
 // a quick input, each step read and checked with the page's own code
 // (formValidation.ts, answerCheck.ts), capture-aware names, "Other…", the
 // hand-off of a partial answer to the page as its draft, and the words the
-// quick input shows (src/ui/inline/inlineWords.ts, no vscode import).
+// quick input shows (src/words/inlineWords.ts, no vscode import).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { answerProblem } from '../../src/aep/answerCheck';
@@ -15,8 +15,8 @@ import {
   checkedRequestOf, sendCheck, stepOfField, withField, withReply, type InlinePlan, type InlineStep,
 } from '../../src/answer/inlinePlan';
 import type { CaptureLevel } from '../../src/aep/levels';
-import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, replacementsLine, sensitivityText } from '../../src/ui/inline/inlineWords';
-import { forSurface, ICON_SYNTAX, LINK_SYNTAX } from '../../src/ui/words/untrustedText';
+import { choiceText, fieldPrompt, fieldQuestion, inlineTitle, optionText, replacementsLine, sensitivityText } from '../../src/words/inlineWords';
+import { forSurface, ICON_SYNTAX, LINK_SYNTAX } from '../../src/words/untrustedText';
 import { hostToWebviewSchema, OTHER_CHOICE_DRAFT, pageDraftSchema, webviewStateSchema, type PageDraft } from '../../src/shared/webviewMessages';
 import { hostileStrings } from '../support/hostileCorpus';
 import { goldenForm, requestEvent } from '../support/pageRequests';

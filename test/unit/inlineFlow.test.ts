@@ -1,4 +1,4 @@
-// The inline answer's step loop (src/ui/inline/inlineFlow.ts) in plain Node:
+// The inline answer's step loop (src/app/answering/inlineFlow.ts) in plain Node:
 // the real plan (src/answer/inlinePlan.ts) of a parsed request, walked by a
 // scripted person at a fake quick input (test/support/scriptedQuickInputs.ts).
 // The VS Code quick input itself is covered by test/e2e/inline.e2e.test.ts
@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { parseAttentionRequest, type AttentionRequest } from '../../src/aep/attention';
 import { inlinePlan } from '../../src/answer/inlinePlan';
 import type { PageDraft } from '../../src/shared/webviewMessages';
-import { lastActionLine } from '../../src/ui/words/beforeAskingWords';
-import { InlineFlow, type FlowEnd } from '../../src/ui/inline/inlineFlow';
+import { lastActionLine } from '../../src/words/beforeAskingWords';
+import { InlineFlow, type FlowEnd } from '../../src/app/answering/inlineFlow';
 import { emitterEvents, type RequestData, type WireField } from '../support/events';
 import { ScriptedQuickInputs, type Move, type ShownStep } from '../support/scriptedQuickInputs';
 

@@ -7,9 +7,9 @@ import { describe, test } from 'node:test';
 import { CommandStore } from '../../src/client/commandStore';
 import { ControlSender } from '../../src/client/controlSender';
 import { buildRespondCommand } from '../../src/aep/control';
-import { outcomeMessage, sendingMessage } from '../../src/ui/words/answerOutcomes';
+import { outcomeMessage, sendingMessage } from '../../src/words/answerOutcomes';
 import { keptMessages } from '../support/keptMessages';
-import { describeOutcome } from '../../src/ui/words/outcomeMessages';
+import { describeOutcome } from '../../src/words/outcomeMessages';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 

@@ -27,17 +27,22 @@ const LAYERS: Record<string, readonly string[]> = {
   shared: ['base', 'aep'],
   history: ['base', 'aep', 'inbox', 'client'],
   answer: ['base', 'aep', 'inbox', 'client', 'shared'],
-  ui: ['base', 'aep', 'inbox', 'client', 'shared', 'history', 'answer'],
+  // The sentences the UI says (l10n), in plain Node: what the person reads, worded once.
+  words: ['base', 'aep', 'inbox', 'client', 'shared', 'history', 'answer'],
+  // The application: the hubs and their connections, the answering flows and the pages' controllers.
+  app: ['base', 'aep', 'inbox', 'client', 'shared', 'history', 'answer', 'words'],
+  // What the person meets in VS Code, by surface; the only folder that imports vscode.
+  ui: ['base', 'aep', 'inbox', 'client', 'shared', 'history', 'answer', 'words', 'app'],
 };
 // The page bundle: no editor, no Node, only what the page and the host share.
 const WEBVIEW_MAY_IMPORT = ['base', 'aep', 'shared', 'answer'];
 
-/** The folder a source file belongs to: its top folder under src/, and for ui/ its subfolder. */
+/** The folder a source file belongs to: its top folder under src/, and for ui/ and app/ its subfolder. */
 function unitOf(relative: string): string | undefined {
   const parts = relative.split(path.sep);
   if (parts[0] === 'webview') return 'webview';
   if (parts[0] !== 'src' || parts.length < 3) return undefined;
-  return parts[1] === 'ui' && parts.length > 3 ? `ui/${parts[2]}` : parts[1];
+  return (parts[1] === 'ui' || parts[1] === 'app') && parts.length > 3 ? `${parts[1]}/${parts[2]}` : parts[1];
 }
 const layerOf = (unit: string) => unit.split('/')[0] ?? unit;
 
@@ -138,17 +143,17 @@ function plainNodeClosure(start: readonly string[]): Set<string> {
 }
 
 test('Hubs and HubConnection run in plain Node: nothing they need at run time imports vscode', () => {
-  const seen = plainNodeClosure(['hubs.ts', 'hubConnection.ts'].map((name) => path.join(repoRoot(), 'src', 'ui', 'hubs', name)));
+  const seen = plainNodeClosure(['hubs.ts', 'hubConnection.ts'].map((name) => path.join(repoRoot(), 'src', 'app', 'hubs', name)));
   assert.ok(seen.size >= 15, `followed ${seen.size} files`);
 });
 
 test('the always-secret values run in plain Node: what reads them in the background is tested over a slow storage', () => {
-  const seen = plainNodeClosure([path.join(repoRoot(), 'src', 'ui', 'services', 'alwaysSecretValues.ts')]);
+  const seen = plainNodeClosure([path.join(repoRoot(), 'src', 'app', 'hubs', 'alwaysSecretValues.ts')]);
   assert.ok(seen.size >= 3, `followed ${seen.size} files`);
 });
 
 test('the inline step loop runs in plain Node: what it shows goes through its QuickInputs, never vscode', () => {
-  const seen = plainNodeClosure([path.join(repoRoot(), 'src', 'ui', 'inline', 'inlineFlow.ts')]);
+  const seen = plainNodeClosure([path.join(repoRoot(), 'src', 'app', 'answering', 'inlineFlow.ts')]);
   assert.ok(seen.size >= 10, `followed ${seen.size} files`);
 });
 

@@ -1,4 +1,4 @@
-// An OS notification's words (src/ui/inbox/osNotice.ts): read outside the
+// An OS notification's words (src/words/osNotice.ts): read outside the
 // window, so they name who asks, mark a synthesized prompt, and carry the
 // prompt only when the §9.4 pipeline would send it unchanged.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { credentialIn } from '../../src/aep/credentials';
 import { redactText, type RedactionOptions } from '../../src/aep/redaction';
 import { Inbox } from '../../src/inbox/inbox';
 import type { AttentionItem } from '../../src/inbox/attentionItem';
-import { osMoreText, osNoticeText, wantsOsNotice } from '../../src/ui/inbox/osNotice';
+import { osMoreText, osNoticeText, wantsOsNotice } from '../../src/words/osNotice';
 import type { PageBeforeAsking } from '../../src/shared/beforeAsking';
 import { emitterEvents } from '../support/events';
 

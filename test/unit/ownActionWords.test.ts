@@ -12,8 +12,8 @@ import { describe, test } from 'node:test';
 import ts from 'typescript';
 import { optionPassesForOurs, readsLikeOurs } from '../../src/answer/ownItems';
 import { ANY_COUNT, OWN_ACTIONS, ownActionWords } from '../../src/shared/ownActionWords';
-import { similarOptionName } from '../../src/ui/inbox/similarWords';
-import { mixedItems, optionButtons } from '../../src/ui/inline/inlineWords';
+import { similarOptionName } from '../../src/words/similarWords';
+import { mixedItems, optionButtons } from '../../src/words/inlineWords';
 import { repoRoot } from '../support/fixtures';
 
 /** Spellings of `words` a reader takes for them: case, dots for the ellipsis, full width, Cyrillic and Greek letters, invisibles. */
@@ -79,12 +79,12 @@ describe('every entry of the registry, as an agent would spell it, is marked as 
 
 /** The files that put our buttons or items beside an agent's options. */
 const SURFACE_FILES = [
-  'src/ui/inbox/notifier.ts',
-  'src/ui/inbox/osNotifications.ts',
-  'src/ui/inbox/answerSimilarFlow.ts',
-  'src/ui/inbox/similarWords.ts',
-  'src/ui/inline/inlineFlow.ts',
-  'src/ui/inline/quickInputs.ts',
+  'src/ui/notifications/notifier.ts',
+  'src/ui/notifications/osNotifications.ts',
+  'src/ui/answering/answerSimilarFlow.ts',
+  'src/words/similarWords.ts',
+  'src/app/answering/inlineFlow.ts',
+  'src/ui/answering/quickInputs.ts',
   'webview/answerForm.ts',
   'webview/sendConfirmation.ts',
 ];

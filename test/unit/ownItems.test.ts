@@ -1,11 +1,11 @@
 // The one rule for agent items beside ours (src/answer/ownItems.ts) and the
 // surfaces that ask it: notification buttons (distinctOptions) and the
-// inline quick input's item lists (src/ui/inline/inlineWords.ts mixedItems).
+// inline quick input's item lists (src/words/inlineWords.ts mixedItems).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { distinctOptions, lookAlikeKey, readingKey, readsLikeOurs } from '../../src/answer/ownItems';
-import { mixedItems, optionButtons, type AgentItem, type ListItem } from '../../src/ui/inline/inlineWords';
-import { forSurface } from '../../src/ui/words/untrustedText';
+import { mixedItems, optionButtons, type AgentItem, type ListItem } from '../../src/words/inlineWords';
+import { forSurface } from '../../src/words/untrustedText';
 
 const OURS = ['Reply with text…', 'Open as page'];
 

@@ -12,7 +12,7 @@ import { getL10nPseudoLocalized, type l10nJsonFormat } from '@vscode/l10n-dev';
 import type { AnswerProblem, AnswerProblemCode } from '../../src/aep/answerCheck';
 import type { NotSentCode, NotSentReason } from '../../src/client/notSent';
 import type { FieldProblem, FieldProblemCode } from '../../src/aep/formValidation';
-import { notSentText } from '../../src/ui/words/outcomeMessages';
+import { notSentText } from '../../src/words/outcomeMessages';
 import { answerProblemText, fieldProblemText } from '../../src/shared/problemWords';
 import { repoRoot } from '../support/fixtures';
 

@@ -47,6 +47,6 @@ test("the window-wide settings a hub is reached with are also read from the user
   const userBlock = /\n {4}user: \{([^}]*)\}/.exec(source)?.[1] ?? '';
   const userOnly = new Set([...userBlock.matchAll(/config\.inspect<[^>]*>\('([^']+)'\)\?\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
   for (const key of HUB_SCOPED) assert.ok(userOnly.has(key), `${key} is read from the user's value for Settings.user`);
-  const inputs = fs.readFileSync(path.join(repoRoot(), 'src', 'ui', 'hubs', 'connectionInputs.ts'), 'utf8');
+  const inputs = fs.readFileSync(path.join(repoRoot(), 'src', 'app', 'hubs', 'connectionInputs.ts'), 'utf8');
   assert.match(inputs, /if \(hub\.source === 'list'\) return settings\.user;/, "a listed hub takes Settings.user");
 });

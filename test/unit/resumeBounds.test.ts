@@ -9,7 +9,7 @@ import { DEFAULT_FROM_LIMIT, degradeAfterRefusal, planResume, resumeEntries, wai
 import { parseEnvelope } from '../../src/aep/envelope';
 import type { ResumePosition } from '../../src/aep/frames';
 import { Inbox } from '../../src/inbox/inbox';
-import { WorkspacePersistence } from '../../src/ui/services/persistence';
+import { WorkspacePersistence } from '../../src/app/hubs/persistence';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { slotEntries } from '../support/slotEntries';

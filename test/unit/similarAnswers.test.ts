@@ -1,12 +1,12 @@
 // Answer Similar's one notification of what became of its answers
-// (src/ui/inbox/similarAnswers.ts), through a recording notify.
+// (src/app/answering/similarAnswers.ts), through a recording notify.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AnswerResult } from '../../src/answer/answerPipeline';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
-import { SimilarAnswers } from '../../src/ui/inbox/similarAnswers';
-import { describeOutcome } from '../../src/ui/words/outcomeMessages';
-import { sendKindNote } from '../../src/ui/words/answerOutcomes';
+import { SimilarAnswers } from '../../src/app/answering/similarAnswers';
+import { describeOutcome } from '../../src/words/outcomeMessages';
+import { sendKindNote } from '../../src/words/answerOutcomes';
 import { requestEvent } from '../support/pageRequests';
 
 /** Three permission requests of one agent, each in a session of its own. */

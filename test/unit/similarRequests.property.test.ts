@@ -20,8 +20,8 @@ import { lookAlikeKey, readingKey } from '../../src/answer/ownItems';
 import { similarGroups } from '../../src/answer/similarRequests';
 import { textHonesty } from '../../src/aep/labels';
 import { Inbox } from '../../src/inbox/inbox';
-import { similarConfirmation, similarOptionItems, similarOptionWords } from '../../src/ui/inbox/similarWords';
-import { forSurface } from '../../src/ui/words/untrustedText';
+import { similarConfirmation, similarOptionItems, similarOptionWords } from '../../src/words/similarWords';
+import { forSurface } from '../../src/words/untrustedText';
 import { emitterEvents } from '../support/events';
 
 const LONG = 'Allow this command and every later command like it in this workspace without asking again '.repeat(3);

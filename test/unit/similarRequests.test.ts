@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { groupOf, similarGroups } from '../../src/answer/similarRequests';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
-import { similarOptionWords } from '../../src/ui/inbox/similarWords';
+import { similarOptionWords } from '../../src/words/similarWords';
 import { emitterEvents, type RequestData } from '../support/events';
 
 const ALLOW_DENY: Partial<RequestData> = { kind: 'permission', prompt: 'Run npm test?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] };

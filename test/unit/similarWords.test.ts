@@ -1,4 +1,4 @@
-// Answer Similar's words (src/ui/inbox/similarWords.ts) for groups decided by
+// Answer Similar's words (src/words/similarWords.ts) for groups decided by
 // similarRequests.ts, over a real Inbox: an option is named by the words every
 // request gives it; withheld labels are said before anything else, where no
 // label can push the warning out; a label reading like our own words says
@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { similarGroups, type SimilarGroup } from '../../src/answer/similarRequests';
 import { Inbox } from '../../src/inbox/inbox';
-import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle, similarOptionWords } from '../../src/ui/inbox/similarWords';
-import { forSurface } from '../../src/ui/words/untrustedText';
+import { similarConfirmation, similarGroupLabel, similarOptionItems, similarOptionTitle, similarOptionWords } from '../../src/words/similarWords';
+import { forSurface } from '../../src/words/untrustedText';
 import { emitterEvents, type RequestData } from '../support/events';
 
 function groupOf(requests: Array<{ agent: string; options: RequestData['options']; capture?: 'metadata' | 'redacted' }>): SimilarGroup {

@@ -10,7 +10,7 @@ import { Inbox } from '../../src/inbox/inbox';
 import type { AepEvent } from '../../src/aep/envelope';
 import { StorageSlot, type SlotSpec } from '../../src/base/storageSlot';
 import { buildRespondCommand } from '../../src/aep/control';
-import { WorkspacePersistence } from '../../src/ui/services/persistence';
+import { WorkspacePersistence } from '../../src/app/hubs/persistence';
 import { validEvent, type EventFields } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';

@@ -13,7 +13,7 @@ import type { KeptPosition } from '../../src/client/positionStore';
 import { AnswerHistory, HISTORY_STORAGE_KEY } from '../../src/history/answerHistory';
 import type { HistoryEntry } from '../../src/history/historyEntry';
 import { Inbox } from '../../src/inbox/inbox';
-import { WorkspacePersistence } from '../../src/ui/services/persistence';
+import { WorkspacePersistence } from '../../src/app/hubs/persistence';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { slotEntries } from '../support/slotEntries';

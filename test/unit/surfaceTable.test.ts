@@ -1,7 +1,7 @@
 // The same cases through each answering surface's HOST code, not just the
 // pipeline (answerPipeline.test.ts holds that): the request page's controller
 // over a fake webview, the notification's option buttons and Answer Next
-// (src/ui/inbox/optionAnswers.ts) with a recording notify, and the quick
+// (src/app/answering/optionAnswers.ts) with a recording notify, and the quick
 // input's refusal. All over one real AnswerPipeline, a real ControlSender and
 // CommandStore: `wire` is what reached the hub.
 //
@@ -19,12 +19,12 @@ import type { AepEvent } from '../../src/aep/envelope';
 import { CommandStore } from '../../src/client/commandStore';
 import { ControlSender, type SendOutcome } from '../../src/client/controlSender';
 import { Inbox, isOpenStatus, type AttentionItem } from '../../src/inbox/inbox';
-import { OptionAnswers } from '../../src/ui/inbox/optionAnswers';
-import { SimilarAnswers } from '../../src/ui/inbox/similarAnswers';
-import { RequestPageController } from '../../src/ui/page/requestPageController';
-import { describeSettled, sendKindNote } from '../../src/ui/words/answerOutcomes';
-import { describeOutcome, describeRefusal } from '../../src/ui/words/outcomeMessages';
-import { offerRefusal, refusalActionTitle, type Notify, type RefusalAction } from '../../src/ui/words/refusalChoices';
+import { OptionAnswers } from '../../src/app/answering/optionAnswers';
+import { SimilarAnswers } from '../../src/app/answering/similarAnswers';
+import { RequestPageController } from '../../src/app/page/requestPageController';
+import { describeSettled, sendKindNote } from '../../src/words/answerOutcomes';
+import { describeOutcome, describeRefusal } from '../../src/words/outcomeMessages';
+import { offerRefusal, refusalActionTitle, type Notify, type RefusalAction } from '../../src/app/answering/refusalChoices';
 import { emitter, FakeWebview } from '../support/fakeWebview';
 import { goldenEvents } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';

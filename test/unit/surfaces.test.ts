@@ -1,4 +1,4 @@
-// src/ui/words/surfaces.ts is the only place that hands text to a VS Code surface
+// src/ui/surfaces.ts is the only place that hands text to a VS Code surface
 // that interprets markup (untrustedText.ts says what each one parses). Any
 // other file under src/ that shows a notification or a quick pick, makes a
 // status bar item, a tree item, a MarkdownString or a webview panel, or sets
@@ -13,7 +13,7 @@ import { before, test } from 'node:test';
 import ts from 'typescript';
 import { repoRoot } from '../support/fixtures';
 
-const SURFACES_FILE = path.join('src', 'ui', 'words', 'surfaces.ts');
+const SURFACES_FILE = path.join('src', 'ui', 'surfaces.ts');
 
 /** vscode.window functions that show or create a surface with text. */
 const CALLS = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showQuickPick', 'createQuickPick', 'createInputBox', 'createStatusBarItem', 'createWebviewPanel', 'withProgress'];

@@ -3,7 +3,7 @@
 // (test/webview/l10n.test.ts shows the countdown translated on the page).
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { configureHostStrings } from '../../src/ui/words/l10n';
+import { configureHostStrings } from '../../src/words/l10n';
 import { agoExact, agoRounded, durationExact, leftRounded } from '../../src/shared/timeText';
 
 const T0 = Date.parse('2026-07-03T10:00:00Z');

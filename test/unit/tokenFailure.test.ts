@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { failureLogLine, tokenCanFix, tokenFailure } from '../../src/client/connectionFailure';
-import { askForToken, describeFailure } from '../../src/ui/words/failureMessages';
+import { askForToken, describeFailure } from '../../src/words/failureMessages';
 
 describe('a 401 or 403 on the upgrade', () => {
   test('is a refused token when the client sent one, a missing token when it sent none', () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type * as vscode from 'vscode';
-import { environmentToken, tokenKeyOf, TokenStore, type TokenKey } from '../../src/ui/services/tokens';
+import { environmentToken, tokenKeyOf, TokenStore, type TokenKey } from '../../src/app/hubs/tokens';
 
 /** SecretStorage as VS Code's behaves for what TokenStore uses: get, store, delete, and a change event per key. */
 class MemorySecrets {

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SendOutcome } from '../../src/client/controlSender';
 import type { AttentionItem } from '../../src/inbox/inbox';
-import { agentName, kindLabel, promptLine, provenance } from '../../src/ui/words/describe';
-import { describeOutcome } from '../../src/ui/words/outcomeMessages';
+import { agentName, kindLabel, promptLine, provenance } from '../../src/words/describe';
+import { describeOutcome } from '../../src/words/outcomeMessages';
 import {
   ELLIPSIS, forSurface, ICON_SYNTAX, LINK_SYNTAX, piece, SURFACES, WORD_JOINER, type Surface,
-} from '../../src/ui/words/untrustedText';
+} from '../../src/words/untrustedText';
 import { hostileStrings, type HostileString } from '../support/hostileCorpus';
 
 const corpus = hostileStrings();

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isWatchOnly } from '../../src/client/watchOnly';
-import { describeOutcome } from '../../src/ui/words/outcomeMessages';
-import { pageReachability } from '../../src/ui/page/pageContent';
+import { describeOutcome } from '../../src/words/outcomeMessages';
+import { pageReachability } from '../../src/app/page/pageContent';
 import { REACHABILITY_STATES, sendingBlockedBy } from '../../src/aep/reachability';
 
 describe('watch-only', () => {

@@ -8,8 +8,8 @@ import { parseAttentionRequest } from '../../src/aep/attention';
 import type { AepEvent } from '../../src/aep/envelope';
 import type { CaptureLevel } from '../../src/aep/levels';
 import { Inbox } from '../../src/inbox/inbox';
-import { pageRequest } from '../../src/ui/page/pageContent';
-import { promptLine } from '../../src/ui/words/describe';
+import { pageRequest } from '../../src/app/page/pageContent';
+import { promptLine } from '../../src/words/describe';
 import { downlevel } from '../peers/hub/downlevel';
 import { goldenEvents } from '../support/fixtures';
 

@@ -8,7 +8,7 @@ import { buildRespondCommand } from '../../src/aep/control';
 import { AnswerHistory } from '../../src/history/answerHistory';
 import { historyItem } from '../../src/history/historyItem';
 import { Inbox } from '../../src/inbox/inbox';
-import { pageRequest } from '../../src/ui/page/pageContent';
+import { pageRequest } from '../../src/app/page/pageContent';
 import { goldenForm } from '../support/pageRequests';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';

@@ -3,7 +3,7 @@
 // playing the extension host, everything the page posts about a request
 // names the render it was composed on (the request's key and the host's
 // generation from `init`), so the host can drop a click on what the page
-// showed before (src/ui/page/pageHost.ts).
+// showed before (src/app/page/pageHost.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { requestEvent, viewOf } from '../support/pageRequests';

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { AepEvent } from '../../src/aep/envelope';
 import { Inbox } from '../../src/inbox/inbox';
 import { recordedAnswer, type SentAnswer } from '../../src/inbox/recordedAnswer';
-import { pageRequest } from '../../src/ui/page/pageContent';
+import { pageRequest } from '../../src/app/page/pageContent';
 import { chromiumSuite } from '../support/harness';
 import { requestEvent, sessionEvent } from '../support/pageRequests';
 import { requestPages } from '../support/webviewHarness';

@@ -11,9 +11,9 @@ import { ControlSender, type RequestLookup, type SendOutcome } from '../../src/c
 import type { Answer } from '../../src/aep/attention';
 import { buildRespondCommand } from '../../src/aep/control';
 import { Inbox } from '../../src/inbox/inbox';
-import { outcomeMessage, sendingMessage } from '../../src/ui/words/answerOutcomes';
+import { outcomeMessage, sendingMessage } from '../../src/words/answerOutcomes';
 import { keptMessages } from '../support/keptMessages';
-import { pageRequest } from '../../src/ui/page/pageContent';
+import { pageRequest } from '../../src/app/page/pageContent';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { goldenForm } from '../support/pageRequests';

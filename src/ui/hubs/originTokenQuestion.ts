@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { confirm } from '../words/surfaces';
+import { confirm } from '../surfaces';
 
 /**
  * The question tokens.ts asks before a hub behind a path is sent the token

@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import type { HistoryEntry } from '../../history/historyEntry';
 import { historyItem } from '../../history/historyItem';
 import type { Logger } from '../../base/logger';
-import { agentName, kindLabel } from '../words/describe';
-import { Disposable } from '../services/disposable';
-import { HistoryPageController } from './historyPageController';
+import { agentName, kindLabel } from '../../words/describe';
+import { Disposable } from '../../base/disposable';
+import { HistoryPageController } from '../../app/page/historyPageController';
 import { createPagePanel, pageWebview } from './pagePanel';
 
 /** Not restored across a reload (no serializer): a history page is opened again from the History view. */

@@ -1,9 +1,9 @@
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { PageWebview } from './pageHost';
-import { createWebviewPanel } from '../words/surfaces';
-import { webviewHtml } from './webviewHtml';
+import type { PageWebview } from '../../app/page/pageHost';
+import { createWebviewPanel } from '../surfaces';
+import { webviewHtml } from '../../app/page/webviewHtml';
 
 // The webview panel the page (webview/main.ts) loads in, for the live request
 // pages (requestPages.ts) and the answer history's read-only ones

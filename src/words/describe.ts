@@ -1,0 +1,58 @@
+import * as l10n from '@vscode/l10n';
+import type { AttentionItem } from '../inbox/inbox';
+import { textHonesty } from '../aep/labels';
+import { sourceHost } from '../aep/envelope';
+import { piece, PIECES } from './untrustedText';
+import { withheldText } from './withheldWords';
+
+// Words for things the UI shows in several places (tree, notifications, status, webview title).
+// Agent text enters a sentence only as a capped, inert piece; the surface that shows the
+// sentence sanitises it whole again (surfaces.ts).
+
+/** The agent's name as it may appear inside a sentence. */
+export function agentName(agent: string): string {
+  return piece(agent, PIECES.agent);
+}
+
+export function sessionName(session: string): string {
+  return piece(session, PIECES.session);
+}
+
+export function kindLabel(item: Readonly<AttentionItem>): string {
+  const kind = item.request?.kind ?? 'request';
+  switch (kind) {
+    case 'permission':
+      return l10n.t('permission');
+    case 'form':
+      return l10n.t('form');
+    case 'input':
+      return l10n.t('question');
+    case 'review':
+      return l10n.t('review');
+    case 'auth':
+      return l10n.t('sign-in');
+    default:
+      // An unknown kind is the agent's word.
+      return piece(kind, PIECES.kind);
+  }
+}
+
+/**
+ * The request's prompt as plain text for a one-line place (tree item, notification).
+ * At capture metadata the prompt was synthesized from structure; say so.
+ */
+export function promptLine(item: Readonly<AttentionItem>): string {
+  if (item.problem?.withheld) return withheldText(item.problem.withheld);
+  if (item.problem) return l10n.t('Cannot be shown: {0}', piece(item.problem.message, PIECES.detail));
+  const request = item.request;
+  if (!request) return '';
+  const prompt = piece(request.prompt, PIECES.prompt);
+  return textHonesty(request.capture) === 'structural' ? l10n.t('{0} (synthesized, capture {1})', prompt, request.capture) : prompt;
+}
+
+export function provenance(item: Readonly<AttentionItem>): string {
+  const host = sourceHost(item.source);
+  const agent = agentName(item.agent);
+  const session = sessionName(item.session);
+  return host ? l10n.t('{0} · session {1} · {2}', agent, session, piece(host, PIECES.source)) : l10n.t('{0} · session {1}', agent, session);
+}
