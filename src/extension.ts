@@ -18,6 +18,7 @@ import { StatusBar } from './ui/status/statusBar';
 import { AlwaysSecretValues } from './app/hubs/alwaysSecretValues';
 import { environmentToken, TokenStore } from './app/hubs/tokens';
 import { askToUseOriginToken } from './ui/hubs/originTokenQuestion';
+import { toDisposable } from './base/disposable';
 
 /** What the extension exposes to other extensions and to its own extension-host tests: read-only views. */
 export interface AepAttentionApi {
@@ -82,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   // Each hub stops its client before its store saves what the inbox holds (hubs.ts).
   // The history is written last, after the hubs' final outcomes.
   context.subscriptions.push(
-    { dispose: () => history.dispose() }, recording, settings, hubs, panels, historyPanels, inline, commands, notifier, alerts,
+    toDisposable(() => history.dispose()), recording, settings, hubs, panels, historyPanels, inline, commands, notifier, alerts,
     new StatusBar(hubs, alerts), new InboxView(hubs), new HistoryView(history, hubs, historyPanels, panels, log, secretValues),
   );
   context.subscriptions.push(

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { AnswerHistory } from '../../history/answerHistory';
 import { commandJson, type HistoryEntry } from '../../history/historyEntry';
 import { agoRounded } from '../../shared/timeText';
-import { Disposable } from '../../base/disposable';
+import { Disposable, toDisposable } from '../../base/disposable';
 import type { HistoryPages } from '../page/historyPages';
 import { entryDescription, historyPrompt, outcomeLines, sentLine } from '../../words/historyWords';
 import type { Hubs } from '../../app/hubs/hubs';
@@ -52,7 +52,7 @@ export class HistoryView extends Disposable {
     this.view = this._register(vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: provider }));
     this._register(history.onDidChange(() => this.scheduleRefresh()));
     this._register(hubs.onDidChangeHubs(() => this.scheduleRefresh()));
-    this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
+    this._register(toDisposable(() => clearTimeout(this.refreshTimer)));
     const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, afterLoaded(secretValues, run)));
     register(HISTORY_COMMANDS.open, (argument) => this.open(argument));
     register(HISTORY_COMMANDS.copyJson, (argument) => this.copyJson(argument));

@@ -4,7 +4,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import type { PositionTaken } from '../../inbox/inbox';
 import { agoRounded, leftRounded } from '../../shared/timeText';
 import { agentName, kindLabel, promptLine, provenance, sessionName } from '../../words/describe';
-import { Disposable } from '../../base/disposable';
+import { Disposable, toDisposable } from '../../base/disposable';
 import { shownStatus } from '../../shared/shownStatus';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import { inboxChildren, type InboxNode } from '../../app/inboxTree';
@@ -42,8 +42,8 @@ export class InboxView extends Disposable {
     const ticker = setInterval(() => {
       if (this.view.visible && this.hubs.visibleCount > 0) this.changes.fire();
     }, 15_000);
-    this._register({ dispose: () => clearInterval(ticker) });
-    this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
+    this._register(toDisposable(() => clearInterval(ticker)));
+    this._register(toDisposable(() => clearTimeout(this.refreshTimer)));
     this.updateBadge();
   }
 
