@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   const log = new ExtensionLog();
   context.subscriptions.push(log);
   const fromEnvironment = environmentToken(process.env);
-  const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
+  const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined, log.for('settings'));
   const tokens = new TokenStore(context.secrets, fromEnvironment, askToUseOriginToken);
   // Made before the hubs: after a reload its kept sends are what says an agent's record answers ours (hubs.ts `recorded`).
   const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });

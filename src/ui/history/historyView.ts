@@ -4,6 +4,7 @@ import type { AnswerHistory } from '../../history/answerHistory';
 import { commandJson, type HistoryEntry } from '../../history/historyEntry';
 import { agoRounded } from '../../shared/timeText';
 import { Disposable, toDisposable } from '../../base/disposable';
+import { Emitter } from '../../base/emitter';
 import type { HistoryPages } from '../page/historyPages';
 import { entryDescription, historyPrompt, outcomeLines, sentLine } from '../../words/historyWords';
 import type { Hubs } from '../../app/hubs/hubs';
@@ -30,7 +31,7 @@ type Node = { entry: Readonly<HistoryEntry> };
  * opens read-only with what was sent and every outcome.
  */
 export class HistoryView extends Disposable {
-  private readonly changes = this._register(new vscode.EventEmitter<void>());
+  private readonly changes = this._register(new Emitter<void>((error) => this.log.for('history').error(`listener failed: ${String(error)}`)));
   private readonly view: vscode.TreeView<Node>;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 

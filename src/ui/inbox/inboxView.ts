@@ -5,6 +5,7 @@ import type { PositionTaken } from '../../inbox/inbox';
 import { agoRounded, leftRounded } from '../../shared/timeText';
 import { agentName, kindLabel, promptLine, provenance, sessionName } from '../../words/describe';
 import { Disposable, toDisposable } from '../../base/disposable';
+import { Emitter } from '../../base/emitter';
 import { shownStatus } from '../../shared/shownStatus';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import { inboxChildren, type InboxNode } from '../../app/inboxTree';
@@ -23,7 +24,8 @@ type Node = InboxNode<Hub>;
  * refresh while requests are waiting.
  */
 export class InboxView extends Disposable {
-  private readonly changes = this._register(new vscode.EventEmitter<void>());
+  /** Its one listener is VS Code's tree, which catches its own errors. */
+  private readonly changes = this._register(new Emitter<void>());
   private readonly view: vscode.TreeView<Node>;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 

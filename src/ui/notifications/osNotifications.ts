@@ -9,7 +9,7 @@ import { HeldUntilReady } from '../../inbox/heldUntilReady';
 import { NoticeClaims } from '../../inbox/noticeClaims';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable, MutableDisposable, toDisposable } from '../../base/disposable';
-import type { Subscription } from '../../base/emitter';
+import { Emitter, type Subscription } from '../../base/emitter';
 import { hubToastPolicy } from '../../app/hubs/connectionInputs';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import type { SettingsService } from '../services/settings';
@@ -94,7 +94,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     still: (burst) => this.stillWaiting(burst),
     give: (alert) => this.give(alert),
   });
-  private readonly changes = this._register(new vscode.EventEmitter<void>());
+  private readonly changes = this._register(new Emitter<void>((error) => this.log.error(`listener failed: ${String(error)}`)));
   /** Fires when what `notes` says may have changed. */
   readonly onDidChange = this.changes.event;
 
