@@ -18,6 +18,7 @@ import { StatusBar } from './ui/status/statusBar';
 import { AlwaysSecretValues } from './app/hubs/alwaysSecretValues';
 import { environmentToken, TokenStore } from './app/hubs/tokens';
 import { askToUseOriginToken } from './ui/hubs/originTokenQuestion';
+import { toDisposable } from './base/disposable';
 
 /** What the extension exposes to other extensions and to its own extension-host tests: read-only views. */
 export interface AepAttentionApi {
@@ -49,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   const log = new ExtensionLog();
   context.subscriptions.push(log);
   const fromEnvironment = environmentToken(process.env);
-  const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined);
+  const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined, log.for('settings'));
   const tokens = new TokenStore(context.secrets, fromEnvironment, askToUseOriginToken);
   // Made before the hubs: after a reload its kept sends are what says an agent's record answers ours (hubs.ts `recorded`).
   const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
@@ -82,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   // Each hub stops its client before its store saves what the inbox holds (hubs.ts).
   // The history is written last, after the hubs' final outcomes.
   context.subscriptions.push(
-    { dispose: () => history.dispose() }, recording, settings, hubs, panels, historyPanels, inline, commands, notifier, alerts,
+    toDisposable(() => history.dispose()), recording, settings, hubs, panels, historyPanels, inline, commands, notifier, alerts,
     new StatusBar(hubs, alerts), new InboxView(hubs), new HistoryView(history, hubs, historyPanels, panels, log, secretValues),
   );
   context.subscriptions.push(

@@ -1,3 +1,4 @@
+import { DisposableStore } from '../base/disposable';
 import type { Subscription } from '../base/emitter';
 import type { AnswerHistory } from '../history/answerHistory';
 import type { HubRef } from '../history/historyEntry';
@@ -15,12 +16,13 @@ function hubRef(hub: Hub): HubRef {
  * dismissal; and the limits again when the settings change.
  */
 export function recordAnswers(hubs: Hubs, history: AnswerHistory, settings: Pick<SettingsSource, 'onDidChange'>): Subscription {
-  const subscriptions = [
+  const subscriptions = new DisposableStore();
+  for (const subscription of [
     hubs.onDidSendAnswer(({ hub, item, command }) => history.recordSent(hubRef(hub), item, command)),
     hubs.onDidSettleAnswer(({ outcome }) => history.recordOutcome(outcome.commandId, outcome)),
     hubs.onDidChangeItem(({ hub, item }) => history.noteItem(hubRef(hub), item)),
     hubs.onDidDismiss(({ hub, item }) => history.noteDismissed(hubRef(hub), item)),
     settings.onDidChange(() => history.applyLimits()),
-  ];
-  return { dispose: () => subscriptions.forEach((subscription) => subscription.dispose()) };
+  ]) subscriptions.add(subscription);
+  return subscriptions;
 }

@@ -25,9 +25,10 @@ import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'hubs-test-token';
 
-function settingsFor(hubUrl: string): Settings {
+/** The window's settings naming the hub at `hubUrl`, or no hub at all. */
+function settingsFor(hubUrl: string | undefined): Settings {
   const { hubs, problems } = hubList({
-    named: [{ hubUrl, source: 'user', filter: undefined, captureCeiling: undefined }],
+    named: hubUrl === undefined ? [] : [{ hubUrl, source: 'user', filter: undefined, captureCeiling: undefined }],
     list: undefined,
     defaults: { filter: undefined, captureCeiling: undefined },
   });
@@ -45,7 +46,12 @@ function openHubs(hubUrl: string) {
     client: { backoffBaseMs: 50, backoffCapMs: 200 },
   });
   hubs.start();
-  return { hubs, log };
+  /** The person edits the settings: Hubs reads the new value on the change. */
+  const editSettings = (next: Settings) => {
+    settings.value = next;
+    changes.fire(next);
+  };
+  return { hubs, log, editSettings };
 }
 
 async function setUp(ackWindowMs: number) {
@@ -62,7 +68,7 @@ async function setUp(ackWindowMs: number) {
     await target.close();
     await hub.close();
   };
-  return { ...window, target, item, close };
+  return { ...window, target, item, close, hubUrl: hub.url };
 }
 
 /** What each surface is told when it tries a new answer now: the page, the quick input and the notification send; Answer Next asks first. */
@@ -232,6 +238,31 @@ describe('Hubs and the demo agent, when the agent applied an answer and its ack 
       await agent.close();
       await proxy.close();
       await hub.close();
+    }
+  });
+});
+
+describe('Hubs, when a hub leaves the settings', () => {
+  test('the removed hub lets go of its client and the window no longer lists it; a hub named again connects anew', async () => {
+    const { hubs, item, close, editSettings, hubUrl } = await setUp(MIN_ACK_WINDOW_MS);
+    try {
+      const [removed] = hubs.list();
+      assert.ok(removed?.sender, 'connected: the hub has a client');
+      const states: unknown[] = [];
+      const listening = hubs.onDidChangeState((hub) => states.push(hub));
+      editSettings(settingsFor(undefined));
+      assert.equal(hubs.size, 0);
+      assert.equal(hubs.item(item.key), undefined);
+      assert.equal(removed.sender, undefined, 'its client is stopped with it');
+      // Named again: a new connection, which the window hears from, and not the released one.
+      editSettings(settingsFor(hubUrl));
+      const [again] = hubs.list();
+      assert.ok(again && again !== removed);
+      await waitUntil(() => again.state.kind === 'connected', 'the hub named again to connect');
+      assert.ok(states.length > 0 && states.every((hub) => hub === again), 'every state change the window heard is the new connection\'s');
+      listening.dispose();
+    } finally {
+      await close();
     }
   });
 });

@@ -129,7 +129,10 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // what is left to load on first need.
 // Merged with one home for each idea (+2.1 KB) and the end of "Before asking" (+2.7 KB),
 // which were measured above on the one bundle: 306,906 bytes.
-const ACTIVATION_BUDGET_BYTES = 307_500;
+// The disposal helpers (toDisposable, DisposableStore, MutableDisposable, DisposableMap:
+// about 1.35 KB minified, less the inline dispose objects they replace): +1,196 bytes,
+// 308,102 bytes.
+const ACTIVATION_BUDGET_BYTES = 308_600;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -143,8 +146,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // All of the extension's JavaScript: 376,655 bytes today, 4.8 KB more than the one
 // bundle it replaced (371,856): what splitting costs (each chunk's imports and exports
 // under their own names, and the two-statement banner that gives each chunk require).
-// Merged with the two changes above: 381,557 bytes.
-const EXTENSION_TOTAL_BUDGET_BYTES = 382_000;
+// Merged with the two changes above: 381,557 bytes. With the disposal helpers: 382,753.
+const EXTENSION_TOTAL_BUDGET_BYTES = 383_200;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

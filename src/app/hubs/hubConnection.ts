@@ -6,7 +6,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import { Emitter, type Subscription } from '../../base/emitter';
 import type { AttentionStore, ComponentLog } from './attentionStore';
 import { connectionInputs, needsRebuild, type ConnectionInputs } from './connectionInputs';
-import { Disposable } from '../../base/disposable';
+import { Disposable, toDisposable } from '../../base/disposable';
 import { hubLabel, type HubConfig } from './hubList';
 import type { Settings } from './settings';
 import { tokenKeyOf, type TokenStore } from './tokens';
@@ -98,7 +98,7 @@ export class HubConnection extends Disposable {
         if (own && (key === own.base || key === own.origin)) void this.rebuild('token changed');
       }),
     );
-    this._register({ dispose: () => this.stopClient() });
+    this._register(toDisposable(() => this.stopClient()));
   }
 
   /** The hub's base URL (or a digest of its address, when unusable): what tells hubs apart (hubList.ts hubId). */

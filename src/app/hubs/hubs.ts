@@ -16,7 +16,7 @@ import { Emitter } from '../../base/emitter';
 import type { AttentionItem, InboxChange, PositionTaken } from '../../inbox/inbox';
 import { isOpenStatus } from '../../inbox/inbox';
 import { AttentionStore, type AttentionStoreOptions, type ComponentLog } from './attentionStore';
-import { Disposable } from '../../base/disposable';
+import { Disposable, DisposableMap, DisposableStore, toDisposable } from '../../base/disposable';
 import { HubConnection, type ClientTuning, type ConnectionState, type RestoredOutcome, type SettingsSource, type TokenSource } from './hubConnection';
 import type { HubConfig } from './hubList';
 
@@ -66,8 +66,8 @@ export class Hubs extends Disposable {
   private readonly byId = new Map<string, Hub>();
   /** One record per request of the answer in flight, for every surface of the window. */
   private readonly pipeline = new AnswerPipeline({ settledLate: (late) => this.settledLate(late) });
-  /** What each hub's own subscriptions and store are released by, in order. */
-  private readonly releases = new Map<Hub, () => void>();
+  /** Each hub's own subscriptions, then its connection, then its store: released together, in that order. */
+  private readonly perHub = new DisposableMap<Hub, DisposableStore>();
   private reportedProblems = '';
   private readonly onListenerError = (error: unknown) => this.log.for('hubs').error(`listener failed: ${String(error)}`);
   private readonly listProblems = this._register(new Emitter<string[]>(this.onListenerError));
@@ -110,7 +110,7 @@ export class Hubs extends Disposable {
   ) {
     super();
     this._register(settings.onDidChange(() => this.reconcile()));
-    this._register({ dispose: () => this.removeAll() });
+    this._register(toDisposable(() => this.removeAll()));
   }
 
   /** Creates the hubs of the current settings and starts them. */
@@ -312,7 +312,8 @@ export class Hubs extends Disposable {
   private add(config: HubConfig): Hub {
     const store = new AttentionStore(this.storage, this.log, this.options.store ?? {});
     const hub = new HubConnection(config, this.settings, this.tokens, store, this.log, this.options.client ?? {}, this.options.loaded);
-    const subscriptions = [
+    const owned = new DisposableStore();
+    for (const subscription of [
       store.onDidChangeInbox((change) => this.inboxChanges.fire({ hub, change })),
       store.onDidChangeItem((item) => this.itemChanges.fire({ hub, item })),
       hub.onDidChangeState(() => this.stateChanges.fire(hub)),
@@ -322,13 +323,11 @@ export class Hubs extends Disposable {
         this.later.fire({ ...restored, hub });
         this.settled.fire({ hub, outcome: restored.outcome });
       }),
-    ];
-    this.releases.set(hub, () => {
-      for (const subscription of subscriptions) subscription.dispose();
-      // The connection stops its client before the store saves what the inbox holds.
-      hub.dispose();
-      store.dispose();
-    });
+    ]) owned.add(subscription);
+    // The connection stops its client before the store saves what the inbox holds.
+    owned.add(hub);
+    owned.add(store);
+    this.perHub.set(hub, owned);
     hub.start().catch((error: unknown) => this.log.for('connection').error(`could not start ${config.id}: ${String(error)}`));
     return hub;
   }
@@ -342,8 +341,7 @@ export class Hubs extends Disposable {
   }
 
   private release(hub: Hub): void {
-    this.releases.get(hub)?.();
-    this.releases.delete(hub);
+    this.perHub.deleteAndDispose(hub);
   }
 
   private removeAll(): void {

@@ -13,7 +13,7 @@ import { shownStatus } from '../../shared/shownStatus';
 import { statusWord } from '../../shared/statusWords';
 import { describeSettled, sendingMessage, type SendKind } from '../../words/answerOutcomes';
 import { agentName } from '../../words/describe';
-import { Disposable } from '../../base/disposable';
+import { Disposable, toDisposable } from '../../base/disposable';
 import type { Hubs } from '../../app/hubs/hubs';
 import { lastActionLine } from '../../words/beforeAskingWords';
 import { inlineTitle } from '../../words/inlineWords';
@@ -44,7 +44,7 @@ export class InlineAnswers extends Disposable {
     private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
-    this._register({ dispose: () => this.active?.leave({ kind: 'escape' }) });
+    this._register(toDisposable(() => this.active?.leave({ kind: 'escape' })));
   }
 
   /** The plan when the request is answered inline now: pending, readable, it fits, and its agent takes answers from editors. */

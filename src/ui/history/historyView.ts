@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { AnswerHistory } from '../../history/answerHistory';
 import { commandJson, type HistoryEntry } from '../../history/historyEntry';
 import { agoRounded } from '../../shared/timeText';
-import { Disposable } from '../../base/disposable';
+import { Disposable, toDisposable } from '../../base/disposable';
+import { Emitter } from '../../base/emitter';
 import type { HistoryPages } from '../page/historyPages';
 import { entryDescription, historyPrompt, outcomeLines, sentLine } from '../../words/historyWords';
 import type { Hubs } from '../../app/hubs/hubs';
@@ -30,7 +31,7 @@ type Node = { entry: Readonly<HistoryEntry> };
  * opens read-only with what was sent and every outcome.
  */
 export class HistoryView extends Disposable {
-  private readonly changes = this._register(new vscode.EventEmitter<void>());
+  private readonly changes = this._register(new Emitter<void>((error) => this.log.for('history').error(`listener failed: ${String(error)}`)));
   private readonly view: vscode.TreeView<Node>;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -52,7 +53,7 @@ export class HistoryView extends Disposable {
     this.view = this._register(vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: provider }));
     this._register(history.onDidChange(() => this.scheduleRefresh()));
     this._register(hubs.onDidChangeHubs(() => this.scheduleRefresh()));
-    this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
+    this._register(toDisposable(() => clearTimeout(this.refreshTimer)));
     const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, afterLoaded(secretValues, run)));
     register(HISTORY_COMMANDS.open, (argument) => this.open(argument));
     register(HISTORY_COMMANDS.copyJson, (argument) => this.copyJson(argument));

@@ -4,7 +4,8 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import type { PositionTaken } from '../../inbox/inbox';
 import { agoRounded, leftRounded } from '../../shared/timeText';
 import { agentName, kindLabel, promptLine, provenance, sessionName } from '../../words/describe';
-import { Disposable } from '../../base/disposable';
+import { Disposable, toDisposable } from '../../base/disposable';
+import { Emitter } from '../../base/emitter';
 import { shownStatus } from '../../shared/shownStatus';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import { inboxChildren, type InboxNode } from '../../app/inboxTree';
@@ -23,7 +24,8 @@ type Node = InboxNode<Hub>;
  * refresh while requests are waiting.
  */
 export class InboxView extends Disposable {
-  private readonly changes = this._register(new vscode.EventEmitter<void>());
+  /** Its one listener is VS Code's tree, which catches its own errors. */
+  private readonly changes = this._register(new Emitter<void>());
   private readonly view: vscode.TreeView<Node>;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -42,8 +44,8 @@ export class InboxView extends Disposable {
     const ticker = setInterval(() => {
       if (this.view.visible && this.hubs.visibleCount > 0) this.changes.fire();
     }, 15_000);
-    this._register({ dispose: () => clearInterval(ticker) });
-    this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
+    this._register(toDisposable(() => clearInterval(ticker)));
+    this._register(toDisposable(() => clearTimeout(this.refreshTimer)));
     this.updateBadge();
   }
 

@@ -10,7 +10,7 @@ import { lastActionLine, withLastAction } from '../../words/beforeAskingWords';
 import { SURFACES } from '../../words/untrustedText';
 import { optionButtons } from '../../words/inlineWords';
 import { BurstBatcher } from '../../base/burstBatcher';
-import { Disposable } from '../../base/disposable';
+import { Disposable, toDisposable } from '../../base/disposable';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { notify, toastBudget, type Choice } from '../surfaces';
@@ -69,7 +69,7 @@ export class Notifier extends Disposable {
       }),
     );
     this._register(this.burst);
-    this._register({ dispose: () => this.waiting.forEach((timer) => clearTimeout(timer)) });
+    this._register(toDisposable(() => this.waiting.forEach((timer) => clearTimeout(timer))));
   }
 
   private wants(item: Readonly<AttentionItem>): boolean {

@@ -8,7 +8,8 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { HeldUntilReady } from '../../inbox/heldUntilReady';
 import { NoticeClaims } from '../../inbox/noticeClaims';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
-import { Disposable } from '../../base/disposable';
+import { Disposable, MutableDisposable, toDisposable } from '../../base/disposable';
+import { Emitter, type Subscription } from '../../base/emitter';
 import { hubToastPolicy } from '../../app/hubs/connectionInputs';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import type { SettingsService } from '../services/settings';
@@ -73,7 +74,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   /** What to tell the view once it is ready: it was opened by us (and whether to ask the browser). */
   private pendingOpen: { ask: boolean } | undefined;
   /** Connect to Hub's wait for its hub to connect before the offer; one at a time, released with the window. */
-  private connectWait: { dispose(): void } | undefined;
+  private readonly connectWait = new MutableDisposable<Subscription>();
   /** Bursts held while the view this window opened by itself gets ready. */
   private readonly held = new HeldUntilReady<Burst>({
     still: (burst) => this.stillWaiting(burst),
@@ -93,7 +94,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     still: (burst) => this.stillWaiting(burst),
     give: (alert) => this.give(alert),
   });
-  private readonly changes = this._register(new vscode.EventEmitter<void>());
+  private readonly changes = this._register(new Emitter<void>((error) => this.log.error(`listener failed: ${String(error)}`)));
   /** Fires when what `notes` says may have changed. */
   readonly onDidChange = this.changes.event;
 
@@ -119,10 +120,10 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       this.markFocus();
     }));
     this._register(hubs.onDidChangeHubs(() => this.markFocus()));
-    this._register({ dispose: () => {
+    this._register(toDisposable(() => {
       this.pacing.dispose();
       void this.claims.clearFocused();
-    } });
+    }));
     this.markFocus();
     this._register(settings.onDidChange(() => {
       this.postSettings();
@@ -131,9 +132,9 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       this.changes.fire();
     }));
     this._register(hubs.onDidChangeInbox(() => this.scheduleSweep()));
-    this._register({ dispose: () => this.sweepTimer && clearTimeout(this.sweepTimer) });
-    this._register({ dispose: () => this.held.dispose() });
-    this._register({ dispose: () => this.connectWait?.dispose() });
+    this._register(toDisposable(() => clearTimeout(this.sweepTimer)));
+    this._register(this.held);
+    this._register(this.connectWait);
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -192,14 +193,15 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       go();
       return;
     }
-    this.connectWait?.dispose();
-    const done = () => {
+    this.connectWait.clear();
+    const waiting = toDisposable(() => {
       clearTimeout(timer);
       listener.dispose();
-      if (this.connectWait === waiting) this.connectWait = undefined;
+    });
+    const done = () => {
+      if (this.connectWait.value === waiting) this.connectWait.clear();
+      else waiting.dispose();
     };
-    const waiting = { dispose: done };
-    this.connectWait = waiting;
     const timer = setTimeout(done, CONNECT_WAIT_MS);
     const listener = this.hubs.onDidChangeState((changed) => {
       if (changed !== hub) return;
@@ -210,6 +212,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
         done();
       }
     });
+    // Last, once what it stops exists: a window already closing stops it at once.
+    this.connectWait.value = waiting;
   }
 
   private step(): ReturnType<typeof setupStep> {

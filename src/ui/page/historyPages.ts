@@ -4,7 +4,7 @@ import type { HistoryEntry } from '../../history/historyEntry';
 import { historyItem } from '../../history/historyItem';
 import type { Logger } from '../../base/logger';
 import { agentName, kindLabel } from '../../words/describe';
-import { Disposable } from '../../base/disposable';
+import { Disposable, DisposableMap } from '../../base/disposable';
 import { HistoryPageController } from '../../app/page/historyPageController';
 import { createPagePanel, pageWebview } from './pagePanel';
 
@@ -13,14 +13,14 @@ export const HISTORY_PAGE_VIEW_TYPE = 'aepAttention.historyEntry';
 
 /** One read-only page per history entry; opening it again brings it forward. */
 export class HistoryPages extends Disposable {
-  private readonly pages = new Map<string, HistoryPageController>();
+  /** Closed with this owner; a page the person closes leaves by itself. */
+  private readonly pages = this._register(new DisposableMap<string, HistoryPageController>());
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
   ) {
     super();
-    this._register({ dispose: () => [...this.pages.values()].forEach((page) => page.dispose()) });
   }
 
   show(entry: Readonly<HistoryEntry>, hubName: string | undefined): void {
@@ -38,6 +38,6 @@ export class HistoryPages extends Disposable {
       showLog: () => void vscode.commands.executeCommand('aepAttention.showLog'),
     });
     this.pages.set(entry.id, page);
-    page.host.onDidDispose(() => this.pages.delete(entry.id));
+    page.host.onDidDispose(() => this.pages.deleteAndLeak(entry.id));
   }
 }

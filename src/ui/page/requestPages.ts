@@ -4,7 +4,7 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { draftIsEmpty } from '../../answer/inlinePlan';
 import { webviewStateSchema, type PageDraft } from '../../shared/webviewMessages';
 import { agentName, kindLabel } from '../../words/describe';
-import { Disposable } from '../../base/disposable';
+import { Disposable, DisposableMap } from '../../base/disposable';
 import type { Hubs } from '../../app/hubs/hubs';
 import type { Logger } from '../../base/logger';
 import type { AlwaysSecretValues } from '../../app/hubs/alwaysSecretValues';
@@ -25,7 +25,8 @@ export const REQUEST_VIEW_TYPE = 'aepAttention.request';
  * person typed in is theirs (pinned) and stays.
  */
 export class RequestPages extends Disposable {
-  private readonly panels = new Map<string, RequestPage>();
+  /** Closed with this owner; a page closed or handed to another request leaves by itself. */
+  private readonly panels = this._register(new DisposableMap<string, RequestPage>());
   /**
    * Partial answers typed in the quick input (issue 15), by request key,
    * until a page takes them: the inline flow starts from one again, and the
@@ -41,7 +42,6 @@ export class RequestPages extends Disposable {
     private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
-    this._register({ dispose: () => [...this.panels.values()].forEach(({ controller }) => controller.dispose()) });
   }
 
   get openCount(): number {
@@ -158,10 +158,10 @@ export class RequestPages extends Disposable {
         state.pinned = true;
       },
     }, alreadyLoaded);
-    const page: RequestPage = { panel, controller, state };
+    const page: RequestPage = { panel, controller, state, dispose: () => controller.dispose() };
     this.panels.set(item.key, page);
     controller.host.onDidDispose(() => {
-      if (this.panels.get(item.key) === page) this.panels.delete(item.key);
+      if (this.panels.get(item.key) === page) this.panels.deleteAndLeak(item.key);
     });
   }
 }
@@ -177,4 +177,6 @@ interface RequestPage {
   controller: RequestPageController;
   /** `pinned`: typed in or sent from, so never reused for another request. */
   readonly state: { pinned: boolean };
+  /** Closes the page. */
+  dispose(): void;
 }

@@ -3,6 +3,8 @@ import { CAPTURE_LEVELS, SEVERITIES, type CaptureLevel, type Severity } from '..
 import { DEFAULT_HISTORY_LIMITS } from '../../history/answerHistory';
 import { OS_NOTIFICATION_MODES, type OsNotificationMode } from '../../shared/alertMessages';
 import { Disposable } from '../../base/disposable';
+import { Emitter } from '../../base/emitter';
+import type { Logger } from '../../base/logger';
 import { hubList, type NamedHub } from '../../app/hubs/hubList';
 
 export type { HubScopedSettings, NotificationMode, Settings } from '../../app/hubs/settings';
@@ -112,10 +114,13 @@ function readSettings(environmentHub: string | undefined): Settings {
 /** The typed settings accessor: one read, one change event, reacting to `affectsConfiguration`. */
 export class SettingsService extends Disposable {
   private current: Settings;
-  private readonly changes = this._register(new vscode.EventEmitter<Settings>());
+  private readonly changes = this._register(new Emitter<Settings>((error) => this.log.error(`listener failed: ${String(error)}`)));
   readonly onDidChange = this.changes.event;
 
-  constructor(private readonly environmentHub: string | undefined) {
+  constructor(
+    private readonly environmentHub: string | undefined,
+    private readonly log: Logger,
+  ) {
     super();
     this.current = readSettings(environmentHub);
     this._register(

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { ResumeNotice } from '../../client/hubClient';
 import { sessionName } from '../../words/describe';
-import { Disposable } from '../../base/disposable';
+import { Disposable, toDisposable } from '../../base/disposable';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import { StatusItem } from '../surfaces';
 import type { OsNotifications } from '../notifications/osNotifications';
@@ -31,7 +31,7 @@ export class StatusBar extends Disposable {
     this._register(hubs.onDidChangeHubs(() => this.render()));
     // A flood changes the inbox thousands of times a second: count once per burst, as the inbox view does.
     this._register(hubs.onDidChangeInbox(() => this.scheduleRender()));
-    this._register({ dispose: () => this.renderTimer && clearTimeout(this.renderTimer) });
+    this._register(toDisposable(() => clearTimeout(this.renderTimer)));
     this.render();
   }
 
