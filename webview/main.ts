@@ -1,3 +1,5 @@
+// First: its mark is the moment the bundle starts running.
+import './scriptStart';
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import { sendingBlockedBy } from '../src/aep/reachability';
@@ -15,6 +17,7 @@ import { Header } from './header';
 import { captureMark, promptBlock } from './honestText';
 import { configureStrings } from './l10n';
 import { registerComponents } from './toolkit';
+import { PAGE_MARKS } from './pageTimings';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -23,8 +26,12 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
+performance.mark(PAGE_MARKS.modulesEvaluated);
 const vscode = acquireVsCodeApi();
 registerComponents();
+performance.mark(PAGE_MARKS.componentsRegistered);
+// Whether, and when, the editor gave the page focus: "focused" is the first field focused in a focused document.
+window.addEventListener('focus', () => performance.mark(PAGE_MARKS.windowFocused));
 
 /** What the status line says; built when shown, once the strings are configured. */
 function statusText(shown: ShownStatus): string {
@@ -113,7 +120,9 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   keepDrafts(about, answer, handed);
   answer.setBlocked(sendingBlockedBy(request.reachability.state), setTokenOf(about));
   applyStatus(request.status, request.resolution);
+  performance.mark(PAGE_MARKS.rendered);
   answer.focusFirst();
+  performance.mark(PAGE_MARKS.fieldFocused, { detail: { documentFocused: document.hasFocus() } });
   if (timer) clearInterval(timer);
   timer = setInterval(() => {
     if (!page) return;
@@ -267,6 +276,7 @@ function onMessage(message: HostToWebview): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'init') performance.mark(PAGE_MARKS.initReceived);
   const message = hostToWebviewSchema.safeParse(event.data);
   if (!message.success) {
     console.error('AEP Attention: ignored a malformed message from the extension', message.error.issues);
@@ -276,6 +286,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 vscode.postMessage({ type: 'ready' });
+performance.mark(PAGE_MARKS.readyPosted);
 
 /** A watch-only hub's "Set Hub Token": the host asks for the token; nothing is sent to the hub. */
 function setTokenOf(about: PageRender): () => void {

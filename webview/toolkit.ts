@@ -13,7 +13,7 @@ import {
   vsCodeTextArea,
   vsCodeTextField,
 } from '@vscode/webview-ui-toolkit';
-import { WARM_MEASURE } from './warmMeasure';
+import { WARM_MEASURE } from './pageTimings';
 
 let registered = false;
 
