@@ -6,7 +6,7 @@ import { sendingBlockedBy } from '../src/aep/reachability';
 import type { AttentionStatus } from '../src/aep/requestStatus';
 import { shownStatus, statusKey, type OurAnswer, type ShownStatus } from '../src/shared/shownStatus';
 import { statusWord } from '../src/shared/statusWords';
-import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, PAGE_INIT_ELEMENT, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
 import { recordedBlock } from './answerSummary';
@@ -16,7 +16,7 @@ import { el } from './dom';
 import { Header } from './header';
 import { captureMark, promptBlock } from './honestText';
 import { configureStrings } from './l10n';
-import { registerComponents } from './toolkit';
+import { registerComponents, warmComponentsSoon } from './toolkit';
 import { PAGE_MARKS } from './pageTimings';
 
 interface VsCodeApi {
@@ -30,6 +30,9 @@ performance.mark(PAGE_MARKS.modulesEvaluated);
 const vscode = acquireVsCodeApi();
 registerComponents();
 performance.mark(PAGE_MARKS.componentsRegistered);
+const firstRender = renderInHtml();
+// One drawn at once pays the components' first-use costs itself: they are warmed only while an `init` is awaited.
+if (!firstRender) warmComponentsSoon();
 // Whether, and when, the editor gave the page focus: "focused" is the first field focused in a focused document.
 window.addEventListener('focus', () => performance.mark(PAGE_MARKS.windowFocused));
 
@@ -285,8 +288,32 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   onMessage(message.data);
 });
 
-vscode.postMessage({ type: 'ready' });
+if (firstRender) onMessage(firstRender);
+vscode.postMessage({ type: 'ready', ...(firstRender && { shows: { key: firstRender.request.key, generation: firstRender.generation } }) });
 performance.mark(PAGE_MARKS.readyPosted);
+
+/**
+ * The first render the host put in the page's HTML (src/app/page/webviewHtml.ts),
+ * checked as a message is; drawn at once, before `ready`, so the first screen
+ * needs no round trip to the host. Only on the page's first load: a page that
+ * saved state is one VS Code rebuilt (shown again after being hidden, or
+ * restored after a reload) from HTML whose render may be stale, and it waits
+ * for a fresh `init` instead.
+ */
+function renderInHtml(): Extract<HostToWebview, { type: 'init' }> | undefined {
+  const held = document.getElementById(PAGE_INIT_ELEMENT);
+  const saved: unknown = vscode.getState();
+  if (!held || (saved !== undefined && saved !== null)) return undefined;
+  performance.mark(PAGE_MARKS.initReceived);
+  try {
+    const checked = hostToWebviewSchema.safeParse(JSON.parse(held.textContent ?? ''));
+    if (checked.success && checked.data.type === 'init') return checked.data;
+  } catch {
+    // Not JSON: ignored as a malformed message is.
+  }
+  console.error('AEP Attention: ignored a malformed first render in the page');
+  return undefined;
+}
 
 /** A watch-only hub's "Set Hub Token": the host asks for the token; nothing is sent to the hub. */
 function setTokenOf(about: PageRender): () => void {

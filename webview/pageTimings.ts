@@ -11,19 +11,19 @@ export const WARM_MEASURE = 'aep-attention:warm-components';
 
 export const PAGE_MARKS = {
   /** The bundle's first statement runs (fetched and compiled). */
-  scriptStart: 'aep-attention:script-start',
+  scriptStart: 'aep:script-start',
   /** Every module the page imports has run (main.ts's own body starts). */
-  modulesEvaluated: 'aep-attention:modules-evaluated',
+  modulesEvaluated: 'aep:modules-evaluated',
   /** The toolkit's components are defined. */
-  componentsRegistered: 'aep-attention:components-registered',
+  componentsRegistered: 'aep:components-registered',
   /** `ready` posted to the host. */
-  readyPosted: 'aep-attention:ready-posted',
+  readyPosted: 'aep:ready-posted',
   /** An `init` reached the page (before it is checked). */
-  initReceived: 'aep-attention:init-received',
+  initReceived: 'aep:init-received',
   /** The first screen is in the DOM (the page's `render` returned). */
-  rendered: 'aep-attention:rendered',
+  rendered: 'aep:rendered',
   /** The first field (or button) was given focus; `detail.documentFocused` says whether the page's document had focus then. */
-  fieldFocused: 'aep-attention:field-focused',
+  fieldFocused: 'aep:field-focused',
   /** The page's window took focus (the editor focused the webview). */
-  windowFocused: 'aep-attention:window-focused',
+  windowFocused: 'aep:window-focused',
 } as const;

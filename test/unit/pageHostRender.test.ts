@@ -41,3 +41,64 @@ test('a render refused by the protocol is not taken as shown, and updates wait f
   assert.deepEqual(webview.types(), ['init', 'init', 'update']);
   assert.equal(webview.shown().key, second.request.key);
 });
+
+test('a page loaded with its first render in its HTML: the ready that names it takes no init, and what waited follows at once', () => {
+  const webview = new FakeWebview();
+  const init = initFor(1, 'Deploy to staging?');
+  let builds = 0;
+  const messages: string[] = [];
+  const host = new PageHost(webview, new RecordingLogger(), { name: 'request page', init: () => (builds++, init), onMessage: (m) => messages.push(m.type) });
+  host.load();
+  const held = webview.loads[0];
+  assert.ok(held, 'the HTML holds a render');
+  assert.equal(held.request.key, init.request.key);
+  // Before ready, nothing is posted; an update waits.
+  host.post({ type: 'update', status: 'resolved', resolution: 'answered', reachability: { state: 'unknown' }, now: 2 });
+  assert.deepEqual(webview.types(), []);
+  webview.fromPage({ type: 'ready', shows: { key: held.request.key, generation: held.generation } });
+  assert.deepEqual(webview.types(), ['update'], 'no init: the page drew the one its HTML held');
+  assert.equal(builds, 1);
+  // What the page sends about that render is about what it shows.
+  webview.fromPage({ type: 'pin', key: held.request.key, generation: held.generation });
+  assert.deepEqual(messages, ['pin']);
+  assert.ok(host.isReady);
+});
+
+test('a ready that names no render, or another one than the HTML held, gets a fresh init; a held render is taken once', () => {
+  const webview = new FakeWebview();
+  const init = initFor(1, 'Deploy to staging?');
+  const messages: string[] = [];
+  const host = new PageHost(webview, new RecordingLogger(), { name: 'request page', init: () => init, onMessage: (m) => messages.push(m.type) });
+  host.load();
+  const held = webview.loads[0];
+  assert.ok(held);
+  // A page that saved state (rebuilt) ignores the render in its HTML: plain ready.
+  webview.fromPage({ type: 'ready' });
+  assert.deepEqual(webview.types(), ['init']);
+  assert.notEqual(webview.shown().generation, held.generation, 'a fresh render, not the one in the HTML');
+  // The HTML's render, named later (the page rebuilt from it once more), is stale: a fresh init again.
+  webview.setVisible(false);
+  webview.setVisible(true);
+  webview.fromPage({ type: 'ready', shows: { key: held.request.key, generation: held.generation } });
+  assert.deepEqual(webview.types(), ['init', 'init']);
+  // A message about the render in the HTML, which the page no longer shows, is dropped.
+  webview.fromPage({ type: 'pin', key: held.request.key, generation: held.generation });
+  assert.deepEqual(messages, []);
+  webview.fromShown({ type: 'pin' });
+  assert.deepEqual(messages, ['pin']);
+});
+
+test('a first render the protocol refuses is not put in the HTML: the page loads without one and gets it on ready', () => {
+  const webview = new FakeWebview();
+  const log = new RecordingLogger();
+  const good = initFor(1, 'Deploy to staging?');
+  let init: PageInit = { ...good, request: { ...good.request, beforeAsking: { actions: [], earlier: 'bogus' } } } as unknown as PageInit;
+  const host = new PageHost(webview, log, { name: 'request page', init: () => init, onMessage: () => undefined });
+  host.load();
+  assert.deepEqual(webview.loads, [undefined]);
+  assert.ok(log.lines.some((line) => line.startsWith('error refused to post an invalid message')), log.lines.join('\n'));
+  init = good;
+  webview.fromPage({ type: 'ready' });
+  assert.deepEqual(webview.types(), ['init']);
+  assert.equal(webview.shown().key, good.request.key);
+});
