@@ -84,9 +84,9 @@ export interface OpenRun {
 }
 
 /** Reads the webview's timings; run in the page's frame. */
-function readFrame(args: { prefix: string; warm: string }): FrameTimings {
+function readFrame(args: { names: string[]; warm: string }): FrameTimings {
   const marks = performance.getEntriesByType('mark')
-    .filter((entry) => entry.name.startsWith(args.prefix))
+    .filter((entry) => args.names.includes(entry.name))
     .map((entry) => {
       const detail = (entry as PerformanceMark).detail as { documentFocused?: unknown } | null;
       return { name: entry.name, startTime: entry.startTime, ...(typeof detail?.documentFocused === 'boolean' ? { documentFocused: detail.documentFocused } : {}) };
@@ -210,7 +210,7 @@ async function openOnce(page: Page, agent: Agent, prompt: string, fresh: boolean
     `the page showing "${prompt}" to focus its first field`, { timeoutMs: 30_000, everyMs: 50, show: () => 'not yet' });
   if (!frame) throw new Error('unreachable: no frame');
   const clickAt = await clickTime(page);
-  const timings = await frame.evaluate(readFrame, { prefix: 'aep-attention:', warm: WARM_MEASURE });
+  const timings = await frame.evaluate(readFrame, { names: Object.values(PAGE_MARKS), warm: WARM_MEASURE });
   const outerOrigin = await frame.parentFrame()?.evaluate(() => performance.timeOrigin).catch(() => undefined);
   agent.resolve(requestId);
   return openParts(clickAt, timings, outerOrigin, fresh);
@@ -223,10 +223,10 @@ async function closeAllEditors(page: Page): Promise<void> {
 }
 
 /**
- * The page alone, as in the webview tests: the real HTML, CSP, bundle and
- * stylesheet served on loopback to headless Chromium, `init` posted the
- * moment the page says `ready` (a host that answers at once). Parts from the
- * navigation's start, on the page's own marks: what of a first page is ours.
+ * The page alone, as in the webview tests: the real HTML (its first render
+ * in it, as PageHost.load puts it), CSP, bundle and stylesheet served on
+ * loopback to headless Chromium. Parts from the navigation's start, on the
+ * page's own marks: what of a first page is ours.
  */
 async function pageOnlyRuns(count: number): Promise<OpenRun[]> {
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'] });
@@ -236,10 +236,10 @@ async function pageOnlyRuns(count: number): Promise<OpenRun[]> {
     const request = formPage(GOLDEN_FORM_FIELDS.length);
     for (let i = 0; i < count; i++) {
       // browser.newPage() makes a context of its own each time: no cache, as a first page of a window.
-      const webview = await harness.open(browser);
+      // The page as the extension loads it: its first render in its HTML (PageHost.load).
+      const webview = await harness.open(browser, { firstRender: { type: 'init', request, now: Date.now() } });
       try {
-        await webview.post({ type: 'init', request, now: Date.now() });
-        const timings = await waitForValue(() => webview.page.evaluate(readFrame, { prefix: 'aep-attention:', warm: WARM_MEASURE }),
+        const timings = await waitForValue(() => webview.page.evaluate(readFrame, { names: Object.values(PAGE_MARKS), warm: WARM_MEASURE }),
           (read) => read.marks.some((mark) => mark.name === PAGE_MARKS.fieldFocused), 'the page to focus its first field', { timeoutMs: 15_000, everyMs: 20 });
         if (webview.errors.length > 0) throw new Error(`the request page reported errors: ${webview.errors.join('; ')}`);
         const run = openParts(timings.timeOrigin, { ...timings, marks: timings.marks.map((mark) => (mark.name === PAGE_MARKS.fieldFocused ? { ...mark, documentFocused: true } : mark)) }, undefined, true);
@@ -268,7 +268,7 @@ export async function runOpenFocused(ctx: BenchContext, options = openFocusedOpt
     const values = alone.map((run) => run.parts[part] ?? NaN);
     metrics.push(metric(`page alone: ${part}`, 'ms', median(values), { detail: { runs: values.length, ...spread(values) } }));
   }
-  notes.push(`page alone: the request page in headless Chromium (no editor), ${options.pageLoads} fresh loads, a four-field form; its "ready → init" is this benchmark posting init once it sees ready (polled every 20 ms), not a host's`);
+  notes.push(`page alone: the request page in headless Chromium (no editor), ${options.pageLoads} fresh loads of a four-field form, its first render in its HTML as the extension loads it`);
   if (options.windows === 0) {
     notes.push('quick mode: no code-server, only the page alone');
     return { id: 'open-focused', title: 'Open → focused', durationMs: now() - started, metrics, notes };
