@@ -132,7 +132,12 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // The disposal helpers (toDisposable, DisposableStore, MutableDisposable, DisposableMap:
 // about 1.35 KB minified, less the inline dispose objects they replace): +1,196 bytes,
 // 308,102 bytes.
-const ACTIVATION_BUDGET_BYTES = 308_600;
+// A new page's first render in its HTML (issue 40: no ready → init round trip before the
+// first screen): PageHost.load and the render it takes on ready, the HTML's inert JSON
+// element and its escaping, the panel adapter's load: +766 bytes, 308,868 bytes. The
+// pages are loaded at activation (the serializer restores them), so this lands here;
+// loading the pages' controllers on first need is the issue's remaining activation cut.
+const ACTIVATION_BUDGET_BYTES = 309_100;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -147,7 +152,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // bundle it replaced (371,856): what splitting costs (each chunk's imports and exports
 // under their own names, and the two-statement banner that gives each chunk require).
 // Merged with the two changes above: 381,557 bytes. With the disposal helpers: 382,753.
-const EXTENSION_TOTAL_BUDGET_BYTES = 383_200;
+// With a new page's first render in its HTML (above, +766): 383,519.
+const EXTENSION_TOTAL_BUDGET_BYTES = 383_800;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
