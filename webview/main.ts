@@ -288,9 +288,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   onMessage(message.data);
 });
 
-if (firstRender) onMessage(firstRender);
+// Ready first, naming the render about to be drawn: what the page posts while drawing it (a pin for a handed draft) must find the host knowing it.
 vscode.postMessage({ type: 'ready', ...(firstRender && { shows: { key: firstRender.request.key, generation: firstRender.generation } }) });
 performance.mark(PAGE_MARKS.readyPosted);
+if (firstRender) onMessage(firstRender);
 
 /**
  * The first render the host put in the page's HTML (src/app/page/webviewHtml.ts),

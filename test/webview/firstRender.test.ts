@@ -45,9 +45,9 @@ describe('request page: the first render in its HTML', chromiumSuite(), () => {
       assert.deepEqual(ready, { type: 'ready', shows: { key: request.key, generation: 1 } });
       assert.ok((await page.page.locator('#prompt').textContent())?.includes('Configure the new service deployment'));
       assert.equal(await page.page.evaluate(() => document.activeElement?.id), 'field-0');
-      // Drawn before ready went, and with no warm-up of the components after it.
-      const order = await page.page.evaluate((marks) => [marks.rendered, marks.readyPosted].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? -1), PAGE_MARKS);
-      assert.ok(order[0]! >= 0 && order[0]! <= order[1]!, `rendered before ready: ${order.join(' / ')}`);
+      // Read from the HTML before ready went, drawn after it, with no warm-up of the components.
+      const order = await page.page.evaluate((marks) => [marks.initReceived, marks.readyPosted, marks.rendered].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? -1), PAGE_MARKS);
+      assert.ok(order[0]! >= 0 && order[0]! <= order[1]! && order[1]! <= order[2]!, `read, ready, drawn: ${order.join(' / ')}`);
       assert.equal(await page.page.evaluate(() => performance.getEntriesByType('measure').length), 0, 'no warm-up');
       // What the page sends names that render.
       await page.page.locator('#field-0').click();
@@ -55,6 +55,22 @@ describe('request page: the first render in its HTML', chromiumSuite(), () => {
       const pin = await page.waitForPosted((message) => message['type'] === 'pin');
       assert.deepEqual(pin, { type: 'pin', key: request.key, generation: 1 });
       assert.deepEqual(await page.violations(), []);
+      assert.deepEqual(page.errors, []);
+    } finally {
+      await page.page.close();
+    }
+  });
+
+  test('a draft handed over in the first render pins the page, and the pin comes after the ready that names the render', async () => {
+    if (!browser || !harness) throw new Error('the suite did not start');
+    const request = viewOf(requestEvent(FORM));
+    const page = await harness.open(browser, { firstRender: { type: 'init', request, now: Date.now(), draft: { fields: { name: { value: 'jobs-high' } } } } });
+    try {
+      const pin = await page.waitForPosted((message) => message['type'] === 'pin');
+      assert.deepEqual(pin, { type: 'pin', key: request.key, generation: 1 });
+      // The host takes a message about a render only once a ready named it (PageHost): ready first.
+      assert.deepEqual((await page.posted()).map((message) => message['type']), ['ready', 'pin']);
+      assert.equal(await page.page.evaluate(() => (document.querySelector('#field-0') as HTMLElement & { value?: string } | null)?.value), 'jobs-high');
       assert.deepEqual(page.errors, []);
     } finally {
       await page.page.close();
