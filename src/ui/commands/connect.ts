@@ -1,9 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
-import { hubFrom } from '../../app/hubs/commandTargets';
+import { hubAdded, hubFrom } from '../../app/hubs/commandTargets';
 import { addressError, saveTarget } from '../../app/hubs/connectPlan';
 import { hubId } from '../../app/hubs/hubList';
+import { allowInsecureRemote } from '../services/settings';
 import { pick } from '../surfaces';
 import { COMMANDS, type RegisterCommand } from './commandIds';
 import { pickHub } from './hubPicker';
@@ -62,7 +63,7 @@ async function connect(hubs: Hubs, tokens: TokenSteps, afterConnect: (hub: Hub) 
   }
   // The new hub connects as the settings change (hubs.ts).
   await config.update('hubUrl', url, target);
-  const added = await hubNamed(hubs, hubId(url));
+  const added = await hubAdded(hubs, hubId(url));
   if (!added) return;
   await tokens.offerToken(added);
   afterConnect(added);
@@ -76,29 +77,4 @@ async function pickScope(): Promise<vscode.ConfigurationTarget | undefined> {
     ],
     { title: l10n.t('Save the hub address for') },
   );
-}
-
-/** The hub of that id once the settings change has added it (hubs.ts reconciles on the change event); undefined after a few seconds without. */
-function hubNamed(hubs: Hubs, id: string): Promise<Hub | undefined> {
-  const now = hubs.get(id);
-  if (now) return Promise.resolve(now);
-  return new Promise((resolve) => {
-    const done = (hub: Hub | undefined) => {
-      clearTimeout(timer);
-      listener.dispose();
-      resolve(hub);
-    };
-    const timer = setTimeout(() => done(undefined), 5_000);
-    const listener = hubs.onDidChangeHubs(() => {
-      const hub = hubs.get(id);
-      if (hub) done(hub);
-    });
-  });
-}
-
-/** The user's allowInsecureRemote, or the workspace's once trusted, as settings.ts reads it (restricted setting). */
-function allowInsecureRemote(): boolean {
-  const inspected = vscode.workspace.getConfiguration('aepAttention').inspect<boolean>('allowInsecureRemote');
-  const workspace = vscode.workspace.isTrusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
-  return (workspace ?? inspected?.globalValue) === true;
 }
