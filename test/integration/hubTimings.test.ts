@@ -18,12 +18,15 @@ after(async () => {
   await Promise.all(hubs.map((hub) => hub.close()));
 });
 
+/** The longest a test client backs off before it tries again. */
+const BACKOFF_CAP_MS = 200;
+
 function client(url: string, options: Partial<HubClientOptions> = {}) {
   const log = new RecordingLogger();
   const states: ClientState[] = [];
   const c = new HubClient({
     hubUrl: url, token: 'any', senderName: 'test-editor', inbox: new Inbox(), positions: new MemoryPositionStore(), log,
-    backoffBaseMs: 50, backoffCapMs: 200, ...options,
+    backoffBaseMs: 50, backoffCapMs: BACKOFF_CAP_MS, ...options,
   });
   c.onDidChangeState((state) => states.push(state));
   c.start();
@@ -131,13 +134,17 @@ describe('a hub that drops the client during every replay of everything', () => 
     const froms: unknown[] = [];
     let latest: { terminate(): void } | undefined;
     const replayAllHello = { ...FAKE_HUB_HELLO, capabilities: { replay: { all: true } } };
-    // A fake clock, moved 10 ms at each look while the test waits, and at once past stableMs below.
+    // A fake clock, moved only once what the test waits for has happened: past the hub's drop, past the
+    // client's backoff (at most BACKOFF_CAP_MS), and past stableMs below.
     t.mock.timers.enable({ apis: ['setTimeout'] });
-    const until = (holds: () => boolean, what: string) =>
-      waitUntil(() => {
-        t.mock.timers.tick(10);
-        return holds();
-      }, what, 10_000, () => log.lines.join('\n'));
+    const dropDelayMs = 20;
+    const backingOff = () => states.filter((state) => state.kind === 'backing-off').length;
+    const until = (holds: () => boolean, what: string) => waitUntil(holds, what, 10_000, () => log.lines.join('\n'));
+    /** The client lost its connection (the `lost`th time) and backs off: the clock runs its backoff out, and it connects again. */
+    const retryAfter = async (lost: number) => {
+      await until(() => backingOff() >= lost, `backing off after connection ${lost}`);
+      t.mock.timers.tick(BACKOFF_CAP_MS);
+    };
     const dropper = await hub((ws, frame) => {
       if (frame['type'] === 'hello') ws.send(JSON.stringify(replayAllHello));
       if (frame['type'] !== 'subscribe') return;
@@ -145,12 +152,17 @@ describe('a hub that drops the client during every replay of everything', () => 
       latest = ws;
       ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
       // A slow-consumer drop (AEP-0003 §8.4) early in a replay of everything.
-      if (frame['from'] === 'all') setTimeout(() => ws.terminate(), 20);
+      if (frame['from'] === 'all') setTimeout(() => ws.terminate(), dropDelayMs);
     });
     const positions = new MemoryPositionStore([{ session: 's1', epoch: 0, seq: 7 }]);
     const { c, log, states } = client(dropper.url, { positions, stableMs: 400 });
     const notices: unknown[] = [];
     c.onDidNoteResume((notice) => notices.push(notice));
+    for (let drop = 1; drop <= 3; drop++) {
+      await until(() => froms.length >= drop, `subscription ${drop}`);
+      t.mock.timers.tick(dropDelayMs);
+      await retryAfter(drop);
+    }
     await until(() => froms.length >= 4, 'four subscriptions');
     assert.deepEqual(froms.slice(0, 4), ['all', 'all', 'all', [{ session: 's1', epoch: 0, seq: 7 }]]);
     assert.ok(log.lines.some((line) => /dropped the last 3 connections while replaying everything/.test(line)), log.lines.join('\n'));
@@ -166,6 +178,7 @@ describe('a hub that drops the client during every replay of everything', () => 
     assert.equal(states.length, seen, 'nothing asked for while the positions connection lasted');
     assert.equal(froms.length, 4);
     latest?.terminate();
+    await retryAfter(4);
     await until(() => froms.length >= 5, 'a fifth subscription');
     assert.equal(froms[4], 'all', 'after a connection that lasted, everything is asked for again');
     c.dispose();

@@ -14,7 +14,7 @@ import { AnswerHistory } from '../../src/history/answerHistory';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import { HistoryPageController } from '../../src/app/page/historyPageController';
 import { describeRefusal } from '../../src/words/outcomeMessages';
-import { RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/app/page/requestPageController';
+import { CLOSE_AFTER_RESOLVED_MS, RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/app/page/requestPageController';
 import type { HostToWebview, PageRender } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
@@ -130,7 +130,9 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     current = next;
     inbox.fire({ hub: { id: next.hub }, change: { item: { key: next.key } } });
   };
-  return { webview, log, controller, answered, change, settledLater: restored.fire, sentAnswer: sentAnswers.fire, settledAnswer: settledAnswers.fire };
+  /** Listeners of the hubs' events now: this page's, as no one else listens here. */
+  const hubListeners = () => [inbox, roster, state, restored, sentAnswers, settledAnswers].reduce((sum, source) => sum + source.listening(), 0);
+  return { webview, log, controller, answered, change, hubListeners, settledLater: restored.fire, sentAnswer: sentAnswers.fire, settledAnswer: settledAnswers.fire };
 }
 
 /** Resolves once the page has been posted `count` messages (an outcome follows its answer's promise). */
@@ -582,6 +584,36 @@ describe('request page host', () => {
     change({ ...item, status: 'resolved' });
     webview.fromShown(submit({ option: 'allow' }));
     assert.deepEqual(webview.types(), ['init']);
+  });
+
+  test('a page closed by hand, taken over, or closed after its request resolved leaves no listener behind, on the hubs or on the webview', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const item = permissionItem();
+    const first = page(item);
+    first.webview.fromPage({ type: 'ready' });
+    assert.equal(first.hubListeners(), 6);
+    assert.equal(first.webview.listening(), 3);
+    // Taken over: the old page lets go of everything, the new one holds only its own.
+    first.controller.host.detach();
+    assert.equal(first.hubListeners(), 0);
+    assert.equal(first.webview.listening(), 0);
+    const other: Readonly<AttentionItem> = { ...item, key: `${item.key}-other`, requestId: `${item.requestId}-other` };
+    const second = page(other, {}, { webview: first.webview, alreadyLoaded: true });
+    assert.equal(second.webview.listening(), 3);
+    second.controller.dispose();
+    assert.equal(second.hubListeners(), 0);
+    assert.equal(second.webview.listening(), 0);
+    // Closed by its own timer once resolved (the person chose to close pages then).
+    const third = page(item, { closeWhenResolved: () => true });
+    third.webview.fromPage({ type: 'ready' });
+    third.change({ ...item, status: 'resolved', resolution: 'approved' });
+    t.mock.timers.tick(CLOSE_AFTER_RESOLVED_MS - 1);
+    assert.equal(third.webview.disposed, false);
+    assert.equal(third.hubListeners(), 6);
+    t.mock.timers.tick(1);
+    assert.equal(third.webview.disposed, true);
+    assert.equal(third.hubListeners(), 0);
+    assert.equal(third.webview.listening(), 0);
   });
 
   test('an outcome that settles after the page closed is not posted to it', async () => {

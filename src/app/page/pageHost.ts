@@ -1,3 +1,4 @@
+import { DisposableStore, toDisposable } from '../../base/disposable';
 import type { Logger } from '../../base/logger';
 import { hostToWebviewSchema, isRequestMessage, webviewToHostSchema, type HostToWebview, type PageInit, type PageRender, type RequestMessage, type WebviewToHost } from '../../shared/webviewMessages';
 
@@ -60,26 +61,25 @@ export interface PageHostOptions {
  */
 export class PageHost {
   private ready = false;
-  private disposed = false;
   private readonly waiting: HostToWebview[] = [];
   /** What the page was last told to render: its messages about a request must name it. */
   private shown: PageRender | undefined;
-  private readonly subscriptions: Unsubscribe[] = [];
-  private readonly disposeListeners: Array<() => void> = [];
+  /** The webview's events, then the listeners of `onDidDispose`: released together, in that order, when the host lets go. */
+  private readonly owned = new DisposableStore();
 
   constructor(
     private readonly webview: PageWebview,
     private readonly log: Logger,
     private readonly options: PageHostOptions,
   ) {
-    this.subscriptions.push(
-      webview.onDidReceiveMessage((raw) => this.receive(raw)),
+    this.owned.add(webview.onDidReceiveMessage((raw) => this.receive(raw)));
+    this.owned.add(
       webview.onDidChangeVisible(() => {
         // Hidden, the page is gone; shown again, it loads anew and says ready.
         if (!webview.visible) this.ready = false;
       }),
-      webview.onDidDispose(() => this.dispose()),
     );
+    this.owned.add(webview.onDidDispose(() => this.dispose()));
     // Rendered by the owner's `refresh()` once it is built.
     if (options.alreadyLoaded && webview.visible) this.ready = true;
   }
@@ -91,7 +91,7 @@ export class PageHost {
 
   /** Posts at once to a ready page, else when it is ready (after its `init`). */
   post(message: HostToWebview): void {
-    if (this.disposed) return;
+    if (this.owned.isDisposed) return;
     // Checked here too, so a host bug shows up in the log rather than as a broken page.
     const checked = hostToWebviewSchema.safeParse(message);
     if (!checked.success) {
@@ -112,9 +112,9 @@ export class PageHost {
     this.webview.reveal();
   }
 
+  /** Runs `listener` when the host lets go of the webview, at once if it has already. */
   onDidDispose(listener: () => void): void {
-    if (this.disposed) listener();
-    else this.disposeListeners.push(listener);
+    this.owned.add(toDisposable(listener));
   }
 
   dispose(): void {
@@ -133,12 +133,10 @@ export class PageHost {
   }
 
   private release(): boolean {
-    if (this.disposed) return false;
-    this.disposed = true;
+    if (this.owned.isDisposed) return false;
     this.ready = false;
     this.waiting.length = 0;
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
-    for (const listener of this.disposeListeners.splice(0)) listener();
+    this.owned.dispose();
     return true;
   }
 
@@ -175,7 +173,7 @@ export class PageHost {
   }
 
   private receive(raw: unknown): void {
-    if (this.disposed) return;
+    if (this.owned.isDisposed) return;
     const parsed = webviewToHostSchema.safeParse(raw);
     if (!parsed.success) {
       this.log.warn(`ignored a malformed message from a ${this.options.name}`);
