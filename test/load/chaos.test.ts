@@ -7,7 +7,7 @@
 // command id is resent after a drop, never a new one: AEP-0004 §2.3).
 //
 // Sizes come from the environment for a longer run by hand, e.g.
-//   CHAOS_SECONDS=60 CHAOS_RATE=10000 CHAOS_SEVERS=600 node --test out/hN/integration/chaos.test.js
+//   CHAOS_SECONDS=60 CHAOS_RATE=10000 CHAOS_SEVERS=600 node --test out/test/load/chaos.test.js
 // (also CHAOS_SESSIONS, CHAOS_TARGETS, CHAOS_TARGET_SESSIONS, CHAOS_REQUEST_EVERY,
 // CHAOS_RELOADS, CHAOS_SEED, CHAOS_SLOW_CONSUMER_BYTES). A failing run prints, per
 // request, which window applied its events and the position saved at the reload.
