@@ -26,7 +26,10 @@ export const LOG_CODES = [
   'answer-evicted',
   'answer-text-unkept',
   // storage: every versioned slot
+  'storage-read-failed',
+  'storage-unreadable',
   'storage-newer-version',
+  'storage-newer-kept',
   'storage-entries-skipped',
   'storage-entry-unserializable',
   'storage-trimmed',
@@ -34,7 +37,6 @@ export const LOG_CODES = [
   'storage-write-failed',
   // the window's stores over the slots
   'positions-trimmed',
-  'requests-trimmed',
   'requests-restored',
   'history-remasked',
   'secret-values-unreadable',

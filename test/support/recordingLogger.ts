@@ -60,6 +60,11 @@ export class RecordingLogger implements Logger {
     return this.find({ level, code }).length;
   }
 
+  /** The data of each line at `level` with `code`, in order: the ids and counts a test compares as values. */
+  dataOf(level: LogLevel, code: LogCode): Array<LogEntry['data']> {
+    return this.find({ level, code }).map((entry) => entry.data);
+  }
+
   /** "level code" of each coded entry (at `levels`, when given), in order: a compact shape to `deepEqual`. */
   codes(...levels: LogLevel[]): string[] {
     return this.entries
