@@ -12,9 +12,14 @@ export const LOG_CODES = [
   'subscription-refused',
   'ack-subscription-refused',
   'connection-lost',
+  'connection-failed',
   'hub-error',
   'replay-gap',
+  // client: how a connection resumes (resumeTracker.ts ResumeNotice, whose codes these are)
+  'no-replay-all',
+  'left-out',
   'replay-all-cut-short',
+  'replay-all-unverifiable',
   'roster-ignored',
   'ack-window-clamped',
   // client: answers on the wire and across reloads
