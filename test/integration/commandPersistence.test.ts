@@ -72,7 +72,7 @@ describe('unsettled commands across a reload', () => {
       windows.push(second);
       await waitUntil(() => second.restored.length > 0, 'the restored command to settle', 10_000, () => second.log.lines.join('\n'));
       assert.deepEqual(second.restored, [{ kind: 'accepted', commandId }]);
-      assert.ok(second.log.lines.some((line) => line.includes(`sent control.attention.respond ${commandId}`) && line.includes('same id')));
+      assert.ok(second.log.dataOf('info', 'command-sent').some((data) => data['commandId'] === commandId && data['sameIdAgain'] === true), second.log.lines.join('\n'));
       await waitUntil(() => agentLog.some((line) => line.startsWith(`demo-agent: re-acked ${commandId}`)), 'the re-ack', 5_000, () => agentLog.join('\n'));
       const executions = agentLog.filter((line) => /^demo-agent: accepted /.test(line));
       assert.equal(executions.length, 1, 'executed once');
