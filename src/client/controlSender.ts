@@ -184,7 +184,7 @@ export class ControlSender {
         this.store?.remove(stored.id);
         this.log.info(`dropped unsettled answer ${stored.id}: request ${stored.subject} is no longer known here, so it cannot be sent again from here`, {
           code: 'command-dropped',
-          data: { commandId: stored.id, requestId: stored.subject, request: 'unknown' },
+          data: { ...ids(stored), why: 'request-unknown' },
         });
         continue;
       }
@@ -192,7 +192,7 @@ export class ControlSender {
         const outcome: SendOutcome = { kind: 'not-kept', commandId: stored.id, sent: stored.unsent !== true };
         this.log.info(`not sending answer ${stored.id} for request ${stored.subject} again: it held text that is not kept across a reload`, {
           code: 'command-dropped',
-          data: { commandId: stored.id, requestId: stored.subject, request: 'open', textKept: false },
+          data: { ...ids(stored), why: 'text-not-kept' },
         });
         void Promise.resolve().then(() => onOutcome(outcome, stored));
         restored++;
@@ -209,7 +209,7 @@ export class ControlSender {
       } else {
         this.log.info(`restored answer ${command.id} for request ${command.subject}: it goes out ${unsent ? '' : 'again, '}unchanged, once connected`, {
           code: 'command-restored',
-          data: { commandId: command.id, requestId: command.subject, writtenBefore: unsent !== true },
+          data: ids(command),
         });
         void this.enqueue(command, { writtenBefore: unsent !== true }).then((outcome) => onOutcome(outcome, stored));
       }
@@ -263,7 +263,7 @@ export class ControlSender {
         inFlight.attempts++;
         this.log.info(`sent ${inFlight.type} ${inFlight.id} for request ${inFlight.subject} (resend ${inFlight.attempts - 1} while awaiting its ack, same id)`, {
           code: 'command-sent',
-          data: { commandId: inFlight.id, requestId: inFlight.subject, resend: inFlight.attempts - 1 },
+          data: { ...ids(inFlight), sameIdAgain: true },
         });
       }
       return new Promise<SendOutcome>((resolve) => inFlight.joined.push(resolve));
@@ -392,7 +392,7 @@ export class ControlSender {
     this.store?.remove(command.id);
     this.log.info(`dropped unsettled answer ${command.id}: request ${command.subject} is no longer open, so it is not sent again`, {
       code: 'command-dropped',
-      data: { commandId: command.id, requestId: command.subject, request: 'closed' },
+      data: { ...ids(command), why: 'request-closed' },
     });
     return lookup;
   }
@@ -409,7 +409,7 @@ export class ControlSender {
     this.log.info(`sent ${entry.type} ${entry.id} for request ${entry.subject}${again}`, {
       code: 'command-sent',
       // `sameIdAgain`: these bytes may have gone out before (a resend, or written before a restart): the target dedupes them.
-      data: { commandId: entry.id, requestId: entry.subject, resend: entry.attempts - 1, sameIdAgain: entry.attempts > 1 || entry.writtenBefore },
+      data: { ...ids(entry), sameIdAgain: entry.attempts > 1 || entry.writtenBefore },
     });
     entry.timer = setTimeout(() => {
       this.rememberTimedOut(entry);
@@ -433,4 +433,9 @@ export class ControlSender {
 /** An ack comes from the command's target when it is an event of the addressed session under the owner's identity. */
 function fromTarget(event: AepEvent, target: CommandTarget): boolean {
   return event.session === target.session && event.source === target.source;
+}
+
+/** A command's log data: its id and its request's. */
+function ids(command: { id: string; subject: string }): { commandId: string; requestId: string } {
+  return { commandId: command.id, requestId: command.subject };
 }

@@ -384,7 +384,7 @@ export class HubClient {
     const delay = this.backoff.next();
     this.options.log.warn(`${lostLogLine(why)}; retrying in ${delay} ms`, {
       code: 'connection-lost',
-      data: { reason: why.code, retryMs: delay, ...(why.code === 'frame-too-large' ? { limitBytes: why.limitBytes } : {}) },
+      data: { reason: why.code, ...(why.code === 'frame-too-large' ? { limitBytes: why.limitBytes } : {}) },
     });
     this.setState({ kind: 'backing-off', attempt: this.backoff.attempts, retryAt: Date.now() + delay, lost: why });
     this.retryTimer = setTimeout(() => {

@@ -248,7 +248,7 @@ describe('ControlSender with a store', () => {
     second.connected((text) => (written.push(text), true));
     assert.deepEqual(written, []);
     assert.equal(store.size, 0);
-    assert.deepEqual(log.dataOf('info', 'command-dropped').map((data) => [data['requestId'], data['request']]), [['R1', 'closed']]);
+    assert.deepEqual(log.dataOf('info', 'command-dropped').map((data) => [data['requestId'], data['why']]), [['R1', 'request-closed']]);
   });
 
   test('restored, then its request closes before the connection is back: "request-closed", sent or not as it was, never resent', async () => {
@@ -461,7 +461,7 @@ describe('unsettled commands: nothing sent as typed, nor a secret, is kept reada
     assert.deepEqual(store.list().map((c) => c.id), [awaiting.id], 'only the one awaiting its ack is kept');
     assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), [awaiting.id], 'and so on disk');
     assert.equal(second.resend(timedOut.id), undefined);
-    assert.deepEqual(log.dataOf('info', 'command-dropped'), [{ commandId: timedOut.id, requestId: 'R-gone', request: 'unknown' }]);
+    assert.deepEqual(log.dataOf('info', 'command-dropped'), [{ commandId: timedOut.id, requestId: 'R-gone', why: 'request-unknown' }]);
     const written: string[] = [];
     second.connected((text) => (written.push(text), true));
     assert.deepEqual(written, [JSON.stringify(awaiting)], "an unknown request is the agent's to nack");
