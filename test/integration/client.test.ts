@@ -560,16 +560,16 @@ describe('client against the demo agent', () => {
         settled.push(o.kind);
         return o;
       });
-      await waitUntil(() => agentLog.some((line) => /accepted/.test(line)), 'the agent to accept');
+      await waitUntil(() => agent.decisions().some((decision) => decision.kind === 'accepted'), 'the agent to accept');
       assert.deepEqual(settled, [], 'the ack never arrived');
       proxy.sever();
       await waitUntil(() => h.client.state.kind === 'backing-off', 'the drop');
       proxy.restore();
       assert.equal((await outcome).kind, 'accepted');
-      await waitUntil(() => agentLog.some((line) => /re-acked/.test(line)), 'the re-ack of the resent command', 5_000, () => agentLog.join('\n'));
+      await waitUntil(() => agent.decisions().some((decision) => decision.kind === 'replayed'), 'the re-ack of the resent command', 5_000, () => agentLog.join('\n'));
       await waitUntil(() => h.inbox.item(item.key)?.status === 'resolved', 'resolved');
       assert.deepEqual(settled, ['accepted']);
-      assert.equal(agentLog.filter((line) => /^demo-agent: accepted /.test(line)).length, 1, 'executed once');
+      assert.equal(agent.decisions().filter((decision) => decision.kind === 'accepted').length, 1, 'executed once');
       assert.equal(h.client.stats.commandsSettled, 1);
     } finally {
       await agent.close();
