@@ -60,7 +60,7 @@ export interface AgentOptions {
 }
 
 /** One command the agent received and what it did with it (controlTarget.ts `CommandDecision`). */
-export type AgentDecision = CommandDecision & { commandId: string; commandType: string };
+export type AgentDecision = CommandDecision & { commandId: string; commandType: string; subject?: string };
 
 export type AgentExit =
   | { reason: 'completed' }
@@ -320,7 +320,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
         }
         if (stopped) return;
         const step = target.handle(event, Date.now());
-        decisions.push({ ...step.decision, commandId: event.id, commandType: event.type });
+        decisions.push({ ...step.decision, commandId: event.id, commandType: event.type, ...(event.subject === undefined ? {} : { subject: event.subject }) });
         send(step);
         maybeFinish();
         return;
