@@ -15,13 +15,13 @@ export const LOG_CODES = [
   'connection-failed',
   'hub-error',
   'replay-gap',
+  'roster-ignored',
+  'ack-window-clamped',
   // client: how a connection resumes (resumeTracker.ts ResumeNotice, whose codes these are)
   'no-replay-all',
   'left-out',
   'replay-all-cut-short',
   'replay-all-unverifiable',
-  'roster-ignored',
-  'ack-window-clamped',
   // client: answers on the wire and across reloads
   'command-sent',
   'command-dropped',
