@@ -132,14 +132,17 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // The disposal helpers (toDisposable, DisposableStore, MutableDisposable, DisposableMap:
 // about 1.35 KB minified, less the inline dispose objects they replace): +1,196 bytes,
 // 308,102 bytes.
-const ACTIVATION_BUDGET_BYTES = 308_600;
+// Log lines by typed code (issue 41: each line a test or a person looks for carries its
+// code and the ids and counts it names as data, about 40 calls): +1,790 bytes, 309,892.
+const ACTIVATION_BUDGET_BYTES = 310_400;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
 // the first answer there.
 const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes: number]> = [
-  // 63.6 KB once merged with the end of "Before asking" (its paced saves and pairing are the intake's).
-  ['hubClient-', 'the connection (63.6 KB today)', 64_500],
+  // 63.6 KB once merged with the end of "Before asking" (its paced saves and pairing are the intake's);
+  // 64.9 KB with the connection's and the answers' log codes (+1,271 bytes).
+  ['hubClient-', 'the connection (64.9 KB today)', 65_500],
   ['inlineFlow-', "the quick input's step loop (9 KB today)", 9_500],
   ['quickInputs-', 'the real quick input (2.2 KB today)', 2_500],
 ];
@@ -147,7 +150,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // bundle it replaced (371,856): what splitting costs (each chunk's imports and exports
 // under their own names, and the two-statement banner that gives each chunk require).
 // Merged with the two changes above: 381,557 bytes. With the disposal helpers: 382,753.
-const EXTENSION_TOTAL_BUDGET_BYTES = 383_200;
+// With the log codes: 385,814 (+3,061).
+const EXTENSION_TOTAL_BUDGET_BYTES = 386_300;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -3,6 +3,7 @@
 // answer pipeline over a real sender and command store.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test, type TestContext } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { AnswerPipeline, type AnswerFacts, type AnswerSurface } from '../../src/answer/answerPipeline';
 import { recordedAnswer, type SentAnswer } from '../../src/inbox/recordedAnswer';
 import type { Answer } from '../../src/aep/attention';
@@ -199,7 +200,8 @@ describe('request page host', () => {
       return { item, other, stale, first, second, webview: second.webview };
     }
     /** The log lines saying a message of `type` for the render `stale` was dropped, while the page shows `now`. */
-    const dropped = (log: RecordingLogger, type: string, stale: PageRender, now: PageRender) => log.lines.filter((line) => line === `warn dropped a ${type} from a request page: it was for render ${stale.generation}, the page shows ${now.generation}`);
+    const dropped = (log: RecordingLogger, type: string, stale: PageRender, now: PageRender) =>
+      log.dataOf('warn', 'page-message-stale').filter((data) => isDeepStrictEqual(data, { page: 'request page', type, render: stale.generation, shown: now.generation }));
 
     test('a Send of Allow clicked on A, arriving after the page was reused for B: B is not answered, nothing reaches the hub, the log says it was dropped', async () => {
       const item = permissionItem();
@@ -292,7 +294,7 @@ describe('request page host', () => {
       const { stale, second, webview } = reused({ pin: () => pins++ });
       webview.fromPage({ type: 'pin', key: stale.key, generation: webview.shown().generation });
       assert.equal(pins, 0);
-      assert.equal(second.log.lines.filter((line) => line.startsWith('warn dropped a pin from a request page')).length, 1, second.log.lines.join('\n'));
+      assert.deepEqual(second.log.dataOf('warn', 'page-message-stale').map((data) => data['type']), ['pin'], second.log.lines.join('\n'));
     });
 
     test('a message about a request reaching a page not rendered yet is dropped', () => {
@@ -300,7 +302,7 @@ describe('request page host', () => {
       const { webview, log, answered } = page(item);
       webview.fromPage({ ...submit({ option: 'allow' }), key: item.key, generation: 1 });
       assert.deepEqual(answered, []);
-      assert.ok(log.lines.includes('warn dropped a submit from a request page: it was for render 1, the page shows none'), log.lines.join('\n'));
+      assert.deepEqual(log.dataOf('warn', 'page-message-stale'), [{ page: 'request page', type: 'submit', render: 1, shown: 'none' }], log.lines.join('\n'));
     });
   });
 
@@ -386,7 +388,7 @@ describe('request page host', () => {
     for (const bad of [{ type: 'submit', submitId: '', answer: { option: 'allow' } }, { type: 'erase-everything' }, 'ready', null]) webview.fromPage(bad);
     assert.deepEqual(answered, [], 'nothing reached the answer path');
     assert.deepEqual(webview.types(), ['init'], 'nothing was posted back');
-    assert.equal(log.lines.filter((line) => line === 'warn ignored a malformed message from a request page').length, 4, log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('warn', 'page-message-malformed'), Array(4).fill({ page: 'request page' }), log.lines.join('\n'));
   });
 
   test('a Send from the page reaches the answer path and its outcome is posted back', async () => {
@@ -572,7 +574,7 @@ describe('request page host', () => {
     webview.fromPage({ type: 'ready' });
     controller.host.post({ type: 'outcome', submitId: 'x', phase: 'no-such-phase', message: '' } as unknown as HostToWebview);
     assert.deepEqual(webview.types(), ['init']);
-    assert.ok(log.lines.some((line) => line.startsWith('error refused to post an invalid message to a request page')), log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('error', 'page-message-invalid'), [{ page: 'request page', type: 'outcome' }], log.lines.join('\n'));
   });
 
   test('disposed, the page stops listening: later changes post nothing and the webview is released', () => {
@@ -660,6 +662,6 @@ describe('history page host', () => {
     assert.equal(init.request.hub, 'laptop');
     webview.fromShown(submit({ option: 'deny' }));
     assert.deepEqual(webview.types(), ['init'], 'nothing is posted for it');
-    assert.ok(log.lines.includes('warn ignored a submit from a read-only history page'), log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('warn', 'page-message-read-only'), [{ type: 'submit' }], log.lines.join('\n'));
   });
 });

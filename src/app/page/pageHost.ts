@@ -95,7 +95,7 @@ export class PageHost {
     // Checked here too, so a host bug shows up in the log rather than as a broken page.
     const checked = hostToWebviewSchema.safeParse(message);
     if (!checked.success) {
-      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`);
+      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`, { code: 'page-message-invalid', data: { page: this.options.name, type: message.type } });
       return;
     }
     // Nothing goes to a page that was not rendered what it is about (a refused `init` leaves it showing the one before).
@@ -163,7 +163,7 @@ export class PageHost {
     this.shown = undefined;
     const checked = hostToWebviewSchema.safeParse(init);
     if (!checked.success) {
-      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`);
+      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`, { code: 'page-message-invalid', data: { page: this.options.name, type: init.type } });
       return;
     }
     this.webview.postMessage(checked.data);
@@ -176,7 +176,7 @@ export class PageHost {
     if (this.owned.isDisposed) return;
     const parsed = webviewToHostSchema.safeParse(raw);
     if (!parsed.success) {
-      this.log.warn(`ignored a malformed message from a ${this.options.name}`);
+      this.log.warn(`ignored a malformed message from a ${this.options.name}`, { code: 'page-message-malformed', data: { page: this.options.name } });
       return;
     }
     const message = parsed.data;
@@ -198,7 +198,10 @@ export class PageHost {
   private shows(message: RequestMessage): boolean {
     const { shown } = this;
     if (shown?.key === message.key && shown.generation === message.generation) return true;
-    this.log.warn(`dropped a ${message.type} from a ${this.options.name}: it was for render ${message.generation}, the page shows ${shown?.generation ?? 'none'}`);
+    this.log.warn(`dropped a ${message.type} from a ${this.options.name}: it was for render ${message.generation}, the page shows ${shown?.generation ?? 'none'}`, {
+      code: 'page-message-stale',
+      data: { page: this.options.name, type: message.type, render: message.generation, shown: shown?.generation ?? 'none' },
+    });
     return false;
   }
 }
