@@ -167,12 +167,36 @@ async function main() {
     console.log('[watch] watching src/ and webview/ for changes');
     return;
   }
+  const results = await Promise.all(bundles.map((options) => esbuild.build({ ...options, metafile: analyze, write: false })));
+  const written = new Set();
+  for (const result of results) {
+    for (const file of result.outputFiles ?? []) {
+      writeIfChanged(file.path, file.contents);
+      written.add(file.path);
+    }
+  }
   // Chunks are named by their hash: those of an earlier build would be packaged beside the new ones.
-  for (const stale of ['dist/chunks', 'dist/extension.js', 'dist/extension.js.map']) fs.rmSync(stale, { recursive: true, force: true });
-  const results = await Promise.all(bundles.map((options) => esbuild.build({ ...options, metafile: analyze })));
+  const chunks = path.resolve('dist/chunks');
+  const stale = [path.resolve('dist/extension.js'), path.resolve('dist/extension.js.map')];
+  if (fs.existsSync(chunks)) stale.push(...fs.readdirSync(chunks).map((name) => path.join(chunks, name)));
+  for (const file of stale) if (!written.has(file)) fs.rmSync(file, { recursive: true, force: true });
   for (const result of results) {
     if (result.metafile) console.log(await esbuild.analyzeMetafile(result.metafile));
   }
+}
+
+/**
+ * Writes `contents` to `file` unless it already holds exactly that, and then by a rename, so a
+ * reader never sees a file half written. The VSIX's prepublish step rebuilds dist/ while the
+ * test files that run beside it read the same bundles: an unchanged build leaves them untouched.
+ * @param {string} file @param {Uint8Array} contents
+ */
+function writeIfChanged(file, contents) {
+  if (fs.existsSync(file) && Buffer.from(contents).equals(fs.readFileSync(file))) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.partial`;
+  fs.writeFileSync(partial, contents);
+  fs.renameSync(partial, file);
 }
 
 main().catch((error) => {

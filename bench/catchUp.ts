@@ -2,7 +2,7 @@
 // connection to such a hub asks for everything it holds (resumePlan.ts) and
 // the inbox drops what it already had, so a reconnect pays for the whole
 // replay. With N sessions held (test/support/heldSessions.ts, the load
-// test/integration/catchUpCost.test.ts checks), a client that has applied
+// test/load/catchUpCost.test.ts checks), a client that has applied
 // them all is severed by a proxy, one request is raised meanwhile in a session
 // it never saw, and it reconnects: the replay's events, bytes and time, what of
 // it is new, and when the missed request is in the inbox. The baseline is the

@@ -1,14 +1,36 @@
+import type { LogCode } from './logCodes';
+
+export type { LogCode } from './logCodes';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * What a line says beyond its sentence, for whoever looks for the event: its
+ * `code` (logCodes.ts), and the values it names that a reader filters on (an
+ * id, a count) as `data`. The sentence names them too: `data` is not written
+ * into the line a second time.
+ */
+export interface LogNote {
+  readonly code: LogCode;
+  readonly data?: Readonly<Record<string, string | number | boolean>>;
+}
+
 /**
  * The logging surface the protocol core writes to. The VS Code layer passes a
- * `LogOutputChannel`; tests pass a recorder. Nothing here ever logs a token.
+ * component's `lineLogger` over the `LogOutputChannel`; tests pass a recorder
+ * (test/support/recordingLogger.ts). Nothing here ever logs a token.
  */
 export interface Logger {
-  trace(message: string): void;
-  debug(message: string): void;
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
+  trace(message: string, note?: LogNote): void;
+  debug(message: string, note?: LogNote): void;
+  info(message: string, note?: LogNote): void;
+  warn(message: string, note?: LogNote): void;
+  error(message: string, note?: LogNote): void;
 }
+
+/** Where finished lines go: a `LogOutputChannel` is one. */
+export type LogSink = Readonly<Record<LogLevel, (line: string) => void>>;
 
 export const silentLogger: Logger = {
   trace: () => undefined,
@@ -33,19 +55,22 @@ export function logLine(message: string): string {
 }
 
 /**
- * The one way a log is written: each message tagged with its component
- * ("[client] …") and made one line by `logLine`, so no caller has to
- * remember to filter the agent or hub text it quotes.
+ * The text of one log line: the component, the code when there is one, the
+ * message ("[client] connection-lost: the hub has been silent …"), made one
+ * line by `logLine`.
  */
-export function lineLogger(component: string, sink: Logger): Logger {
-  const line = (message: string) => logLine(`[${component}] ${message}`);
-  return {
-    trace: (message) => sink.trace(line(message)),
-    debug: (message) => sink.debug(line(message)),
-    info: (message) => sink.info(line(message)),
-    warn: (message) => sink.warn(line(message)),
-    error: (message) => sink.error(line(message)),
-  };
+export function formatLogLine(component: string | undefined, message: string, code?: LogCode): string {
+  return logLine(`${component === undefined ? '' : `[${component}] `}${code === undefined ? '' : `${code}: `}${message}`);
+}
+
+/**
+ * The one way a log is written: each message tagged with its component
+ * ("[client] …") and its code, and made one line by `logLine`, so no caller
+ * has to remember to filter the agent or hub text it quotes.
+ */
+export function lineLogger(component: string, sink: LogSink): Logger {
+  const at = (level: LogLevel) => (message: string, note?: LogNote) => sink[level](formatLogLine(component, message, note?.code));
+  return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 /** An error in one log line, bounded: the message of a failed write can quote the value. */

@@ -134,7 +134,7 @@ export class StorageSlot<T, P = T> {
     try {
       raw = this.storage.get<unknown>(spec.key, undefined);
     } catch (error) {
-      this.log.error(`could not read ${spec.label}: ${describeError(error)}`);
+      this.log.error(`could not read ${spec.label}: ${describeError(error)}`, { code: 'storage-read-failed', data: { slot: spec.key } });
       return { entries: [], form: 'failed', skipped: 0 };
     }
     if (raw === undefined) return { entries: [], form: 'empty', skipped: 0 };
@@ -151,26 +151,30 @@ export class StorageSlot<T, P = T> {
       this.log.warn(
         `not reading ${spec.label}: saved by a newer version of the extension (storage version ${version}; this one reads up to ${spec.version}); ` +
           'left as it is, and nothing is saved over it from this window',
+        { code: 'storage-newer-version', data: { slot: spec.key, version } },
       );
       return { entries: [], form: 'newer', skipped: 0 };
     }
     if (stored === undefined) {
-      this.log.warn(`could not read ${spec.label}: saved in a form this version does not read (${shapeOf(raw)}); starting empty`);
+      this.log.warn(`could not read ${spec.label}: saved in a form this version does not read (${shapeOf(raw)}); starting empty`, { code: 'storage-unreadable', data: { slot: spec.key } });
       return { entries: [], form: 'unreadable', skipped: 0 };
     }
     const entries: T[] = [];
     const reasons: string[] = [];
+    const skippedIndices: number[] = [];
     const seen = new Set<string>();
     stored.forEach((value, index) => {
       const read = this.readEntry(value, version);
       if (!read.ok) {
         reasons.push(`entry ${index}: ${read.problem}`);
+        skippedIndices.push(index);
         return;
       }
       const entry = read.value;
       const keys = spec.keys?.(entry) ?? [];
       if (keys.some((key) => seen.has(key))) {
         reasons.push(`entry ${index}: a duplicate of an earlier one`);
+        skippedIndices.push(index);
         return;
       }
       for (const key of keys) seen.add(key);
@@ -181,6 +185,7 @@ export class StorageSlot<T, P = T> {
       this.log.warn(
         `skipped ${reasons.length} saved ${spec.noun[reasons.length === 1 ? 0 : 1]} that could not be read, the other ${entries.length} kept ` +
           `(${reasons.slice(0, MAX_REASONS_LOGGED).join('; ')}${more})`,
+        { code: 'storage-entries-skipped', data: { slot: spec.key, skipped: reasons.length, kept: entries.length, entries: skippedIndices.join(' ') } },
       );
     }
     const form: SlotForm = isStoredSlot(raw) ? (version === spec.version ? 'current' : 'older') : 'legacy';
@@ -228,7 +233,12 @@ export class StorageSlot<T, P = T> {
       const size = sizes[index];
       if (size === undefined) {
         unstorable.push(entry);
-        if (!quiet) this.log.warn(`not saving ${this.spec.describe?.(entry) ?? `one of ${this.spec.label}`}: it cannot be stored as JSON (${this.serializeError(entry)})`);
+        if (!quiet) {
+          this.log.warn(`not saving ${this.spec.describe?.(entry) ?? `one of ${this.spec.label}`}: it cannot be stored as JSON (${this.serializeError(entry)})`, {
+            code: 'storage-entry-unserializable',
+            data: { slot: this.spec.key, index },
+          });
+        }
       } else {
         live.push(index);
         chars += size;
@@ -256,7 +266,12 @@ export class StorageSlot<T, P = T> {
   write(entries: readonly T[]): SlotFit<T> {
     this.cancel();
     const fit = this.fit(entries);
-    if (fit.dropped.length > 0) this.log.warn(this.spec.droppedLine?.(fit, entries.length) ?? this.defaultDroppedLine(fit, entries.length));
+    if (fit.dropped.length > 0) {
+      this.log.warn(this.spec.droppedLine?.(fit, entries.length) ?? this.defaultDroppedLine(fit, entries.length), {
+        code: 'storage-trimmed',
+        data: { slot: this.spec.key, kept: fit.kept.length, dropped: fit.dropped.length, total: entries.length },
+      });
+    }
     this.put({ version: this.spec.version, entries: fit.kept.map((entry) => this.toStored(entry)) });
     return fit;
   }
@@ -293,7 +308,7 @@ export class StorageSlot<T, P = T> {
       entries = source();
     } catch (error) {
       this.cancel();
-      this.log.error(`could not gather ${this.spec.label} to save: ${describeError(error)}`);
+      this.log.error(`could not gather ${this.spec.label} to save: ${describeError(error)}`, { code: 'storage-gather-failed', data: { slot: this.spec.key } });
       return undefined;
     } finally {
       this.flushing = false;
@@ -358,11 +373,11 @@ export class StorageSlot<T, P = T> {
 
   private put(value: StoredSlot | undefined): void {
     if (this.frozen) {
-      if (!this.frozenLogged) this.log.info(`not saving ${this.spec.label}: a newer version's is stored there, and is kept`);
+      if (!this.frozenLogged) this.log.info(`not saving ${this.spec.label}: a newer version's is stored there, and is kept`, { code: 'storage-newer-kept', data: { slot: this.spec.key } });
       this.frozenLogged = true;
       return;
     }
-    const failed = (error: unknown) => this.log.error(`could not save ${this.spec.label}: ${describeError(error)}`);
+    const failed = (error: unknown) => this.log.error(`could not save ${this.spec.label}: ${describeError(error)}`, { code: 'storage-write-failed', data: { slot: this.spec.key } });
     try {
       Promise.resolve(this.storage.update(this.spec.key, value)).catch(failed);
     } catch (error) {

@@ -125,7 +125,12 @@ export class CommandStore implements UnsettledCommands {
       this.delete(command.id);
       this.set(command);
     }
-    if (unmasked > 0) log.info(`no longer keeping the text of ${unmasked} saved unsettled answer${unmasked === 1 ? '' : 's'} on disk: sent as typed (capture full), it is kept in memory only`);
+    if (unmasked > 0) {
+      log.info(`no longer keeping the text of ${unmasked} saved unsettled answer${unmasked === 1 ? '' : 's'} on disk: sent as typed (capture full), it is kept in memory only`, {
+        code: 'answer-text-unkept',
+        data: { answers: unmasked },
+      });
+    }
     // Nobody can be told in a page yet, so each goes with a log line.
     const { dropped } = this.slot.fit([...this.commands.values()]);
     for (const command of dropped) {
@@ -133,6 +138,7 @@ export class CommandStore implements UnsettledCommands {
       log.warn(
         `no longer keeping saved answer ${command.id} for request ${command.subject}${command.timedOut ? ' (timed out)' : ''}: ` +
           `more than ${this.maxCommands} unsettled answers or ${Math.round(this.maxBytes / 1024)} KB were saved`,
+        { code: 'answer-evicted', data: { commandId: command.id, requestId: command.subject, timedOut: command.timedOut === true } },
       );
     }
     if (dropped.length > 0 || unmasked > 0) this.save();
@@ -158,7 +164,10 @@ export class CommandStore implements UnsettledCommands {
     const bytes = this.bytes - (existing ? this.sizeOf(existing) : 0) + size;
     const room = !this.slot.fits(1, size) ? tooLarge(this.maxBytes) : this.makeRoom(count, bytes, command.id);
     if (!room.ok) {
-      this.log.warn(`refused to take answer ${command.id} for request ${command.subject}: ${room.why}`);
+      this.log.warn(`refused to take answer ${command.id} for request ${command.subject}: ${room.why}`, {
+        code: 'answer-refused-storage',
+        data: { commandId: command.id, requestId: command.subject, problem: room.problem.code },
+      });
       return { ok: false, problem: room.problem };
     }
     for (const old of room.drop) {
@@ -166,6 +175,7 @@ export class CommandStore implements UnsettledCommands {
       this.log.warn(
         `no longer keeping timed-out answer ${old.id} for request ${old.subject} across a reload, to make room for answer ${command.id}: ` +
           `after a reload it cannot be sent again under its id`,
+        { code: 'answer-evicted', data: { commandId: old.id, requestId: old.subject, timedOut: true, for: command.id } },
       );
     }
     if (existing) this.delete(command.id);
@@ -249,7 +259,10 @@ export class CommandStore implements UnsettledCommands {
     // ones first, and what it did not keep is not kept here either, so this window says what a reload will have.
     for (const command of this.slot.write([...this.commands.values()]).dropped) {
       this.delete(command.id);
-      this.log.warn(`no longer keeping timed-out answer ${command.id} for request ${command.subject} across a reload: the unsettled answers are full`);
+      this.log.warn(`no longer keeping timed-out answer ${command.id} for request ${command.subject} across a reload: the unsettled answers are full`, {
+        code: 'answer-evicted',
+        data: { commandId: command.id, requestId: command.subject, timedOut: true },
+      });
     }
   }
 

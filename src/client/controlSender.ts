@@ -182,12 +182,18 @@ export class ControlSender {
       if (lookup.state === 'closed') continue;
       if (lookup.state === 'unknown' && (stored.timedOut || stored.withheld)) {
         this.store?.remove(stored.id);
-        this.log.info(`dropped unsettled answer ${stored.id}: request ${stored.subject} is no longer known here, so it cannot be sent again from here`);
+        this.log.info(`dropped unsettled answer ${stored.id}: request ${stored.subject} is no longer known here, so it cannot be sent again from here`, {
+          code: 'command-dropped',
+          data: { ...ids(stored), why: 'request-unknown' },
+        });
         continue;
       }
       if (stored.withheld) {
         const outcome: SendOutcome = { kind: 'not-kept', commandId: stored.id, sent: stored.unsent !== true };
-        this.log.info(`not sending answer ${stored.id} for request ${stored.subject} again: it held text that is not kept across a reload`);
+        this.log.info(`not sending answer ${stored.id} for request ${stored.subject} again: it held text that is not kept across a reload`, {
+          code: 'command-dropped',
+          data: { ...ids(stored), why: 'text-not-kept' },
+        });
         void Promise.resolve().then(() => onOutcome(outcome, stored));
         restored++;
         continue;
@@ -201,7 +207,10 @@ export class ControlSender {
       if (timedOut) {
         this.timedOut.set(command.id, { ...command, late: (outcome) => onOutcome(outcome, stored) });
       } else {
-        this.log.info(`restored answer ${command.id} for request ${command.subject}: it goes out ${unsent ? '' : 'again, '}unchanged, once connected`);
+        this.log.info(`restored answer ${command.id} for request ${command.subject}: it goes out ${unsent ? '' : 'again, '}unchanged, once connected`, {
+          code: 'command-restored',
+          data: ids(command),
+        });
         void this.enqueue(command, { writtenBefore: unsent !== true }).then((outcome) => onOutcome(outcome, stored));
       }
       restored++;
@@ -252,7 +261,10 @@ export class ControlSender {
       // target re-acks without acting twice, so "Send Again" sends. Queued while offline, it goes once connected.
       if (inFlight.timer && this.writer?.(inFlight.text)) {
         inFlight.attempts++;
-        this.log.info(`sent ${inFlight.type} ${inFlight.id} for request ${inFlight.subject} (resend ${inFlight.attempts - 1} while awaiting its ack, same id)`);
+        this.log.info(`sent ${inFlight.type} ${inFlight.id} for request ${inFlight.subject} (resend ${inFlight.attempts - 1} while awaiting its ack, same id)`, {
+          code: 'command-sent',
+          data: { ...ids(inFlight), sameIdAgain: true },
+        });
       }
       return new Promise<SendOutcome>((resolve) => inFlight.joined.push(resolve));
     }
@@ -276,6 +288,7 @@ export class ControlSender {
       this.log.warn(
         `ignored a misrouted ${event.type} for command ${commandId} from ${event.agent} (${event.source}, session ${event.session ?? 'none'}): ` +
           `the command was addressed to session ${target.session} of ${target.source}`,
+        { code: 'ack-misrouted', data: { commandId: commandId ?? '' } },
       );
       return false;
     }
@@ -377,7 +390,10 @@ export class ControlSender {
     const lookup: RequestLookup = this.isOpen ? this.isOpen(command) : { state: 'unknown' };
     if (lookup.state !== 'closed') return lookup;
     this.store?.remove(command.id);
-    this.log.info(`dropped unsettled answer ${command.id}: request ${command.subject} is no longer open, so it is not sent again`);
+    this.log.info(`dropped unsettled answer ${command.id}: request ${command.subject} is no longer open, so it is not sent again`, {
+      code: 'command-dropped',
+      data: { ...ids(command), why: 'request-closed' },
+    });
     return lookup;
   }
 
@@ -390,7 +406,11 @@ export class ControlSender {
       entry.hooks.written?.(entry.id);
     }
     const again = entry.attempts > 1 ? ` (resend ${entry.attempts - 1}, same id)` : entry.writtenBefore ? ' (again after a restart, same id)' : entry.restored ? ' (kept across a restart)' : '';
-    this.log.info(`sent ${entry.type} ${entry.id} for request ${entry.subject}${again}`);
+    this.log.info(`sent ${entry.type} ${entry.id} for request ${entry.subject}${again}`, {
+      code: 'command-sent',
+      // `sameIdAgain`: these bytes may have gone out before (a resend, or written before a restart): the target dedupes them.
+      data: { ...ids(entry), sameIdAgain: entry.attempts > 1 || entry.writtenBefore },
+    });
     entry.timer = setTimeout(() => {
       this.rememberTimedOut(entry);
       entry.settle({ kind: 'timeout', commandId: entry.id, afterMs: entry.ackWindowMs });
@@ -413,4 +433,9 @@ export class ControlSender {
 /** An ack comes from the command's target when it is an event of the addressed session under the owner's identity. */
 function fromTarget(event: AepEvent, target: CommandTarget): boolean {
   return event.session === target.session && event.source === target.source;
+}
+
+/** A command's log data: its id and its request's. */
+function ids(command: { id: string; subject: string }): { commandId: string; requestId: string } {
+  return { commandId: command.id, requestId: command.subject };
 }

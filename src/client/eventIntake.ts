@@ -1,5 +1,6 @@
 import { ACCEPTED_TYPE, REJECTED_TYPE } from '../aep/control';
 import { isActionType } from '../inbox/recentActions';
+import { MutableDisposable, toDisposable } from '../base/disposable';
 import type { Subscription } from '../base/emitter';
 import { epochOf, sessionKey, type AepEvent } from '../aep/envelope';
 import type { Inbox, PositionTaken } from '../inbox/inbox';
@@ -38,7 +39,8 @@ export class EventIntake {
    * is saved (saveUnsaved), never one something else moved the session to since.
    */
   private readonly unsaved = new Map<string, { source: string; session: string; at: Position }>();
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set while a paced save is due (saveLater); cleared by the save. */
+  private readonly saveTimer = new MutableDisposable();
   private disposed = false;
 
   constructor(
@@ -116,6 +118,7 @@ export class EventIntake {
     this.saveUnsaved();
     this.disposed = true;
     this.forgetting.dispose();
+    this.saveTimer.dispose();
   }
 
   private save(source: string, session: string): void {
@@ -138,7 +141,9 @@ export class EventIntake {
   private saveLater(source: string, session: string, at: Position): void {
     if (this.disposed) return;
     this.unsaved.set(sessionKey(source, session), { source, session, at });
-    this.saveTimer ??= setTimeout(() => this.saveUnsaved(), ACTION_SAVE_MS);
+    if (this.saveTimer.value) return;
+    const timer = setTimeout(() => this.saveUnsaved(), ACTION_SAVE_MS);
+    this.saveTimer.value = toDisposable(() => clearTimeout(timer));
   }
 
   /**
@@ -149,8 +154,7 @@ export class EventIntake {
    * Such a session is saved by its next event on the main subscription.
    */
   private saveUnsaved(): void {
-    if (this.saveTimer !== undefined) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
+    this.saveTimer.clear();
     for (const [key, { source, session, at }] of [...this.unsaved]) {
       this.unsaved.delete(key);
       const position = this.inbox.positionOf(source, session);

@@ -15,7 +15,7 @@ import { EventIntake } from './eventIntake';
 import { hubEndpoint, type HubEndpoint } from './hubEndpoint';
 import { HubSession } from './hubSession';
 import { HubSocket, MAX_FRAME_BYTES } from './hubSocket';
-import type { Logger } from '../base/logger';
+import type { Logger, LogNote } from '../base/logger';
 import type { PositionStore } from './positionStore';
 import { waitingLast } from './resumePlan';
 import { ResumeTracker, type ResumeNotice } from './resumeTracker';
@@ -169,8 +169,10 @@ export class HubClient {
       this.sender.restore(isOpen, (outcome, command) => options.onRestoredOutcome?.(outcome, command));
     }
     this.resume = new ResumeTracker(options.stableMs ?? 10_000, (notice, message, problem) => {
-      if (problem) this.report(message);
-      else options.log.info(message);
+      const { code, ...data } = notice;
+      const note: LogNote = { code, data };
+      if (problem) this.report(message, note);
+      else options.log.info(message, note);
       this.resumeNotices.fire(notice);
     });
     this.intake = new EventIntake(options.inbox, options.positions, this.sender, (message) => this.report(message));
@@ -298,7 +300,7 @@ export class HubClient {
         send: (frame) => void socket.send(JSON.stringify(frame)),
         drop: (why) => socket.drop(why),
         fail: (failure) => current() && this.fail(failure),
-        report: (message) => this.report(message),
+        report: (message, note) => this.report(message, note),
         ready: (hello) => current() && this.onReady(connection, hello),
         event: (event, acksOnly) => {
           if (!current()) return;
@@ -380,7 +382,10 @@ export class HubClient {
     this.endConnection();
     if (this.stateValue.kind === 'failed') return;
     const delay = this.backoff.next();
-    this.options.log.warn(`${lostLogLine(why)}; retrying in ${delay} ms`);
+    this.options.log.warn(`${lostLogLine(why)}; retrying in ${delay} ms`, {
+      code: 'connection-lost',
+      data: { reason: why.code, ...(why.code === 'frame-too-large' ? { limitBytes: why.limitBytes } : {}) },
+    });
     this.setState({ kind: 'backing-off', attempt: this.backoff.attempts, retryAt: Date.now() + delay, lost: why });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
@@ -390,7 +395,7 @@ export class HubClient {
 
   /** Retrying cannot fix this: say why and wait for the user. */
   private fail(failure: ConnectionFailure): void {
-    this.options.log.error(failureLogLine(failure));
+    this.options.log.error(failureLogLine(failure), { code: 'connection-failed', data: { reason: failure.code } });
     this.setState({ kind: 'failed', failure });
     this.closeOnPurpose('giving up until something changes');
   }
@@ -401,8 +406,8 @@ export class HubClient {
     this.endConnection()?.socket.close(1000, reason);
   }
 
-  private report(message: string): void {
-    this.options.log.warn(message);
+  private report(message: string, note?: LogNote): void {
+    this.options.log.warn(message, note);
     this.problems.fire({ message });
   }
 }

@@ -5,11 +5,11 @@ import { parseWireMessage, type ErrorFrame, type HelloFrame, type InboundFrame, 
 import type { Position } from '../inbox/position';
 import type { CaptureLevel } from '../aep/levels';
 import type { ConnectionFailure, LostReason } from './connectionFailure';
-import type { Logger } from '../base/logger';
+import type { Logger, LogNote } from '../base/logger';
 import type { KeptPosition } from './positionStore';
 import { ReplayAllGaps } from './replayAllGaps';
 import { resumeEntries } from './resumePlan';
-import { describeFrom, type ResumeTracker } from './resumeTracker';
+import { describeFrom, fromData, type ResumeTracker } from './resumeTracker';
 import { ackSubscriptionFilter } from './userFilter';
 
 export interface HubSessionOptions {
@@ -32,8 +32,8 @@ export interface HubSessionHost {
   drop(why: LostReason): void;
   /** Retrying cannot help until something changes. */
   fail(failure: ConnectionFailure): void;
-  /** A problem with something the hub sent: logged and shown, never fatal. */
-  report(message: string): void;
+  /** A problem with something the hub sent: logged (with its code, when a reader looks for it) and shown, never fatal. */
+  report(message: string, note?: LogNote): void;
   /** The hub said hello and confirmed the subscriptions. */
   ready(hello: HelloFrame): void;
   /** `acksOnly`: it came only for the acks of our commands (the user's filter would have dropped it). */
@@ -110,7 +110,10 @@ export class HubSession {
           const acksOnly = this.arrivedForAcksOnly(message.event);
           const gap = acksOnly ? undefined : this.replayAllGaps.check(message.event);
           if (gap) {
-            this.options.log.warn(`the hub's replay of everything it holds begins session ${gap.session} after where this client left off; older requests may be missing`);
+            this.options.log.warn(`the hub's replay of everything it holds begins session ${gap.session} after where this client left off; older requests may be missing`, {
+              code: 'replay-gap',
+              data: { session: gap.session, replay: 'all' },
+            });
             this.host.gap(gap);
           }
           if (!acksOnly) this.noteDelivered(message.event);
@@ -177,7 +180,10 @@ export class HubSession {
         this.onErrorFrame(frame);
         return;
       case 'replay-exhausted':
-        this.options.log.warn(`the hub no longer holds session ${frame.session} from where this client left off; older requests may be missing`);
+        this.options.log.warn(`the hub no longer holds session ${frame.session} from where this client left off; older requests may be missing`, {
+          code: 'replay-gap',
+          data: { session: frame.session, replay: 'positions' },
+        });
         this.host.gap({ session: frame.session, earliest: frame.earliest });
         return;
       case 'closing':
@@ -191,7 +197,10 @@ export class HubSession {
         // reply is a snapshot worth holding: an earlier one is older, and an id never asked for
         // is not an answer at all.
         if (frame.id !== rosterId(this.rosterRequest)) {
-          this.options.log.info(`ignored a roster frame with id ${JSON.stringify(frame.id.slice(0, 80))}: the last roster this client asked for is ${rosterId(this.rosterRequest)}`);
+          this.options.log.info(`ignored a roster frame with id ${JSON.stringify(frame.id.slice(0, 80))}: the last roster this client asked for is ${rosterId(this.rosterRequest)}`, {
+            code: 'roster-ignored',
+            data: { id: frame.id.slice(0, 80), asked: rosterId(this.rosterRequest) },
+          });
           return;
         }
         this.host.roster(frame.entries);
@@ -215,7 +224,7 @@ export class HubSession {
     // no session begun while this client was away; else the most recent positions that fit (resumePlan.ts).
     const from = this.resume.plan(resumeEntries(this.host.savedPositions()), this.hubReplaysAll, resuming);
     this.subscribeMain(from);
-    this.options.log.info(`hello from the hub; subscribing${describeFrom(from)}`);
+    this.options.log.info(`hello from the hub; subscribing${describeFrom(from)}`, { code: 'subscribing', data: fromData(from) });
     this.after(this.options.subscribeTimeoutMs, () => {
       if (this.isReady) return;
       this.host.drop({ code: 'subscription-unconfirmed', afterMs: this.options.subscribeTimeoutMs });
@@ -289,7 +298,7 @@ export class HubSession {
       this.onAckSubscriptionRefused(frame);
       return;
     }
-    this.host.report(`the hub reported ${frame.code}${frame.detail ? `: ${frame.detail}` : ''}`);
+    this.host.report(`the hub reported ${frame.code}${frame.detail ? `: ${frame.detail}` : ''}`, { code: 'hub-error', data: { hubCode: frame.code } });
   }
 
   /** Asks again for less (resumeTracker.ts); once nothing is left to drop, reconnects with backoff. */
@@ -298,7 +307,7 @@ export class HubSession {
     const refused = this.subscription?.from;
     const next = this.resume.replanAfterRefusal({ from: refused, hubCode: frame.code, why }, resumeEntries(this.host.savedPositions()), this.hubReplaysAll, this.host.resuming());
     if (!next) {
-      this.host.report(why);
+      this.host.report(why, { code: 'subscription-refused', data: { hubCode: frame.code } });
       this.host.drop({ code: 'subscription-refused', hubCode: frame.code, ...(frame.detail ? { detail: frame.detail } : {}) });
       return;
     }
@@ -316,6 +325,7 @@ export class HubSession {
       `the hub refused the subscription for the acknowledgements of your answers (${frame.code})${frame.detail ? `: ${frame.detail}` : ''}. ` +
         'An acknowledgement now arrives only if aepAttention.filter lets it through, so an answer the agent took may be reported as timed out; ' +
         'remove aepAttention.filter, or ask the hub\'s operator about its subscription limits',
+      { code: 'ack-subscription-refused', data: { hubCode: frame.code } },
     );
     this.ackSubscriptionId = undefined;
     this.acksSettled = true;

@@ -165,6 +165,12 @@ export class ResumeTracker {
   }
 }
 
+/** How a subscription resumes, as log data: `replay` is `all`, `positions` (with how many) or `live`. */
+export function fromData(from: SubscribeFrame['from']): { replay: 'all' | 'positions' | 'live'; positions: number } {
+  if (from === 'all') return { replay: 'all', positions: 0 };
+  return from && from.length > 0 ? { replay: 'positions', positions: from.length } : { replay: 'live', positions: 0 };
+}
+
 /** How a subscription resumes, for the log: "" when it asks for no replay. */
 export function describeFrom(from: SubscribeFrame['from']): string {
   if (from === 'all') return ' with replay of everything held';

@@ -51,6 +51,7 @@ export class RosterSnapshot {
         if (!this.clampedLogged.has(key)) {
           this.log.warn(
             `session ${JSON.stringify(entry.session.slice(0, 80))} declares an ack window of ${declared} ms; answers to it wait ${clampAckWindow(declared)} ms (this client waits between ${MIN_ACK_WINDOW_MS / 1000} s and ${MAX_ACK_WINDOW_MS / 60_000} min)`,
+            { code: 'ack-window-clamped', data: { session: entry.session.slice(0, 80), declared, waits: clampAckWindow(declared) } },
           );
         }
       }

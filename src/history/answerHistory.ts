@@ -384,7 +384,7 @@ export class AnswerHistory {
       this.list.push(entry);
     }
     const remasked = this.remasked;
-    if (remasked > 0) this.log.info(`masked ${remasked} saved answer history entr${remasked === 1 ? 'y' : 'ies'} that held text this version does not keep`);
+    if (remasked > 0) this.log.info(`masked ${remasked} saved answer history entr${remasked === 1 ? 'y' : 'ies'} that held text this version does not keep`, { code: 'history-remasked', data: { entries: remasked } });
     // What an older version stored may hold what this one masks: written back at once.
     if (read.form === 'older') return 'now';
     return read.skipped > 0 ? 'later' : 'no';

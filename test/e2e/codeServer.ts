@@ -212,12 +212,18 @@ async function installInto(extensionsDir: string, vsixPath: string, codeServer: 
     const configFile = path.join(state, 'config.yaml');
     fs.writeFileSync(configFile, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
     log = await codeServer(['--config', configFile, '--user-data-dir', path.join(state, 'user-data'), '--extensions-dir', extensions, '--force', '--install-extension', vsixPath]);
-    // The newest few are kept (ours, the probe's, the extension-host suite's); older ones go.
+    // Older ones go: past the newest few (ours, the demo's, the probe's, the extension-host suite's),
+    // those made over an hour ago, so none that a test file running beside this one copies from.
+    const modified = (dir: string) => fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? 0;
     const done = fs.readdirSync(installed).filter((name) => !name.includes('.')).map((name) => path.join(installed, name));
-    done.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
-    for (const old of done.slice(3)) fs.rmSync(old, { recursive: true, force: true });
-    // Another test file may have made the same one meanwhile: either is as good.
-    if (!fs.existsSync(template)) fs.renameSync(extensions, template);
+    done.sort((a, b) => modified(b) - modified(a));
+    for (const old of done.slice(4)) if (modified(old) < Date.now() - 3_600_000) fs.rmSync(old, { recursive: true, force: true });
+    // Another test file may have made the same one meanwhile (they run two at a time): either is as good.
+    try {
+      fs.renameSync(extensions, template);
+    } catch (error) {
+      if (!fs.existsSync(template)) throw error;
+    }
     fs.rmSync(partial, { recursive: true, force: true });
   }
   // The registry lists what is installed: what extensionsDir held already (an extension a

@@ -152,7 +152,9 @@ test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServe
     await form.locator('#outcome', { hasText: 'demo-agent accepted the answer.' }).waitFor({ timeout: 30_000 });
     await form.locator('#status', { hasText: 'Resolved (answered).' }).waitFor({ timeout: 30_000 });
     await waitForStatus(page, /0 requests wait for you/);
-    assert.ok(agentLog.some((line) => /accepted .* values=\{"name":"billing-api","staged":false,"regions":\["1"\],"db":"1"\}/.test(line)), agentLog.join('\n'));
+    // What the agent applied, from its own record (not its log's sentence).
+    const answered = agent.requests().filter((request) => request.state === 'answered');
+    assert.deepEqual(answered.map((request) => [request.answer, request.by]), [[{ values: { name: 'billing-api', staged: false, regions: ['1'], db: '1' } }, 'vscode-aep-attention']], agentLog.join('\n'));
     await shot(page, '7-form-answered');
   } catch (error) {
     if (workbench) {

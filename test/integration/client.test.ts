@@ -312,7 +312,7 @@ describe('client through a severable connection', () => {
     await waitUntil(() => raisedWhileAway.every((id) => open(h, id) !== undefined), 'both requests raised while disconnected', 5_000, () => h.log.lines.slice(-5).join(' | '));
     const caughtUpMs = Date.now() - restoredAt;
     const replayed = h.client.stats.eventsApplied + h.client.stats.duplicatesDropped - before.eventsApplied - before.duplicatesDropped;
-    assert.ok(h.log.lines.filter((line) => /subscribing with replay of everything held/.test(line)).length >= 2, 'the reconnect asked for everything held');
+    assert.ok(h.log.dataOf('info', 'subscribing').filter((data) => data['replay'] === 'all').length >= 2, 'the reconnect asked for everything held');
 
     // A second outage and a live request afterwards: still each request exactly once.
     proxy.sever();
@@ -431,7 +431,7 @@ describe('client configuration failures and hub restarts', () => {
       await marker.waitFor((received) => received.value['cause'] === after['id']);
       await waitUntil(() => hubLog.some((line) => line.includes(String(after['id']))), 'the hub to log the later command');
       assert.deepEqual(hubLog.filter((line) => line.includes('control.attention.respond') && !line.includes(String(after['id']))), [], hubLog.join('\n'));
-      assert.ok(!h.log.lines.some((line) => /sent control\.attention\.respond/.test(line)), h.log.lines.join('\n'));
+      assert.deepEqual(h.log.find({ code: 'command-sent' }), [], h.log.lines.join('\n'));
     } finally {
       await marker.close();
       await hub.close();
@@ -560,16 +560,16 @@ describe('client against the demo agent', () => {
         settled.push(o.kind);
         return o;
       });
-      await waitUntil(() => agentLog.some((line) => /accepted/.test(line)), 'the agent to accept');
+      await waitUntil(() => agent.decisions().some((decision) => decision.kind === 'accepted'), 'the agent to accept');
       assert.deepEqual(settled, [], 'the ack never arrived');
       proxy.sever();
       await waitUntil(() => h.client.state.kind === 'backing-off', 'the drop');
       proxy.restore();
       assert.equal((await outcome).kind, 'accepted');
-      await waitUntil(() => agentLog.some((line) => /re-acked/.test(line)), 'the re-ack of the resent command', 5_000, () => agentLog.join('\n'));
+      await waitUntil(() => agent.decisions().some((decision) => decision.kind === 'replayed'), 'the re-ack of the resent command', 5_000, () => agentLog.join('\n'));
       await waitUntil(() => h.inbox.item(item.key)?.status === 'resolved', 'resolved');
       assert.deepEqual(settled, ['accepted']);
-      assert.equal(agentLog.filter((line) => /^demo-agent: accepted /.test(line)).length, 1, 'executed once');
+      assert.equal(agent.decisions().filter((decision) => decision.kind === 'accepted').length, 1, 'executed once');
       assert.equal(h.client.stats.commandsSettled, 1);
     } finally {
       await agent.close();
@@ -625,7 +625,7 @@ describe('client: a replay of everything cut short', () => {
       await waitUntil(() => sessions.every((session) => h.inbox.open().some((item) => item.session === session)), 'every session\'s request', 30_000,
         () => `${sessions.filter((session) => h.inbox.open().some((item) => item.session === session)).length} of ${sessions.length}`);
       assert.ok(seenBefore < sessions.length, `the cut came before the end of the replay (${seenBefore} of ${sessions.length} seen)`);
-      assert.ok(h.log.lines.filter((line) => /subscribing with replay of everything held/.test(line)).length >= 2, 'the reconnect asked for everything again');
+      assert.ok(h.log.dataOf('info', 'subscribing').filter((data) => data['replay'] === 'all').length >= 2, 'the reconnect asked for everything again');
     } finally {
       await proxy.close();
       await hub.close();

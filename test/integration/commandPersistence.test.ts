@@ -59,7 +59,7 @@ describe('unsettled commands across a reload', () => {
       // The agent gets the command and acks it; the ack never reaches this client.
       proxy.droppingDownstream = true;
       const before = first.client.respond(item.request!, { option: 'deny' });
-      await waitUntil(() => agentLog.some((line) => /^demo-agent: accepted /.test(line)), 'the agent to accept', 5_000, () => agentLog.join('\n'));
+      await waitUntil(() => agent.decisions().some((decision) => decision.kind === 'accepted'), 'the agent to accept', 5_000, () => agentLog.join('\n'));
       first.close(); // the window reloads
       const interrupted = await before;
       assert.equal(interrupted.kind, 'awaiting-ack');
@@ -72,11 +72,10 @@ describe('unsettled commands across a reload', () => {
       windows.push(second);
       await waitUntil(() => second.restored.length > 0, 'the restored command to settle', 10_000, () => second.log.lines.join('\n'));
       assert.deepEqual(second.restored, [{ kind: 'accepted', commandId }]);
-      assert.ok(second.log.lines.some((line) => line.includes(`sent control.attention.respond ${commandId}`) && line.includes('same id')));
-      await waitUntil(() => agentLog.some((line) => line.startsWith(`demo-agent: re-acked ${commandId}`)), 'the re-ack', 5_000, () => agentLog.join('\n'));
-      const executions = agentLog.filter((line) => /^demo-agent: accepted /.test(line));
-      assert.equal(executions.length, 1, 'executed once');
-      assert.ok(executions[0]!.startsWith(`demo-agent: accepted ${commandId} `), 'the one execution is of that command id');
+      assert.ok(second.log.dataOf('info', 'command-sent').some((data) => data['commandId'] === commandId && data['sameIdAgain'] === true), second.log.lines.join('\n'));
+      await waitUntil(() => agent.decisions().some((decision) => decision.kind === 'replayed' && decision.commandId === commandId), 'the re-ack', 5_000, () => agentLog.join('\n'));
+      const executions = agent.decisions().filter((decision) => decision.kind === 'accepted');
+      assert.deepEqual(executions.map((decision) => decision.commandId), [commandId], 'executed once, that command id');
       assert.equal(second.persistence.commands.size, 0, 'settled: no longer stored');
       await waitUntil(() => second.inbox.item(item.key)?.status === 'resolved', 'resolved');
     } finally {
@@ -112,9 +111,8 @@ describe('unsettled commands across a reload', () => {
       windows.push(second);
       await waitUntil(() => second.restored.length > 0, 'the restored command to settle', 10_000, () => second.log.lines.join('\n'));
       assert.deepEqual(second.restored, [{ kind: 'accepted', commandId: interrupted.commandId }]);
-      const executions = agentLog.filter((line) => /^demo-agent: accepted /.test(line));
-      assert.equal(executions.length, 1);
-      assert.ok(executions[0]!.startsWith(`demo-agent: accepted ${interrupted.commandId} `));
+      const executions = agent.decisions().filter((decision) => decision.kind === 'accepted');
+      assert.deepEqual(executions.map((decision) => decision.commandId), [interrupted.commandId], 'executed once, that command id');
       assert.equal(second.persistence.commands.size, 0);
     } finally {
       for (const window of windows) window.close();

@@ -82,7 +82,7 @@ describe('WebSocket limits', () => {
       state?.kind === 'backing-off' && describeLost(state.lost),
       'the hub sent a message larger than 1 MiB, the most AEP Attention accepts, so the connection was closed (WebSocket 1009). If this repeats after reconnecting, an agent is sending events that large and needs to send smaller ones',
     );
-    assert.ok(h.log.lines.some((line) => line.startsWith('warn the hub sent a message larger than 1 MiB')), 'and logged');
+    assert.ok(h.log.dataOf('warn', 'connection-lost').some((data) => data['reason'] === 'frame-too-large' && data['limitBytes'] === 1024 * 1024), 'and logged');
     await waitUntil(() => h.client.state.kind === 'connected' && hub.connections.length === 2, 'the reconnect');
     assert.equal(h.inbox.stats().items, 0);
   });

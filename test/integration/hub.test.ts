@@ -68,6 +68,20 @@ describe('hub: HTTP binding', () => {
     const many = Array.from({ length: 51 }, (_, i) => makeEvent('progress.status', session, 100 + i));
     assert.equal((await postEvents(hub.url, TOKEN, many)).status, 413);
   });
+
+  test('a live SSE stream with nothing to replay is open at once, not at its first ping (30 s)', async () => {
+    const opened = new AbortController();
+    const response = await Promise.race([
+      fetch(`${hub.url}/stream?${new URLSearchParams({ filter: JSON.stringify({ session: freshSession('quiet') }) })}`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+        signal: opened.signal,
+      }),
+      new Promise<never>((_, reject) => AbortSignal.timeout(5_000).addEventListener('abort', () => reject(new Error('no response headers within 5 s')))),
+    ]);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'text/event-stream');
+    opened.abort();
+  });
 });
 
 describe('hub: WebSocket binding', () => {

@@ -8,7 +8,6 @@ import { Inbox } from '../../src/inbox/inbox';
 import { FAKE_HUB_HELLO, fakeHub, politeHub, type FakeHub } from '../support/fakeHub';
 import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
-import { lostLogLine } from '../../src/client/connectionFailure';
 import { describeLost } from '../../src/words/failureMessages';
 
 const clients: HubClient[] = [];
@@ -18,12 +17,15 @@ after(async () => {
   await Promise.all(hubs.map((hub) => hub.close()));
 });
 
+/** The longest a test client backs off before it tries again. */
+const BACKOFF_CAP_MS = 200;
+
 function client(url: string, options: Partial<HubClientOptions> = {}) {
   const log = new RecordingLogger();
   const states: ClientState[] = [];
   const c = new HubClient({
     hubUrl: url, token: 'any', senderName: 'test-editor', inbox: new Inbox(), positions: new MemoryPositionStore(), log,
-    backoffBaseMs: 50, backoffCapMs: 200, ...options,
+    backoffBaseMs: 50, backoffCapMs: BACKOFF_CAP_MS, ...options,
   });
   c.onDidChangeState((state) => states.push(state));
   c.start();
@@ -51,7 +53,7 @@ describe('a subscription the hub never confirms', () => {
       describeLost(backingOff.lost),
       'the hub accepted the connection but never confirmed the subscription within 300 ms; check that the hub is an AEP 0.1 hub and look at its log',
     );
-    assert.ok(log.lines.some((line) => line.startsWith(`warn ${lostLogLine(backingOff.lost)}; retrying in `)), log.lines.join('\n'));
+    assert.ok(log.dataOf('warn', 'connection-lost').some((data) => data['reason'] === 'subscription-unconfirmed'), log.lines.join('\n'));
     assert.equal(states.some((state) => state.kind === 'connected'), false, 'never shown as connected');
     c.dispose();
   });
@@ -118,10 +120,10 @@ describe('ack windows from the roster', () => {
         { state: 'reachable', agent: 'd', accepts: ['control.attention.respond'], ackWindowMs: 900_000 },
       ],
     );
-    assert.deepEqual(log.lines.filter((line) => line.includes('declares an ack window')), [
-      'warn session "hasty" declares an ack window of 5 ms; answers to it wait 1000 ms (this client waits between 1 s and 60 min)',
-      'warn session "forever" declares an ack window of 1000000000 ms; answers to it wait 3600000 ms (this client waits between 1 s and 60 min)',
-    ]);
+    assert.deepEqual(log.dataOf('warn', 'ack-window-clamped'), [
+      { session: 'hasty', declared: 5, waits: 1_000 },
+      { session: 'forever', declared: 1_000_000_000, waits: 3_600_000 },
+    ], 'each clamped value once');
     c.dispose();
   });
 });
@@ -131,13 +133,17 @@ describe('a hub that drops the client during every replay of everything', () => 
     const froms: unknown[] = [];
     let latest: { terminate(): void } | undefined;
     const replayAllHello = { ...FAKE_HUB_HELLO, capabilities: { replay: { all: true } } };
-    // A fake clock, moved 10 ms at each look while the test waits, and at once past stableMs below.
+    // A fake clock, moved only once what the test waits for has happened: past the hub's drop, past the
+    // client's backoff (at most BACKOFF_CAP_MS), and past stableMs below.
     t.mock.timers.enable({ apis: ['setTimeout'] });
-    const until = (holds: () => boolean, what: string) =>
-      waitUntil(() => {
-        t.mock.timers.tick(10);
-        return holds();
-      }, what, 10_000, () => log.lines.join('\n'));
+    const dropDelayMs = 20;
+    const backingOff = () => states.filter((state) => state.kind === 'backing-off').length;
+    const until = (holds: () => boolean, what: string) => waitUntil(holds, what, 10_000, () => log.lines.join('\n'));
+    /** The client lost its connection (the `lost`th time) and backs off: the clock runs its backoff out, and it connects again. */
+    const retryAfter = async (lost: number) => {
+      await until(() => backingOff() >= lost, `backing off after connection ${lost}`);
+      t.mock.timers.tick(BACKOFF_CAP_MS);
+    };
     const dropper = await hub((ws, frame) => {
       if (frame['type'] === 'hello') ws.send(JSON.stringify(replayAllHello));
       if (frame['type'] !== 'subscribe') return;
@@ -145,15 +151,20 @@ describe('a hub that drops the client during every replay of everything', () => 
       latest = ws;
       ws.send(JSON.stringify({ type: 'subscribed', id: frame['id'] }));
       // A slow-consumer drop (AEP-0003 §8.4) early in a replay of everything.
-      if (frame['from'] === 'all') setTimeout(() => ws.terminate(), 20);
+      if (frame['from'] === 'all') setTimeout(() => ws.terminate(), dropDelayMs);
     });
     const positions = new MemoryPositionStore([{ session: 's1', epoch: 0, seq: 7 }]);
     const { c, log, states } = client(dropper.url, { positions, stableMs: 400 });
     const notices: unknown[] = [];
     c.onDidNoteResume((notice) => notices.push(notice));
+    for (let drop = 1; drop <= 3; drop++) {
+      await until(() => froms.length >= drop, `subscription ${drop}`);
+      t.mock.timers.tick(dropDelayMs);
+      await retryAfter(drop);
+    }
     await until(() => froms.length >= 4, 'four subscriptions');
     assert.deepEqual(froms.slice(0, 4), ['all', 'all', 'all', [{ session: 's1', epoch: 0, seq: 7 }]]);
-    assert.ok(log.lines.some((line) => /dropped the last 3 connections while replaying everything/.test(line)), log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('warn', 'replay-all-cut-short').slice(0, 1), [{ connections: 3 }], log.lines.join('\n'));
     // Each replay of everything says the hub cannot tell what it dropped; then the cut-short note replaces it.
     assert.deepEqual(notices.slice(0, 4), [
       { code: 'replay-all-unverifiable' }, { code: 'replay-all-unverifiable' }, { code: 'replay-all-unverifiable' },
@@ -166,6 +177,7 @@ describe('a hub that drops the client during every replay of everything', () => 
     assert.equal(states.length, seen, 'nothing asked for while the positions connection lasted');
     assert.equal(froms.length, 4);
     latest?.terminate();
+    await retryAfter(4);
     await until(() => froms.length >= 5, 'a fifth subscription');
     assert.equal(froms[4], 'all', 'after a connection that lasted, everything is asked for again');
     c.dispose();

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import type { Listen, PageWebview } from '../../src/app/page/pageHost';
 import type { HostToWebview, PageRender } from '../../src/shared/webviewMessages';
 
-/** A tiny event emitter shaped as `vscode.Event`. */
-export function emitter<T>(): { event: Listen<T>; fire: (value: T) => void } {
+/** A tiny event emitter shaped as `vscode.Event`; `listening` counts who listens now, so a test sees a listener left behind. */
+export function emitter<T>(): { event: Listen<T>; fire: (value: T) => void; listening: () => number } {
   const listeners = new Set<(value: T) => void>();
   return {
     event: (listener) => {
@@ -14,6 +14,7 @@ export function emitter<T>(): { event: Listen<T>; fire: (value: T) => void } {
       return { dispose: () => listeners.delete(listener) };
     },
     fire: (value) => [...listeners].forEach((listener) => listener(value)),
+    listening: () => listeners.size,
   };
 }
 
@@ -63,6 +64,10 @@ export class FakeWebview implements PageWebview {
   /** Plays the page posting a message about the request it shows now. */
   fromShown(message: Record<string, unknown>): void {
     this.fromPage({ ...message, ...this.shown() });
+  }
+  /** Listeners of the webview's events now, whoever holds them. */
+  listening(): number {
+    return this.messages.listening() + this.visibility.listening() + this.disposal.listening();
   }
   types(): string[] {
     return this.posted.map((message) => message.type);

@@ -1,5 +1,5 @@
 // What a hub holds when a client reconnects to it, for the catch-up cost
-// (test/integration/catchUpCost.test.ts checks it, bench/catchUp.ts times it):
+// (test/load/catchUpCost.test.ts checks it, bench/catchUp.ts times it):
 // sessions each with session.started, tool chatter the extension's
 // subscription filter keeps off the wire, some answered requests and one open
 // request; and the request raised during an outage, in a session never seen.

@@ -652,7 +652,8 @@ describe('AnswerHistory: a history stored before masking knew auth answers and o
     assert.ok(rewritten.includes('ship it on friday'));
     const copied = entries.flatMap((e) => e.sends).map(commandJson).join('\n');
     assert.ok(!copied.includes(SSO_PASSWORD) && !copied.includes(ONE_TIME_CODE), 'nor in what Copy as JSON copies');
-    assert.deepEqual(log.lines, ['info masked 2 saved answer history entries that held text this version does not keep']);
+    assert.deepEqual(log.codes(), ['info history-remasked']);
+    assert.deepEqual(log.entries[0]?.data, { entries: 2 });
 
     // Read again, the rewritten history is what it was.
     history.dispose();
@@ -706,7 +707,7 @@ describe('AnswerHistory: a history stored when an ack timeout was called `timed-
       const expired = entries.find((e) => e.requestId === 'E');
       assert.equal(expired?.ended, 'timed-out', 'the agent timed the request out: its status word is unchanged');
       assert.deepEqual(expired?.agentOutcomes.map((o) => o.kind), ['timeout']);
-      assert.ok(!log.lines.some((line) => line.startsWith('warn')), log.lines.join('\n'));
+      assert.ok(!log.levels().includes('warn'), log.lines.join('\n'));
       const rewritten = JSON.stringify(memento.get<unknown>(HISTORY_STORAGE_KEY, undefined));
       assert.ok(!rewritten.includes('"kind":"timed-out"'), 'written back under the new name');
       assert.ok(!rewritten.includes(SSO_PASSWORD));
@@ -832,7 +833,7 @@ describe('AnswerHistory: storage', () => {
     assert.deepEqual(requestIds(again), ['R2', 'R1']);
     again.recordOutcome(command.id, { kind: 'refused-by-hub', commandId: command.id, code: 'no-route' });
     assert.deepEqual(again.entry(entries[1]?.id ?? '')?.sends[0]?.outcomes.map((o) => o.kind), ['accepted', 'awaiting-ack', 'refused-by-hub']);
-    assert.deepEqual(w.log.lines, []);
+    assert.deepEqual(w.log.entries, []);
   });
 
   test('corrupt stored entries are skipped with one log line, the rest kept', (t) => {
@@ -856,9 +857,9 @@ describe('AnswerHistory: storage', () => {
     const again = new AnswerHistory(w.memento, log, { now: () => w.clock.now });
     t.after(() => again.dispose());
     assert.deepEqual(requestIds(again), ['GOOD2', 'GOOD']);
-    assert.equal(log.lines.length, 1, log.lines.join('\n'));
-    assert.match(log.lines[0] ?? '', /^warn skipped 6 saved answer history entries/);
-    assert.ok(!log.lines[0]?.includes('nobody logs'));
+    assert.deepEqual(log.codes(), ['warn storage-entries-skipped'], log.lines.join('\n'));
+    assert.deepEqual(log.entries[0]?.data, { slot: HISTORY_STORAGE_KEY, skipped: 6, kept: 2, entries: '0 2 3 4 5 7' });
+    assert.ok(!log.lines.some((line) => line.includes('nobody logs')), 'no prompt or answer text in the log');
 
     again.dispose();
     const rewritten = w.memento.get<{ entries: unknown[] }>(HISTORY_STORAGE_KEY, { entries: [] });
@@ -872,7 +873,7 @@ describe('AnswerHistory: storage', () => {
     const history = new AnswerHistory(memento, log);
     t.after(() => history.dispose());
     assert.deepEqual(history.entries(), []);
-    assert.equal(log.lines.length, 1);
+    assert.deepEqual(log.codes(), ['warn storage-unreadable']);
   });
 
   test('clear empties the history and the storage at once', (t) => {
@@ -905,11 +906,11 @@ describe('AnswerHistory: storage', () => {
     w.send('R1', { text: 'one' });
     w.history.dispose();
     w.history.clear();
-    const errors = () => w.log.lines.filter((line) => line.startsWith('error'));
+    const errors = () => w.log.find({ level: 'error' });
     await waitUntil(() => errors().length >= 2, 'both failed writes logged', 5_000, () => w.log.lines.join('\n'));
-    assert.deepEqual(errors().map((line) => line.replace(/:.*/, '')), [
-      'error could not save the answer history',
-      'error could not save the answer history',
+    assert.deepEqual(errors().map(({ code, data }) => `${code ?? ''} ${String(data['slot'])}`), [
+      `storage-write-failed ${HISTORY_STORAGE_KEY}`,
+      `storage-write-failed ${HISTORY_STORAGE_KEY}`,
     ]);
   });
 });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Logger } from '../../src/base/logger';
 import type { AepEvent } from '../../src/aep/envelope';
 import type { InboxChange } from '../../src/inbox/inbox';
 import { AttentionStore, type AttentionStoreOptions } from '../../src/app/hubs/attentionStore';
@@ -27,7 +26,7 @@ const resolved = (id: string, subject: string, seq: number) =>
 
 function makeStore(memento = new MemoryMemento(), options: AttentionStoreOptions = {}) {
   const logger = new RecordingLogger();
-  const store = new AttentionStore(memento, { for: (): Logger => logger }, options);
+  const store = new AttentionStore(memento, logger, options);
   // Described as they fire: an item is updated in place.
   const changes: string[] = [];
   store.onDidChangeInbox((change) => changes.push(describeChange(change)));
@@ -157,7 +156,7 @@ describe('AttentionStore', () => {
     assert.deepEqual(visibleIds(after.store), ['R2']);
     assert.equal(after.store.visibleCount, 1);
     assert.ok(after.store.dismissedKeys.has(r1.key));
-    assert.ok(after.logger.lines.some((line) => line.startsWith('info restored 2 events')), after.logger.lines.join('\n'));
+    assert.deepEqual(after.logger.find({ level: 'info', code: 'requests-restored' }).map(({ component, data }) => [component, data]), [['inbox', { events: 2 }]], after.logger.lines.join('\n'));
 
     const other = makeStore(memento);
     t.after(() => other.store.dispose());

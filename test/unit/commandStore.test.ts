@@ -65,7 +65,7 @@ describe('CommandStore', () => {
     assert.deepEqual(refused.ok ? undefined : refused.problem, { code: 'store-full', limit: 'count', maxCommands: 3 });
     assert.deepEqual(store.list().map((c) => c.id), ['c1', 'c2', 'c3']);
     assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), ['c1', 'c2', 'c3']);
-    assert.ok(log.lines.some((line) => line.startsWith('warn refused to take answer c4')));
+    assert.deepEqual(log.dataOf('warn', 'answer-refused-storage'), [{ commandId: 'c4', requestId: 'R-c4', problem: 'store-full' }]);
     // Settling one makes room again.
     store.remove('c1');
     assert.deepEqual(store.put(stored('c4')), { ok: true });
@@ -80,7 +80,7 @@ describe('CommandStore', () => {
     store.markTimedOut('c3');
     assert.deepEqual(store.put(stored('c4')), { ok: true });
     assert.deepEqual(store.list().map((c) => c.id), ['c1', 'c3', 'c4']);
-    assert.ok(log.lines.some((line) => line.startsWith('warn no longer keeping timed-out answer c2')));
+    assert.deepEqual(log.dataOf('warn', 'answer-evicted'), [{ commandId: 'c2', requestId: 'R-c2', timedOut: true, for: 'c4' }]);
     assert.deepEqual(store.put(stored('c5')), { ok: true });
     assert.deepEqual(store.list().map((c) => c.id), ['c1', 'c4', 'c5']);
     assert.equal(store.put(stored('c6')).ok, false, 'c1, c4 and c5 all await their ack');
@@ -130,7 +130,7 @@ describe('CommandStore', () => {
     roomy.markTimedOut('c4');
     const log = new RecordingLogger();
     assert.deepEqual(new CommandStore(memento, KEY, log, { maxCommands: 3 }).list().map((c) => c.id), ['c2', 'c3', 'c5']);
-    assert.equal(log.lines.filter((line) => line.startsWith('warn no longer keeping saved answer')).length, 2);
+    assert.deepEqual(log.dataOf('warn', 'answer-evicted').map((data) => [data['commandId'], data['timedOut']]), [['c4', true], ['c1', false]]);
   });
 
   test('skips saved entries it cannot read and keeps the rest', () => {
@@ -138,7 +138,7 @@ describe('CommandStore', () => {
     void memento.update(KEY, [{ id: 7 }, null, 'text', { ...stored('ok') }, { ...stored('bad'), ackWindowMs: -1 }]);
     const log = new RecordingLogger();
     assert.deepEqual(new CommandStore(memento, KEY, log).list().map((c) => c.id), ['ok']);
-    assert.ok(log.lines.some((line) => line.startsWith('warn skipped 4 saved')));
+    assert.deepEqual(log.dataOf('warn', 'storage-entries-skipped'), [{ slot: KEY, skipped: 4, kept: 1, entries: '0 1 2 4' }]);
   });
 });
 
@@ -248,7 +248,7 @@ describe('ControlSender with a store', () => {
     second.connected((text) => (written.push(text), true));
     assert.deepEqual(written, []);
     assert.equal(store.size, 0);
-    assert.ok(log.lines.some((line) => /^info dropped unsettled answer .*: request R1 is no longer open/.test(line)));
+    assert.deepEqual(log.dataOf('info', 'command-dropped').map((data) => [data['requestId'], data['why']]), [['R1', 'request-closed']]);
   });
 
   test('restored, then its request closes before the connection is back: "request-closed", sent or not as it was, never resent', async () => {
@@ -423,7 +423,8 @@ describe('unsettled commands: nothing sent as typed, nor a secret, is kept reada
     const log = new RecordingLogger();
     const store = new CommandStore(memento, KEY, log);
     assert.ok(!onDisk(memento).includes(GITHUB), 'the text sent as typed is off the disk at once');
-    assert.deepEqual(log.lines, ['info no longer keeping the text of 1 saved unsettled answer on disk: sent as typed (capture full), it is kept in memory only']);
+    assert.deepEqual(log.codes(), ['info answer-text-unkept']);
+    assert.deepEqual(log.entries[0]?.data, { answers: 1 });
     const requests: Record<string, AttentionRequest> = { 'R-auth': requestOf('auth', 'R-auth'), 'R-full': requestOf('input', 'R-full'), 'R-plain': requestOf('input', 'R-plain') };
     const sender = new ControlSender(new RecordingLogger(), store);
     assert.equal(sender.restore((c) => ({ state: 'open', request: requests[c.subject] }), () => undefined), 3);
@@ -460,7 +461,7 @@ describe('unsettled commands: nothing sent as typed, nor a secret, is kept reada
     assert.deepEqual(store.list().map((c) => c.id), [awaiting.id], 'only the one awaiting its ack is kept');
     assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), [awaiting.id], 'and so on disk');
     assert.equal(second.resend(timedOut.id), undefined);
-    assert.ok(log.lines.some((line) => line === `info dropped unsettled answer ${timedOut.id}: request R-gone is no longer known here, so it cannot be sent again from here`));
+    assert.deepEqual(log.dataOf('info', 'command-dropped'), [{ commandId: timedOut.id, requestId: 'R-gone', why: 'request-unknown' }]);
     const written: string[] = [];
     second.connected((text) => (written.push(text), true));
     assert.deepEqual(written, [JSON.stringify(awaiting)], "an unknown request is the agent's to nack");
@@ -480,6 +481,6 @@ describe('CommandStore at its bound', () => {
     store.markTimedOut('c2');
     assert.deepEqual(store.list().map((c) => c.id), ['c1'], 'the timed-out one goes, never the one awaiting its ack');
     assert.deepEqual(new CommandStore(memento, KEY, new RecordingLogger()).list().map((c) => c.id), ['c1'], 'what this window holds is what a reload reads');
-    assert.ok(log.lines.includes(`warn no longer keeping timed-out answer c2 for request R-c2 across a reload: the unsettled answers are full`), log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('warn', 'answer-evicted'), [{ commandId: 'c2', requestId: 'R-c2', timedOut: true }], log.lines.join('\n'));
   });
 });

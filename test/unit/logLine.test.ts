@@ -57,4 +57,15 @@ describe('log lines', () => {
     log.info('agent claude-code · naïve café 🏳️‍🌈 C:\\temp ok');
     assert.equal(lines.at(-1)?.[1], '[hub] agent claude-code · naïve café 🏳️‍🌈 C:\\temp ok', 'ZWJ emoji, accents and backslashes stay');
   });
+
+  test('a coded line carries its code after the component, for a person filtering the log; the message stays filtered', () => {
+    const { sink, lines } = recorder();
+    const log = lineLogger('client', sink);
+    log.warn('the hub has been silent for more than 90 s\n[client] forged', { code: 'connection-lost', data: { reason: 'silent' } });
+    log.info('uncoded');
+    assert.deepEqual(lines, [
+      ['warn', '[client] connection-lost: the hub has been silent for more than 90 s\\n[client] forged'],
+      ['info', '[client] uncoded'],
+    ]);
+  });
 });

@@ -32,7 +32,7 @@ test('a render refused by the protocol is not taken as shown, and updates wait f
   const second = initFor(2, 'Delete the bucket?');
   init = { ...second, request: { ...second.request, beforeAsking: { actions: [], earlier: 'bogus' } } } as unknown as PageInit;
   host.refresh();
-  assert.ok(log.lines.some((line) => line.startsWith('error refused to post an invalid message')), log.lines.join('\n'));
+  assert.deepEqual(log.dataOf('error', 'page-message-invalid'), [{ page: 'request page', type: 'init' }], log.lines.join('\n'));
   host.post({ type: 'update', status: 'resolved', resolution: 'answered', reachability: { state: 'unknown' }, now: 2 });
   assert.deepEqual(webview.types(), ['init'], 'nothing about the new request reaches the page still showing the old one');
   // Once a render reaches the page, what waited follows it.
@@ -96,7 +96,7 @@ test('a first render the protocol refuses is not put in the HTML: the page loads
   const host = new PageHost(webview, log, { name: 'request page', init: () => init, onMessage: () => undefined });
   host.load();
   assert.deepEqual(webview.loads, [undefined]);
-  assert.ok(log.lines.some((line) => line.startsWith('error refused to post an invalid message')), log.lines.join('\n'));
+  assert.deepEqual(log.dataOf('error', 'page-message-invalid'), [{ page: 'request page', type: 'init' }], log.lines.join('\n'));
   init = good;
   webview.fromPage({ type: 'ready' });
   assert.deepEqual(webview.types(), ['init']);

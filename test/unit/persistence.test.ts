@@ -91,9 +91,9 @@ test('a key whose write throws and one whose write rejects do not stop the other
   assert.deepEqual(unhandled, [], 'every rejection is caught');
   assert.deepEqual([...memento.keys()], [key('positions')]);
   assert.deepEqual(slotEntries(memento, key('positions')), [{ session: 's1', epoch: 0, seq: 1 }]);
-  assert.deepEqual(log.lines.filter((line) => line.startsWith('error')).sort(), [
-    `error could not save the dismissed requests for ${ORIGIN}: Error: the storage is full`,
-    `error could not save the open requests for ${ORIGIN}: RangeError: Maximum call stack size exceeded`,
+  assert.deepEqual(log.find({ level: 'error' }).map(({ code, data }) => `${code ?? ''} ${String(data['slot'])}`).sort(), [
+    `storage-write-failed ${key('hidden')}`,
+    `storage-write-failed ${key('open')}`,
   ]);
   persistence.dispose();
 });
@@ -108,9 +108,8 @@ test('the saved snapshot keeps the newest open requests that fit its byte budget
   for (let i = 0; i < 10; i++) inbox.apply(requestEvent(`R${i}`, i, {}, 'x'.repeat(4 * 1024)));
   persistence.flush();
   assert.ok(memento.storedChars < 20 * 1024 + 1_024, `stored ${memento.storedChars} characters`);
-  assert.deepEqual(log.lines, [
-    `warn saved the 4 newest of 10 open requests for a window reload; the 6 oldest did not fit in 20 KB (or 1000 requests) and will come back when the hub replays them, if it still holds them`,
-  ]);
+  assert.deepEqual(log.codes(), ['warn storage-trimmed']);
+  assert.deepEqual(log.entries[0]?.data, { slot: key('open'), kept: 4, dropped: 6, total: 10 });
   const restored = new Inbox();
   const after = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
   assert.equal(after.restoreInto(restored), 4);
@@ -132,8 +131,7 @@ test('a request that cannot be serialized is left out with a log line; the rest 
   assert.equal(inbox.open().length, 3);
   persistence.flush();
   assert.deepEqual(slotEntries<{ events: Array<{ id: string }> }>(memento, key('open')).map((saved) => saved.events[0]?.id), ['R1', 'R3']);
-  assert.deepEqual(log.lines, [
-    `warn not saving a's request BAD in session s1: it cannot be stored as JSON (TypeError: Do not know how to serialize a BigInt)`,
-  ]);
+  assert.deepEqual(log.codes(), ['warn storage-entry-unserializable']);
+  assert.deepEqual(log.entries[0]?.data, { slot: key('open'), index: 1 }, 'the second request, BAD');
   persistence.dispose();
 });

@@ -3,6 +3,7 @@
 // answer pipeline over a real sender and command store.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test, type TestContext } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { AnswerPipeline, type AnswerFacts, type AnswerSurface } from '../../src/answer/answerPipeline';
 import { recordedAnswer, type SentAnswer } from '../../src/inbox/recordedAnswer';
 import type { Answer } from '../../src/aep/attention';
@@ -14,7 +15,7 @@ import { AnswerHistory } from '../../src/history/answerHistory';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import { HistoryPageController } from '../../src/app/page/historyPageController';
 import { describeRefusal } from '../../src/words/outcomeMessages';
-import { RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/app/page/requestPageController';
+import { CLOSE_AFTER_RESOLVED_MS, RequestPageController, type PageAnswer, type RequestPageDeps, type RequestPageHubs } from '../../src/app/page/requestPageController';
 import type { HostToWebview, PageRender } from '../../src/shared/webviewMessages';
 import { goldenEvents } from '../support/fixtures';
 import { MemoryMemento } from '../support/memoryMemento';
@@ -130,7 +131,9 @@ function page(item: Readonly<AttentionItem>, over: Partial<RequestPageDeps> = {}
     current = next;
     inbox.fire({ hub: { id: next.hub }, change: { item: { key: next.key } } });
   };
-  return { webview, log, controller, answered, change, settledLater: restored.fire, sentAnswer: sentAnswers.fire, settledAnswer: settledAnswers.fire };
+  /** Listeners of the hubs' events now: this page's, as no one else listens here. */
+  const hubListeners = () => [inbox, roster, state, restored, sentAnswers, settledAnswers].reduce((sum, source) => sum + source.listening(), 0);
+  return { webview, log, controller, answered, change, hubListeners, settledLater: restored.fire, sentAnswer: sentAnswers.fire, settledAnswer: settledAnswers.fire };
 }
 
 /** Resolves once the page has been posted `count` messages (an outcome follows its answer's promise). */
@@ -197,7 +200,8 @@ describe('request page host', () => {
       return { item, other, stale, first, second, webview: second.webview };
     }
     /** The log lines saying a message of `type` for the render `stale` was dropped, while the page shows `now`. */
-    const dropped = (log: RecordingLogger, type: string, stale: PageRender, now: PageRender) => log.lines.filter((line) => line === `warn dropped a ${type} from a request page: it was for render ${stale.generation}, the page shows ${now.generation}`);
+    const dropped = (log: RecordingLogger, type: string, stale: PageRender, now: PageRender) =>
+      log.dataOf('warn', 'page-message-stale').filter((data) => isDeepStrictEqual(data, { page: 'request page', type, render: stale.generation, shown: now.generation }));
 
     test('a Send of Allow clicked on A, arriving after the page was reused for B: B is not answered, nothing reaches the hub, the log says it was dropped', async () => {
       const item = permissionItem();
@@ -290,7 +294,7 @@ describe('request page host', () => {
       const { stale, second, webview } = reused({ pin: () => pins++ });
       webview.fromPage({ type: 'pin', key: stale.key, generation: webview.shown().generation });
       assert.equal(pins, 0);
-      assert.equal(second.log.lines.filter((line) => line.startsWith('warn dropped a pin from a request page')).length, 1, second.log.lines.join('\n'));
+      assert.deepEqual(second.log.dataOf('warn', 'page-message-stale').map((data) => data['type']), ['pin'], second.log.lines.join('\n'));
     });
 
     test('a message about a request reaching a page not rendered yet is dropped', () => {
@@ -298,7 +302,7 @@ describe('request page host', () => {
       const { webview, log, answered } = page(item);
       webview.fromPage({ ...submit({ option: 'allow' }), key: item.key, generation: 1 });
       assert.deepEqual(answered, []);
-      assert.ok(log.lines.includes('warn dropped a submit from a request page: it was for render 1, the page shows none'), log.lines.join('\n'));
+      assert.deepEqual(log.dataOf('warn', 'page-message-stale'), [{ page: 'request page', type: 'submit', render: 1, shown: 'none' }], log.lines.join('\n'));
     });
   });
 
@@ -384,7 +388,7 @@ describe('request page host', () => {
     for (const bad of [{ type: 'submit', submitId: '', answer: { option: 'allow' } }, { type: 'erase-everything' }, 'ready', null]) webview.fromPage(bad);
     assert.deepEqual(answered, [], 'nothing reached the answer path');
     assert.deepEqual(webview.types(), ['init'], 'nothing was posted back');
-    assert.equal(log.lines.filter((line) => line === 'warn ignored a malformed message from a request page').length, 4, log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('warn', 'page-message-malformed'), Array(4).fill({ page: 'request page' }), log.lines.join('\n'));
   });
 
   test('a Send from the page reaches the answer path and its outcome is posted back', async () => {
@@ -570,7 +574,7 @@ describe('request page host', () => {
     webview.fromPage({ type: 'ready' });
     controller.host.post({ type: 'outcome', submitId: 'x', phase: 'no-such-phase', message: '' } as unknown as HostToWebview);
     assert.deepEqual(webview.types(), ['init']);
-    assert.ok(log.lines.some((line) => line.startsWith('error refused to post an invalid message to a request page')), log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('error', 'page-message-invalid'), [{ page: 'request page', type: 'outcome' }], log.lines.join('\n'));
   });
 
   test('disposed, the page stops listening: later changes post nothing and the webview is released', () => {
@@ -582,6 +586,36 @@ describe('request page host', () => {
     change({ ...item, status: 'resolved' });
     webview.fromShown(submit({ option: 'allow' }));
     assert.deepEqual(webview.types(), ['init']);
+  });
+
+  test('a page closed by hand, taken over, or closed after its request resolved leaves no listener behind, on the hubs or on the webview', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const item = permissionItem();
+    const first = page(item);
+    first.webview.fromPage({ type: 'ready' });
+    assert.equal(first.hubListeners(), 6);
+    assert.equal(first.webview.listening(), 3);
+    // Taken over: the old page lets go of everything, the new one holds only its own.
+    first.controller.host.detach();
+    assert.equal(first.hubListeners(), 0);
+    assert.equal(first.webview.listening(), 0);
+    const other: Readonly<AttentionItem> = { ...item, key: `${item.key}-other`, requestId: `${item.requestId}-other` };
+    const second = page(other, {}, { webview: first.webview, alreadyLoaded: true });
+    assert.equal(second.webview.listening(), 3);
+    second.controller.dispose();
+    assert.equal(second.hubListeners(), 0);
+    assert.equal(second.webview.listening(), 0);
+    // Closed by its own timer once resolved (the person chose to close pages then).
+    const third = page(item, { closeWhenResolved: () => true });
+    third.webview.fromPage({ type: 'ready' });
+    third.change({ ...item, status: 'resolved', resolution: 'approved' });
+    t.mock.timers.tick(CLOSE_AFTER_RESOLVED_MS - 1);
+    assert.equal(third.webview.disposed, false);
+    assert.equal(third.hubListeners(), 6);
+    t.mock.timers.tick(1);
+    assert.equal(third.webview.disposed, true);
+    assert.equal(third.hubListeners(), 0);
+    assert.equal(third.webview.listening(), 0);
   });
 
   test('an outcome that settles after the page closed is not posted to it', async () => {
@@ -628,6 +662,6 @@ describe('history page host', () => {
     assert.equal(init.request.hub, 'laptop');
     webview.fromShown(submit({ option: 'deny' }));
     assert.deepEqual(webview.types(), ['init'], 'nothing is posted for it');
-    assert.ok(log.lines.includes('warn ignored a submit from a read-only history page'), log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('warn', 'page-message-read-only'), [{ type: 'submit' }], log.lines.join('\n'));
   });
 });

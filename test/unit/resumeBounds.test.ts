@@ -78,7 +78,7 @@ describe('WorkspacePersistence positions', () => {
     persistence.flush();
     const after = memento.storedChars;
     assert.ok(after < before / 50, `${before} → ${after} characters`);
-    assert.ok(log.lines.some((line) => /kept the 1000 most recently advanced of 100000 saved resume positions/.test(line)), log.lines.join('\n'));
+    assert.deepEqual(log.dataOf('info', 'positions-trimmed'), [{ kept: 1000, total: 100000 }], log.lines.join('\n'));
     t.diagnostic(`an unbounded list of 1e5: ${before} characters stored before, ${after} after the first save`);
     persistence.dispose();
   });

@@ -92,7 +92,7 @@ describe('misrouted acks', () => {
         assert.equal(settled?.kind, scenario.ack['type'] === 'control.accepted' ? 'accepted' : 'rejected');
       } else {
         assert.equal(settled, undefined, 'the command is still waiting for its own target');
-        assert.ok(log.lines.some((line) => /misrouted/.test(line)), log.lines.join('\n'));
+        assert.deepEqual(log.dataOf('warn', 'ack-misrouted'), [{ commandId: command.id }], log.lines.join('\n'));
         control.dispose();
       }
       await outcome;

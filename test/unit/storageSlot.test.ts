@@ -46,7 +46,9 @@ describe('StorageSlot', () => {
     const written = chars.write(list);
     assert.ok(memento.storedChars <= 80, `${memento.storedChars} characters stored`);
     assert.ok(JSON.stringify({ version: 3, entries: [...written.kept, written.dropped.at(-1)] }).length > 80, 'not one more would have fit');
-    assert.match(log.lines.at(-1) ?? '', /^warn saved \d of 5 notes: \d did not fit in 0 KB$/);
+    const trimmed = log.entries.at(-1);
+    assert.deepEqual([trimmed?.level, trimmed?.code], ['warn', 'storage-trimmed']);
+    assert.deepEqual(trimmed?.data, { slot: 'notes', kept: written.kept.length, dropped: written.dropped.length, total: 5 });
   });
 
   test('an entry that cannot be serialized is left out alone, with a log line; the others are written', () => {
@@ -55,7 +57,8 @@ describe('StorageSlot', () => {
     const slot = noteSlot(memento, log, { describe: (n) => `note ${n.name}` });
     slot.write([note('a'), { name: 'bad', size: 10n as unknown as number }, note('c')]);
     assert.deepEqual(names(slotEntries<Note>(memento, 'notes', 3)), ['a', 'c']);
-    assert.deepEqual(log.lines, ['warn not saving note bad: it cannot be stored as JSON (TypeError: Do not know how to serialize a BigInt)']);
+    assert.deepEqual(log.codes(), ['warn storage-entry-unserializable']);
+    assert.deepEqual(log.entries[0]?.data, { slot: 'notes', index: 1 }, 'which entry');
   });
 
   test('older entries go through each migration in turn; one that fails a migration or the schema is dropped alone, logged by index, not by content', () => {
@@ -80,10 +83,9 @@ describe('StorageSlot', () => {
     assert.deepEqual(read.entries, [note('a'), note('d', { size: 4 })]);
     assert.equal(read.form, 'older');
     assert.equal(read.skipped, 2);
-    assert.deepEqual(log.lines, [
-      'warn skipped 2 saved notes that could not be read, the other 2 kept (entry 1: `size`: must be a number; entry 2: could not be brought from version 1 to 2 (TypeError: not an object))',
-    ]);
-    assert.ok(!log.lines.some((line) => line.includes('SECRET-TEXT')));
+    assert.deepEqual(log.codes(), ['warn storage-entries-skipped']);
+    assert.deepEqual(log.entries[0]?.data, { slot: 'notes', skipped: 2, kept: 2, entries: '1 2' });
+    assert.ok(!log.lines.some((line) => line.includes('SECRET-TEXT')), 'logged by index, not by content');
   });
 
   test("a newer version's value is read as empty, logged, and never written over or cleared", () => {
@@ -98,10 +100,8 @@ describe('StorageSlot', () => {
     slot.flush();
     slot.clear();
     assert.deepEqual(memento.get('notes', undefined), future, 'untouched');
-    assert.deepEqual(log.lines, [
-      'warn not reading the notes: saved by a newer version of the extension (storage version 4; this one reads up to 3); left as it is, and nothing is saved over it from this window',
-      "info not saving the notes: a newer version's is stored there, and is kept",
-    ]);
+    assert.deepEqual(log.codes(), ['warn storage-newer-version', 'info storage-newer-kept'], 'each said once');
+    assert.deepEqual(log.entries[0]?.data, { slot: 'notes', version: 4 });
   });
 
   test('schedule writes after the delay, not before; flush at once; after dispose every schedule writes at once', (t) => {
@@ -171,8 +171,9 @@ describe('the stores on storage slots', () => {
 
     for (const name of ['commands', 'open', 'hidden', 'positions']) assert.deepEqual(memento.get(key(name), undefined), future(name), `${name} untouched`);
     assert.deepEqual(memento.get(HISTORY_STORAGE_KEY, undefined), future('history'), 'history untouched');
-    const newer = log.lines.filter((line) => line.startsWith('warn') && line.includes(': saved by a newer version of the extension (storage version 99'));
-    assert.equal(newer.length, 5, log.lines.join('\n'));
+    const newer = log.find({ level: 'warn', code: 'storage-newer-version' });
+    assert.deepEqual(newer.map((entry) => entry.data['version']), [99, 99, 99, 99, 99], log.lines.join('\n'));
+    assert.equal(new Set(newer.map((entry) => entry.data['slot'])).size, 5, 'one for each store');
   });
 
   test('a bad saved request, position or dismissal is dropped alone with a log line; the rest are restored', (t) => {
@@ -189,12 +190,12 @@ describe('the stores on storage slots', () => {
     assert.deepEqual(inbox.open().map((item) => item.requestId), ['R1', 'R3']);
     assert.deepEqual(persistence.load(), [{ session: 's1', epoch: 0, seq: 3, source: SRC }]);
     assert.deepEqual([...persistence.dismissedKeys], [`${HUB}\u0000k1`]);
-    assert.deepEqual(log.lines.map((line) => line.replace(/ \(entry .*$/, '')), [
-      'warn skipped 1 saved resume position that could not be read, the other 1 kept',
-      'warn skipped 1 saved dismissed request that could not be read, the other 1 kept',
-      'warn skipped 1 saved open request that could not be read, the other 2 kept',
+    assert.deepEqual(log.find({ code: 'storage-entries-skipped' }).map(({ level, data }) => [level, data['slot'], data['skipped'], data['kept'], data['entries']]), [
+      ['warn', key('positions'), 1, 1, '1'],
+      ['warn', key('hidden'), 1, 1, '1'],
+      ['warn', key('open'), 1, 2, '1'],
     ]);
-    assert.match(log.lines[2] ?? '', /\(entry 1: event 0: /, 'it says which entry and why');
+    assert.equal(log.entries.length, 3, log.lines.join('\n'));
     assert.ok(!log.lines.some((line) => line.includes('nobody logs')));
   });
 
@@ -224,7 +225,7 @@ describe('the stores on storage slots', () => {
     };
     persistence.flush();
     assert.deepEqual(memento.get<unknown>(key('open'), undefined), saved);
-    assert.ok(log.lines.some((line) => line === `error could not gather the open requests for ${HUB} to save: RangeError: the inbox is broken`), log.lines.join('\n'));
+    assert.ok(log.dataOf('error', 'storage-gather-failed').some((data) => data['slot'] === key('open')), log.lines.join('\n'));
   });
 
   test('a history entry that cannot be stored is dropped alone: the older ones stay', (t) => {
@@ -249,7 +250,8 @@ describe('the stores on storage slots', () => {
     assert.deepEqual(history.entries().map((entry) => entry.requestId), ['NEW', 'OLD']);
     history.dispose();
     assert.deepEqual(slotEntries<{ requestId: string }>(memento, HISTORY_STORAGE_KEY, 4).map((entry) => entry.requestId), ['NEW', 'OLD']);
-    assert.ok(log.lines.some((line) => line.startsWith("warn not saving the answer history entry for a's request BAD: it cannot be stored as JSON")), log.lines.join('\n'));
+    assert.deepEqual(log.find({ code: 'storage-entry-unserializable' }).map(({ level, data }) => [level, data['slot']]), [['warn', HISTORY_STORAGE_KEY]], log.lines.join('\n'));
+    assert.ok(log.find({ code: 'storage-entry-unserializable' })[0]?.message.includes('BAD'), 'it names the request');
   });
 
   test('an unsettled answer saved by a newer version is not overwritten by a new one', () => {

@@ -98,7 +98,7 @@ function assertAllKept(w: ReturnType<typeof openWindow>, timedOutSince?: string)
     sends: entry.sends.map((send) => ({ ...send, outcomes: send.outcomes.map((outcome) => ((outcome.kind as string) === 'timed-out' ? { ...outcome, kind: 'ack-timed-out' } : outcome)) })),
   }));
   assert.deepEqual(w.history.entries(), asReadNow, 'the answer history, every entry and field, in order');
-  assert.deepEqual(w.log.lines.filter((line) => !line.startsWith('debug') && !line.startsWith('trace')), [], 'and nothing to complain about');
+  assert.deepEqual(w.log.entries.filter((entry) => entry.level !== 'debug' && entry.level !== 'trace'), [], 'and nothing to complain about');
 }
 
 describe('upgrading from the storage before slots', () => {

@@ -9,7 +9,7 @@ import { AnswerHistory } from '../../src/history/answerHistory';
 import { historyItem } from '../../src/history/historyItem';
 import { Inbox } from '../../src/inbox/inbox';
 import { pageRequest } from '../../src/app/page/pageContent';
-import { goldenForm } from '../support/pageRequests';
+import { goldenForm, viewOf } from '../support/pageRequests';
 import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { requestPages } from '../support/webviewHarness';
@@ -59,10 +59,20 @@ describe('a history entry on the request page', chromiumSuite(), () => {
     assert.equal(await p.locator('#send').isVisible(), false, 'no Send button to press');
     assert.equal(await p.locator('#send').evaluate((button) => (button as HTMLButtonElement & { disabled: boolean }).disabled), true);
     assert.equal(await p.locator('.answer input, .answer textarea, .answer vscode-text-field, .answer vscode-checkbox').filter({ visible: true }).count(), 0, 'no field to type into');
-    // The page answers a key in its keydown listener and posts from there at once (answerForm.ts
-    // submitForm), and press() resolves once the key's events are dispatched: a submit would be
-    // recorded before posted() reads.
     await p.keyboard.press('Enter');
-    assert.ok(!(await page.posted()).some((message) => message['type'] === 'submit'), 'nothing was submitted');
+    // The marker: the same page made a live form (as a preview page is reused) and sent by Enter, the
+    // way a submit from the entry would have gone. Once the marker's submit is posted, one from the
+    // entry's render would have been posted before it.
+    const entryRender = page.generation;
+    await page.post({ type: 'init', request: viewOf(goldenForm()), now: Date.now() });
+    await p.locator('#field-0').click();
+    await p.keyboard.type('billing-api');
+    await p.locator('[data-field="regions"] [role="checkbox"]').nth(1).click();
+    await p.locator('#field-0').click();
+    await p.keyboard.press('Enter');
+    const marker = await page.waitForPosted((message) => message['type'] === 'submit');
+    assert.equal(marker['generation'], entryRender + 1, 'the marker is the live render\'s');
+    const submits = (await page.posted()).filter((message) => message['type'] === 'submit');
+    assert.deepEqual(submits.map((message) => message['generation']), [entryRender + 1], 'nothing was submitted from the entry');
   });
 });

@@ -76,7 +76,7 @@ export class AlwaysSecretValues extends Disposable {
     try {
       stored = await this.secrets.get(KEY);
     } catch (error) {
-      this.log.error(`could not read the always-secret values, so no hub is connected: ${describeError(error)}`);
+      this.log.error(`could not read the always-secret values, so no hub is connected: ${describeError(error)}`, { code: 'secret-values-unreadable' });
       return;
     }
     const { values, problem } = readSecretValues(stored);

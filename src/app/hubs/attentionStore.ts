@@ -122,7 +122,7 @@ export class AttentionStore extends Disposable {
     const persistence = base ? new WorkspacePersistence(this.storage, base, this.log.for('persistence'), this.options.persistence) : undefined;
     this.persistenceValue = persistence;
     const restored = persistence?.restoreInto(inbox) ?? 0;
-    if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`);
+    if (restored > 0) this.log.for('inbox').info(`restored ${restored} events of open requests from the last session`, { code: 'requests-restored', data: { events: restored } });
     inbox.onDidChange((change) => {
       this.persistenceValue?.inboxChanged();
       this.itemChanges.fire(change.item);

@@ -6,7 +6,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import { Emitter, type Subscription } from '../../base/emitter';
 import type { AttentionStore, ComponentLog } from './attentionStore';
 import { connectionInputs, needsRebuild, type ConnectionInputs } from './connectionInputs';
-import { Disposable, toDisposable } from '../../base/disposable';
+import { Disposable, DisposableStore, toDisposable } from '../../base/disposable';
 import { hubLabel, type HubConfig } from './hubList';
 import type { Settings } from './settings';
 import { tokenKeyOf, type TokenStore } from './tokens';
@@ -51,7 +51,8 @@ export interface ReplayGap {
  */
 export class HubConnection extends Disposable {
   private client: HubClient | undefined;
-  private clientSubscriptions: Subscription[] = [];
+  /** What this connection hears of its current client; cleared as the client stops. */
+  private readonly clientSubscriptions = new DisposableStore();
   // start() follows construction at once (hubs.ts): until its token is read, the hub is about to connect.
   private stateValue: ConnectionState = { kind: 'connecting', attempt: 1 };
   private userDisconnected = false;
@@ -248,19 +249,17 @@ export class HubConnection extends Disposable {
       ...this.tuning,
     });
     this.client = client;
-    this.clientSubscriptions = [
-      client.onDidChangeState((state) => this.setState(state)),
-      client.onDidReplayGap((gap) => {
-        this.gaps.push({ session: gap.session, at: Date.now() });
-        if (this.gaps.length > 20) this.gaps.shift();
-        this.stateChanges.fire(this.stateValue);
-      }),
-      client.onDidNoteResume((notice) => {
-        this.resumeNoticeValue = notice;
-        this.stateChanges.fire(this.stateValue);
-      }),
-      client.onDidChangeRoster(() => this.rosterChanges.fire()),
-    ];
+    this.clientSubscriptions.add(client.onDidChangeState((state) => this.setState(state)));
+    this.clientSubscriptions.add(client.onDidReplayGap((gap) => {
+      this.gaps.push({ session: gap.session, at: Date.now() });
+      if (this.gaps.length > 20) this.gaps.shift();
+      this.stateChanges.fire(this.stateValue);
+    }));
+    this.clientSubscriptions.add(client.onDidNoteResume((notice) => {
+      this.resumeNoticeValue = notice;
+      this.stateChanges.fire(this.stateValue);
+    }));
+    this.clientSubscriptions.add(client.onDidChangeRoster(() => this.rosterChanges.fire()));
     client.start();
   }
 
@@ -270,8 +269,7 @@ export class HubConnection extends Disposable {
 
   private stopClient(): void {
     this.resumeNoticeValue = undefined;
-    for (const subscription of this.clientSubscriptions) subscription.dispose();
-    this.clientSubscriptions = [];
+    this.clientSubscriptions.clear();
     this.client?.dispose();
     this.client = undefined;
   }

@@ -103,7 +103,7 @@ export class WorkspacePersistence implements PositionStore, Subscription {
     // A list saved before positions were bounded may hold every session ever seen: its newest end is kept.
     this.positions = new RecentPositions(valid);
     if (this.positions.size < valid.length) {
-      log.info(`kept the ${this.positions.size} most recently advanced of ${valid.length} saved resume positions`);
+      log.info(`kept the ${this.positions.size} most recently advanced of ${valid.length} saved resume positions`, { code: 'positions-trimmed', data: { kept: this.positions.size, total: valid.length } });
       this.positionSlot.schedule();
     }
     const maxChars = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
@@ -184,7 +184,7 @@ export class WorkspacePersistence implements PositionStore, Subscription {
         try {
           if (inbox.apply(event, receivedAt).applied) restored++;
         } catch (error) {
-          this.log.warn(`skipped a saved request that could not be restored: ${describeError(error)}`);
+          this.log.warn(`skipped a saved request that could not be restored: ${describeError(error)}`, { code: 'storage-entries-skipped', data: { slot: this.key('open'), skipped: 1 } });
         }
       }
     }
@@ -285,7 +285,7 @@ export class WorkspacePersistence implements PositionStore, Subscription {
 
   /** Writes one key; a storage that fails is logged. */
   private write(name: string, value: unknown): void {
-    const failed = (error: unknown) => this.log.error(`could not save ${name} for ${this.hub}: ${describeError(error)}`);
+    const failed = (error: unknown) => this.log.error(`could not save ${name} for ${this.hub}: ${describeError(error)}`, { code: 'storage-write-failed', data: { slot: this.key(name) } });
     try {
       Promise.resolve(this.memento.update(this.key(name), value)).catch(failed);
     } catch (error) {

@@ -28,7 +28,7 @@ export class HistoryPageController {
       onMessage: (message) => {
         if (message.type === 'showLog') deps.showLog();
         // A history page is read-only: a submit or retry from it is never sent.
-        else deps.log.warn(`ignored a ${message.type} from a read-only history page`);
+        else deps.log.warn(`ignored a ${message.type} from a read-only history page`, { code: 'page-message-read-only', data: { type: message.type } });
       },
     });
   }

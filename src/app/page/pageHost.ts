@@ -1,3 +1,4 @@
+import { DisposableStore, toDisposable } from '../../base/disposable';
 import type { Logger } from '../../base/logger';
 import { hostToWebviewSchema, isRequestMessage, webviewToHostSchema, type HostToWebview, type PageInit, type PageRender, type RequestMessage, type WebviewToHost } from '../../shared/webviewMessages';
 
@@ -66,30 +67,29 @@ export interface PageHostOptions {
  */
 export class PageHost {
   private ready = false;
-  private disposed = false;
   private readonly waiting: HostToWebview[] = [];
   /** What the page was last told to render: its messages about a request must name it. */
   private shown: PageRender | undefined;
   /** The render in the HTML the webview loads now (`load`), until a `ready` names it. */
   private inHtml: PageRender | undefined;
-  private readonly subscriptions: Unsubscribe[] = [];
-  private readonly disposeListeners: Array<() => void> = [];
+  /** The webview's events, then the listeners of `onDidDispose`: released together, in that order, when the host lets go. */
+  private readonly owned = new DisposableStore();
 
   constructor(
     private readonly webview: PageWebview,
     private readonly log: Logger,
     private readonly options: PageHostOptions,
   ) {
-    this.subscriptions.push(
-      webview.onDidReceiveMessage((raw) => this.receive(raw)),
+    this.owned.add(webview.onDidReceiveMessage((raw) => this.receive(raw)));
+    this.owned.add(
       webview.onDidChangeVisible(() => {
         // Hidden, the page is gone; shown again, it loads anew and says ready.
         // (VS Code rebuilds it from the HTML it was last given: the page draws a render held there only
         // when it has saved no state, on its first load, and otherwise waits for a fresh `init`.)
         if (!webview.visible) this.ready = false;
       }),
-      webview.onDidDispose(() => this.dispose()),
     );
+    this.owned.add(webview.onDidDispose(() => this.dispose()));
     // Rendered by the owner's `refresh()` once it is built.
     if (options.alreadyLoaded && webview.visible) this.ready = true;
   }
@@ -101,11 +101,11 @@ export class PageHost {
 
   /** Posts at once to a ready page, else when it is ready (after its `init`). */
   post(message: HostToWebview): void {
-    if (this.disposed) return;
+    if (this.owned.isDisposed) return;
     // Checked here too, so a host bug shows up in the log rather than as a broken page.
     const checked = hostToWebviewSchema.safeParse(message);
     if (!checked.success) {
-      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`);
+      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`, { code: 'page-message-invalid', data: { page: this.options.name, type: message.type } });
       return;
     }
     // Nothing goes to a page that was not rendered what it is about (a refused `init` leaves it showing the one before).
@@ -119,7 +119,7 @@ export class PageHost {
    * so no `init` follows. A render the host refuses loads the page without one.
    */
   load(): void {
-    if (this.disposed) return;
+    if (this.owned.isDisposed) return;
     this.ready = false;
     this.shown = undefined;
     const init = this.checkedInit();
@@ -136,9 +136,9 @@ export class PageHost {
     this.webview.reveal();
   }
 
+  /** Runs `listener` when the host lets go of the webview, at once if it has already. */
   onDidDispose(listener: () => void): void {
-    if (this.disposed) listener();
-    else this.disposeListeners.push(listener);
+    this.owned.add(toDisposable(listener));
   }
 
   dispose(): void {
@@ -157,12 +157,10 @@ export class PageHost {
   }
 
   private release(): boolean {
-    if (this.disposed) return false;
-    this.disposed = true;
+    if (this.owned.isDisposed) return false;
     this.ready = false;
     this.waiting.length = 0;
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
-    for (const listener of this.disposeListeners.splice(0)) listener();
+    this.owned.dispose();
     return true;
   }
 
@@ -197,7 +195,7 @@ export class PageHost {
   private checkedInit(): Extract<HostToWebview, { type: 'init' }> | undefined {
     const checked = hostToWebviewSchema.safeParse({ ...this.options.init(), generation: ++renders });
     if (!checked.success) {
-      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`);
+      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`, { code: 'page-message-invalid', data: { page: this.options.name, type: 'init' } });
       return undefined;
     }
     return checked.data.type === 'init' ? checked.data : undefined;
@@ -210,10 +208,10 @@ export class PageHost {
   }
 
   private receive(raw: unknown): void {
-    if (this.disposed) return;
+    if (this.owned.isDisposed) return;
     const parsed = webviewToHostSchema.safeParse(raw);
     if (!parsed.success) {
-      this.log.warn(`ignored a malformed message from a ${this.options.name}`);
+      this.log.warn(`ignored a malformed message from a ${this.options.name}`, { code: 'page-message-malformed', data: { page: this.options.name } });
       return;
     }
     const message = parsed.data;
@@ -244,7 +242,10 @@ export class PageHost {
   private shows(message: RequestMessage): boolean {
     const { shown } = this;
     if (shown?.key === message.key && shown.generation === message.generation) return true;
-    this.log.warn(`dropped a ${message.type} from a ${this.options.name}: it was for render ${message.generation}, the page shows ${shown?.generation ?? 'none'}`);
+    this.log.warn(`dropped a ${message.type} from a ${this.options.name}: it was for render ${message.generation}, the page shows ${shown?.generation ?? 'none'}`, {
+      code: 'page-message-stale',
+      data: { page: this.options.name, type: message.type, render: message.generation, shown: shown?.generation ?? 'none' },
+    });
     return false;
   }
 }

@@ -13,7 +13,8 @@ import { type StringBundle } from '../../words/l10n';
 import { refusalChoices } from '../answering/refusalChoices';
 import { pageReachability, pageRequest } from './pageContent';
 import type { PageBeforeAsking } from '../../shared/beforeAsking';
-import { PageHost, type Listen, type PageMessage, type PageWebview, type Unsubscribe } from './pageHost';
+import { DisposableStore, MutableDisposable, toDisposable } from '../../base/disposable';
+import { PageHost, type Listen, type PageMessage, type PageWebview } from './pageHost';
 
 /** What a request page reads of the window's hubs; hubs.ts `Hubs` is one. */
 export interface RequestPageHubs {
@@ -82,8 +83,10 @@ function pipelineOptions(options: RedactionOptions): { home?: string; secretValu
 export class RequestPageController {
   readonly host: PageHost;
   private item: Readonly<AttentionItem>;
-  private closeTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly subscriptions: Unsubscribe[];
+  /** The hubs' events and the close timer, released when the page's host lets go. */
+  private readonly owned = new DisposableStore();
+  /** Set once the request is resolved and the person chose to close its page then. */
+  private readonly closeTimer = this.owned.add(new MutableDisposable());
   /** The command each "Send again" this page was offered is about, by the `submitId` it was offered under. */
   private readonly offers = new Map<string, string>();
   /** Answers to this request sent from another surface (a notification's button, the quick input, Answer Similar), newest last. */
@@ -97,42 +100,37 @@ export class RequestPageController {
     });
     const { hubs } = deps;
     const mine = (hub: { readonly id: string }) => hub.id === this.item.hub;
-    this.subscriptions = [
-      hubs.onDidChangeInbox(({ hub, change }) => {
-        if (change === undefined ? mine(hub) : change.item.key === this.item.key) this.pushUpdate();
-      }),
-      hubs.onDidChangeRoster((hub) => mine(hub) && this.pushUpdate()),
-      // Its hub's hello says whether it is watch-only (src/client/watchOnly.ts); a token set rebuilds the connection.
-      hubs.onDidChangeState((hub) => mine(hub) && this.pushUpdate()),
-      // An answer sent before a reload or rebuild, resent since, or one that timed out and settled after all
-      // (a late ack, a late refusal by the hub): its outcome belongs on this page, in place of "no acknowledgement".
-      hubs.onDidSettleLater(({ hub, outcome, requestId, source }) => {
-        const request = this.item.request;
-        if (request && mine(hub) && requestId === this.item.requestId && source === this.item.source) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
-      }),
-      // An answer given elsewhere while this page is open: the page shows it on its way, which withdraws an
-      // older Send Again it offered, rather than learning of the replacement only when that button is pressed.
-      hubs.onDidSendAnswer(({ hub, item, command, surface }) => {
-        if (surface === 'page' || !mine(hub) || item.key !== this.item.key) return;
-        this.elsewhere.add(command.id);
-        for (const oldest of this.elsewhere) {
-          if (this.elsewhere.size <= MAX_OFFERS) break;
-          this.elsewhere.delete(oldest);
-        }
-        this.postKeptAnswers();
-      }),
-      // Only while it is still the request's answer: an older command settling late (a late ack after a newer
-      // answer from this page) must not take the page's one status line from the answer that stands.
-      hubs.onDidSettleAnswer(({ hub, outcome }) => {
-        const request = this.item.request;
-        const current = this.deps.hubs.answerRecord(this.item)?.commandId === outcome.commandId;
-        if (request && mine(hub) && current && this.elsewhere.has(outcome.commandId)) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
-      }),
-    ];
-    this.host.onDidDispose(() => {
-      if (this.closeTimer) clearTimeout(this.closeTimer);
-      for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
-    });
+    this.owned.add(hubs.onDidChangeInbox(({ hub, change }) => {
+      if (change === undefined ? mine(hub) : change.item.key === this.item.key) this.pushUpdate();
+    }));
+    this.owned.add(hubs.onDidChangeRoster((hub) => mine(hub) && this.pushUpdate()));
+    // Its hub's hello says whether it is watch-only (src/client/watchOnly.ts); a token set rebuilds the connection.
+    this.owned.add(hubs.onDidChangeState((hub) => mine(hub) && this.pushUpdate()));
+    // An answer sent before a reload or rebuild, resent since, or one that timed out and settled after all
+    // (a late ack, a late refusal by the hub): its outcome belongs on this page, in place of "no acknowledgement".
+    this.owned.add(hubs.onDidSettleLater(({ hub, outcome, requestId, source }) => {
+      const request = this.item.request;
+      if (request && mine(hub) && requestId === this.item.requestId && source === this.item.source) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
+    }));
+    // An answer given elsewhere while this page is open: the page shows it on its way, which withdraws an
+    // older Send Again it offered, rather than learning of the replacement only when that button is pressed.
+    this.owned.add(hubs.onDidSendAnswer(({ hub, item, command, surface }) => {
+      if (surface === 'page' || !mine(hub) || item.key !== this.item.key) return;
+      this.elsewhere.add(command.id);
+      for (const oldest of this.elsewhere) {
+        if (this.elsewhere.size <= MAX_OFFERS) break;
+        this.elsewhere.delete(oldest);
+      }
+      this.postKeptAnswers();
+    }));
+    // Only while it is still the request's answer: an older command settling late (a late ack after a newer
+    // answer from this page) must not take the page's one status line from the answer that stands.
+    this.owned.add(hubs.onDidSettleAnswer(({ hub, outcome }) => {
+      const request = this.item.request;
+      const current = this.deps.hubs.answerRecord(this.item)?.commandId === outcome.commandId;
+      if (request && mine(hub) && current && this.elsewhere.has(outcome.commandId)) this.postOutcome(outcome.commandId, request, outcome, this.item.agent);
+    }));
+    this.host.onDidDispose(() => this.owned.dispose());
     this.host.refresh();
   }
 
@@ -267,8 +265,9 @@ export class RequestPageController {
   private pushUpdate(): void {
     const latest = this.deps.hubs.item(this.item.key);
     if (latest) this.item = latest;
-    if (this.item.status === 'resolved' && this.deps.closeWhenResolved() && !this.closeTimer) {
-      this.closeTimer = setTimeout(() => this.dispose(), CLOSE_AFTER_RESOLVED_MS);
+    if (this.item.status === 'resolved' && this.deps.closeWhenResolved() && !this.closeTimer.value) {
+      const timer = setTimeout(() => this.dispose(), CLOSE_AFTER_RESOLVED_MS);
+      this.closeTimer.value = toDisposable(() => clearTimeout(timer));
     }
     this.host.post({
       type: 'update',

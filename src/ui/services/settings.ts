@@ -29,6 +29,11 @@ function trustedValue<T>(config: vscode.WorkspaceConfiguration, key: string): { 
   return { value: inspected?.globalValue, source: 'user' };
 }
 
+/** The user's allowInsecureRemote, or the workspace's once trusted (a restricted setting): what Connect checks a typed address against. */
+export function allowInsecureRemote(): boolean {
+  return trustedValue<boolean>(vscode.workspace.getConfiguration(SECTION), 'allowInsecureRemote').value === true;
+}
+
 function wholeNumber(value: unknown, fallback: number, min: number, max: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : fallback;
 }

@@ -10,7 +10,7 @@ import { addressProblemText, hubEndpoint } from '../../../src/client/hubEndpoint
 import { DEFAULT_ACK_WINDOW_MS, RESPOND_TYPE } from '../../../src/aep/control';
 import { AEP_VERSION } from '../../../src/aep/envelope';
 import { parseWireMessage, type ErrorFrame, type OutboundHello } from '../../../src/aep/frames';
-import { CANCEL_TYPE, ControlTarget, isCommandType, shown, type RequestSnapshot, type Step } from './controlTarget';
+import { CANCEL_TYPE, ControlTarget, isCommandType, shown, type CommandDecision, type RequestSnapshot, type Step } from './controlTarget';
 import { SCENARIOS, ScenarioCycle, loadFormVariants, type ScenarioName } from './scenarios';
 
 export const AGENT_NAME = 'demo-agent';
@@ -59,6 +59,9 @@ export interface AgentOptions {
   log?: (line: string) => void;
 }
 
+/** One command the agent received and what it did with it (controlTarget.ts `CommandDecision`). */
+export type AgentDecision = CommandDecision & { commandId: string; commandType: string; subject?: string };
+
 export type AgentExit =
   | { reason: 'completed' }
   | { reason: 'closed' }
@@ -75,6 +78,8 @@ export interface RunningAgent {
   requests(): RequestSnapshot[];
   /** Listens to log lines; returns the unsubscribe. */
   onLog(listener: (line: string) => void): () => void;
+  /** What it decided about each command it received, in order: what a test compares (the log line words it for a person). */
+  decisions(): ReadonlyArray<AgentDecision>;
   /** Settles when the agent stops: `count` done, `close()` called, or the hub went away. Never rejects. */
   readonly done: Promise<AgentExit>;
   /** Dismisses open requests, ends every session, then closes the socket. Idempotent. */
@@ -192,6 +197,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
   // Fixture-backed forms are read now, so a missing fixture fails the start, not the third request.
   if (scenarios.includes('form')) loadFormVariants();
 
+  const decisions: AgentDecision[] = [];
   const listeners = new Set<(line: string) => void>();
   const sink = options.log ?? ((line: string) => console.log(line));
   const log = (message: string) => {
@@ -313,7 +319,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
           return;
         }
         if (stopped) return;
-        send(target.handle(event, Date.now()));
+        const step = target.handle(event, Date.now());
+        decisions.push({ ...step.decision, commandId: event.id, commandType: event.type, ...(event.subject === undefined ? {} : { subject: event.subject }) });
+        send(step);
         maybeFinish();
         return;
       }
@@ -360,6 +368,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
     runs,
     socketUrl,
     requests: () => target.requests(),
+    decisions: () => [...decisions],
     onLog(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

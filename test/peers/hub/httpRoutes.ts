@@ -195,6 +195,9 @@ function openStream(req: IncomingMessage, res: ServerResponse, url: URL, service
   }
   const request = read.value;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  // Node holds the headers until the first write: a live stream with nothing to replay would
+  // leave its consumer waiting for the first ping (30 s) to learn that it is open.
+  res.flushHeaders();
   let shed = 0;
   const sink: Sink = {
     filter: request.filter,

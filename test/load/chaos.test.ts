@@ -7,7 +7,7 @@
 // command id is resent after a drop, never a new one: AEP-0004 §2.3).
 //
 // Sizes come from the environment for a longer run by hand, e.g.
-//   CHAOS_SECONDS=60 CHAOS_RATE=10000 CHAOS_SEVERS=600 node --test out/hN/integration/chaos.test.js
+//   CHAOS_SECONDS=60 CHAOS_RATE=10000 CHAOS_SEVERS=600 node --test out/test/load/chaos.test.js
 // (also CHAOS_SESSIONS, CHAOS_TARGETS, CHAOS_TARGET_SESSIONS, CHAOS_REQUEST_EVERY,
 // CHAOS_RELOADS, CHAOS_SEED, CHAOS_SLOW_CONSUMER_BYTES). A failing run prints, per
 // request, which window applied its events and the position saved at the reload.
@@ -27,6 +27,7 @@ import { startHub } from '../peers/hub/hub';
 import type { AepEvent } from '../../src/aep/envelope';
 import { freshSession, makeEvent, makeRequest, postEvents, sourceFor } from '../support/events';
 import { MemoryMemento } from '../support/memoryMemento';
+import type { LogCode } from '../../src/base/logger';
 import { RecordingLogger } from '../support/recordingLogger';
 import { TcpProxy } from '../support/tcpProxy';
 import { waitUntil } from '../support/waitUntil';
@@ -434,12 +435,12 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
       const byKind = new Map<string, number>();
       for (const outcome of outcomes.values()) byKind.set(outcome.kind, (byKind.get(outcome.kind) ?? 0) + 1);
 
-      const countLines = (pattern: RegExp) => windows.reduce((sum, w) => sum + w.log.lines.filter((line) => pattern.test(line)).length, 0);
+      const countLines = (code: LogCode) => windows.reduce((sum, w) => sum + w.log.find({ code }).length, 0);
       const totalMs = Date.now() - floodStart;
       const stats = window.client.stats;
       t.diagnostic(`seed ${SEED}; flood ${posted} events in ${floodMs} ms = ${Math.round((posted / floodMs) * 1_000)} events/s (aimed ${RATE}); ${refusedBatches} batches refused`);
       t.diagnostic(`${HTTP_SESSIONS} HTTP sessions + ${TARGETS}×${SESSIONS_PER_TARGET} control-target sessions; ${httpRequests.size} HTTP requests (${[...httpRequests.values()].filter((r) => r.closed).length} closed by their emitter), ${raisedByTargets} target requests (${dismissedByTargets} dismissed by the agent)`);
-      t.diagnostic(`${severs} severs, ${reloads} reload(s), ${proxy.connections} proxied connections; answers sent ${answered.size}, outcomes ${JSON.stringify(Object.fromEntries(byKind))}; ${redeliveries} redeliveries re-acked; ${unsettled.length} answers never settled after the reload (${unsettledExecuted} of them executed by their agent; ${countLines(/no longer keeping answer/)} left out of the reload by the store's bound, ${countLines(/dropped unsettled answer/)} dropped as no longer open)`);
+      t.diagnostic(`${severs} severs, ${reloads} reload(s), ${proxy.connections} proxied connections; answers sent ${answered.size}, outcomes ${JSON.stringify(Object.fromEntries(byKind))}; ${redeliveries} redeliveries re-acked; ${unsettled.length} answers never settled after the reload (${unsettledExecuted} of them executed by their agent; ${countLines('answer-evicted')} left out of the reload by the store's bound, ${countLines('command-dropped')} dropped as no longer open)`);
       t.diagnostic(`last client: ${stats.eventsApplied} events applied, ${stats.duplicatesDropped} duplicates dropped, ${stats.connections} connections; catch-up ${catchUpMs} ms; run ${totalMs} ms; connections the hub dropped as a slow consumer ${new Set(hubLog.filter((line) => line.includes('slow consumer'))).size}; events applied twice by one inbox ${reapplied.count} (${reapplied.requests} requests)`);
       t.diagnostic(`(a) lost ${lost.length}, left open after closing ${staleOpen.length}; (b) duplicates ${duplicates}; (c) commands executed twice ${executedTwice}, requests executed twice ${requestsExecutedTwice}, accepted but not executed exactly once ${acceptedNotOnce.length}`);
 
