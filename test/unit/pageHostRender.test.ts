@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Inbox } from '../../src/inbox/inbox';
-import type { PageInit } from '../../src/shared/webviewMessages';
+import type { PageDraft, PageInit } from '../../src/shared/webviewMessages';
 import { PageHost } from '../../src/app/page/pageHost';
 import { pageRequest } from '../../src/app/page/pageContent';
 import { makeRequest } from '../support/events';
@@ -101,4 +101,40 @@ test('a first render the protocol refuses is not put in the HTML: the page loads
   webview.fromPage({ type: 'ready' });
   assert.deepEqual(webview.types(), ['init']);
   assert.equal(webview.shown().key, good.request.key);
+});
+
+test('a draft handed to a page still loading reaches it: its ready takes a fresh init, not the render its HTML held', () => {
+  const webview = new FakeWebview();
+  const base = initFor(1, 'Deploy to staging?');
+  // RequestPages.show(item, draft) on an existing page: keepDraft, then host.refresh(); init() takes the draft.
+  let draft: PageDraft | undefined;
+  const host = new PageHost(webview, new RecordingLogger(), {
+    name: 'request page',
+    init: () => { const d = draft; draft = undefined; return { ...base, ...(d ? { draft: d } : {}) }; },
+    onMessage: () => undefined,
+  });
+  host.load();
+  const held = webview.loads[0];
+  assert.ok(held && held.draft === undefined);
+  draft = { reply: 'typed in the quick input' };
+  host.refresh();
+  webview.fromPage({ type: 'ready', shows: { key: held.request.key, generation: held.generation } });
+  assert.ok(webview.posted.some((m) => m.type === 'init' && m.draft !== undefined), `the handed draft never reached the page; posted: ${JSON.stringify(webview.types())}; still waiting in the owner: ${JSON.stringify(draft)}`);
+});
+
+test('a page hidden before its first ready and rebuilt later takes a fresh init: the render its HTML held (its clock, its state) is from when it loaded', () => {
+  const webview = new FakeWebview();
+  let now = 1_000;
+  const base = initFor(1, 'Deploy to staging?');
+  const host = new PageHost(webview, new RecordingLogger(), { name: 'request page', init: () => ({ ...base, now }), onMessage: () => undefined });
+  host.load();
+  const held = webview.loads.at(-1);
+  assert.ok(held);
+  webview.setVisible(false);
+  now += 10 * 60_000; // ten minutes in another tab
+  webview.setVisible(true);
+  // The rebuilt page saved no state (it never ran): it draws the HTML's render and names it.
+  webview.fromPage({ type: 'ready', shows: { key: held.request.key, generation: held.generation } });
+  const inits = webview.posted.filter((m) => m.type === 'init');
+  assert.ok(inits.length > 0, `no fresh init: the page would keep now=${held.now}, ten minutes stale`);
 });

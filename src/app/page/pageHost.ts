@@ -86,7 +86,11 @@ export class PageHost {
         // Hidden, the page is gone; shown again, it loads anew and says ready.
         // (VS Code rebuilds it from the HTML it was last given: the page draws a render held there only
         // when it has saved no state, on its first load, and otherwise waits for a fresh `init`.)
-        if (!webview.visible) this.ready = false;
+        // A render its HTML held was built when it loaded: a page rebuilt later takes a fresh `init` instead.
+        if (!webview.visible) {
+          this.ready = false;
+          this.inHtml = undefined;
+        }
       }),
     );
     this.owned.add(webview.onDidDispose(() => this.dispose()));
@@ -130,6 +134,8 @@ export class PageHost {
   /** Renders the page again with a fresh `init`, if it is ready; a page not ready takes one when it is. */
   refresh(): void {
     if (this.isReady) this.render();
+    // Asked for before the page said ready: the render its HTML holds is out of date (a handed draft, a change), so its `ready` takes a fresh one.
+    else this.inHtml = undefined;
   }
 
   reveal(): void {

@@ -63,12 +63,12 @@ export class RequestPages extends Disposable {
       return;
     }
     const preview = this.preview();
-    if (preview) {
-      this.reuse(preview, item);
-      return;
-    }
+    if (preview) this.reuse(preview, item);
     // A new panel: the page loads with its first render in its HTML, drawn without waiting for the host.
-    this.adopt(item, createPagePanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: this.requestColumn(), preserveFocus: false }, this.extensionUri)).host.load();
+    else this.adopt(item, createPagePanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: this.requestColumn(), preserveFocus: false }, this.extensionUri)).host.load();
+    // A page handed a draft holds typing: it is never the preview the next request takes, even before it has drawn it and pinned itself.
+    const opened = this.panels.get(item.key);
+    if (draft && opened) opened.state.pinned = true;
   }
 
   /** The page to reuse for another request: the latest one not pinned. */
