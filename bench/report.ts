@@ -44,7 +44,7 @@ export interface BenchmarkResult {
   error?: string;
 }
 
-export const BENCHMARK_IDS = ['throughput', 'latency', 'scale', 'form-render', 'footprint', 'hostile', 'catch-up'] as const;
+export const BENCHMARK_IDS = ['throughput', 'latency', 'scale', 'form-render', 'open-focused', 'footprint', 'hostile', 'catch-up'] as const;
 export type BenchmarkId = (typeof BENCHMARK_IDS)[number];
 
 export interface Machine {

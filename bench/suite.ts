@@ -8,6 +8,7 @@ import { runFootprint } from './footprint';
 import { runFormRender } from './formRender';
 import { runHostile } from './hostile';
 import { runLatency } from './latency';
+import { runOpenFocused } from './openFocused';
 import { BENCHMARK_IDS, machine, RESULTS_SCHEMA, summarize, type BenchmarkId, type BenchmarkResult, type Results } from './report';
 import { runScale } from './scale';
 import { now, type BenchContext } from './support';
@@ -18,6 +19,7 @@ const TITLES: Record<BenchmarkId, string> = {
   latency: 'Latency under load',
   scale: 'Scale',
   'form-render': 'Form render',
+  'open-focused': 'Open → focused',
   footprint: 'Footprint',
   hostile: 'Hostile input',
   'catch-up': 'Catch-up after a reconnect',
@@ -28,6 +30,7 @@ const RUNNERS: Record<BenchmarkId, (ctx: BenchContext) => Promise<BenchmarkResul
   latency: runLatency,
   scale: runScale,
   'form-render': runFormRender,
+  'open-focused': runOpenFocused,
   footprint: runFootprint,
   hostile: runHostile,
   'catch-up': runCatchUp,

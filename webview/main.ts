@@ -1,10 +1,12 @@
+// First: its mark is the moment the bundle starts running.
+import './scriptStart';
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import { sendingBlockedBy } from '../src/aep/reachability';
 import type { AttentionStatus } from '../src/aep/requestStatus';
 import { shownStatus, statusKey, type OurAnswer, type ShownStatus } from '../src/shared/shownStatus';
 import { statusWord } from '../src/shared/statusWords';
-import { hostToWebviewSchema, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
+import { hostToWebviewSchema, PAGE_INIT_ELEMENT, webviewStateSchema, type HostToWebview, type PageDraft, type PageRecorded, type PageRender, type PageRequest, type RequestMessageBody, type WebviewState, type WebviewToHost } from '../src/shared/webviewMessages';
 import { draftIsEmpty } from '../src/answer/inlinePlan';
 import { AnswerArea } from './answerForm';
 import { recordedBlock } from './answerSummary';
@@ -14,7 +16,8 @@ import { el } from './dom';
 import { Header } from './header';
 import { captureMark, promptBlock } from './honestText';
 import { configureStrings } from './l10n';
-import { registerComponents } from './toolkit';
+import { registerComponents, warmComponentsSoon } from './toolkit';
+import { PAGE_MARKS } from './pageTimings';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -23,8 +26,15 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
+performance.mark(PAGE_MARKS.modulesEvaluated);
 const vscode = acquireVsCodeApi();
 registerComponents();
+performance.mark(PAGE_MARKS.componentsRegistered);
+const firstRender = renderInHtml();
+// One drawn at once pays the components' first-use costs itself: they are warmed only while an `init` is awaited.
+if (!firstRender) warmComponentsSoon();
+// Whether, and when, the editor gave the page focus: "focused" is the first field focused in a focused document.
+window.addEventListener('focus', () => performance.mark(PAGE_MARKS.windowFocused));
 
 /** What the status line says; built when shown, once the strings are configured. */
 function statusText(shown: ShownStatus): string {
@@ -113,7 +123,9 @@ function render(request: PageRequest, now: number, handed: PageDraft | undefined
   keepDrafts(about, answer, handed);
   answer.setBlocked(sendingBlockedBy(request.reachability.state), setTokenOf(about));
   applyStatus(request.status, request.resolution);
+  performance.mark(PAGE_MARKS.rendered);
   answer.focusFirst();
+  performance.mark(PAGE_MARKS.fieldFocused, { detail: { documentFocused: document.hasFocus() } });
   if (timer) clearInterval(timer);
   timer = setInterval(() => {
     if (!page) return;
@@ -267,6 +279,7 @@ function onMessage(message: HostToWebview): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'init') performance.mark(PAGE_MARKS.initReceived);
   const message = hostToWebviewSchema.safeParse(event.data);
   if (!message.success) {
     console.error('AEP Attention: ignored a malformed message from the extension', message.error.issues);
@@ -275,7 +288,33 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   onMessage(message.data);
 });
 
-vscode.postMessage({ type: 'ready' });
+// Ready first, naming the render about to be drawn: what the page posts while drawing it (a pin for a handed draft) must find the host knowing it.
+vscode.postMessage({ type: 'ready', ...(firstRender && { shows: { key: firstRender.request.key, generation: firstRender.generation } }) });
+performance.mark(PAGE_MARKS.readyPosted);
+if (firstRender) onMessage(firstRender);
+
+/**
+ * The first render the host put in the page's HTML (src/app/page/webviewHtml.ts),
+ * checked as a message is; drawn at once, before `ready`, so the first screen
+ * needs no round trip to the host. Only on the page's first load: a page that
+ * saved state is one VS Code rebuilt (shown again after being hidden, or
+ * restored after a reload) from HTML whose render may be stale, and it waits
+ * for a fresh `init` instead.
+ */
+function renderInHtml(): Extract<HostToWebview, { type: 'init' }> | undefined {
+  const held = document.getElementById(PAGE_INIT_ELEMENT);
+  const saved: unknown = vscode.getState();
+  if (!held || (saved !== undefined && saved !== null)) return undefined;
+  performance.mark(PAGE_MARKS.initReceived);
+  try {
+    const checked = hostToWebviewSchema.safeParse(JSON.parse(held.textContent ?? ''));
+    if (checked.success && checked.data.type === 'init') return checked.data;
+  } catch {
+    // Not JSON: ignored as a malformed message is.
+  }
+  console.error('AEP Attention: ignored a malformed first render in the page');
+  return undefined;
+}
 
 /** A watch-only hub's "Set Hub Token": the host asks for the token; nothing is sent to the hub. */
 function setTokenOf(about: PageRender): () => void {

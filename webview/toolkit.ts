@@ -13,20 +13,22 @@ import {
   vsCodeTextArea,
   vsCodeTextField,
 } from '@vscode/webview-ui-toolkit';
-import { WARM_MEASURE } from './warmMeasure';
+import { WARM_MEASURE } from './pageTimings';
 
-let registered = false;
-
-/**
- * Defines the components now, and warms them as soon as the current script
- * has run (after main.ts has posted `ready`), while the page waits for `init`.
- */
+/** Defines the components (once: main.ts calls this as the page loads). */
 export function registerComponents(): void {
-  if (registered) return;
   provideVSCodeDesignSystem().register(
     vsCodeButton(), vsCodeCheckbox(), vsCodeDropdown(), vsCodeOption(), vsCodeRadio(), vsCodeRadioGroup(), vsCodeTextArea(), vsCodeTextField(),
   );
-  registered = true;
+}
+
+/**
+ * Warms the components as soon as the current script has run (after main.ts
+ * has posted `ready`), while the page waits for `init`. A page that draws its
+ * first render at once does without: that render pays the first-use costs
+ * once, and a warm-up after it would only hold up the page.
+ */
+export function warmComponentsSoon(): void {
   // A microtask runs before any message task, so `init` never finds the page half-warmed.
   queueMicrotask(warmComponents);
 }

@@ -113,8 +113,12 @@ export type PageRender = { key: string; generation: number };
 
 /** Messages the webview sends to the host. */
 export const webviewToHostSchema = z.discriminatedUnion('type', [
-  /** The webview's script has loaded and can receive `init` (ready handshake). */
-  z.object({ type: z.literal('ready') }),
+  /**
+   * The webview's script has loaded and can receive `init` (ready handshake).
+   * `shows`: the render the host put in the page's HTML, which the page drew
+   * at once, without waiting for an `init` (src/app/page/webviewHtml.ts).
+   */
+  z.object({ type: z.literal('ready'), shows: z.optional(z.object(pageRenderShape)) }),
   /**
    * The user sent an answer; `submitId` correlates the outcome. `verbatim`:
    * the user chose to send text the redaction pipeline would change as typed,
@@ -229,5 +233,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
 ]);
 
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
+/** The id of the inert element of the page's HTML that holds its first render, an `init` as JSON (src/app/page/webviewHtml.ts). */
+export const PAGE_INIT_ELEMENT = 'page-init';
+
 /** An `init` as a page's owner builds it: the page host (src/app/page/pageHost.ts) gives it its generation. */
 export type PageInit = Omit<Extract<HostToWebview, { type: 'init' }>, 'generation'>;

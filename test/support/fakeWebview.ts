@@ -21,6 +21,8 @@ export function emitter<T>(): { event: Listen<T>; fire: (value: T) => void; list
 /** The webview as the host sees it; `fromPage` plays the page's side. */
 export class FakeWebview implements PageWebview {
   readonly posted: HostToWebview[] = [];
+  /** Every load of the page, with the first render its HTML held (undefined: none). */
+  readonly loads: Array<Extract<HostToWebview, { type: 'init' }> | undefined> = [];
   visible = true;
   disposed = false;
   private readonly messages = emitter<unknown>();
@@ -29,6 +31,10 @@ export class FakeWebview implements PageWebview {
   readonly onDidReceiveMessage = this.messages.event;
   readonly onDidChangeVisible = this.visibility.event;
   readonly onDidDispose = this.disposal.event;
+  load(init: Extract<HostToWebview, { type: 'init' }> | undefined): void {
+    assert.ok(!this.disposed, 'loaded a disposed webview');
+    this.loads.push(init);
+  }
   postMessage(message: HostToWebview): void {
     // VS Code drops what is posted to a hidden webview: a host that posts then has lost it.
     assert.ok(this.visible, `posted to a hidden webview: ${message.type}`);

@@ -22,6 +22,8 @@ export interface OpenOptions {
   viewport?: { width: number; height: number };
   /** What `getState` returns: the state a page saved before a window reload. */
   state?: unknown;
+  /** A first render in the page's HTML, as the extension loads a new page (PageHost.load); it takes generation 1. */
+  firstRender?: PageInit;
 }
 
 /**
@@ -30,7 +32,13 @@ export interface OpenOptions {
  * what the page posts, so a test can play the extension host.
  */
 export class WebviewHarness {
-  private constructor(private readonly server: Server, readonly origin: string) {}
+  /** First renders to serve in the page's HTML, by the number in `/?held=`. */
+  private readonly held = new Map<string, unknown>();
+  private heldCount = 0;
+
+  private constructor(private readonly server: Server, readonly origin: string, held: (map: Map<string, unknown>) => void) {
+    held(this.held);
+  }
 
   static async start(): Promise<WebviewHarness> {
     const root = repoRoot();
@@ -39,10 +47,16 @@ export class WebviewHarness {
       '/form.css': { file: path.join(root, 'media', 'webview', 'form.css'), type: 'text/css' },
     };
     let origin = '';
+    let held = new Map<string, unknown>();
     const server = createServer((req, res) => {
-      if (req.url === '/') {
+      const page = /^\/(?:\?held=(\d+))?$/.exec(req.url ?? '');
+      if (page) {
+        const init = page[1] === undefined ? undefined : held.get(page[1]);
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(webviewHtml({ cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/form.css`, nonce: 'testnonce123', lang: 'en', title: 'test', loading: 'Loading…' }));
+        res.end(webviewHtml({
+          cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/form.css`, nonce: 'testnonce123', lang: 'en', title: 'test', loading: 'Loading…',
+          ...(init === undefined ? {} : { init }),
+        }));
         return;
       }
       if (req.url === '/favicon.ico') {
@@ -59,7 +73,7 @@ export class WebviewHarness {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return new WebviewHarness(server, origin);
+    return new WebviewHarness(server, origin, (map) => (held = map));
   }
 
   /** Opens the page; resolves once the page said `ready`. CSP violations are collected. */
@@ -90,8 +104,15 @@ export class WebviewHarness {
       };
     }, { state: options.state });
     if (options.theme) await page.addInitScript(applyPageTheme, pageTheme(options.theme));
-    await page.goto(`${this.origin}/`);
+    let address = `${this.origin}/`;
+    if (options.firstRender) {
+      const id = String(++this.heldCount);
+      this.held.set(id, { ...options.firstRender, generation: 1 });
+      address += `?held=${id}`;
+    }
+    await page.goto(address);
     const webview = new WebviewPage(page, violations, errors);
+    if (options.firstRender) webview.generation = 1;
     await webview.waitForPosted((m) => m['type'] === 'ready');
     return webview;
   }

@@ -33,9 +33,11 @@ test('the webview bundle is a browser script with no module loader', () => {
 // The request page's bundle (webview/main.ts): the toolkit and its FAST
 // dependencies (about 132 KB, behind webview/toolkit.ts), zod/mini for the
 // host's messages (about 28 KB), and our page: the form, the context rows,
-// "Before asking" (5.5 KB), the redaction preview. 234.4 KB today; the budget
-// leaves a little room. Issue 40's goal is the toolkit's own floor plus what
-// the first screen needs.
+// "Before asking" (5.5 KB), the redaction preview, the first render read from
+// the HTML and the page's timing marks (+1,088 bytes). 235,997 bytes today: the
+// budget is full, so a change to the page pays for itself or raises it in a
+// commit of its own. Issue 40's goal is the toolkit's own floor plus what the
+// first screen needs.
 const PAGE_BUDGET_BYTES = 236_000;
 // The Notifications view (webview/alerts/main.ts): the permission, the sound
 // and the offer's sentence; zod checks six messages from its own host. 28.7 KB today.
@@ -134,6 +136,12 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // 308,102 bytes.
 // Log lines by typed code (issue 41: each line a test or a person looks for carries its
 // code and the ids and counts it names as data, about 40 calls): +1,790 bytes, 309,892.
+// A new page's first render in its HTML (issue 40: no ready → init round trip before the
+// first screen): PageHost.load and the render it takes on ready, the HTML's inert JSON
+// element and its escaping, the panel adapter's load: +766 bytes on its own; merged with
+// the two changes above, 309,365 → 310,220 bytes (+855), within the budget they set. The
+// pages are loaded at activation (the serializer restores them), so this lands here;
+// loading the pages' controllers on first need is the issue's remaining activation cut.
 const ACTIVATION_BUDGET_BYTES = 310_400;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
@@ -151,6 +159,7 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // under their own names, and the two-statement banner that gives each chunk require).
 // Merged with the two changes above: 381,557 bytes. With the disposal helpers: 382,753.
 // With the log codes: 385,814 (+3,061).
+// With a new page's first render in its HTML (above): 385,347 → 386,202.
 const EXTENSION_TOTAL_BUDGET_BYTES = 386_300;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {

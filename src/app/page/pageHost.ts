@@ -16,6 +16,12 @@ export type Listen<T> = (listener: (event: T) => void) => Unsubscribe;
 
 /** What a page host needs of a webview panel. */
 export interface PageWebview {
+  /**
+   * Loads the page into the webview (its HTML, from scratch), with `init`, its
+   * first render, in the HTML when given: the page draws it as soon as its
+   * script runs, and says so in its `ready`.
+   */
+  load(init: Extract<HostToWebview, { type: 'init' }> | undefined): void;
   postMessage(message: HostToWebview): void;
   readonly onDidReceiveMessage: Listen<unknown>;
   readonly visible: boolean;
@@ -64,6 +70,8 @@ export class PageHost {
   private readonly waiting: HostToWebview[] = [];
   /** What the page was last told to render: its messages about a request must name it. */
   private shown: PageRender | undefined;
+  /** The render in the HTML the webview loads now (`load`), until a `ready` names it. */
+  private inHtml: PageRender | undefined;
   /** The webview's events, then the listeners of `onDidDispose`: released together, in that order, when the host lets go. */
   private readonly owned = new DisposableStore();
 
@@ -76,7 +84,13 @@ export class PageHost {
     this.owned.add(
       webview.onDidChangeVisible(() => {
         // Hidden, the page is gone; shown again, it loads anew and says ready.
-        if (!webview.visible) this.ready = false;
+        // (VS Code rebuilds it from the HTML it was last given: the page draws a render held there only
+        // when it has saved no state, on its first load, and otherwise waits for a fresh `init`.)
+        // A render its HTML held was built when it loaded: a page rebuilt later takes a fresh `init` instead.
+        if (!webview.visible) {
+          this.ready = false;
+          this.inHtml = undefined;
+        }
       }),
     );
     this.owned.add(webview.onDidDispose(() => this.dispose()));
@@ -103,9 +117,25 @@ export class PageHost {
     else this.keep(checked.data);
   }
 
+  /**
+   * Loads the page into the webview with its first render in the HTML
+   * (`init` built now): the page draws it at once, and its `ready` names it,
+   * so no `init` follows. A render the host refuses loads the page without one.
+   */
+  load(): void {
+    if (this.owned.isDisposed) return;
+    this.ready = false;
+    this.shown = undefined;
+    const init = this.checkedInit();
+    this.inHtml = init ? { key: init.request.key, generation: init.generation } : undefined;
+    this.webview.load(init);
+  }
+
   /** Renders the page again with a fresh `init`, if it is ready; a page not ready takes one when it is. */
   refresh(): void {
     if (this.isReady) this.render();
+    // Asked for before the page said ready: the render its HTML holds is out of date (a handed draft, a change), so its `ready` takes a fresh one.
+    else this.inHtml = undefined;
   }
 
   reveal(): void {
@@ -159,15 +189,26 @@ export class PageHost {
    * or passed on until a render reaches it.
    */
   private render(): void {
-    const init = { ...this.options.init(), generation: ++renders };
     this.shown = undefined;
-    const checked = hostToWebviewSchema.safeParse(init);
-    if (!checked.success) {
-      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`, { code: 'page-message-invalid', data: { page: this.options.name, type: init.type } });
-      return;
-    }
-    this.webview.postMessage(checked.data);
+    const init = this.checkedInit();
+    if (!init) return;
+    this.webview.postMessage(init);
     this.shown = { key: init.request.key, generation: init.generation };
+    this.afterRender();
+  }
+
+  /** A fresh `init`, with the next generation, checked; undefined (and logged) when refused. */
+  private checkedInit(): Extract<HostToWebview, { type: 'init' }> | undefined {
+    const checked = hostToWebviewSchema.safeParse({ ...this.options.init(), generation: ++renders });
+    if (!checked.success) {
+      this.log.error(`refused to post an invalid message to a ${this.options.name}: ${checked.error.message}`, { code: 'page-message-invalid', data: { page: this.options.name, type: 'init' } });
+      return undefined;
+    }
+    return checked.data.type === 'init' ? checked.data : undefined;
+  }
+
+  /** What follows a render that reached the page: the owner's own messages, then what waited. */
+  private afterRender(): void {
     this.options.afterInit?.();
     for (const kept of this.waiting.splice(0)) this.post(kept);
   }
@@ -186,6 +227,15 @@ export class PageHost {
       return;
     }
     this.ready = true;
+    // The page drew the render its HTML held: that is what it shows, as if an `init` had gone (nothing was posted before).
+    const drawn = message.shows;
+    const held = this.inHtml;
+    this.inHtml = undefined;
+    if (drawn && held && drawn.key === held.key && drawn.generation === held.generation) {
+      this.shown = held;
+      this.afterRender();
+      return;
+    }
     this.render();
   }
 

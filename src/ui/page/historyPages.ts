@@ -31,7 +31,7 @@ export class HistoryPages extends Disposable {
     }
     const item = historyItem(entry);
     const panel = createPagePanel(HISTORY_PAGE_VIEW_TYPE, l10n.t('History: {0} from {1}', kindLabel(item), agentName(item.agent)), vscode.ViewColumn.Active, this.extensionUri);
-    const page = new HistoryPageController(entry, pageWebview(panel), {
+    const page = new HistoryPageController(entry, pageWebview(panel, this.extensionUri), {
       log: this.log,
       hubName,
       strings: vscode.l10n.bundle,
@@ -39,5 +39,6 @@ export class HistoryPages extends Disposable {
     });
     this.pages.set(entry.id, page);
     page.host.onDidDispose(() => this.pages.deleteAndLeak(entry.id));
+    page.host.load();
   }
 }

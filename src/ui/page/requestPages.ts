@@ -8,7 +8,7 @@ import { Disposable, DisposableMap } from '../../base/disposable';
 import type { Hubs } from '../../app/hubs/hubs';
 import type { Logger } from '../../base/logger';
 import type { AlwaysSecretValues } from '../../app/hubs/alwaysSecretValues';
-import { createPagePanel, loadPage, pageWebview } from './pagePanel';
+import { createPagePanel, pageWebview, restoredPanel } from './pagePanel';
 import { RequestPageController } from '../../app/page/requestPageController';
 import type { SettingsService } from '../services/settings';
 import { setPanelTitle } from '../surfaces';
@@ -63,11 +63,12 @@ export class RequestPages extends Disposable {
       return;
     }
     const preview = this.preview();
-    if (preview) {
-      this.reuse(preview, item);
-      return;
-    }
-    this.adopt(item, createPagePanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: this.requestColumn(), preserveFocus: false }, this.extensionUri));
+    if (preview) this.reuse(preview, item);
+    // A new panel: the page loads with its first render in its HTML, drawn without waiting for the host.
+    else this.adopt(item, createPagePanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: this.requestColumn(), preserveFocus: false }, this.extensionUri)).host.load();
+    // A page handed a draft holds typing: it is never the preview the next request takes, even before it has drawn it and pinned itself.
+    const opened = this.panels.get(item.key);
+    if (draft && opened) opened.state.pinned = true;
   }
 
   /** The page to reuse for another request: the latest one not pinned. */
@@ -130,9 +131,9 @@ export class RequestPages extends Disposable {
       panel.dispose();
       return;
     }
-    loadPage(panel, this.extensionUri);
+    restoredPanel(panel, this.extensionUri);
     setPanelTitle(panel, panelTitle(item));
-    this.adopt(item, panel);
+    this.adopt(item, panel).host.load();
   }
 
   /** A key a page saved; one saved before keys named their hub is looked for under each hub (InboxOptions.hub). */
@@ -140,9 +141,9 @@ export class RequestPages extends Disposable {
     return this.hubs.item(key) ?? this.hubs.list().map((hub) => this.hubs.item(`${hub.id}\u0000${key}`)).find((item) => item !== undefined);
   }
 
-  private adopt(item: Readonly<AttentionItem>, panel: vscode.WebviewPanel, alreadyLoaded = false): void {
+  private adopt(item: Readonly<AttentionItem>, panel: vscode.WebviewPanel, alreadyLoaded = false): RequestPageController {
     const state = { pinned: false };
-    const controller = new RequestPageController(item, pageWebview(panel), {
+    const controller = new RequestPageController(item, pageWebview(panel, this.extensionUri), {
       hubs: this.hubs,
       answer: (current, answer, choice) => this.hubs.answer('page', current, answer, choice),
       resend: (current, commandId) => this.hubs.resend('page', current, commandId),
@@ -163,6 +164,7 @@ export class RequestPages extends Disposable {
     controller.host.onDidDispose(() => {
       if (this.panels.get(item.key) === page) this.panels.deleteAndLeak(item.key);
     });
+    return controller;
   }
 }
 
