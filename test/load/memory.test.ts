@@ -118,7 +118,8 @@ async function flood(memento: MemoryMemento | undefined): Promise<FloodRun> {
     await waitUntil(
       () => client.stats.eventsApplied >= REQUESTS,
       `${REQUESTS} requests applied`,
-      50_000,
+      // About 20 s on an idle two-core machine, 40 s with a build beside it.
+      120_000,
       () => `${client.stats.eventsApplied} applied, ${hub.sent()} sent, state ${JSON.stringify(client.state)}; log: ${log.lines.slice(0, 6).join(' | ')}`,
     );
     return { inbox, client, problems, log, seconds: (Date.now() - started) / 1000 };
