@@ -232,7 +232,7 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
       );
       // "Before asking": what the agent emitted before it asked (it read a file, ran a build that failed,
       // edited), newest first, at the form's capture (redacted): the arguments' redacted form and the error.
-      assert.ok(agentLog.some((line) => line.includes(`worked in session ${session1} before asking`) && line.includes('capture redacted')), 'the agent worked first');
+      assert.deepEqual(formAgent.worked().filter((work) => work.session === session1), [{ session: session1, capture: 'redacted', tools: ['Read', 'Bash', 'Edit'] }], 'the agent worked first');
       const before = (await frame.locator('#before-asking li.action').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
       assert.equal(before.length, 3, before.join('\n'));
       assert.match(before[0] ?? '', /· Edit · done in 15 ms Arguments \(redacted\): \{"file_path":"src\/app\.ts",/);
@@ -541,7 +541,7 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
       await notification.getByRole('button', { name: 'Open', exact: true }).click();
       const frame = await webviewFrame(page, 30_000, session);
       await frame.locator('#before-asking li.action').first().waitFor({ timeout: 30_000 });
-      assert.ok(agentLog.some((line) => line.includes(`worked in session ${session} before asking`) && line.includes('capture metadata')), 'the agent worked at metadata first');
+      assert.deepEqual(agents.flatMap((running) => running.worked()).filter((work) => work.session === session), [{ session, capture: 'metadata', tools: ['Read', 'Bash', 'Edit'] }], 'the agent worked at metadata first');
       const request = onlyRequest(formAgent);
       assert.equal(request.capture, 'metadata');
       const before = (await frame.locator('#before-asking li.action').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());

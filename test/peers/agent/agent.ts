@@ -62,6 +62,13 @@ export interface AgentOptions {
 /** One command the agent received and what it did with it (controlTarget.ts `CommandDecision`). */
 export type AgentDecision = CommandDecision & { commandId: string; commandType: string; subject?: string };
 
+/** One round of work before asking: its tool events' session, capture and tool names, as emitted. */
+export interface AgentWork {
+  session: string;
+  capture: string;
+  tools: string[];
+}
+
 export type AgentExit =
   | { reason: 'completed' }
   | { reason: 'closed' }
@@ -80,6 +87,8 @@ export interface RunningAgent {
   onLog(listener: (line: string) => void): () => void;
   /** What it decided about each command it received, in order: what a test compares (the log line words it for a person). */
   decisions(): ReadonlyArray<AgentDecision>;
+  /** The work it did before each request (`work`), in order: the session, the capture its tool events went at, the tools' names. */
+  worked(): ReadonlyArray<AgentWork>;
   /** Settles when the agent stops: `count` done, `close()` called, or the hub went away. Never rejects. */
   readonly done: Promise<AgentExit>;
   /** Dismisses open requests, ends every session, then closes the socket. Idempotent. */
@@ -198,6 +207,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
   if (scenarios.includes('form')) loadFormVariants();
 
   const decisions: AgentDecision[] = [];
+  const worked: AgentWork[] = [];
   const listeners = new Set<(line: string) => void>();
   const sink = options.log ?? ((line: string) => console.log(line));
   const log = (message: string) => {
@@ -260,7 +270,13 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
     const plan = cycle.next();
     const session = sessionOf.get(plan.scenario);
     if (session === undefined) return;
-    if (options.work !== false) send(target.work(session, plan.capture, Date.now()));
+    if (options.work !== false) {
+      const work = target.work(session, plan.capture, Date.now());
+      const requested = work.emitted.map(({ event }) => event).filter((event) => event.type === 'tool.requested');
+      const tools = requested.map((event) => String((event.data as { tool?: { name?: unknown } } | undefined)?.tool?.name));
+      worked.push({ session, capture: String(requested[0]?.capture), tools });
+      send(work);
+    }
     const step = target.raise(session, plan, Date.now());
     send(step);
     raised++;
@@ -369,6 +385,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
     socketUrl,
     requests: () => target.requests(),
     decisions: () => [...decisions],
+    worked: () => [...worked],
     onLog(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
