@@ -3,9 +3,11 @@
 // the extension host's idle CPU while connected to a quiet hub.
 //
 // activate() time is read from the extension's own log line ("activated in N
-// ms"). Its baseline is an empty extension installed beside it that times its
-// own activate() the same way (it only creates its log channel), in the same
-// extension host. Idle CPU is the extension host process's utime+stime from
+// ms"), in each of several windows opened one after another (each window is
+// an extension host of its own, and activates anew): one window's figure
+// swung from 18 to 57 ms between runs, so the median is reported. Its baseline
+// is an empty extension installed beside it that times its own activate() the
+// same way (it only creates its log channel), in the same extension hosts. Idle CPU is the extension host process's utime+stime from
 // /proc over 60 s; its baseline is the same measurement with no hub configured.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,7 +17,7 @@ import { cacheDir, e2eAvailable, openWorkbench, startCodeServer, type CodeServer
 import { startHub, type RunningHub } from '../test/peers/hub/hub';
 import { extensionFiles } from '../test/support/extensionFiles';
 import { metric, type BenchmarkResult, type Metric } from './report';
-import { now, repoRoot, sleep, type BenchContext } from './support';
+import { median, now, repoRoot, sleep, type BenchContext } from './support';
 
 /** Sizes are in kB of 1000 bytes, as vsce prints them; the targets read "200 KB" and "1 MB" the same way. */
 const KB = 1000;
@@ -27,10 +29,12 @@ export interface FootprintOptions {
   idleMs: number;
   /** Quiet time after activation before sampling (built-in extensions settle). */
   settleMs: number;
+  /** Windows opened one after another in each configuration, each activating the extension anew: the median is reported. */
+  windows: number;
 }
 
 export function footprintOptions(quick: boolean): FootprintOptions {
-  return quick ? { codeServer: false, idleMs: 0, settleMs: 0 } : { codeServer: true, idleMs: 60_000, settleMs: 10_000 };
+  return quick ? { codeServer: false, idleMs: 0, settleMs: 0, windows: 0 } : { codeServer: true, idleMs: 60_000, settleMs: 10_000, windows: 5 };
 }
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
@@ -101,8 +105,8 @@ async function installExtensions(vsixes: string[], userDataDir: string, extensio
   await run(install.node24, args, repoRoot(), env);
 }
 
-/** The newest log file of an output channel under `<userDataDir>/logs/<session>/exthost*`. */
-function findChannelLog(userDataDir: string, channel: string): string | undefined {
+/** The log files of an output channel under `<userDataDir>/logs/<session>/exthost*`, newest first: one per window. */
+function channelLogs(userDataDir: string, channel: string): string[] {
   const found: Array<{ file: string; mtime: number }> = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -113,16 +117,22 @@ function findChannelLog(userDataDir: string, channel: string): string | undefine
   };
   const logs = path.join(userDataDir, 'logs');
   if (fs.existsSync(logs)) walk(logs);
-  return found.sort((a, b) => b.mtime - a.mtime)[0]?.file;
+  return found.sort((a, b) => b.mtime - a.mtime).map((entry) => entry.file);
 }
 
-async function waitForLogLine(userDataDir: string, channel: string, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+/** The first line matching `pattern` in a log of the channel not in `seen` (a window not read yet); that log joins `seen`. */
+async function waitForLogLine(userDataDir: string, channel: string, pattern: RegExp, timeoutMs: number, seen = new Set<string>()): Promise<RegExpExecArray> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const file = findChannelLog(userDataDir, channel);
-    const match = file ? pattern.exec(fs.readFileSync(file, 'utf8')) : null;
-    if (match) return match;
-    if (Date.now() > deadline) throw new Error(`no log line matching ${pattern} in the "${channel}" channel within ${timeoutMs} ms (${file ?? 'no log file'})`);
+    const files = channelLogs(userDataDir, channel).filter((file) => !seen.has(file));
+    for (const file of files) {
+      const match = pattern.exec(fs.readFileSync(file, 'utf8'));
+      if (match) {
+        seen.add(file);
+        return match;
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no log line matching ${pattern} in a new log of the "${channel}" channel within ${timeoutMs} ms (${files.join(', ') || 'no log file'})`);
     await sleep(250);
   }
 }
@@ -154,9 +164,9 @@ function cpuMs(pid: number): number {
 }
 
 interface EditorRun {
-  activateMs: number;
-  baselineActivateMs: number;
-  baselinePreciseMs: number;
+  /** activate() in each window, in the order they opened. */
+  activateMs: number[];
+  baselinePreciseMs: number[];
   idleCpuMs: number;
   idleWindowMs: number;
 }
@@ -176,9 +186,15 @@ async function editorRun(ctx: BenchContext, label: string, vsixes: string[], hub
       ...(hubUrl ? { settings: { 'aepAttention.hubUrl': hubUrl } } : {}),
     });
     workbench = await openWorkbench(server.url, workspaceDir);
-    const ours = await waitForLogLine(userDataDir, 'AEP Attention', /activated in (\d+) ms(.*)/, 90_000);
-    const baseline = await waitForLogLine(userDataDir, BASELINE_NAME, /activated in (\d+) ms \(([\d.]+) ms\)/, 90_000);
-    if (/no hub configured/.test(ours[2] ?? '') !== (hubUrl === undefined)) throw new Error(`unexpected activation for the ${label} run: "${ours[0]}"`);
+    const seenOurs = new Set<string>();
+    const seenBaseline = new Set<string>();
+    const activations = async () => {
+      const ours = await waitForLogLine(userDataDir, 'AEP Attention', /activated in (\d+) ms(.*)/, 90_000, seenOurs);
+      const baseline = await waitForLogLine(userDataDir, BASELINE_NAME, /activated in (\d+) ms \(([\d.]+) ms\)/, 90_000, seenBaseline);
+      if (/no hub configured/.test(ours[2] ?? '') !== (hubUrl === undefined)) throw new Error(`unexpected activation for the ${label} run: "${ours[0]}"`);
+      return { ours: Number(ours[1]), baseline: Number(baseline[2]) };
+    };
+    const first = await activations();
     if (hubUrl) await waitForLogLine(userDataDir, 'AEP Attention', /hello from the hub/, 30_000);
     const pid = extensionHostPid(codeServerGroup(userDataDir));
     if (pid === undefined) throw new Error('could not find the extension host process');
@@ -189,11 +205,21 @@ async function editorRun(ctx: BenchContext, label: string, vsixes: string[], hub
     const idleCpuMs = cpuMs(pid) - cpu0;
     const idleWindowMs = now() - t0;
     if (hubUrl) await waitForLogLine(userDataDir, 'AEP Attention', /hello from the hub/, 1_000);
-    ctx.log(`footprint: ${label}: activate ${ours[1]} ms (baseline extension ${baseline[2]} ms), extension host CPU ${idleCpuMs} ms over ${Math.round(idleWindowMs / 1000)} s`);
+    // Later windows, one at a time: the window closes and another opens in the same browser, with an extension host of its own.
+    const runs = [first];
+    const address = new URL(server.url);
+    address.searchParams.set('folder', workspaceDir);
+    for (let window = 2; window <= options.windows; window++) {
+      await workbench.page.close();
+      workbench.page = await workbench.context.newPage();
+      await workbench.page.goto(address.toString(), { waitUntil: 'load', timeout: 90_000 });
+      runs.push(await activations());
+    }
+    ctx.log(`footprint: ${label}: activate ${runs.map((run) => run.ours).join(', ')} ms in ${runs.length} windows (baseline extension ${runs.map((run) => run.baseline).join(', ')} ms), ` +
+      `extension host CPU ${idleCpuMs} ms over ${Math.round(idleWindowMs / 1000)} s`);
     return {
-      activateMs: Number(ours[1]),
-      baselineActivateMs: Number(baseline[1]),
-      baselinePreciseMs: Number(baseline[2]),
+      activateMs: runs.map((run) => run.ours),
+      baselinePreciseMs: runs.map((run) => run.baseline),
       idleCpuMs,
       idleWindowMs,
     };
@@ -281,12 +307,16 @@ export async function runFootprint(ctx: BenchContext, options = footprintOptions
   }
   const percent = (run: EditorRun) => (run.idleCpuMs / run.idleWindowMs) * 100;
   metrics.push(
-    metric('activate(), no hub configured', 'ms', unconfigured.activateMs, {
-      baseline: { label: 'empty extension', value: unconfigured.baselinePreciseMs },
-      target: { on: 'value', op: '<', limit: 20 },
+    // Issue 40: activation ≤ 15 ms with and without a hub.
+    metric('activate(), no hub configured (median of the windows)', 'ms', median(unconfigured.activateMs), {
+      baseline: { label: 'empty extension', value: median(unconfigured.baselinePreciseMs) },
+      target: { on: 'value', op: '<=', limit: 15 },
+      detail: { windows: unconfigured.activateMs.length, min: Math.min(...unconfigured.activateMs), max: Math.max(...unconfigured.activateMs) },
     }),
-    metric('activate(), hub configured', 'ms', configured.activateMs, {
-      baseline: { label: 'empty extension', value: configured.baselinePreciseMs },
+    metric('activate(), hub configured (median of the windows)', 'ms', median(configured.activateMs), {
+      baseline: { label: 'empty extension', value: median(configured.baselinePreciseMs) },
+      target: { on: 'value', op: '<=', limit: 15 },
+      detail: { windows: configured.activateMs.length, min: Math.min(...configured.activateMs), max: Math.max(...configured.activateMs) },
     }),
     metric('extension host idle CPU, connected to a quiet hub', '%', percent(configured), {
       baseline: { label: 'no hub configured', value: percent(unconfigured) },
@@ -294,7 +324,8 @@ export async function runFootprint(ctx: BenchContext, options = footprintOptions
     }),
   );
   notes.push(
-    `code-server ${codeServerVersion()} (VS Code extension host on Node 24); activate() from the extension's own "activated in N ms" log line (whole ms); ` +
+    `code-server ${codeServerVersion()} (VS Code extension host on Node 24); activate() from the extension's own "activated in N ms" log line (whole ms), ` +
+      `in ${options.windows} windows opened one after another, each its own extension host; ` +
       `idle CPU: extension host utime+stime over ${Math.round(options.idleMs / 1000)} s, ${Math.round(options.settleMs / 1000)} s after activation, workbench open in headless Chromium`,
   );
   return { id: 'footprint', title: 'Footprint', durationMs: now() - started, notes, metrics };
