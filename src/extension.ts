@@ -3,7 +3,6 @@ import { Commands } from './ui/commands/commands';
 import type { AttentionItem } from './inbox/inbox';
 import { AnswerHistory } from './history/answerHistory';
 import { recordAnswers } from './app/historyRecorder';
-import { HistoryPages } from './ui/page/historyPages';
 import { HistoryView } from './ui/history/historyView';
 import { Hubs } from './app/hubs/hubs';
 import { InboxView } from './ui/inbox/inboxView';
@@ -12,7 +11,7 @@ import { configureHostStrings } from './words/l10n';
 import { ExtensionLog } from './ui/services/log';
 import { Notifier } from './ui/notifications/notifier';
 import { OsNotifications } from './ui/notifications/osNotifications';
-import { REQUEST_VIEW_TYPE, RequestPages } from './ui/page/requestPages';
+import { HistoryPagesOnDemand, REQUEST_VIEW_TYPE, RequestPagesOnDemand } from './ui/page/pagesOnDemand';
 import { SettingsService } from './ui/services/settings';
 import { StatusBar } from './ui/status/statusBar';
 import { AlwaysSecretValues } from './app/hubs/alwaysSecretValues';
@@ -60,11 +59,11 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   const hubs = new Hubs(settings, tokens, context.workspaceState, log, {
     keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey), redaction: () => secretValues.redaction(), loaded: () => secretValues.loaded(),
   });
-  const panels = new RequestPages(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
+  const panels = new RequestPagesOnDemand(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
   // Connect's last step offers system notifications (issue 42); `alerts` is made below, before any command can run.
   const commands = new Commands(hubs, tokens, log, panels, inline, secretValues, (hub) => alerts.afterConnect(hub));
-  const historyPanels = new HistoryPages(context.extensionUri, log.for('history'));
+  const historyPanels = new HistoryPagesOnDemand(context.extensionUri, log.for('history'));
   const recording = recordAnswers(hubs, history, settings);
   const actions = {
     open: (item: Readonly<AttentionItem>) => commands.open(item),
