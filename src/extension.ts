@@ -10,7 +10,7 @@ import { InlineAnswers } from './ui/answering/inlineAnswer';
 import { configureHostStrings } from './words/l10n';
 import { ExtensionLog } from './ui/services/log';
 import { Notifier } from './ui/notifications/notifier';
-import { OsNotifications } from './ui/notifications/osNotifications';
+import { OsNotificationsOnDemand } from './ui/notifications/osNotificationsOnDemand';
 import { HistoryPagesOnDemand, REQUEST_VIEW_TYPE, RequestPagesOnDemand } from './ui/page/pagesOnDemand';
 import { SettingsService } from './ui/services/settings';
 import { StatusBar } from './ui/status/statusBar';
@@ -71,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
     answerInline: (item: Readonly<AttentionItem>) => void commands.answer(item),
     showInbox: () => void commands.showInbox(),
   };
-  const alerts = new OsNotifications(context.extensionUri, hubs, settings, log.for('os-notifications'), actions, () => secretValues.redaction(),
+  const alerts = new OsNotificationsOnDemand(context.extensionUri, hubs, settings, log.for('os-notifications'), actions, () => secretValues.redaction(),
     context.globalStorageUri.scheme === 'file' ? vscode.Uri.joinPath(context.globalStorageUri, 'notification-claims').fsPath : undefined,
     context.globalState);
   const notifier = new Notifier(hubs, settings, {
@@ -94,6 +94,8 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   // The open requests are restored synchronously as each hub starts; the token lookups and
   // the connections follow without holding up the editor's activation.
   hubs.start();
+  // The system notifications' host is loaded now, after what activation needs, and not awaited.
+  alerts.start();
   log.for('extension').info(`activated in ${Date.now() - started} ms${hubs.size === 0 ? ' (no hub configured)' : hubs.size > 1 ? ` (${hubs.size} hubs)` : ''}`);
   return {
     connectionState: () => hubs.overallState,

@@ -153,7 +153,11 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // Connect to Hub loaded on first need was measured and left in: everything it uses is
 // loaded at activation anyway, so its chunk took 68 bytes off activation and cost 2.4 KB
 // in all (the chunks split again around it: see EXTENSION_TOTAL_BUDGET_BYTES).
-const ACTIVATION_BUDGET_BYTES = 295_700;
+// The system notifications' host (osNotifications.ts, its claims shared by windows, its pacing,
+// its words) is loaded just after activation, not awaited; its view and command are registered
+// at activation and wait for it (ui/notifications/osNotificationsOnDemand.ts): 295,462 → 278,783
+// bytes (-16.7 KB).
+const ACTIVATION_BUDGET_BYTES = 279_000;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -169,6 +173,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
   ['pages-', 'the request and history pages (15.4 KB today)', 16_000],
   ['historyExportFlow-', "Export Answer History's steps and its JSON Lines and CSV (2.9 KB today)", 3_100],
   ['answerSimilarFlow-', "Answer Similar's pickers (1.9 KB today)", 2_100],
+  // Loaded just after activation, not awaited (osNotificationsOnDemand.ts).
+  ['osNotifications-', "the system notifications' host, its claims, pacing and words (18.2 KB today)", 18_700],
 ];
 // All of the extension's JavaScript: 376,655 bytes today, 4.8 KB more than the one
 // bundle it replaced (371,856): what splitting costs (each chunk's imports and exports
@@ -184,7 +190,9 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // of import and export statements in all, 4.5 KB before. Tried first: the require banner kept only in the
 // chunk that uses require (esbuild.js withoutUnusedRequire: -1.7 KB in all, -0.6 KB at
 // activation); Connect to Hub left at activation (+2.4 KB in all for 68 bytes less).
-const EXTENSION_TOTAL_BUDGET_BYTES = 391_800;
+// The system notifications' host loaded after activation (above): 391,584 → 394,468 (+2.9 KB:
+// its holder 0.9 KB, the rest the chunks split again around it).
+const EXTENSION_TOTAL_BUDGET_BYTES = 394_700;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
