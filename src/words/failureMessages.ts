@@ -123,6 +123,8 @@ export function partNotLoaded(part: LazyPart): string {
       return l10n.t('The history page could not be opened: its code did not load. Show Log has the reason; reloading the window may help.');
     case 'answer-similar':
       return l10n.t('Answer Similar Requests could not start: its code did not load. Show Log has the reason; reloading the window may help.');
+    case 'quick-input':
+      return l10n.t('The quick input could not open: its code did not load. Show Log has the reason; reloading the window may help.');
     case 'os-notifications':
       return l10n.t('System notifications and the sound could not start: their code did not load. Show Log has the reason; reloading the window may help.');
     case 'history-export':

@@ -156,8 +156,9 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // The system notifications' host (osNotifications.ts, its claims shared by windows, its pacing,
 // its words) is loaded just after activation, not awaited; its view and command are registered
 // at activation and wait for it (ui/notifications/osNotificationsOnDemand.ts): 295,462 → 278,783
-// bytes (-16.7 KB).
-const ACTIVATION_BUDGET_BYTES = 279_000;
+// bytes (-16.7 KB). The quick input's chunks, loaded on the first answer since before, told
+// like the others when they fail to load: +234 bytes, 279,017.
+const ACTIVATION_BUDGET_BYTES = 279_200;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -191,8 +192,9 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // chunk that uses require (esbuild.js withoutUnusedRequire: -1.7 KB in all, -0.6 KB at
 // activation); Connect to Hub left at activation (+2.4 KB in all for 68 bytes less).
 // The system notifications' host loaded after activation (above): 391,584 → 394,468 (+2.9 KB:
-// its holder 0.9 KB, the rest the chunks split again around it).
-const EXTENSION_TOTAL_BUDGET_BYTES = 394_700;
+// its holder 0.9 KB, the rest the chunks split again around it). The quick input's failed
+// load told: 394,702.
+const EXTENSION_TOTAL_BUDGET_BYTES = 394_900;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

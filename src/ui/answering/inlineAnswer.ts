@@ -23,6 +23,8 @@ import type { RequestPagesOnDemand } from '../page/pagesOnDemand';
 import { setHubToken } from '../hubs/setHubToken';
 import { watchOnlySentence } from '../../words/watchOnlyWords';
 import { notify, withStatusProgress, type Choice } from '../surfaces';
+import type { OnFirstNeed } from '../../base/onFirstNeed';
+import { onFirstNeed } from '../services/onDemand';
 
 /** True while an inline answer shows, for the "Open as page" keybinding (package.json). */
 export const ANSWERING_INLINE_CONTEXT = 'aepAttention.answeringInline';
@@ -36,6 +38,8 @@ export const ANSWERING_INLINE_CONTEXT = 'aepAttention.answeringInline';
  */
 export class InlineAnswers extends Disposable {
   private active: InlineFlow | undefined;
+  /** The step loop and the real quick input, loaded on the first answer (a few milliseconds, once), not at activation. */
+  private readonly flowParts: OnFirstNeed<[typeof import('../../app/answering/inlineFlow'), typeof import('./quickInputs')]>;
 
   constructor(
     private readonly hubs: Hubs,
@@ -44,6 +48,7 @@ export class InlineAnswers extends Disposable {
     private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
+    this.flowParts = onFirstNeed('quick-input', () => Promise.all([import('../../app/answering/inlineFlow'), import('./quickInputs')]), log);
     this._register(toDisposable(() => this.active?.leave({ kind: 'escape' })));
   }
 
@@ -60,8 +65,9 @@ export class InlineAnswers extends Disposable {
 
   /** Answers in the quick input when the request fits, on its page otherwise; `fieldId` starts at that field (a refusal to fix). */
   async answer(item: Readonly<AttentionItem>, fieldId?: string): Promise<void> {
-    // The step loop and the real quick input are loaded on the first answer (a few milliseconds, once), not at activation.
-    const [{ InlineFlow }, { VscodeQuickInputs }] = await Promise.all([import('../../app/answering/inlineFlow'), import('./quickInputs')]);
+    const parts = await this.flowParts.get();
+    if (!parts) return;
+    const [{ InlineFlow }, { VscodeQuickInputs }] = parts;
     if (this.hubs.reachability(item).state === 'watch-only') {
       await this.sayWatchOnly(item);
       return;
