@@ -193,7 +193,9 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // activation); Connect to Hub left at activation (+2.4 KB in all for 68 bytes less).
 // The system notifications' host loaded after activation (above): 391,584 → 394,468 (+2.9 KB:
 // its holder 0.9 KB, the rest the chunks split again around it). The quick input's failed
-// load told: 394,702.
+// load told: 394,702. Activation now reads 24 files (the entry, 93.8 KB, and 23 shared chunks);
+// import and export statements between all the files are 7.9 KB of the whole, 4.5 KB before
+// issue 40's cuts (7 files at activation then).
 const EXTENSION_TOTAL_BUDGET_BYTES = 394_900;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
