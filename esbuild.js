@@ -73,7 +73,8 @@ const REQUIRE_BANNER = "import { createRequire as __aepCreateRequire } from 'nod
  */
 function withoutUnusedRequire(file) {
   if (!file.path.endsWith('.mjs') || !file.text.startsWith(REQUIRE_BANNER)) return file.contents;
-  const rest = file.text.slice(REQUIRE_BANNER.length).replace(/^\n/, '');
+  // Its line stays, empty: the chunk's source map counts the banner as line 1.
+  const rest = file.text.slice(REQUIRE_BANNER.length);
   return /\brequire\b/.test(rest) ? file.contents : Buffer.from(rest);
 }
 

@@ -8,18 +8,22 @@ export type LazyPart = 'request-pages' | 'history-pages' | 'answer-similar' | 'h
  * A part of the extension loaded when it is first needed (a dynamic
  * `import()`, which esbuild.js makes a chunk of its own), not at activation.
  * Every caller shares the one load. A load that fails is logged with its
- * code and told to the person (`told`, worded by the caller), never
- * swallowed; the next need tries again. Once this owner is disposed, a load
- * that finishes is released at once and nobody gets it.
+ * code, never swallowed, and told to the person once (`told`, worded by the
+ * caller): the next need tries again, and a part needed in the background
+ * (a system notification per burst) must not raise a toast each time. The
+ * load imports; the part is made from what it imported only if this owner is
+ * still alive then, so a window closing mid-load makes nothing.
  */
 export class OnFirstNeed<T> implements Subscription {
   private value: T | undefined;
   private loading: Promise<T | undefined> | undefined;
   private disposed = false;
+  private toldOnce = false;
 
   constructor(
     private readonly part: LazyPart,
-    private readonly load: () => Promise<T>,
+    /** Imports what the part needs; resolves with how to make the part from it (called only while this owner is alive). */
+    private readonly load: () => Promise<() => T>,
     private readonly log: Logger,
     /** Tells the person the part could not be loaded (only the UI words it). */
     private readonly told: () => void,
@@ -37,11 +41,9 @@ export class OnFirstNeed<T> implements Subscription {
     if (this.disposed) return Promise.resolve(undefined);
     if (this.value !== undefined) return Promise.resolve(this.value);
     this.loading ??= this.load().then(
-      (value) => {
-        if (this.disposed) {
-          this.release(value);
-          return undefined;
-        }
+      (make) => {
+        if (this.disposed) return undefined;
+        const value = make();
         this.value = value;
         return value;
       },
@@ -49,7 +51,10 @@ export class OnFirstNeed<T> implements Subscription {
         this.loading = undefined;
         if (this.disposed) return undefined;
         this.log.error(`could not load ${this.part}: ${describeError(error)}`, { code: 'part-load-failed', data: { part: this.part } });
-        this.told();
+        if (!this.toldOnce) {
+          this.toldOnce = true;
+          this.told();
+        }
         return undefined;
       },
     );

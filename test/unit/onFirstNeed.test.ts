@@ -8,10 +8,18 @@ import { OnFirstNeed } from '../../src/base/onFirstNeed';
 import { PageDrafts } from '../../src/app/page/pageDrafts';
 import { RecordingLogger } from '../support/recordingLogger';
 
-/** A load that waits until the test settles it; each call is one load. */
-function manualLoads<T>(): { load: () => Promise<T>; calls: Array<{ resolve: (value: T) => void; reject: (error: Error) => void }> } {
+/** A load that waits until the test settles it; each call is one load. `made` counts the parts made from what a load imported. */
+function manualLoads<T>(): { load: () => Promise<() => T>; calls: Array<{ resolve: (value: T) => void; reject: (error: Error) => void }>; made: T[] } {
   const calls: Array<{ resolve: (value: T) => void; reject: (error: Error) => void }> = [];
-  return { calls, load: () => new Promise<T>((resolve, reject) => calls.push({ resolve, reject })) };
+  const made: T[] = [];
+  const load = () => new Promise<() => T>((resolve, reject) => calls.push({
+    resolve: (value) => resolve(() => {
+      made.push(value);
+      return value;
+    }),
+    reject,
+  }));
+  return { calls, load, made };
 }
 
 interface Part {
@@ -67,7 +75,7 @@ describe('OnFirstNeed', () => {
     assert.deepEqual(told, ['told'], 'told once, for the one failure');
   });
 
-  test('disposed while loading: what the load made is released at once and nobody gets it', async () => {
+  test('disposed while loading: nothing is made from what the load imported, and nobody gets it', async () => {
     const loads = manualLoads<Part>();
     const { need } = made(loads);
     const pending = need.get();
@@ -75,10 +83,24 @@ describe('OnFirstNeed', () => {
     const loaded = part('pages');
     loads.calls[0]?.resolve(loaded);
     assert.equal(await pending, undefined);
-    assert.equal(loaded.disposed, 1);
+    assert.deepEqual(loads.made, [], 'a part made after its window closed would register listeners and write files for nobody');
+    assert.equal(loaded.disposed, 0);
     assert.equal(need.now, undefined);
     assert.equal(await need.get(), undefined);
     assert.equal(loads.calls.length, 1, 'nothing is loaded after disposal');
+  });
+
+  test('a part that keeps failing to load is logged each time and told once: a background need (a system notification per burst) raises no toast each time', async () => {
+    const loads = manualLoads<Part>();
+    const { need, told, log } = made(loads);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const failed = need.get();
+      loads.calls[attempt]?.reject(new Error('chunk missing'));
+      assert.equal(await failed, undefined);
+    }
+    assert.equal(loads.calls.length, 3, 'each need tries again');
+    assert.equal(log.entries.filter((entry) => entry.code === 'part-load-failed').length, 3);
+    assert.deepEqual(told, ['told']);
   });
 
   test('disposed once loaded: the part is released once; a load failing after disposal is not told', async () => {

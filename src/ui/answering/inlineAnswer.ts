@@ -48,7 +48,7 @@ export class InlineAnswers extends Disposable {
     private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
-    this.flowParts = onFirstNeed('quick-input', () => Promise.all([import('../../app/answering/inlineFlow'), import('./quickInputs')]), log);
+    this.flowParts = this._register(onFirstNeed('quick-input', () => Promise.all([import('../../app/answering/inlineFlow'), import('./quickInputs')]).then((parts) => () => parts), log));
     this._register(toDisposable(() => this.active?.leave({ kind: 'escape' })));
   }
 

@@ -9,7 +9,7 @@ import { itemFrom } from '../../app/hubs/commandTargets';
 import type { Hubs } from '../../app/hubs/hubs';
 import { onFirstNeed } from '../services/onDemand';
 import type { InlineAnswers } from '../answering/inlineAnswer';
-import { INBOX_VIEW_ID } from '../inbox/inboxView';
+import { INBOX_VIEW_ID } from '../viewIds';
 import type { RequestPagesOnDemand } from '../page/pagesOnDemand';
 import type { ExtensionLog } from '../services/log';
 import { notify, pick } from '../surfaces';
@@ -86,7 +86,7 @@ export function registerRequestCommands(
   register(COMMANDS.showInbox, showInbox);
   register(COMMANDS.answerNext, () => optionAnswers.answerNext());
   // Answer Similar's pickers are loaded on its first run (issue 40).
-  const similarFlow = onFirstNeed('answer-similar', () => import('../answering/answerSimilarFlow'), log.for('inline'));
+  const similarFlow = onFirstNeed('answer-similar', () => import('../answering/answerSimilarFlow').then((flow) => () => flow), log.for('inline'));
   register(COMMANDS.answerSimilar, async (argument) => (await similarFlow.get())?.answerSimilar(hubs, similar, itemFrom(hubs, argument)));
   register(COMMANDS.answerInline, answerInline);
   register(COMMANDS.openInlineAsPage, () => inline.openActiveAsPage());

@@ -15,7 +15,7 @@ import { confirm, notify, treeItem } from '../surfaces';
 import type { OnFirstNeed } from '../../base/onFirstNeed';
 import { onFirstNeed } from '../services/onDemand';
 
-export const HISTORY_VIEW_ID = 'aepAttention.history';
+import { HISTORY_VIEW_ID } from '../viewIds';
 export const HISTORY_COMMANDS = {
   open: 'aepAttention.openHistoryEntry',
   copyJson: 'aepAttention.copyHistoryJson',
@@ -48,7 +48,7 @@ export class HistoryView extends Disposable {
     secretValues: Pick<AlwaysSecretValues, 'loaded'>,
   ) {
     super();
-    this.exporting = this._register(onFirstNeed('history-export', () => import('./historyExportFlow'), log.for('history')));
+    this.exporting = this._register(onFirstNeed('history-export', () => import('./historyExportFlow').then((flow) => () => flow), log.for('history')));
     const provider: vscode.TreeDataProvider<Node> = {
       onDidChangeTreeData: this.changes.event,
       getChildren: (node) => (node ? [] : this.history.entries().map((entry) => ({ entry }))),

@@ -19,7 +19,7 @@ import type { NotifierActions } from './notifier';
 import { osMoreText, osNoticeText, wantsOsNotice } from '../../words/osNotice';
 import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { mayOpenFor, setupStep } from '../../shared/osNoticeSetup';
-import { ALERTS_VIEW_ID } from './osNotificationsOnDemand';
+import { ALERTS_VIEW_ID } from '../viewIds';
 
 /** Profile-wide (global state): a view saw the browser's permission granted; a refusal seen later clears it. */
 const GRANTED_KEY = 'osNotifications.grantedInProfile';

@@ -9,8 +9,8 @@ import type { Hub, Hubs } from '../../app/hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { onFirstNeed } from '../services/onDemand';
 import type { AlertActions, OsNotifications } from './osNotifications';
+import { ALERTS_VIEW_ID } from '../viewIds';
 
-export const ALERTS_VIEW_ID = 'aepAttention.alerts';
 /** Shows the Notifications view and asks the browser's permission: the walkthrough's step, the palette, and the offer's click. */
 export const ALLOW_COMMAND = 'aepAttention.allowSystemNotifications';
 
@@ -42,9 +42,13 @@ export class OsNotificationsOnDemand extends Disposable implements vscode.Webvie
     this.host = this._register(
       onFirstNeed('os-notifications', async () => {
         const { OsNotifications } = await import('./osNotifications');
-        const host = new OsNotifications(extensionUri, hubs, settings, log, actions, redaction, sharedDir, profile);
-        host.onDidChange(() => this.changes.fire());
-        return host;
+        return () => {
+          const host = new OsNotifications(extensionUri, hubs, settings, log, actions, redaction, sharedDir, profile);
+          host.onDidChange(() => this.changes.fire());
+          // The status tooltip has the host's note from now on, whichever need loaded it.
+          queueMicrotask(() => this.changes.fire());
+          return host;
+        };
       }, log, (host) => host.dispose()),
     );
     this._register(vscode.commands.registerCommand(ALLOW_COMMAND, async () => (await this.host.get())?.allow()));
@@ -53,9 +57,7 @@ export class OsNotificationsOnDemand extends Disposable implements vscode.Webvie
 
   /** Begins loading the host; returns at once. */
   start(): void {
-    void this.host.get().then((host) => {
-      if (host) this.changes.fire();
-    });
+    void this.host.get();
   }
 
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {

@@ -12,8 +12,6 @@ import type { SettingsService } from '../services/settings';
 import { onFirstNeed } from '../services/onDemand';
 import type { HistoryPages, RequestPages } from './pages';
 
-export const REQUEST_VIEW_TYPE = 'aepAttention.request';
-
 /**
  * The request pages as the rest of the extension holds them from activation
  * (issue 40): the pages themselves (requestPages.ts, their controller and
@@ -28,7 +26,10 @@ export class RequestPagesOnDemand extends Disposable {
     super();
     const drafts = (this.drafts = new PageDrafts((key) => hubs.item(key) !== undefined));
     this.pages = this._register(
-      onFirstNeed('request-pages', async () => new (await import('./pages')).RequestPages(extensionUri, hubs, log, settings, secretValues, drafts), log, (pages) => pages.dispose()),
+      onFirstNeed('request-pages', async () => {
+        const { RequestPages } = await import('./pages');
+        return () => new RequestPages(extensionUri, hubs, log, settings, secretValues, drafts);
+      }, log, (pages) => pages.dispose()),
     );
   }
 
@@ -71,7 +72,10 @@ export class HistoryPagesOnDemand extends Disposable {
 
   constructor(extensionUri: vscode.Uri, log: Logger) {
     super();
-    this.pages = this._register(onFirstNeed('history-pages', async () => new (await import('./pages')).HistoryPages(extensionUri, log), log, (pages) => pages.dispose()));
+    this.pages = this._register(onFirstNeed('history-pages', async () => {
+      const { HistoryPages } = await import('./pages');
+      return () => new HistoryPages(extensionUri, log);
+    }, log, (pages) => pages.dispose()));
   }
 
   async show(entry: Readonly<HistoryEntry>, hubName: string | undefined): Promise<void> {

@@ -14,7 +14,7 @@ import type { SettingsService } from '../services/settings';
 import { setPanelTitle } from '../surfaces';
 import { CAPTURE_CEILING_SETTING } from '../../words/withheldWords';
 import { setHubToken } from '../hubs/setHubToken';
-import { REQUEST_VIEW_TYPE } from './pagesOnDemand';
+import { REQUEST_VIEW_TYPE } from '../viewIds';
 
 /**
  * A webview panel per request, beside the editor; reopening a request
