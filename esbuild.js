@@ -62,6 +62,22 @@ const wsClientOnly = {
   },
 };
 
+/** Gives an ES module chunk Node's `require`, for the CommonJS bundled in it (ws, through esbuild's require shim). */
+const REQUIRE_BANNER = "import { createRequire as __aepCreateRequire } from 'node:module'; const require = __aepCreateRequire(import.meta.url);";
+
+/**
+ * The chunk without REQUIRE_BANNER when nothing after it names `require`: splitting puts the
+ * banner on every chunk (about 120 bytes each), and only the one holding esbuild's require
+ * shim uses it. A chunk that names `require` anywhere keeps it.
+ * @param {esbuild.OutputFile} file @returns {Uint8Array}
+ */
+function withoutUnusedRequire(file) {
+  if (!file.path.endsWith('.mjs') || !file.text.startsWith(REQUIRE_BANNER)) return file.contents;
+  // Its line stays, empty: the chunk's source map counts the banner as line 1.
+  const rest = file.text.slice(REQUIRE_BANNER.length);
+  return /\brequire\b/.test(rest) ? file.contents : Buffer.from(rest);
+}
+
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
   {
@@ -80,7 +96,8 @@ const bundles = [
     format: 'esm',
     target: 'node20',
     // The CommonJS inside (ws) requires Node's modules; an ES module has no require of its own.
-    banner: { js: "import { createRequire as __aepCreateRequire } from 'node:module'; const require = __aepCreateRequire(import.meta.url);" },
+    // esbuild puts the banner on every chunk; a build (not --watch) leaves it only where `require` is used (withoutUnusedRequire).
+    banner: { js: REQUIRE_BANNER },
     // `ws` optionally requires these native helpers; it works without them.
     external: ['vscode', 'bufferutil', 'utf-8-validate'],
     plugins: [wsClientOnly],
@@ -182,7 +199,7 @@ async function main() {
   const written = new Set();
   for (const result of results) {
     for (const file of result.outputFiles ?? []) {
-      writeIfChanged(file.path, file.contents);
+      writeIfChanged(file.path, withoutUnusedRequire(file));
       written.add(file.path);
     }
   }

@@ -3,7 +3,6 @@ import { Commands } from './ui/commands/commands';
 import type { AttentionItem } from './inbox/inbox';
 import { AnswerHistory } from './history/answerHistory';
 import { recordAnswers } from './app/historyRecorder';
-import { HistoryPages } from './ui/page/historyPages';
 import { HistoryView } from './ui/history/historyView';
 import { Hubs } from './app/hubs/hubs';
 import { InboxView } from './ui/inbox/inboxView';
@@ -11,8 +10,9 @@ import { InlineAnswers } from './ui/answering/inlineAnswer';
 import { configureHostStrings } from './words/l10n';
 import { ExtensionLog } from './ui/services/log';
 import { Notifier } from './ui/notifications/notifier';
-import { OsNotifications } from './ui/notifications/osNotifications';
-import { REQUEST_VIEW_TYPE, RequestPages } from './ui/page/requestPages';
+import { OsNotificationsOnDemand } from './ui/notifications/osNotificationsOnDemand';
+import { HistoryPagesOnDemand, RequestPagesOnDemand } from './ui/page/pagesOnDemand';
+import { REQUEST_VIEW_TYPE } from './ui/viewIds';
 import { SettingsService } from './ui/services/settings';
 import { StatusBar } from './ui/status/statusBar';
 import { AlwaysSecretValues } from './app/hubs/alwaysSecretValues';
@@ -60,11 +60,11 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   const hubs = new Hubs(settings, tokens, context.workspaceState, log, {
     keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey), redaction: () => secretValues.redaction(), loaded: () => secretValues.loaded(),
   });
-  const panels = new RequestPages(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
+  const panels = new RequestPagesOnDemand(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
   // Connect's last step offers system notifications (issue 42); `alerts` is made below, before any command can run.
   const commands = new Commands(hubs, tokens, log, panels, inline, secretValues, (hub) => alerts.afterConnect(hub));
-  const historyPanels = new HistoryPages(context.extensionUri, log.for('history'));
+  const historyPanels = new HistoryPagesOnDemand(context.extensionUri, log.for('history'));
   const recording = recordAnswers(hubs, history, settings);
   const actions = {
     open: (item: Readonly<AttentionItem>) => commands.open(item),
@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
     answerInline: (item: Readonly<AttentionItem>) => void commands.answer(item),
     showInbox: () => void commands.showInbox(),
   };
-  const alerts = new OsNotifications(context.extensionUri, hubs, settings, log.for('os-notifications'), actions, () => secretValues.redaction(),
+  const alerts = new OsNotificationsOnDemand(context.extensionUri, hubs, settings, log.for('os-notifications'), actions, () => secretValues.redaction(),
     context.globalStorageUri.scheme === 'file' ? vscode.Uri.joinPath(context.globalStorageUri, 'notification-claims').fsPath : undefined,
     context.globalState);
   const notifier = new Notifier(hubs, settings, {
@@ -95,6 +95,8 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   // The open requests are restored synchronously as each hub starts; the token lookups and
   // the connections follow without holding up the editor's activation.
   hubs.start();
+  // The system notifications' host is loaded now, after what activation needs, and not awaited.
+  alerts.start();
   log.for('extension').info(`activated in ${Date.now() - started} ms${hubs.size === 0 ? ' (no hub configured)' : hubs.size > 1 ? ` (${hubs.size} hubs)` : ''}`);
   return {
     connectionState: () => hubs.overallState,

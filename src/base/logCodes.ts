@@ -50,6 +50,8 @@ export const LOG_CODES = [
   'page-message-stale',
   'page-message-malformed',
   'page-message-read-only',
+  // the parts loaded when first needed (onFirstNeed.ts)
+  'part-load-failed',
 ] as const;
 
 export type LogCode = (typeof LOG_CODES)[number];

@@ -4,6 +4,7 @@ import { describeDuration, type ConnectionFailure, type LostReason } from '../cl
 import type { AddressProblem } from '../client/hubEndpoint';
 import type { FilterProblem } from '../client/userFilter';
 import { piece, PIECES } from './untrustedText';
+import type { LazyPart } from '../base/onFirstNeed';
 
 /**
  * A refused or missing token, as a question: the failure notification asks it
@@ -110,5 +111,23 @@ function describeFilterProblem(problem: FilterProblem): string {
       return l10n.t('aepAttention.filter may not name `type`: the extension chooses the event types it needs. Narrow by agent, session or source instead.');
     case 'names-severity':
       return l10n.t('aepAttention.filter may not name `severity`: use aepAttention.notifications and aepAttention.notificationMinSeverity to choose what notifies you.');
+  }
+}
+
+/** A part of the extension that is loaded when first needed could not be (onFirstNeed.ts): what did not happen, and where the reason is. */
+export function partNotLoaded(part: LazyPart): string {
+  switch (part) {
+    case 'request-pages':
+      return l10n.t('The request page could not be opened: its code did not load. Show Log has the reason; reloading the window may help.');
+    case 'history-pages':
+      return l10n.t('The history page could not be opened: its code did not load. Show Log has the reason; reloading the window may help.');
+    case 'answer-similar':
+      return l10n.t('Answer Similar Requests could not start: its code did not load. Show Log has the reason; reloading the window may help.');
+    case 'quick-input':
+      return l10n.t('The quick input could not open: its code did not load. Show Log has the reason; reloading the window may help.');
+    case 'os-notifications':
+      return l10n.t('System notifications and the sound could not start: their code did not load. Show Log has the reason; reloading the window may help.');
+    case 'history-export':
+      return l10n.t('The history could not be exported: the export\'s code did not load. Show Log has the reason; reloading the window may help.');
   }
 }

@@ -142,7 +142,26 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // the two changes above, 309,365 → 310,220 bytes (+855), within the budget they set. The
 // pages are loaded at activation (the serializer restores them), so this lands here;
 // loading the pages' controllers on first need is the issue's remaining activation cut.
-const ACTIVATION_BUDGET_BYTES = 310_400;
+// Issue 40, what runs only on a person's action loaded when first needed: 310,220 → 295,462
+// bytes (-14,758), each measured on its own (node esbuild.js --production):
+// - the request and history pages (their controllers, the page host and content, the
+//   panels) load with the first page opened or restored (ui/page/pagesOnDemand.ts:
+//   -11.0 KB; the quick input's drafts stay, in app/page/pageDrafts.ts);
+// - Export Answer History's steps and formats, with its first run (-2.9 KB);
+// - Answer Similar's pickers, with its first run (-1.4 KB);
+// - what tells of a part that failed to load (base/onFirstNeed.ts, its words): +1.0 KB.
+// Connect to Hub loaded on first need was measured and left in: everything it uses is
+// loaded at activation anyway, so its chunk took 68 bytes off activation and cost 2.4 KB
+// in all (the chunks split again around it: see EXTENSION_TOTAL_BUDGET_BYTES).
+// The system notifications' host (osNotifications.ts, its claims shared by windows, its pacing,
+// its words) is loaded just after activation, not awaited; its view and command are registered
+// at activation and wait for it (ui/notifications/osNotificationsOnDemand.ts): 295,462 → 278,783
+// bytes (-16.7 KB). The quick input's chunks, loaded on the first answer since before, told
+// like the others when they fail to load: +234 bytes, 279,017. Its review's fixes: a part
+// made only while its owner is alive, a failure told once, the banner's line kept for the
+// source maps (+185 bytes); the view ids in one leaf module (ui/viewIds.ts), so that no lazy
+// chunk imports back from what activation holds (-607): 278,595.
+const ACTIVATION_BUDGET_BYTES = 278_800;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -153,6 +172,13 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
   ['hubClient-', 'the connection (64.9 KB today)', 65_500],
   ['inlineFlow-', "the quick input's step loop (9 KB today)", 9_500],
   ['quickInputs-', 'the real quick input (2.2 KB today)', 2_500],
+  // Issue 40: the request and history pages (ui/page/pages.ts): requestPages and historyPages,
+  // their controllers, the page host and content, the panels; with the first page opened or restored.
+  ['pages-', 'the request and history pages (15.4 KB today)', 16_000],
+  ['historyExportFlow-', "Export Answer History's steps and its JSON Lines and CSV (2.9 KB today)", 3_100],
+  ['answerSimilarFlow-', "Answer Similar's pickers (1.9 KB today)", 2_100],
+  // Loaded just after activation, not awaited (osNotificationsOnDemand.ts).
+  ['osNotifications-', "the system notifications' host, its claims, pacing and words (18.2 KB today)", 18_700],
 ];
 // All of the extension's JavaScript: 376,655 bytes today, 4.8 KB more than the one
 // bundle it replaced (371,856): what splitting costs (each chunk's imports and exports
@@ -160,7 +186,21 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // Merged with the two changes above: 381,557 bytes. With the disposal helpers: 382,753.
 // With the log codes: 385,814 (+3,061).
 // With a new page's first render in its HTML (above): 385,347 → 386,202.
-const EXTENSION_TOTAL_BUDGET_BYTES = 386_300;
+// Issue 40's three parts loaded on first need (above): 386,202 → 391,584 (+5,382). The new
+// code is about 2.5 KB (the part loader and its failure's words, the pages' and the drafts'
+// holders). The rest is what esbuild's splitting costs: a module that activation loads and
+// a lazy chunk imports too goes to a chunk of its own for each set of entries that import
+// it (18 files at activation, 7 before), each with its imports and exports by name: 6.9 KB
+// of import and export statements in all, 4.5 KB before. Tried first: the require banner kept only in the
+// chunk that uses require (esbuild.js withoutUnusedRequire: -1.7 KB in all, -0.6 KB at
+// activation); Connect to Hub left at activation (+2.4 KB in all for 68 bytes less).
+// The system notifications' host loaded after activation (above): 391,584 → 394,468 (+2.9 KB:
+// its holder 0.9 KB, the rest the chunks split again around it). The quick input's failed
+// load told: 394,702. Activation now reads 24 files (the entry, 93.8 KB, and 23 shared chunks);
+// import and export statements between all the files are 7.9 KB of the whole, 4.5 KB before
+// issue 40's cuts (7 files at activation then). The review's fixes and the view ids' leaf
+// module (above): 394,267.
+const EXTENSION_TOTAL_BUDGET_BYTES = 394_500;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -19,10 +19,12 @@ import { lastActionLine } from '../../words/beforeAskingWords';
 import { inlineTitle } from '../../words/inlineWords';
 import type { InlineFlow, FlowEnd } from '../../app/answering/inlineFlow';
 import { offerRefusal } from '../../app/answering/refusalChoices';
-import type { RequestPages } from '../page/requestPages';
+import type { RequestPagesOnDemand } from '../page/pagesOnDemand';
 import { setHubToken } from '../hubs/setHubToken';
 import { watchOnlySentence } from '../../words/watchOnlyWords';
 import { notify, withStatusProgress, type Choice } from '../surfaces';
+import type { OnFirstNeed } from '../../base/onFirstNeed';
+import { onFirstNeed } from '../services/onDemand';
 
 /** True while an inline answer shows, for the "Open as page" keybinding (package.json). */
 export const ANSWERING_INLINE_CONTEXT = 'aepAttention.answeringInline';
@@ -36,14 +38,17 @@ export const ANSWERING_INLINE_CONTEXT = 'aepAttention.answeringInline';
  */
 export class InlineAnswers extends Disposable {
   private active: InlineFlow | undefined;
+  /** The step loop and the real quick input, loaded on the first answer (a few milliseconds, once), not at activation. */
+  private readonly flowParts: OnFirstNeed<[typeof import('../../app/answering/inlineFlow'), typeof import('./quickInputs')]>;
 
   constructor(
     private readonly hubs: Hubs,
-    private readonly panels: RequestPages,
+    private readonly panels: RequestPagesOnDemand,
     private readonly log: Logger,
     private readonly secretValues: AlwaysSecretValues,
   ) {
     super();
+    this.flowParts = this._register(onFirstNeed('quick-input', () => Promise.all([import('../../app/answering/inlineFlow'), import('./quickInputs')]).then((parts) => () => parts), log));
     this._register(toDisposable(() => this.active?.leave({ kind: 'escape' })));
   }
 
@@ -60,8 +65,9 @@ export class InlineAnswers extends Disposable {
 
   /** Answers in the quick input when the request fits, on its page otherwise; `fieldId` starts at that field (a refusal to fix). */
   async answer(item: Readonly<AttentionItem>, fieldId?: string): Promise<void> {
-    // The step loop and the real quick input are loaded on the first answer (a few milliseconds, once), not at activation.
-    const [{ InlineFlow }, { VscodeQuickInputs }] = await Promise.all([import('../../app/answering/inlineFlow'), import('./quickInputs')]);
+    const parts = await this.flowParts.get();
+    if (!parts) return;
+    const [{ InlineFlow }, { VscodeQuickInputs }] = parts;
     if (this.hubs.reachability(item).state === 'watch-only') {
       await this.sayWatchOnly(item);
       return;
@@ -76,7 +82,7 @@ export class InlineAnswers extends Disposable {
     const plan = this.planFor(item);
     const request = item.request;
     if (!plan || !request) {
-      this.panels.show(item);
+      await this.panels.show(item);
       return;
     }
     // A flow already showing loses its quick input to this one; it keeps its draft as on Escape.
@@ -108,7 +114,7 @@ export class InlineAnswers extends Disposable {
         this.panels.keepDraft(item.key, flow.draft);
         return;
       case 'page':
-        this.panels.show(item, flow.draft);
+        await this.panels.show(item, flow.draft);
         return;
       case 'closed':
         this.panels.keepDraft(item.key, {});
@@ -130,7 +136,7 @@ export class InlineAnswers extends Disposable {
       { title: l10n.t('Open'), value: 'open' },
     ]);
     if (choice === 'token') await setHubToken(item.hub);
-    else if (choice === 'open') this.panels.show(this.hubs.item(item.key) ?? item);
+    else if (choice === 'open') void this.panels.show(this.hubs.item(item.key) ?? item);
   }
 
   /** The keybinding's "Open as page": the flow showing now leaves for the page with what was typed. */
@@ -167,7 +173,7 @@ export class InlineAnswers extends Disposable {
     const latest = () => this.hubs.item(item.key) ?? item;
     await offerRefusal({
       notify,
-      open: () => this.panels.show(latest()),
+      open: () => void this.panels.show(latest()),
       sendAgain: (commandId) => withStatusProgress(l10n.t('Sending to {0}…', agentName(item.agent)), () => this.hubs.resend(surface, latest(), commandId)),
     }, refusal, item.agent);
   }
@@ -194,7 +200,7 @@ export class InlineAnswers extends Disposable {
     const waiting = outcome.kind === 'awaiting-ack';
     const choice = await notify(waiting ? 'info' : 'warning', described.message, actions);
     const latest = this.hubs.item(item.key) ?? item;
-    if (choice === 'open') this.panels.show(latest);
+    if (choice === 'open') void this.panels.show(latest);
     else if (choice === 'fix') {
       const field = outcome.kind === 'rejected' ? fieldNamedIn(outcome.detail, request.fields.map((f) => f.id)) : undefined;
       await this.answer(latest, field);
@@ -218,6 +224,6 @@ export class InlineAnswers extends Disposable {
 
   private async offerOpen(item: Readonly<AttentionItem>, severity: 'info' | 'warning', message: string): Promise<void> {
     const choice = await notify(severity, message, [{ title: l10n.t('Open'), value: 'open' }]);
-    if (choice === 'open') this.panels.show(this.hubs.item(item.key) ?? item);
+    if (choice === 'open') void this.panels.show(this.hubs.item(item.key) ?? item);
   }
 }

@@ -5,7 +5,7 @@ import { Disposable } from '../../base/disposable';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import type { InlineAnswers } from '../answering/inlineAnswer';
 import type { ExtensionLog } from '../services/log';
-import type { RequestPages } from '../page/requestPages';
+import type { RequestPagesOnDemand } from '../page/pagesOnDemand';
 import type { TokenStore } from '../../app/hubs/tokens';
 import { COMMANDS, type RegisterCommand } from './commandIds';
 import { registerConnect } from './connect';
@@ -24,7 +24,7 @@ export class Commands extends Disposable implements RequestActions {
     hubs: Hubs,
     tokens: TokenStore,
     log: ExtensionLog,
-    panels: RequestPages,
+    panels: RequestPagesOnDemand,
     inline: InlineAnswers,
     secretValues: AlwaysSecretValues,
     /** Connect's last step, once its hub is set: system notifications are offered (osNotifications.ts afterConnect). */
@@ -46,8 +46,8 @@ export class Commands extends Disposable implements RequestActions {
     return showInbox();
   }
 
-  open(item: Readonly<AttentionItem>): void {
-    this.requests.open(item);
+  open(item: Readonly<AttentionItem>): Promise<void> {
+    return this.requests.open(item);
   }
 
   answer(item: Readonly<AttentionItem>): Promise<void> {

@@ -7,10 +7,10 @@ import { OptionAnswers } from '../../app/answering/optionAnswers';
 import { SimilarAnswers } from '../../app/answering/similarAnswers';
 import { itemFrom } from '../../app/hubs/commandTargets';
 import type { Hubs } from '../../app/hubs/hubs';
-import { answerSimilar } from '../answering/answerSimilarFlow';
+import { onFirstNeed } from '../services/onDemand';
 import type { InlineAnswers } from '../answering/inlineAnswer';
-import { INBOX_VIEW_ID } from '../inbox/inboxView';
-import type { RequestPages } from '../page/requestPages';
+import { INBOX_VIEW_ID } from '../viewIds';
+import type { RequestPagesOnDemand } from '../page/pagesOnDemand';
 import type { ExtensionLog } from '../services/log';
 import { notify, pick } from '../surfaces';
 import { COMMANDS, type RegisterCommand } from './commandIds';
@@ -22,7 +22,8 @@ export function showInbox(): Thenable<unknown> {
 
 /** What the notifications and the system notifications do with a request (extension.ts). */
 export interface RequestActions {
-  open(item: Readonly<AttentionItem>): void;
+  /** Resolves once the page shows (the pages are loaded with the first: pagesOnDemand.ts). */
+  open(item: Readonly<AttentionItem>): Promise<void>;
   /** In the quick input when the request fits it (issue 15), on its page otherwise. */
   answer(item: Readonly<AttentionItem>): Promise<void>;
   /** A notification's option button: an explicit choice by the user, sent like any other answer. */
@@ -34,11 +35,11 @@ export function registerRequestCommands(
   register: RegisterCommand,
   hubs: Hubs,
   log: ExtensionLog,
-  panels: RequestPages,
+  panels: RequestPagesOnDemand,
   inline: InlineAnswers,
   tokens: TokenSteps,
 ): RequestActions {
-  const open = (item: Readonly<AttentionItem>): void => panels.show(item);
+  const open = (item: Readonly<AttentionItem>): Promise<void> => panels.show(item);
   const answer = (item: Readonly<AttentionItem>): Promise<void> => inline.answer(item);
   const optionAnswers = new OptionAnswers({
     hubs, notify, open, answerInline: answer,
@@ -67,7 +68,7 @@ export function registerRequestCommands(
 
   const openRequest = async (argument: unknown): Promise<void> => {
     const item = itemFrom(hubs, argument) ?? (await pickRequest(l10n.t('Open a request')));
-    if (item) open(item);
+    if (item) await open(item);
   };
 
   const answerInline = async (argument: unknown): Promise<void> => {
@@ -84,7 +85,9 @@ export function registerRequestCommands(
 
   register(COMMANDS.showInbox, showInbox);
   register(COMMANDS.answerNext, () => optionAnswers.answerNext());
-  register(COMMANDS.answerSimilar, (argument) => answerSimilar(hubs, similar, itemFrom(hubs, argument)));
+  // Answer Similar's pickers are loaded on its first run (issue 40).
+  const similarFlow = onFirstNeed('answer-similar', () => import('../answering/answerSimilarFlow').then((flow) => () => flow), log.for('inline'));
+  register(COMMANDS.answerSimilar, async (argument) => (await similarFlow.get())?.answerSimilar(hubs, similar, itemFrom(hubs, argument)));
   register(COMMANDS.answerInline, answerInline);
   register(COMMANDS.openInlineAsPage, () => inline.openActiveAsPage());
   register(COMMANDS.openRequest, openRequest);

@@ -5,16 +5,17 @@ import { commandJson, type HistoryEntry } from '../../history/historyEntry';
 import { agoRounded } from '../../shared/timeText';
 import { Disposable, toDisposable } from '../../base/disposable';
 import { Emitter } from '../../base/emitter';
-import type { HistoryPages } from '../page/historyPages';
+import type { HistoryPagesOnDemand } from '../page/pagesOnDemand';
 import { entryDescription, historyPrompt, outcomeLines, sentLine } from '../../words/historyWords';
 import type { Hubs } from '../../app/hubs/hubs';
 import type { ExtensionLog } from '../services/log';
-import type { RequestPages } from '../page/requestPages';
+import type { RequestPagesOnDemand } from '../page/pagesOnDemand';
 import { afterLoaded, type AlwaysSecretValues } from '../../app/hubs/alwaysSecretValues';
-import { confirm, notify, pick, treeItem } from '../surfaces';
-import { toCsv, toJsonLines, type ExportFormat } from '../../history/historyExport';
+import { confirm, notify, treeItem } from '../surfaces';
+import type { OnFirstNeed } from '../../base/onFirstNeed';
+import { onFirstNeed } from '../services/onDemand';
 
-export const HISTORY_VIEW_ID = 'aepAttention.history';
+import { HISTORY_VIEW_ID } from '../viewIds';
 export const HISTORY_COMMANDS = {
   open: 'aepAttention.openHistoryEntry',
   copyJson: 'aepAttention.copyHistoryJson',
@@ -34,17 +35,20 @@ export class HistoryView extends Disposable {
   private readonly changes = this._register(new Emitter<void>((error) => this.log.for('history').error(`listener failed: ${String(error)}`)));
   private readonly view: vscode.TreeView<Node>;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Export Answer History's steps and formats, loaded on its first run (issue 40). */
+  private readonly exporting: OnFirstNeed<typeof import('./historyExportFlow')>;
 
   constructor(
     private readonly history: AnswerHistory,
     private readonly hubs: Hubs,
-    private readonly pages: HistoryPages,
-    private readonly requests: RequestPages,
+    private readonly pages: HistoryPagesOnDemand,
+    private readonly requests: RequestPagesOnDemand,
     private readonly log: ExtensionLog,
     /** The always-secret values: every command here waits for them (a live page, what is copied and exported masks with them). */
     secretValues: Pick<AlwaysSecretValues, 'loaded'>,
   ) {
     super();
+    this.exporting = this._register(onFirstNeed('history-export', () => import('./historyExportFlow').then((flow) => () => flow), log.for('history')));
     const provider: vscode.TreeDataProvider<Node> = {
       onDidChangeTreeData: this.changes.event,
       getChildren: (node) => (node ? [] : this.history.entries().map((entry) => ({ entry }))),
@@ -97,15 +101,15 @@ export class HistoryView extends Disposable {
   }
 
   /** A request still open in its hub opens its live page (it can still be answered); one that is over, read-only. */
-  private open(argument: unknown): void {
+  private async open(argument: unknown): Promise<void> {
     const entry = this.entryFrom(argument);
     if (!entry) return;
     const live = this.hubs.get(entry.hub.id)?.store.inbox.item(entry.itemKey);
     if (live && (live.status === 'pending' || live.status === 'answered')) {
-      this.requests.show(live);
+      await this.requests.show(live);
       return;
     }
-    this.pages.show(entry, this.hubs.size > 1 ? entry.hub.label : undefined);
+    await this.pages.show(entry, this.hubs.size > 1 ? entry.hub.label : undefined);
   }
 
   /** The command as it was sent, with what the history masks still masked: the clipboard is no place for a secret either. */
@@ -122,39 +126,14 @@ export class HistoryView extends Disposable {
     void notify('info', l10n.t('Copied the command sent to {0} as JSON.{1}', entry.agent, masked));
   }
 
-  /** JSON Lines or CSV of every entry as stored (masked parts stay masked), to a file the person picks. */
+  /** JSON Lines or CSV of every entry as stored (masked parts stay masked), to a file the person picks (historyExportFlow.ts). */
   private async exportHistory(): Promise<void> {
     const entries = this.history.entries();
     if (entries.length === 0) {
       void notify('info', l10n.t('The answer history is empty: there is nothing to export.'));
       return;
     }
-    const format = await pick<ExportFormat>([
-      { label: l10n.t('JSON Lines'), description: '.jsonl', detail: l10n.t('One entry per line, with every send and outcome'), value: 'jsonl' },
-      { label: l10n.t('CSV'), description: '.csv', detail: l10n.t('One row per entry, its last send and outcome, for a spreadsheet'), value: 'csv' },
-    ], { title: l10n.t('Export Answer History'), placeHolder: entries.length === 1 ? l10n.t('1 entry, in which format?') : l10n.t('{0} entries, in which format?', entries.length) });
-    if (!format) return;
-    const name = format === 'csv' ? 'aep-answer-history.csv' : 'aep-answer-history.jsonl';
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      title: l10n.t('Export Answer History'),
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
-      filters: format === 'csv' ? { CSV: ['csv'] } : { [l10n.t('JSON Lines')]: ['jsonl'] },
-    });
-    if (!target) return;
-    const text = format === 'csv' ? toCsv(entries) : toJsonLines(entries);
-    try {
-      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      this.log.for('history').error(`could not export the history to ${target.toString()}: ${why}`);
-      void notify('error', l10n.t('Could not write the answer history to {0}: {1}', target.fsPath, why));
-      return;
-    }
-    this.log.for('history').info(`exported ${entries.length} history entries as ${format} to ${target.toString()}`);
-    const done = entries.length === 1 ? l10n.t('Exported 1 history entry to {0}.', target.fsPath) : l10n.t('Exported {0} history entries to {1}.', entries.length, target.fsPath);
-    const choice = await notify('info', done, [{ title: l10n.t('Open'), value: 'open' }]);
-    if (choice === 'open') await vscode.window.showTextDocument(target);
+    await (await this.exporting.get())?.exportHistory(entries, this.log.for('history'));
   }
 
   private async clear(): Promise<void> {

@@ -12,7 +12,7 @@ import { inboxChildren, type InboxNode } from '../../app/inboxTree';
 import { setBadge, treeItem } from '../surfaces';
 import { watchOnlySentence } from '../../words/watchOnlyWords';
 
-export const INBOX_VIEW_ID = 'aepAttention.inbox';
+import { INBOX_VIEW_ID } from '../viewIds';
 export const OPEN_REQUEST_COMMAND = 'aepAttention.openRequest';
 
 type Node = InboxNode<Hub>;

@@ -14,7 +14,7 @@ import { Disposable, toDisposable } from '../../base/disposable';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { notify, toastBudget, type Choice } from '../surfaces';
-import type { OsNotifications } from './osNotifications';
+import type { OsNotificationsOnDemand } from './osNotificationsOnDemand';
 import { groupOf } from '../../answer/similarRequests';
 import { windowGroups } from '../../app/answering/similarAnswers';
 import { OWN_ACTIONS } from '../../shared/ownActionWords';
@@ -53,7 +53,7 @@ export class Notifier extends Disposable {
     private readonly settings: SettingsService,
     private readonly actions: NotifierActions,
     /** The system notification and sound beside each toast, given at once: they do not wait for the toast's turn. */
-    private readonly alerts?: Pick<OsNotifications, 'alert'>,
+    private readonly alerts?: Pick<OsNotificationsOnDemand, 'alert'>,
   ) {
     super();
     for (const hub of hubs.list()) this.notified.restore(hub, hub.store.visibleItems().map((item) => item.key));

@@ -19,10 +19,8 @@ import type { NotifierActions } from './notifier';
 import { osMoreText, osNoticeText, wantsOsNotice } from '../../words/osNotice';
 import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { mayOpenFor, setupStep } from '../../shared/osNoticeSetup';
+import { ALERTS_VIEW_ID } from '../viewIds';
 
-export const ALERTS_VIEW_ID = 'aepAttention.alerts';
-/** Shows the Notifications view and asks the browser's permission: the walkthrough's step, the palette, and the offer's click. */
-export const ALLOW_COMMAND = 'aepAttention.allowSystemNotifications';
 /** Profile-wide (global state): a view saw the browser's permission granted; a refusal seen later clears it. */
 const GRANTED_KEY = 'osNotifications.grantedInProfile';
 /** Profile-wide: a view saw the browser refuse (denied, unsupported); a grant or a reset seen later clears it. */
@@ -55,7 +53,9 @@ type Problem = 'no-view' | 'not-allowed' | 'denied' | 'unsupported' | 'failed' |
  * either; a webview's `Notification` is what desktop VS Code and a browser
  * both offer. The view exists once VS Code has shown it (its sidebar opened
  * in this window, then kept alive hidden): until then, and whenever the
- * browser refuses, the status tooltip and the log say so, once.
+ * browser refuses, the status tooltip and the log say so, once. Loaded
+ * just after activation (osNotificationsOnDemand.ts), which registers its
+ * view and command.
  */
 export class OsNotifications extends Disposable implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
@@ -112,9 +112,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     private readonly profile: vscode.Memento,
   ) {
     super();
-    this._register(vscode.commands.registerCommand(ALLOW_COMMAND, () => this.open({ ask: true })));
     this.claims = new NoticeClaims(sharedDir, this.window, { onProblem: (message) => this.log.warn(message) });
-    this._register(vscode.window.registerWebviewViewProvider(ALERTS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: true } }));
     this._register(vscode.window.onDidChangeWindowState(() => {
       this.postSettings();
       this.markFocus();
@@ -180,6 +178,11 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     // The first toast while notifications are not possible yet carries the offer beside it.
     if (this.step() === 'offer') this.offer();
     this.deliver({ items, hub }).catch((error: unknown) => this.log.error(`a system notification failed: ${String(error)}`));
+  }
+
+  /** Allow System Notifications: shows the view, which asks the browser's permission. */
+  allow(): Promise<void> {
+    return this.open({ ask: true });
   }
 
   /** Connect to Hub's last step (issue 42): once the hub is connected, the offer (or, the browser having allowed this profile already, the view by itself). */

@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { AttentionItem } from '../../inbox/inbox';
-import { draftIsEmpty } from '../../answer/inlinePlan';
-import { webviewStateSchema, type PageDraft } from '../../shared/webviewMessages';
+import { webviewStateSchema } from '../../shared/webviewMessages';
+import type { PageDrafts } from '../../app/page/pageDrafts';
 import { agentName, kindLabel } from '../../words/describe';
 import { Disposable, DisposableMap } from '../../base/disposable';
 import type { Hubs } from '../../app/hubs/hubs';
@@ -14,8 +14,7 @@ import type { SettingsService } from '../services/settings';
 import { setPanelTitle } from '../surfaces';
 import { CAPTURE_CEILING_SETTING } from '../../words/withheldWords';
 import { setHubToken } from '../hubs/setHubToken';
-
-export const REQUEST_VIEW_TYPE = 'aepAttention.request';
+import { REQUEST_VIEW_TYPE } from '../viewIds';
 
 /**
  * A webview panel per request, beside the editor; reopening a request
@@ -27,12 +26,6 @@ export const REQUEST_VIEW_TYPE = 'aepAttention.request';
 export class RequestPages extends Disposable {
   /** Closed with this owner; a page closed or handed to another request leaves by itself. */
   private readonly panels = this._register(new DisposableMap<string, RequestPage>());
-  /**
-   * Partial answers typed in the quick input (issue 15), by request key,
-   * until a page takes them: the inline flow starts from one again, and the
-   * page shows it when it opens. In memory only, like an unsaved edit.
-   */
-  private readonly drafts = new Map<string, PageDraft>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -40,6 +33,8 @@ export class RequestPages extends Disposable {
     private readonly log: Logger,
     private readonly settings: SettingsService,
     private readonly secretValues: AlwaysSecretValues,
+    /** Partial answers from the quick input, kept before any page is loaded (pagesOnDemand.ts). */
+    private readonly drafts: PageDrafts,
   ) {
     super();
   }
@@ -52,9 +47,11 @@ export class RequestPages extends Disposable {
     return [...this.panels.keys()];
   }
 
-  /** Opens (or brings forward) the request's page; `draft`, a partial answer from the quick input, goes onto the page. */
-  show(item: Readonly<AttentionItem>, draft?: PageDraft): void {
-    if (draft) this.keepDraft(item.key, draft);
+  /**
+   * Opens (or brings forward) the request's page, with the draft kept for it; `pinned`: it was handed
+   * a partial answer from the quick input just now (pagesOnDemand.ts keeps it before the pages load).
+   */
+  show(item: Readonly<AttentionItem>, pinned = false): void {
     const existing = this.panels.get(item.key);
     if (existing) {
       // A visible page renders again with the draft now; a hidden one takes it with the init it gets when shown.
@@ -68,7 +65,7 @@ export class RequestPages extends Disposable {
     else this.adopt(item, createPagePanel(REQUEST_VIEW_TYPE, panelTitle(item), { viewColumn: this.requestColumn(), preserveFocus: false }, this.extensionUri)).host.load();
     // A page handed a draft holds typing: it is never the preview the next request takes, even before it has drawn it and pinned itself.
     const opened = this.panels.get(item.key);
-    if (draft && opened) opened.state.pinned = true;
+    if (pinned && opened) opened.state.pinned = true;
   }
 
   /** The page to reuse for another request: the latest one not pinned. */
@@ -85,25 +82,6 @@ export class RequestPages extends Disposable {
     this.adopt(item, page.panel, wasReady);
     page.panel.reveal(undefined, false);
     this.log.info(`reused the preview page for ${item.requestId}`);
-  }
-
-  /** Keeps a partial answer for the request's page (an empty one forgets it). Drafts of requests gone from the inbox are dropped. */
-  keepDraft(key: string, draft: PageDraft): void {
-    for (const kept of this.drafts.keys()) if (!this.hubs.item(kept)) this.drafts.delete(kept);
-    if (draftIsEmpty(draft)) this.drafts.delete(key);
-    else this.drafts.set(key, draft);
-  }
-
-  /** The partial answer kept for a request, still kept. */
-  draftFor(key: string): PageDraft | undefined {
-    return this.drafts.get(key);
-  }
-
-  /** The partial answer kept for a request, handed over once: a page that takes it keeps it with `setState` from then on. */
-  private takeDraft(key: string): PageDraft | undefined {
-    const draft = this.drafts.get(key);
-    this.drafts.delete(key);
-    return draft;
   }
 
   /**
@@ -149,7 +127,7 @@ export class RequestPages extends Disposable {
       resend: (current, commandId) => this.hubs.resend('page', current, commandId),
       log: this.log,
       redaction: () => this.secretValues.redaction(),
-      takeDraft: () => this.takeDraft(item.key),
+      takeDraft: () => this.drafts.take(item.key),
       strings: vscode.l10n.bundle,
       closeWhenResolved: () => this.settings.value.closeFormWhenResolved,
       showLog: () => void vscode.commands.executeCommand('aepAttention.showLog'),

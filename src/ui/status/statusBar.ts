@@ -5,7 +5,7 @@ import { sessionName } from '../../words/describe';
 import { Disposable, toDisposable } from '../../base/disposable';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import { StatusItem } from '../surfaces';
-import type { OsNotifications } from '../notifications/osNotifications';
+import type { OsNotificationsOnDemand } from '../notifications/osNotificationsOnDemand';
 import { describeFailure, describeLost } from '../../words/failureMessages';
 
 export const STATUS_COMMAND = 'aepAttention.statusBarClicked';
@@ -24,7 +24,7 @@ export class StatusBar extends Disposable {
 
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly hubs: Hubs, private readonly alerts?: Pick<OsNotifications, 'notes' | 'onDidChange'>) {
+  constructor(private readonly hubs: Hubs, private readonly alerts?: Pick<OsNotificationsOnDemand, 'notes' | 'onDidChange'>) {
     super();
     if (alerts) this._register(alerts.onDidChange(() => this.render()));
     this._register(hubs.onDidChangeState(() => this.render()));
