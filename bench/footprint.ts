@@ -183,6 +183,8 @@ async function editorRun(ctx: BenchContext, label: string, vsixes: string[], hub
   try {
     server = await startCodeServer({
       workspaceDir, userDataDir, extensionsDir,
+      // A closed window's extension host goes with it: the next window activates beside no other.
+      reconnectionGraceSeconds: 0,
       ...(hubUrl ? { settings: { 'aepAttention.hubUrl': hubUrl } } : {}),
     });
     workbench = await openWorkbench(server.url, workspaceDir);

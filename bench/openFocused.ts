@@ -296,6 +296,8 @@ export async function runOpenFocused(ctx: BenchContext, options = openFocusedOpt
       vsixPath, workspaceDir: path.join(dir, 'workspace'), userDataDir: path.join(dir, 'user-data'), extensionsDir: path.join(dir, 'extensions'),
       env: { AEP_HUB: hub.url, AEP_TOKEN: TOKEN },
       userSettings: { 'aepAttention.osNotifications': 'off' },
+      // A closed window's extension host goes with it: the windows before do not share the next one's requests.
+      reconnectionGraceSeconds: 0,
     });
     peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
     const agent = benchAgent(peer);

@@ -81,6 +81,13 @@ export interface CodeServerOptions {
   socketPath?: string;
   /** How long to wait for the server to answer; default 60 s. */
   startTimeoutMs?: number;
+  /**
+   * Seconds a window's extension host outlives its closed window (code-server's
+   * --reconnection-grace-time; its default is three hours). A benchmark that opens
+   * window after window sets 0, or every closed window's host stays connected to
+   * the hub and takes its share of each request.
+   */
+  reconnectionGraceSeconds?: number;
 }
 
 export interface CodeServer {
@@ -306,6 +313,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     '--disable-getting-started-override',
     ...(trust ? [] : ['--disable-workspace-trust']),
     '--ignore-last-opened',
+    ...(options.reconnectionGraceSeconds !== undefined ? ['--reconnection-grace-time', String(options.reconnectionGraceSeconds)] : []),
     workspaceDir,
   ];
   const child: ChildProcess = spawn(install.node24, args, { env, cwd: workspaceDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
