@@ -505,6 +505,7 @@ export class Inbox {
       problem: parsed.ok ? undefined : parsed.problem,
     };
     this.items.set(key, item);
+    state?.timeline.share(event);
 
     const position = event.seq === undefined ? undefined : { epoch: epochOf(event), seq: event.seq };
     const endedBefore =
@@ -673,6 +674,7 @@ export class Inbox {
     if (this.items.get(item.key) !== item) return;
     this.items.delete(item.key);
     this.budget.forgotten(item);
+    this.sessions.of(item.source, item.session)?.timeline.unshare(item.requestEvent);
   }
 
   private forgetOldestClosed(): 'forgot' | 'skipped' | 'none' {

@@ -4,6 +4,9 @@
 // event holds. fast-check prints the seed and the shrunk case on failure.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { parseAttentionRequest, type AttentionRequest, type FieldSpec } from '../../src/aep/attention';
 import { parseEnvelope, type AepEvent } from '../../src/aep/envelope';
@@ -136,5 +139,34 @@ describe('items of the inbox', () => {
     assert.equal(item.requestEvent, event);
     assert.equal(JSON.stringify(item.requestEvent), saved);
     assert.equal(item.key, `http://127.0.0.1:8787\u0000${SOURCE}\u0000s1\u0000Q1`);
+  });
+
+  test("a request's timeline entry holds it whole while its item does; once the item is forgotten its data goes, its envelope stays", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const inbox = new Inbox({ maxClosed: 1 });
+    const session = emitterEvents({ agent: 'codex', session: 's1' });
+    // Made and let go in a function of its own, so nothing here still holds the request or its data.
+    const data = ((): WeakRef<object> => {
+      const request = session.request('R1', 0, { prompt: 'Which branch?'.repeat(50) });
+      inbox.apply(request);
+      assert.ok(request.data);
+      return new WeakRef(request.data);
+    })();
+    assert.equal(inbox.resolveCause(session.answered('A1', 'R1', 1))?.data, undefined, 'the cause resolves to the envelope');
+    inbox.apply(session.resolved('A1', 'R1', 1));
+    await nextTurn();
+    gc();
+    assert.ok(data.deref(), 'held by the closed item');
+    // A second request closed: past maxClosed, the first is forgotten.
+    inbox.apply(session.request('R2', 2));
+    inbox.apply(session.resolved('A2', 'R2', 3));
+    assert.equal(inbox.findRequest('s1', 'R1'), undefined, 'R1 is forgotten');
+    await nextTurn();
+    gc();
+    assert.equal(data.deref(), undefined, 'nothing holds its data');
+    const timeline = inbox.timeline(session.source, 's1');
+    assert.deepEqual(timeline.map((event) => event.id), ['R1', 'A1', 'R2', 'A2'], 'the history is whole');
+    assert.ok(timeline.every((event) => !('data' in event)), 'envelopes only');
   });
 });
