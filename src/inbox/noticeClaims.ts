@@ -49,6 +49,7 @@ type Focused = z.infer<typeof focusedSchema>;
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);
 const hubDigest = (hub: string) => digest(hubIdentity(hub));
+const claimName = (request: ClaimedRequest) => `r-${digest(hubIdentity(request.hub), request.source, request.session, request.requestId)}`;
 
 /** Whether a process runs on this machine: a window whose host crashed leaves its focus marker behind. */
 function alive(pid: number): boolean {
@@ -85,7 +86,23 @@ export class NoticeClaims {
 
   /** True when this window is the first to claim the request: it notifies. */
   async claimRequest(request: ClaimedRequest): Promise<boolean> {
-    return this.create(`r-${digest(hubIdentity(request.hub), request.source, request.session, request.requestId)}`);
+    return this.create(claimName(request));
+  }
+
+  /**
+   * True when some window claimed the request already, so its notification
+   * and sound were given: nothing is left to give for it. False when no
+   * directory is shared, or it cannot be read (each window then decides as
+   * if alone, as `claimRequest` does).
+   */
+  async claimedAlready(request: ClaimedRequest): Promise<boolean> {
+    if (this.dir === undefined) return false;
+    try {
+      await fs.access(path.join(this.dir, claimName(request)));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** True when a notification may be given now, within this minute's budget shared by every window. */

@@ -38,7 +38,7 @@ import { freshSession, makeEvent } from '../support/events';
 import { codeServerSuite } from '../support/harness';
 import { waitForValue, waitUntil } from '../support/waitUntil';
 import { WsPeer } from '../support/wsPeer';
-import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { e2eAvailable, e2eOutDir, extensionLogs, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { withConnectedWorkbench } from './connectedWorkbench';
 import { escape, pickThisWorkspace, typeIntoBox, typeToken, waitForPaletteCommand } from './connectSteps';
 import { packageExtension } from './vsce';
@@ -348,6 +348,7 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
   const out = e2eOutDir();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-os-setup-'));
   const workspaceDir = path.join(tmp, 'workspace');
+  const userDataDir = path.join(tmp, 'user-data');
   let hub: RunningHub | undefined;
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
@@ -356,7 +357,7 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
     const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
     hub = await startHub({ port: 0, token: TOKEN });
     // No AEP_HUB, no hubUrl: the newcomer's window.
-    server = await startCodeServer({ vsixPath, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') });
+    server = await startCodeServer({ vsixPath, workspaceDir, userDataDir, extensionsDir: path.join(tmp, 'extensions') });
     workbench = await openWorkbench(server.url, workspaceDir, undefined, undefined, async (context) => {
       await context.addInitScript(recordNotifications);
       await context.addInitScript(modelPermissionPrompt);
@@ -426,15 +427,23 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
     await page.locator('.sidebar .composite.title', { hasText: /Explorer/i }).first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.close();
     const other = await context.newPage();
+    // The person is in another application while it opens: the window is in the background from its start.
+    await other.addInitScript(() => {
+      document.hasFocus = () => false;
+    });
     const address = new URL(server.url);
     address.searchParams.set('folder', workspaceDir);
     await other.goto(address.toString(), { waitUntil: 'load', timeout: 90_000 });
     await other.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
     await waitForStatus(other, new RegExp(`^AEP Attention: Connected to ${escape(hub.url)}`), 60_000);
+    // The first request still waits; the hub replays it to this window, which decides it has nothing to give:
+    // the first window gave its system notification. So its sidebar is left as it was.
+    await waitForValue(() => extensionLogs(userDataDir), (logs) => /os-notice-elsewhere: another window gave the system notification for these requests already\n/.test(logs),
+      'the other window to decide on the replayed request', { timeoutMs: 60_000, everyMs: 250, show: () => '(no such line yet)' });
     // Its Notifications view was not made: the sidebar shows the Explorer.
     await other.locator('.sidebar .composite.title', { hasText: /Explorer/i }).first().waitFor({ state: 'visible', timeout: 30_000 });
     const made0 = await Promise.all(other.frames().map((frame) => frame.locator('#test-sound').count().catch(() => 0)));
-    assert.equal(made0.reduce((sum, count) => sum + count, 0), 0, 'the other window has no Notifications view before its first request');
+    assert.equal(made0.reduce((sum, count) => sum + count, 0), 0, 'the other window has no Notifications view before a request it has to give');
     await blur(other);
     ask2('req-setup-2', 'Tag the release?');
     const otherView = await alertsFrame(other);
@@ -450,6 +459,7 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
       t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
     }
     if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
+    t.diagnostic(`extension logs:\n${extensionLogs(userDataDir)}`);
     throw error;
   } finally {
     await agent?.close();

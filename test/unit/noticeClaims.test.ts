@@ -36,6 +36,20 @@ test('of two windows, the first to claim a request gives its notification; the o
   assert.equal(await b.claimRequest(request('r1', 'https://other.example')), true, 'the same id on another hub is another request');
 });
 
+test('a request another window claimed is known as given: a window without its view need not show it for that request', async (t) => {
+  const dir = tempDir(t);
+  const a = new NoticeClaims(dir, 'window-a');
+  const b = new NoticeClaims(dir, 'window-b');
+  assert.equal(await b.claimedAlready(request('r1')), false, 'nothing claimed yet (and no directory yet)');
+  assert.equal(await a.claimRequest(request('r1')), true);
+  assert.equal(await b.claimedAlready(request('r1')), true);
+  assert.equal(await b.claimedAlready(request('r1', 'https://hub.example/')), true, 'the hub in another spelling is the same hub');
+  assert.equal(await b.claimedAlready(request('r2')), false, 'another request is not given by it');
+  assert.equal(await b.claimedAlready(request('r1', 'https://other.example')), false, 'nor the same id on another hub');
+  assert.equal(await b.claimRequest(request('r1')), false, 'asking does not claim: the claim is still the first window\'s');
+  assert.equal(await new NoticeClaims(undefined, 'window-c').claimedAlready(request('r1')), false, 'no shared directory: each window decides alone');
+});
+
 test('two windows naming one hub in two spellings share its claims and its focus marker', async (t) => {
   const dir = tempDir(t);
   const spellings = ['http://127.0.0.1:8787', 'http://127.0.0.1:8787/', 'HTTP://127.0.0.1:8787', 'ws://127.0.0.1:8787/socket', 'http://127.0.0.1:8787/events/'];

@@ -288,6 +288,12 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const focusedHere = vscode.window.state.focused;
     if (!first || !this.wanted(focusedHere)) return;
     if (!this.view || !this.ready) {
+      // A request another window notified already (one replayed into a window opening behind it): there is nothing
+      // left to give, and the sidebar here need not change for it.
+      if ((await Promise.all(burst.items.map((item) => this.claims.claimedAlready(item)))).every(Boolean)) {
+        this.log.info('another window gave the system notification for these requests already', { code: 'os-notice-elsewhere' });
+        return;
+      }
       // Not while the person looks at another window of this hub: that window's toast is theirs, and the sidebar here need not change.
       const lookingElsewhere = this.mode !== 'always' && (await this.claims.focusedElsewhere(first));
       if (this.step() === 'open' && mayOpenFor(this.mode, focusedHere) && !lookingElsewhere) this.show({ ask: false });
@@ -308,7 +314,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     for (const item of burst.items) if (await this.claims.claimRequest(item)) mine.push(item);
     this.sweepClaims();
     if (mine.length === 0) {
-      this.log.info('another window gives the system notification for this burst');
+      this.log.info('another window gives the system notification for this burst', { code: 'os-notice-elsewhere' });
       return;
     }
     await this.pacing.offer({ items: mine, hub: burst.hub });
