@@ -199,8 +199,11 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // load told: 394,702. Activation now reads 24 files (the entry, 93.8 KB, and 23 shared chunks);
 // import and export statements between all the files are 7.9 KB of the whole, 4.5 KB before
 // issue 40's cuts (7 files at activation then). The review's fixes and the view ids' leaf
-// module (above): 394,267.
-const EXTENSION_TOTAL_BUDGET_BYTES = 394_500;
+// module (above): 394,267. A window that opens behind another no longer shows its Notifications
+// view for a request another window already notified (the claim asked first, and the log line
+// saying so): +374 bytes in the system notifications' chunk, 394,641; tried first, a shorter
+// sentence and no helper method (-96).
+const EXTENSION_TOTAL_BUDGET_BYTES = 394_900;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
