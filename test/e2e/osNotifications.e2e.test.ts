@@ -22,8 +22,10 @@
 //     then the one click it offers; the view shows itself without the focus,
 //     says why and asks the browser; allowed, the next request while the
 //     window is in the background is a system notification; a later window
-//     of the same browser shows its view by itself for its first request in
-//     the background, with no offer and no second ask.
+//     of the same browser, opening in the background while that request
+//     still waits, leaves its sidebar alone for it (the first window gave its
+//     notification), then shows its view by itself for the next request, with
+//     no offer and no second ask.
 // Headless Chromium shows no notification on any screen: an init script, run
 // in every frame before the page's own scripts, records each `Notification`
 // the webview constructs (over the real one) and each `window.focus()` call.
