@@ -17,7 +17,9 @@
 //     opens the request in the quick input;
 //   - with two windows of one code-server on one hub, a request makes one
 //     system notification and one sound across both, and none while the
-//     person looks at a window that shows the request's toast.
+//     person looks at a window that shows the request's toast; once one
+//     window's page is gone without a word (its extension host still
+//     connected), the other gives the next request's.
 //   - from a fresh window with no hub (issue 42): Connect to Hub's four steps,
 //     then the one click it offers; the view shows itself without the focus,
 //     says why and asks the browser; allowed, the next request while the
@@ -316,6 +318,20 @@ test('two windows of one code-server on one hub: one request, one system notific
       await waitForValue(allTones, (played) => played >= testTones + 6, 'three sounds', { timeoutMs: 10_000, everyMs: 100 }).catch(() => undefined);
       assert.equal((await allTones()) - testTones, 6, 'and no sound for it');
       t.diagnostic(`notifications per window: ${JSON.stringify(await Promise.all(views.map(async (view) => (await made(view)).map((entry) => entry.body))))}`);
+
+      // The first window's page dies without a word (a crashed or discarded tab): code-server keeps its extension host,
+      // still connected to the hub, with a view that would take every claim and show nothing. The window left gives it.
+      const [, otherView] = views;
+      assert.ok(otherView);
+      const before = (await made(otherView)).length;
+      const crashed = new Promise<void>((resolve) => page.once('crash', () => resolve()));
+      const cdp = await page.context().newCDPSession(page);
+      // Never answered: the page is gone.
+      cdp.send('Page.crash').catch(() => undefined);
+      await crashed;
+      ask('req-two-5', 'After the crash?');
+      const after = await waitForValue(() => made(otherView), (now) => now.length > before, 'a system notification in the window left', { timeoutMs: 30_000, everyMs: 100 });
+      assert.equal(after.at(-1)?.body, 'After the crash?');
     });
   } finally {
     await agent?.close();

@@ -259,7 +259,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   private async open(options: { ask: boolean }): Promise<void> {
     this.doneInWindow = true;
     if (this.view && this.ready) {
-      this.post({ type: 'opened', ask: options.ask });
+      void this.post({ type: 'opened', ask: options.ask });
       if (options.ask) this.view.show(true);
       return;
     }
@@ -310,8 +310,16 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const canNotice = notice && this.permission === 'granted';
     const canSound = this.settings.value.sound && !looking && this.sound !== 'unsupported';
     if (!canNotice && !canSound) return;
+    // Only a window whose page answers takes the claim. A page gone without a word (a crashed or discarded tab, a lost
+    // connection) leaves its extension host running on the server for hours (code-server's reconnection grace), still
+    // connected to the hub, with a view that would take every claim and show nothing. A message to the view completes
+    // only once the page has it: a slow page claims late, a gone one never (until it comes back).
+    if (!(await this.post({ type: 'settings', settings: this.alertSettings }))) return;
+    // Answered meanwhile (a page slow to answer, or back after hours): nothing is claimed or given for it.
+    const still = this.stillWaiting(burst);
+    if (!still) return;
     const mine: Array<Readonly<AttentionItem>> = [];
-    for (const item of burst.items) if (await this.claims.claimRequest(item)) mine.push(item);
+    for (const item of still.items) if (await this.claims.claimRequest(item)) mine.push(item);
     this.sweepClaims();
     if (mine.length === 0) {
       this.log.info('another window gives the system notification for this burst', { code: 'os-notice-elsewhere' });
@@ -363,7 +371,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const id = `alert-${this.window}-${++this.counter}`;
     this.live.set(id, items.map((item) => item.key));
     for (const old of [...this.live.keys()].slice(0, Math.max(0, this.live.size - REMEMBERED))) this.live.delete(old);
-    this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
+    void this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
   }
 
   /** "Before asking" of a lone request, whose last action ends its notification (osNotice.ts); none for a burst of several. */
@@ -431,10 +439,10 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
         this.permission = message.permission;
         this.sound = message.sound;
         this.log.info(`notifications view ready: permission ${message.permission}, sound ${message.sound}`);
-        this.post({ type: 'init', settings: this.alertSettings, l10n: vscode.l10n.bundle });
+        void this.post({ type: 'init', settings: this.alertSettings, l10n: vscode.l10n.bundle });
         this.notePermission(message.permission);
         if (this.pendingOpen) {
-          this.post({ type: 'opened', ask: this.pendingOpen.ask });
+          void this.post({ type: 'opened', ask: this.pendingOpen.ask });
           this.pendingOpen = undefined;
         }
         this.releaseHeld();
@@ -490,18 +498,19 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
         });
         if (!waiting) {
           this.live.delete(id);
-          this.post({ type: 'close', id });
+          void this.post({ type: 'close', id });
         }
       }
     }, 100);
   }
 
   private postSettings(): void {
-    if (this.ready) this.post({ type: 'settings', settings: this.alertSettings });
+    if (this.ready) void this.post({ type: 'settings', settings: this.alertSettings });
   }
 
-  private post(message: HostToAlerts): void {
-    if (this.view && this.ready) void this.view.webview.postMessage(message);
+  /** Completes once the view's page has the message; false when there is no view ready to take it, or it is gone. */
+  private async post(message: HostToAlerts): Promise<boolean> {
+    return this.view !== undefined && this.ready && (await this.view.webview.postMessage(message).then(undefined, () => false));
   }
 }
 
