@@ -90,10 +90,10 @@ export class NoticeClaims {
   }
 
   /**
-   * True when some window claimed the request already, so its notification
-   * and sound were given: nothing is left to give for it. False when no
-   * directory is shared, or it cannot be read (each window then decides as
-   * if alone, as `claimRequest` does).
+   * True when some window claimed the request already: that window gives its
+   * notification and sound, or gave them, and no other window will. False
+   * when no directory is shared, or it cannot be read (each window then
+   * decides as if alone, as `claimRequest` does).
    */
   async claimedAlready(request: ClaimedRequest): Promise<boolean> {
     if (this.dir === undefined) return false;

@@ -36,7 +36,7 @@ test('of two windows, the first to claim a request gives its notification; the o
   assert.equal(await b.claimRequest(request('r1', 'https://other.example')), true, 'the same id on another hub is another request');
 });
 
-test('a request another window claimed is known as given: a window without its view need not show it for that request', async (t) => {
+test('a request another window claimed is known as claimed: a window without its view need not show it for that request', async (t) => {
   const dir = tempDir(t);
   const a = new NoticeClaims(dir, 'window-a');
   const b = new NoticeClaims(dir, 'window-b');

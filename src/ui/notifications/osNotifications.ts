@@ -86,6 +86,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     },
   });
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The round trip to the view's page that claims wait on (`reachable`). */
+  private roundTrip: Promise<boolean> | undefined;
   private lastClaimSweep = 0;
   /** Shared by every window of this profile: one notification and one sound per request, however many windows are open. */
   private readonly claims: NoticeClaims;
@@ -285,18 +287,21 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
    */
   private async deliver(burst: Burst): Promise<void> {
     const [first] = burst.items;
-    const focusedHere = vscode.window.state.focused;
-    if (!first || !this.wanted(focusedHere)) return;
+    if (!first || !this.wanted(vscode.window.state.focused)) return;
     if (!this.view || !this.ready) {
-      // A request another window notified already (one replayed into a window opening behind it): there is nothing
-      // left to give, and the sidebar here need not change for it.
-      if ((await Promise.all(burst.items.map((item) => this.claims.claimedAlready(item)))).every(Boolean)) {
-        this.log.info('another window gave the system notification for these requests already', { code: 'os-notice-elsewhere' });
-        return;
-      }
+      const focusedHere = vscode.window.state.focused;
       // Not while the person looks at another window of this hub: that window's toast is theirs, and the sidebar here need not change.
       const lookingElsewhere = this.mode !== 'always' && (await this.claims.focusedElsewhere(first));
-      if (this.step() === 'open' && mayOpenFor(this.mode, focusedHere) && !lookingElsewhere) this.show({ ask: false });
+      // Nor for requests another window claimed already (one replayed into a window opening behind it): that window gives them.
+      const mayOpen = this.step() === 'open' && mayOpenFor(this.mode, focusedHere) && !lookingElsewhere;
+      const claimed = mayOpen && (await Promise.all(burst.items.map((item) => this.claims.claimedAlready(item)))).every(Boolean);
+      // The view got ready during those waits: it takes the burst as any other.
+      if (this.view && this.ready) return this.deliver(burst);
+      if (claimed) {
+        this.log.info('another window claimed the system notification for these requests', { code: 'os-notice-elsewhere' });
+        return;
+      }
+      if (mayOpen && this.step() === 'open') this.show({ ask: false });
       if (this.pendingOpen) {
         this.hold(burst);
         return;
@@ -304,20 +309,24 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       this.tell('no-view');
       return;
     }
+    // Only a window whose page answers takes a claim. A page gone without a word (a crashed or discarded tab, a lost
+    // connection) leaves its extension host running on the server for hours (code-server's reconnection grace), still
+    // connected to the hub, with a view that would take every claim and show nothing. A message to the view completes
+    // only once the page has it: a slow page claims late, a gone one never (until it comes back). What decides below
+    // is read after it.
+    if (!(await this.reachable())) {
+      this.tell('no-view');
+      return;
+    }
+    const focusedHere = vscode.window.state.focused;
     const looking = focusedHere || (await this.claims.focusedElsewhere(first));
     const notice = wantsOsNotice(this.mode, looking);
     if (notice && this.permission !== 'granted') this.tell(this.permission === 'denied' ? 'denied' : this.permission === 'unsupported' ? 'unsupported' : 'not-allowed');
     const canNotice = notice && this.permission === 'granted';
     const canSound = this.settings.value.sound && !looking && this.sound !== 'unsupported';
-    if (!canNotice && !canSound) return;
-    // Only a window whose page answers takes the claim. A page gone without a word (a crashed or discarded tab, a lost
-    // connection) leaves its extension host running on the server for hours (code-server's reconnection grace), still
-    // connected to the hub, with a view that would take every claim and show nothing. A message to the view completes
-    // only once the page has it: a slow page claims late, a gone one never (until it comes back).
-    if (!(await this.post({ type: 'settings', settings: this.alertSettings }))) return;
-    // Answered meanwhile (a page slow to answer, or back after hours): nothing is claimed or given for it.
+    // Answered meanwhile, or the view went: nothing is claimed here for it.
     const still = this.stillWaiting(burst);
-    if (!still) return;
+    if ((!canNotice && !canSound) || !still || !this.view || !this.ready) return;
     const mine: Array<Readonly<AttentionItem>> = [];
     for (const item of still.items) if (await this.claims.claimRequest(item)) mine.push(item);
     this.sweepClaims();
@@ -326,6 +335,11 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       return;
     }
     await this.pacing.offer({ items: mine, hub: burst.hub });
+  }
+
+  /** One round trip to the view's page at a time, shared by every burst waiting on it: a gone page holds one message, not one per request. */
+  private reachable(): Promise<boolean> {
+    return (this.roundTrip ??= this.post({ type: 'settings', settings: this.alertSettings }).finally(() => (this.roundTrip = undefined)));
   }
 
   /** A burst that waits for the view being opened; given when it is ready, or dropped as before when it does not come. */
