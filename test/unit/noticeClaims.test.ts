@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Severity } from '../../src/aep/levels';
-import { CLAIM_MAX_AGE_MS, MINUTE_MS, NoticeClaims, type ClaimedRequest } from '../../src/inbox/noticeClaims';
+import { CLAIM_MAX_AGE_MS, FOCUS_MARKER_TTL_MS, FOCUS_REFRESH_MS, MINUTE_MS, NoticeClaims, type ClaimedRequest } from '../../src/inbox/noticeClaims';
 import type { ToastPolicy } from '../../src/inbox/toastPolicy';
 import { repoRoot } from '../support/fixtures';
 
@@ -175,6 +175,19 @@ test('a focused window whose process is gone keeps nobody quiet', async (t) => {
   assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere(asked('https://hub.example')), false);
   await new NoticeClaims(dir, 'window-c', { pid: process.pid }).setFocused([toasts('https://hub.example')]);
   assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere(asked('https://hub.example')), true, 'a live one does');
+});
+
+test('a focus marker not written again within its time to live keeps nobody quiet: its window\'s page is gone, its host runs on', async (t) => {
+  const dir = tempDir(t);
+  const focused = new NoticeClaims(dir, 'window-a');
+  const behind = new NoticeClaims(dir, 'window-b');
+  const at = Date.now();
+  await focused.setFocused([toasts('https://hub.example')], at);
+  assert.equal(await behind.focusedElsewhere(asked('https://hub.example'), at + FOCUS_MARKER_TTL_MS), true, 'fresh to the last millisecond');
+  assert.equal(await behind.focusedElsewhere(asked('https://hub.example'), at + FOCUS_MARKER_TTL_MS + 1), false, 'then nobody\'s');
+  await focused.setFocused([toasts('https://hub.example')], at + FOCUS_MARKER_TTL_MS);
+  assert.equal(await behind.focusedElsewhere(asked('https://hub.example'), at + FOCUS_MARKER_TTL_MS + 1), true, 'written again, it counts again');
+  assert.ok(FOCUS_REFRESH_MS * 2 < FOCUS_MARKER_TTL_MS, 'a live window refreshes it at least twice within its time to live');
 });
 
 test('claims past their age are swept and slots of old minutes too; a fresh claim stays', async (t) => {

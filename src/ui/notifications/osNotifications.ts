@@ -6,6 +6,7 @@ import type { RedactionOptions } from '../../aep/redaction';
 import { AlertPacing, type Paced } from '../../inbox/alertPacing';
 import type { AttentionItem } from '../../inbox/inbox';
 import { HeldUntilReady } from '../../inbox/heldUntilReady';
+import { FocusMarker } from '../../inbox/focusMarker';
 import { NoticeClaims } from '../../inbox/noticeClaims';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable, MutableDisposable, toDisposable } from '../../base/disposable';
@@ -91,6 +92,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   private lastClaimSweep = 0;
   /** Shared by every window of this profile: one notification and one sound per request, however many windows are open. */
   private readonly claims: NoticeClaims;
+  private readonly focus: FocusMarker;
   private readonly pacing = new AlertPacing<Burst>({
     take: (now) => this.claims.claimSlot(now),
     still: (burst) => this.stillWaiting(burst),
@@ -115,6 +117,9 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   ) {
     super();
     this.claims = new NoticeClaims(sharedDir, this.window, { onProblem: (message) => this.log.warn(message) });
+    // The round trip that keeps the marker fresh: a command run by the page, which a gone page never answers.
+    this.focus = new FocusMarker(this.claims, () => vscode.commands.executeCommand('setContext', 'aepAttention.pageAnswers', true),
+      (error) => this.log.warn(`could not share this window's focus: ${String(error)}`));
     this._register(vscode.window.onDidChangeWindowState(() => {
       this.postSettings();
       this.markFocus();
@@ -122,6 +127,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     this._register(hubs.onDidChangeHubs(() => this.markFocus()));
     this._register(toDisposable(() => {
       this.pacing.dispose();
+      this.focus.dispose();
       void this.claims.clearFocused();
     }));
     this.markFocus();
@@ -396,9 +402,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
 
   /** Tells the other windows whether the person is looking at this one, and for which hubs it shows toasts. */
   private markFocus(): void {
-    const shows = this.hubs.list().map((hub) => ({ hub: hub.id, policy: hubToastPolicy(hub.config, this.settings.value) }));
-    const done = vscode.window.state.focused ? this.claims.setFocused(shows) : this.claims.clearFocused();
-    done.catch((error: unknown) => this.log.warn(`could not share this window's focus: ${String(error)}`));
+    this.focus.mark(vscode.window.state.focused, () => this.hubs.list().map((hub) => ({ hub: hub.id, policy: hubToastPolicy(hub.config, this.settings.value) })));
   }
 
   private sweepClaims(): void {
