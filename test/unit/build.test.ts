@@ -180,8 +180,10 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
   // Loaded just after activation, not awaited (osNotificationsOnDemand.ts). 18.2 KB, then the claim asked
   // before a background window shows its view (+374) and the round trip to the view's page before a
   // claim, so a window whose page is gone takes none (+155; the re-check of what still waits kept,
-  // the settings message reused as the round trip, no helper method): 18,741.
-  ['osNotifications-', "the system notifications' host, its claims, pacing and words (18.7 KB today)", 18_900],
+  // the settings message reused as the round trip, no helper method): 18,741. The review's fixes
+  // (a burst delivered again when the view got ready meanwhile, one shared round trip): 19,001. The
+  // focus marker's time to live and its refresh after a round trip (focusMarker.ts): 19,670.
+  ['osNotifications-', "the system notifications' host, its claims, pacing and words (19.7 KB today)", 19_900],
 ];
 // All of the extension's JavaScript: 376,655 bytes today, 4.8 KB more than the one
 // bundle it replaced (371,856): what splitting costs (each chunk's imports and exports
@@ -205,8 +207,10 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // module (above): 394,267. A window that opens behind another no longer shows its Notifications
 // view for a request another window already notified (the claim asked first, and the log line
 // saying so): +374 bytes in the system notifications' chunk, 394,641; tried first, a shorter
-// sentence and no helper method (-96).
-const EXTENSION_TOTAL_BUDGET_BYTES = 394_900;
+// sentence and no helper method (-96). In the same chunk then (its budget's comment above): the
+// round trip to the page before a claim, the review's fixes, and the focus marker's time to live
+// with its refresh: 395,725.
+const EXTENSION_TOTAL_BUDGET_BYTES = 395_900;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
