@@ -14,6 +14,7 @@ import { OsNotificationsOnDemand } from './ui/notifications/osNotificationsOnDem
 import { HistoryPagesOnDemand, RequestPagesOnDemand } from './ui/page/pagesOnDemand';
 import { REQUEST_VIEW_TYPE } from './ui/viewIds';
 import { SettingsService } from './ui/services/settings';
+import { tellNotLoaded } from './ui/services/onDemand';
 import { StatusBar } from './ui/status/statusBar';
 import { AlwaysSecretValues } from './app/hubs/alwaysSecretValues';
 import { environmentToken, TokenStore } from './app/hubs/tokens';
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   secretValues.start();
   const hubs = new Hubs(settings, tokens, context.workspaceState, log, {
     keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey), redaction: () => secretValues.redaction(), loaded: () => secretValues.loaded(),
+    partNotLoaded: tellNotLoaded,
   });
   const panels = new RequestPagesOnDemand(context.extensionUri, hubs, log.for('panel'), settings, secretValues);
   const inline = new InlineAnswers(hubs, panels, log.for('inline'), secretValues);
