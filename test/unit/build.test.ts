@@ -161,7 +161,11 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // made only while its owner is alive, a failure told once, the banner's line kept for the
 // source maps (+185 bytes); the view ids in one leaf module (ui/viewIds.ts), so that no lazy
 // chunk imports back from what activation holds (-607): 278,595.
-const ACTIVATION_BUDGET_BYTES = 278_800;
+// The hub client's chunk loaded through the one part loader (Hubs holds it for every hub),
+// its failure a typed state with its words for the status bar and the failure toast, and
+// the toast of a part not loaded made callable by Hubs: +767 bytes, 279,362. Shorter
+// sentences were tried first (-98 bytes, kept); the rest is the code itself.
+const ACTIVATION_BUDGET_BYTES = 279_500;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -206,7 +210,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // view for a request another window already notified (the claim asked first, and the log line
 // saying so): +374 bytes in the system notifications' chunk, 394,641; tried first, a shorter
 // sentence and no helper method (-96).
-const EXTENSION_TOTAL_BUDGET_BYTES = 394_900;
+// The hub client's failed load told (above, all of it at activation): 395,563 (+767).
+const EXTENSION_TOTAL_BUDGET_BYTES = 395_800;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
