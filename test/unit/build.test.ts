@@ -170,7 +170,10 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // only in the pages' chunk, and the saved key's lookup beside it): +686 bytes, 280,048,
 // the chunks split again around it. Not tried: a hand check of the state in place of the
 // schema, which would give the saved state's shape a second home.
-const ACTIVATION_BUDGET_BYTES = 280_200;
+// activate()'s own CPU time in its "activated in" line, the process's and the thread's, for the
+// footprint benchmark (base/cpuTime.ts): +367 bytes, 280,415. Not tried: the thread's figure
+// alone (it moves in 4 ms ticks, so the process's precise one is the benchmark's metric).
+const ACTIVATION_BUDGET_BYTES = 280_600;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -216,8 +219,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // saying so): +374 bytes in the system notifications' chunk, 394,641; tried first, a shorter
 // sentence and no helper method (-96).
 // The hub client's failed load told (above, all of it at activation): 395,563 (+767).
-// A restored page's draft kept when its code fails to load: 396,117 (+554).
-const EXTENSION_TOTAL_BUDGET_BYTES = 396_300;
+// A restored page's draft kept when its code fails to load: 396,117 (+554). activate()'s CPU time logged: 396,484 (+367).
+const EXTENSION_TOTAL_BUDGET_BYTES = 396_700;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
