@@ -161,7 +161,19 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // made only while its owner is alive, a failure told once, the banner's line kept for the
 // source maps (+185 bytes); the view ids in one leaf module (ui/viewIds.ts), so that no lazy
 // chunk imports back from what activation holds (-607): 278,595.
-const ACTIVATION_BUDGET_BYTES = 278_800;
+// The hub client's chunk loaded through the one part loader (Hubs holds it for every hub),
+// its failure a typed state with its words for the status bar and the failure toast, and
+// the toast of a part not loaded made callable by Hubs: +767 bytes, 279,362. Shorter
+// sentences were tried first (-98 bytes, kept); the rest is the code itself.
+// A restored page whose code fails to load keeps its draft (app/page/pageDrafts.ts
+// restoreSavedPage: the saved state read through webviewStateSchema at activation, not
+// only in the pages' chunk, and the saved key's lookup beside it): +686 bytes, 280,048,
+// the chunks split again around it. Not tried: a hand check of the state in place of the
+// schema, which would give the saved state's shape a second home.
+// activate()'s own CPU time in its "activated in" line, the process's and the thread's, for the
+// footprint benchmark (base/cpuTime.ts): +367 bytes, 280,415. Not tried: the thread's figure
+// alone (it moves in 4 ms ticks, so the process's precise one is the benchmark's metric).
+const ACTIVATION_BUDGET_BYTES = 280_600;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -207,10 +219,13 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // module (above): 394,267. A window that opens behind another no longer shows its Notifications
 // view for a request another window already notified (the claim asked first, and the log line
 // saying so): +374 bytes in the system notifications' chunk, 394,641; tried first, a shorter
-// sentence and no helper method (-96). In the same chunk then (its budget's comment above): the
-// round trip to the page before a claim, the review's fixes, and the focus marker's time to live
-// with its refresh: 395,725.
-const EXTENSION_TOTAL_BUDGET_BYTES = 395_900;
+// sentence and no helper method (-96).
+// The hub client's failed load told (above, all of it at activation): +767.
+// A restored page's draft kept when its code fails to load: +554. activate()'s CPU time logged: +367.
+// In the system notifications' chunk (its budget's comment above): the round trip to the page
+// before a claim, the review's fixes, and the focus marker's time to live with its refresh: +1,084.
+// All of these merged: 397,413.
+const EXTENSION_TOTAL_BUDGET_BYTES = 397_600;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
