@@ -334,8 +334,8 @@ test('two windows of one code-server on one hub: one request, one system notific
       // One after the other, each its own burst.
       for (const [index, prompt] of ['After the crash?', 'Still after the crash?'].entries()) {
         ask(`req-two-${5 + index}`, prompt);
-        const after = await waitForValue(() => made(otherView), (now) => now.length > before + index, `system notification ${index + 1} in the window left`, { timeoutMs: 30_000, everyMs: 100 });
-        assert.equal(after.at(-1)?.body, prompt);
+        const seen: Recorded[] = await waitForValue(() => made(otherView), (now) => now.length > before + index, `system notification ${index + 1} in the window left`, { timeoutMs: 30_000, everyMs: 100 });
+        assert.equal(seen.at(-1)?.body, prompt);
       }
     });
   } finally {
