@@ -52,6 +52,8 @@ export const LOG_CODES = [
   'page-message-read-only',
   // the parts loaded when first needed (onFirstNeed.ts)
   'part-load-failed',
+  // system notifications across windows (noticeClaims.ts): another window gives this request's
+  'os-notice-elsewhere',
 ] as const;
 
 export type LogCode = (typeof LOG_CODES)[number];

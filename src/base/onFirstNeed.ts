@@ -2,7 +2,7 @@ import type { Subscription } from './emitter';
 import { describeError, type Logger } from './logger';
 
 /** The parts loaded when first needed: what the log names and the person is told could not be loaded. */
-export type LazyPart = 'request-pages' | 'history-pages' | 'answer-similar' | 'history-export' | 'os-notifications' | 'quick-input';
+export type LazyPart = 'request-pages' | 'history-pages' | 'answer-similar' | 'history-export' | 'os-notifications' | 'quick-input' | 'hub-client';
 
 /**
  * A part of the extension loaded when it is first needed (a dynamic

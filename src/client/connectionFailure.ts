@@ -20,7 +20,9 @@ export type ConnectionFailure =
   /** `aepAttention.hubUrl` cannot be used (none configured: `address` undefined). */
   | { code: 'bad-address'; address?: AddressProblem }
   /** `aepAttention.filter` cannot be used. */
-  | { code: 'bad-filter'; filter: FilterProblem };
+  | { code: 'bad-filter'; filter: FilterProblem }
+  /** The client's own code (loaded with the first connection) did not load: the connection says so (app/hubs/hubConnection.ts), the client never does. */
+  | { code: 'client-not-loaded' };
 
 export function failureLogLine(failure: ConnectionFailure): string {
   switch (failure.code) {
@@ -36,6 +38,8 @@ export function failureLogLine(failure: ConnectionFailure): string {
       return failure.address ? addressProblemText(failure.address) : 'no hub configured';
     case 'bad-filter':
       return filterProblemText(failure.filter);
+    case 'client-not-loaded':
+      return 'the client\'s code did not load';
   }
 }
 

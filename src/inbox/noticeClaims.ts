@@ -13,7 +13,8 @@
 //     looking at shows its own toast, so the windows behind it give no system
 //     notification for the same hub; it names, per hub, which requests it
 //     shows a toast for (toastPolicy.ts), so a window whose toasts are off
-//     silences nobody.
+//     silences nobody. A marker not refreshed for FOCUS_MARKER_TTL_MS is
+//     nobody's (focusMarker.ts keeps it fresh while the window's page answers).
 // Nothing here holds a request's text: the names are digests. A hub is named
 // by its identity (its base URL), not as a window's settings spell it: two
 // windows naming `http://127.0.0.1:8787` and `http://127.0.0.1:8787/` share one
@@ -31,6 +32,19 @@ export const CLAIM_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Slots are only asked for the current minute; older ones are swept soon. */
 const SLOT_MAX_AGE_MS = 10 * 60 * 1000;
 export const MINUTE_MS = 60_000;
+/** How often a focused window whose page answers writes its marker again (focusMarker.ts). */
+export const FOCUS_REFRESH_MS = 30_000;
+/**
+ * A marker older than this is ignored: its window's page is gone (a crashed tab, a lost connection) while its
+ * extension host runs on, for hours on a remote server, still focused as far as it knows.
+ */
+export const FOCUS_MARKER_TTL_MS = 3 * FOCUS_REFRESH_MS;
+
+/** A hub of the focused window, with what it shows a toast for. */
+export interface FocusedHub {
+  readonly hub: string;
+  readonly policy: ToastPolicy;
+}
 
 /** What names one request on one hub, the same in every window. */
 export interface ClaimedRequest {
@@ -43,12 +57,15 @@ export interface ClaimedRequest {
 const focusedSchema = z.object({
   window: z.string(),
   pid: z.number(),
+  /** When it was written (ms since the epoch, the writer's clock: the same machine's). */
+  at: z.number(),
   hubs: z.array(z.object({ hub: z.string(), notifications: z.enum(['all', 'forms', 'off']), minSeverity: z.enum(SEVERITIES) })),
 });
 type Focused = z.infer<typeof focusedSchema>;
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);
 const hubDigest = (hub: string) => digest(hubIdentity(hub));
+const claimName = (request: ClaimedRequest) => `r-${digest(hubIdentity(request.hub), request.source, request.session, request.requestId)}`;
 
 /** Whether a process runs on this machine: a window whose host crashed leaves its focus marker behind. */
 function alive(pid: number): boolean {
@@ -85,7 +102,23 @@ export class NoticeClaims {
 
   /** True when this window is the first to claim the request: it notifies. */
   async claimRequest(request: ClaimedRequest): Promise<boolean> {
-    return this.create(`r-${digest(hubIdentity(request.hub), request.source, request.session, request.requestId)}`);
+    return this.create(claimName(request));
+  }
+
+  /**
+   * True when some window claimed the request already, so its notification
+   * and sound were given: nothing is left to give for it. False when no
+   * directory is shared, or it cannot be read (each window then decides as
+   * if alone, as `claimRequest` does).
+   */
+  async claimedAlready(request: ClaimedRequest): Promise<boolean> {
+    if (this.dir === undefined) return false;
+    try {
+      await fs.access(path.join(this.dir, claimName(request)));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** True when a notification may be given now, within this minute's budget shared by every window. */
@@ -100,9 +133,9 @@ export class NoticeClaims {
   }
 
   /** This window has the person's attention now; `hubs` are its hubs, each with what it shows a toast for. */
-  async setFocused(hubs: ReadonlyArray<{ readonly hub: string; readonly policy: ToastPolicy }>): Promise<void> {
+  async setFocused(hubs: ReadonlyArray<FocusedHub>, now = Date.now()): Promise<void> {
     if (this.dir === undefined) return;
-    const marker: Focused = { window: this.window, pid: this.pid, hubs: hubs.map(({ hub, policy }) => ({ hub: hubDigest(hub), ...policy })) };
+    const marker: Focused = { window: this.window, pid: this.pid, at: now, hubs: hubs.map(({ hub, policy }) => ({ hub: hubDigest(hub), ...policy })) };
     const temp = path.join(this.dir, `focused-${randomBytes(6).toString('hex')}.tmp`);
     try {
       await fs.mkdir(this.dir, { recursive: true });
@@ -123,10 +156,10 @@ export class NoticeClaims {
     await fs.rm(path.join(this.dir, 'focused.json'), { force: true }).catch((error: unknown) => this.problem('focus', error));
   }
 
-  /** Whether another window, still running, has the person's attention and shows this request of `hub` as a toast. */
-  async focusedElsewhere(item: { readonly hub: string } & ToastSubject): Promise<boolean> {
+  /** Whether another window, still running and its marker fresh, has the person's attention and shows this request of `hub` as a toast. */
+  async focusedElsewhere(item: { readonly hub: string } & ToastSubject, now = Date.now()): Promise<boolean> {
     const marker = await this.focused();
-    if (marker === undefined || marker.window === this.window) return false;
+    if (marker === undefined || marker.window === this.window || now - marker.at > FOCUS_MARKER_TTL_MS) return false;
     const digest = hubDigest(item.hub);
     const shown = marker.hubs.some(({ hub, ...policy }) => hub === digest && showsToast(policy, item));
     return shown && alive(marker.pid);

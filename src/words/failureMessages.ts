@@ -37,6 +37,8 @@ export function describeFailure(failure: ConnectionFailure): string {
       return describeAddressProblem(failure.address);
     case 'bad-filter':
       return describeFilterProblem(failure.filter);
+    case 'client-not-loaded':
+      return l10n.t('the connection\'s code did not load. Retry, or reload the window; Show Log has the reason.');
   }
 }
 
@@ -127,6 +129,8 @@ export function partNotLoaded(part: LazyPart): string {
       return l10n.t('The quick input could not open: its code did not load. Show Log has the reason; reloading the window may help.');
     case 'os-notifications':
       return l10n.t('System notifications and the sound could not start: their code did not load. Show Log has the reason; reloading the window may help.');
+    case 'hub-client':
+      return l10n.t('Connecting to the hub could not start: its code did not load. Show Log has the reason; reloading the window may help.');
     case 'history-export':
       return l10n.t('The history could not be exported: the export\'s code did not load. Show Log has the reason; reloading the window may help.');
   }

@@ -130,6 +130,25 @@ export function e2eOutDir(): string {
   return dir;
 }
 
+
+/** Every output channel file of the extension's that code-server wrote under the user data folder, the last part of each (for failure reports). */
+export function extensionLogs(userDataDir: string, tailChars = 6_000): string {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.includes('AEP Attention')) found.push(`--- ${path.relative(userDataDir, full)}\n${fs.readFileSync(full, 'utf8').slice(-tailChars)}`);
+    }
+  };
+  try {
+    walk(path.join(userDataDir, 'logs'));
+  } catch (error) {
+    return `(no logs: ${String(error)})`;
+  }
+  return found.join('\n') || '(no AEP Attention log files)';
+}
+
 /** Whether the real editor can run here: the cache install made by setup.sh, and Chromium. */
 export function e2eAvailable(): E2eInstall | { ok: false; why: string } {
   const missing = codeServerMissing();

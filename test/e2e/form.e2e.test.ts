@@ -28,7 +28,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startAgent, type AgentOptions, type RunningAgent } from '../peers/agent/agent';
 import { loadFormVariants } from '../peers/agent/scenarios';
 import { startHub, type RunningHub } from '../peers/hub/hub';
-import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { e2eAvailable, e2eOutDir, extensionLogs, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { runCommand, shownRender, visibleWebviewFrame, waitForStatus, webviewFrame } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
@@ -88,23 +88,6 @@ function isDisabled(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => (element as HTMLInputElement).disabled === true || element.getAttribute('aria-disabled') === 'true');
 }
 
-/** The extension's own output channels, as code-server wrote them under the user data folder (for failure reports). */
-function extensionLog(userDataDir: string): string {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/AEP Attention/.test(entry.name)) found.push(`--- ${entry.name}\n${fs.readFileSync(full, 'utf8').slice(-3_000)}`);
-    }
-  };
-  try {
-    walk(path.join(userDataDir, 'logs'));
-  } catch (error) {
-    return `(no logs: ${String(error)})`;
-  }
-  return found.join('\n') || '(no AEP Attention log files)';
-}
 
 /** Closes every editor and panel, so each step starts with an empty editor area. */
 async function closeAllEditors(page: Page): Promise<void> {
@@ -161,7 +144,7 @@ test('the request form end to end in code-server', { timeout: 600_000, ...codeSe
         ctx.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
         if (server) ctx.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
         ctx.diagnostic(`agent log:\n${agentLog.join('\n')}`);
-        ctx.diagnostic(`extension log:\n${extensionLog(path.join(tmp, 'user-data'))}`);
+        ctx.diagnostic(`extension log:\n${extensionLogs(path.join(tmp, 'user-data'))}`);
         throw error;
       } finally {
         // The next step starts with no panel and no agent of this one (unless it carries on from here).

@@ -32,7 +32,7 @@ import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
 import { waitForValue, waitUntil } from '../support/waitUntil';
-import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, extensionLogs, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { runCommand, showRows, statusLabel, statusTooltip, viewRows, waitForStatus, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
 
@@ -214,23 +214,6 @@ async function waitForStored(page: Page, what: string, holds: (state: Record<str
 
 // ---- the scenario ------------------------------------------------------------
 
-/** Every file the extension's log channel wrote under the user data dir, last part of each. */
-function extensionLogs(userDataDir: string): string {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.includes('AEP Attention')) found.push(`--- ${entry.name}\n${fs.readFileSync(full, 'utf8').slice(-6_000)}`);
-    }
-  };
-  try {
-    walk(path.join(userDataDir, 'logs'));
-  } catch {
-    // no logs yet
-  }
-  return found.join('\n') || '(no extension log found)';
-}
 
 /**
  * Replaces the user settings the way a user edits them: Preferences: Open User Settings (JSON),

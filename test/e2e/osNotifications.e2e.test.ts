@@ -17,13 +17,17 @@
 //     opens the request in the quick input;
 //   - with two windows of one code-server on one hub, a request makes one
 //     system notification and one sound across both, and none while the
-//     person looks at a window that shows the request's toast.
+//     person looks at a window that shows the request's toast; once one
+//     window's page is gone without a word (its extension host still
+//     connected), the other gives the next request's.
 //   - from a fresh window with no hub (issue 42): Connect to Hub's four steps,
 //     then the one click it offers; the view shows itself without the focus,
 //     says why and asks the browser; allowed, the next request while the
 //     window is in the background is a system notification; a later window
-//     of the same browser shows its view by itself for its first request in
-//     the background, with no offer and no second ask.
+//     of the same browser, opening in the background while that request
+//     still waits, leaves its sidebar alone for it (the first window took
+//     it), then shows its view by itself for the next request, with
+//     no offer and no second ask.
 // Headless Chromium shows no notification on any screen: an init script, run
 // in every frame before the page's own scripts, records each `Notification`
 // the webview constructs (over the real one) and each `window.focus()` call.
@@ -38,7 +42,7 @@ import { freshSession, makeEvent } from '../support/events';
 import { codeServerSuite } from '../support/harness';
 import { waitForValue, waitUntil } from '../support/waitUntil';
 import { WsPeer } from '../support/wsPeer';
-import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { e2eAvailable, e2eOutDir, extensionLogs, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { withConnectedWorkbench } from './connectedWorkbench';
 import { escape, pickThisWorkspace, typeIntoBox, typeToken, waitForPaletteCommand } from './connectSteps';
 import { packageExtension } from './vsce';
@@ -314,6 +318,25 @@ test('two windows of one code-server on one hub: one request, one system notific
       await waitForValue(allTones, (played) => played >= testTones + 6, 'three sounds', { timeoutMs: 10_000, everyMs: 100 }).catch(() => undefined);
       assert.equal((await allTones()) - testTones, 6, 'and no sound for it');
       t.diagnostic(`notifications per window: ${JSON.stringify(await Promise.all(views.map(async (view) => (await made(view)).map((entry) => entry.body))))}`);
+
+      // The first window's page dies without a word (a crashed or discarded tab): code-server keeps its extension host,
+      // still connected to the hub, with a view that would take every claim and show nothing. The window left gives it.
+      const [, otherView] = views;
+      assert.ok(otherView);
+      const before = (await made(otherView)).length;
+      const crashed = new Promise<void>((resolve) => page.once('crash', () => resolve()));
+      const cdp = await page.context().newCDPSession(page);
+      // Never answered: the page is gone.
+      cdp.send('Page.crash').catch(() => undefined);
+      await crashed;
+      // Two requests: the orphaned host, were it to claim, would have to lose both races to pass unseen. (Not more: the
+      // five a minute across windows would make later ones one "more requests" notification.)
+      // One after the other, each its own burst.
+      for (const [index, prompt] of ['After the crash?', 'Still after the crash?'].entries()) {
+        ask(`req-two-${5 + index}`, prompt);
+        const seen: Recorded[] = await waitForValue(() => made(otherView), (now) => now.length > before + index, `system notification ${index + 1} in the window left`, { timeoutMs: 30_000, everyMs: 100 });
+        assert.equal(seen.at(-1)?.body, prompt);
+      }
     });
   } finally {
     await agent?.close();
@@ -348,6 +371,7 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
   const out = e2eOutDir();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-os-setup-'));
   const workspaceDir = path.join(tmp, 'workspace');
+  const userDataDir = path.join(tmp, 'user-data');
   let hub: RunningHub | undefined;
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
@@ -356,7 +380,7 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
     const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
     hub = await startHub({ port: 0, token: TOKEN });
     // No AEP_HUB, no hubUrl: the newcomer's window.
-    server = await startCodeServer({ vsixPath, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') });
+    server = await startCodeServer({ vsixPath, workspaceDir, userDataDir, extensionsDir: path.join(tmp, 'extensions') });
     workbench = await openWorkbench(server.url, workspaceDir, undefined, undefined, async (context) => {
       await context.addInitScript(recordNotifications);
       await context.addInitScript(modelPermissionPrompt);
@@ -419,22 +443,32 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
     assert.equal(first?.body, 'Merge the release branch?');
     await page.screenshot({ path: path.join(out, 'os-setup-2-notified.png') });
 
-    // Another window of this browser profile, later: no offer, no click. The first request
-    // while it is in the background shows its view by itself and is a system notification.
-    // The person had gone back to the Explorer: the workbench restores that sidebar in the next window, not ours.
-    await runCommand(page, 'View: Show Explorer');
-    await page.locator('.sidebar .composite.title', { hasText: /Explorer/i }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    // Another window of this browser profile, later, on another folder naming the same hub: no offer, no click.
+    // Its first request while it is in the background shows its view by itself and is a system notification.
+    // Another folder, so this window starts with an inbox of its own: the hub's replay of the first request, still
+    // waiting, is new to it. (In the same folder the first window's saved inbox may restore it, or may not yet.)
+    const otherDir = path.join(tmp, 'other-workspace');
+    fs.mkdirSync(path.join(otherDir, '.vscode'), { recursive: true });
+    fs.copyFileSync(path.join(workspaceDir, '.vscode', 'settings.json'), path.join(otherDir, '.vscode', 'settings.json'));
     await page.close();
     const other = await context.newPage();
+    // The person is in another application while it opens: the window is in the background from its start.
+    await other.addInitScript(() => {
+      document.hasFocus = () => false;
+    });
     const address = new URL(server.url);
-    address.searchParams.set('folder', workspaceDir);
+    address.searchParams.set('folder', otherDir);
     await other.goto(address.toString(), { waitUntil: 'load', timeout: 90_000 });
     await other.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
     await waitForStatus(other, new RegExp(`^AEP Attention: Connected to ${escape(hub.url)}`), 60_000);
+    // The first request still waits; the hub replays it to this window, which decides it has nothing to give:
+    // the first window claimed it (and gave its system notification). So its sidebar is left as it was.
+    await waitForValue(() => extensionLogs(userDataDir), (logs) => /os-notice-elsewhere: another window claimed the system notification for these requests\n/.test(logs),
+      'the other window to decide on the replayed request', { timeoutMs: 60_000, everyMs: 250, show: () => '(no such line yet)' });
     // Its Notifications view was not made: the sidebar shows the Explorer.
     await other.locator('.sidebar .composite.title', { hasText: /Explorer/i }).first().waitFor({ state: 'visible', timeout: 30_000 });
     const made0 = await Promise.all(other.frames().map((frame) => frame.locator('#test-sound').count().catch(() => 0)));
-    assert.equal(made0.reduce((sum, count) => sum + count, 0), 0, 'the other window has no Notifications view before its first request');
+    assert.equal(made0.reduce((sum, count) => sum + count, 0), 0, 'the other window has no Notifications view before a request it has to give');
     await blur(other);
     ask2('req-setup-2', 'Tag the release?');
     const otherView = await alertsFrame(other);
@@ -450,6 +484,7 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
       t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
     }
     if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
+    t.diagnostic(`extension logs:\n${extensionLogs(userDataDir)}`);
     throw error;
   } finally {
     await agent?.close();

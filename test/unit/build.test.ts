@@ -161,11 +161,24 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // made only while its owner is alive, a failure told once, the banner's line kept for the
 // source maps (+185 bytes); the view ids in one leaf module (ui/viewIds.ts), so that no lazy
 // chunk imports back from what activation holds (-607): 278,595.
+// The hub client's chunk loaded through the one part loader (Hubs holds it for every hub),
+// its failure a typed state with its words for the status bar and the failure toast, and
+// the toast of a part not loaded made callable by Hubs: +767 bytes, 279,362. Shorter
+// sentences were tried first (-98 bytes, kept); the rest is the code itself.
+// A restored page whose code fails to load keeps its draft (app/page/pageDrafts.ts
+// restoreSavedPage: the saved state read through webviewStateSchema at activation, not
+// only in the pages' chunk, and the saved key's lookup beside it): +686 bytes, 280,048,
+// the chunks split again around it. Not tried: a hand check of the state in place of the
+// schema, which would give the saved state's shape a second home.
+// activate()'s own CPU time in its "activated in" line, the process's and the thread's, for the
+// footprint benchmark (base/cpuTime.ts): +367 bytes, 280,415. Not tried: the thread's figure
+// alone (it moves in 4 ms ticks, so the process's precise one is the benchmark's metric).
 // One copy of each open request in memory (issue 40: heap at most twice the parsed events):
 // the parse reading the event's own lists, the item's literal, the memory budget's number
-// per item (+150 bytes, 278,745); a request's timeline entry holding the event its item
-// holds instead of a copy of its envelope, given back when the item goes, looked for from the newest (+367): 279,112.
-const ACTIVATION_BUDGET_BYTES = 279_300;
+// per item (+150 bytes, measured on 278,595); a request's timeline entry holding the event
+// its item holds instead of a copy of its envelope, given back when the item goes (+367).
+// Merged: 280,415 -> 280,926 (+511).
+const ACTIVATION_BUDGET_BYTES = 281_100;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -181,8 +194,13 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
   ['pages-', 'the request and history pages (15.4 KB today)', 16_000],
   ['historyExportFlow-', "Export Answer History's steps and its JSON Lines and CSV (2.9 KB today)", 3_100],
   ['answerSimilarFlow-', "Answer Similar's pickers (1.9 KB today)", 2_100],
-  // Loaded just after activation, not awaited (osNotificationsOnDemand.ts).
-  ['osNotifications-', "the system notifications' host, its claims, pacing and words (18.2 KB today)", 18_700],
+  // Loaded just after activation, not awaited (osNotificationsOnDemand.ts). 18.2 KB, then the claim asked
+  // before a background window shows its view (+374) and the round trip to the view's page before a
+  // claim, so a window whose page is gone takes none (+155; the re-check of what still waits kept,
+  // the settings message reused as the round trip, no helper method): 18,741. The review's fixes
+  // (a burst delivered again when the view got ready meanwhile, one shared round trip): 19,001. The
+  // focus marker's time to live and its refresh after a round trip (focusMarker.ts): 19,670.
+  ['osNotifications-', "the system notifications' host, its claims, pacing and words (19.7 KB today)", 19_900],
 ];
 // All of the extension's JavaScript: 376,655 bytes today, 4.8 KB more than the one
 // bundle it replaced (371,856): what splitting costs (each chunk's imports and exports
@@ -203,8 +221,17 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // load told: 394,702. Activation now reads 24 files (the entry, 93.8 KB, and 23 shared chunks);
 // import and export statements between all the files are 7.9 KB of the whole, 4.5 KB before
 // issue 40's cuts (7 files at activation then). The review's fixes and the view ids' leaf
-// module (above): 394,267. One copy of each open request in memory (above, all of it at activation): 394,784.
-const EXTENSION_TOTAL_BUDGET_BYTES = 395_000;
+// module (above): 394,267. A window that opens behind another no longer shows its Notifications
+// view for a request another window already notified (the claim asked first, and the log line
+// saying so): +374 bytes in the system notifications' chunk, 394,641; tried first, a shorter
+// sentence and no helper method (-96).
+// The hub client's failed load told (above, all of it at activation): +767.
+// A restored page's draft kept when its code fails to load: +554. activate()'s CPU time logged: +367.
+// In the system notifications' chunk (its budget's comment above): the round trip to the page
+// before a claim, the review's fixes, and the focus marker's time to live with its refresh: +1,084.
+// All of these merged: 397,413. One copy of each open request in memory (above, all of it at
+// activation): +511, 397,924.
+const EXTENSION_TOTAL_BUDGET_BYTES = 398_100;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

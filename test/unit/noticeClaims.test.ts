@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Severity } from '../../src/aep/levels';
-import { CLAIM_MAX_AGE_MS, MINUTE_MS, NoticeClaims, type ClaimedRequest } from '../../src/inbox/noticeClaims';
+import { CLAIM_MAX_AGE_MS, FOCUS_MARKER_TTL_MS, FOCUS_REFRESH_MS, MINUTE_MS, NoticeClaims, type ClaimedRequest } from '../../src/inbox/noticeClaims';
 import type { ToastPolicy } from '../../src/inbox/toastPolicy';
 import { repoRoot } from '../support/fixtures';
 
@@ -34,6 +34,20 @@ test('of two windows, the first to claim a request gives its notification; the o
   assert.equal(await a.claimRequest(request('r1')), false, 'the same window is not told twice either');
   assert.equal(await b.claimRequest(request('r2')), true, 'another request is another claim');
   assert.equal(await b.claimRequest(request('r1', 'https://other.example')), true, 'the same id on another hub is another request');
+});
+
+test('a request another window claimed is known as claimed: a window without its view need not show it for that request', async (t) => {
+  const dir = tempDir(t);
+  const a = new NoticeClaims(dir, 'window-a');
+  const b = new NoticeClaims(dir, 'window-b');
+  assert.equal(await b.claimedAlready(request('r1')), false, 'nothing claimed yet (and no directory yet)');
+  assert.equal(await a.claimRequest(request('r1')), true);
+  assert.equal(await b.claimedAlready(request('r1')), true);
+  assert.equal(await b.claimedAlready(request('r1', 'https://hub.example/')), true, 'the hub in another spelling is the same hub');
+  assert.equal(await b.claimedAlready(request('r2')), false, 'another request is not given by it');
+  assert.equal(await b.claimedAlready(request('r1', 'https://other.example')), false, 'nor the same id on another hub');
+  assert.equal(await b.claimRequest(request('r1')), false, 'asking does not claim: the claim is still the first window\'s');
+  assert.equal(await new NoticeClaims(undefined, 'window-c').claimedAlready(request('r1')), false, 'no shared directory: each window decides alone');
 });
 
 test('two windows naming one hub in two spellings share its claims and its focus marker', async (t) => {
@@ -161,6 +175,19 @@ test('a focused window whose process is gone keeps nobody quiet', async (t) => {
   assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere(asked('https://hub.example')), false);
   await new NoticeClaims(dir, 'window-c', { pid: process.pid }).setFocused([toasts('https://hub.example')]);
   assert.equal(await new NoticeClaims(dir, 'window-b').focusedElsewhere(asked('https://hub.example')), true, 'a live one does');
+});
+
+test('a focus marker not written again within its time to live keeps nobody quiet: its window\'s page is gone, its host runs on', async (t) => {
+  const dir = tempDir(t);
+  const focused = new NoticeClaims(dir, 'window-a');
+  const behind = new NoticeClaims(dir, 'window-b');
+  const at = Date.now();
+  await focused.setFocused([toasts('https://hub.example')], at);
+  assert.equal(await behind.focusedElsewhere(asked('https://hub.example'), at + FOCUS_MARKER_TTL_MS), true, 'fresh to the last millisecond');
+  assert.equal(await behind.focusedElsewhere(asked('https://hub.example'), at + FOCUS_MARKER_TTL_MS + 1), false, 'then nobody\'s');
+  await focused.setFocused([toasts('https://hub.example')], at + FOCUS_MARKER_TTL_MS);
+  assert.equal(await behind.focusedElsewhere(asked('https://hub.example'), at + FOCUS_MARKER_TTL_MS + 1), true, 'written again, it counts again');
+  assert.ok(FOCUS_REFRESH_MS * 2 < FOCUS_MARKER_TTL_MS, 'a live window refreshes it at least twice within its time to live');
 });
 
 test('claims past their age are swept and slots of old minutes too; a fresh claim stays', async (t) => {

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { OnFirstNeed } from '../../src/base/onFirstNeed';
-import { PageDrafts } from '../../src/app/page/pageDrafts';
+import { PageDrafts, restoreSavedPage } from '../../src/app/page/pageDrafts';
+import { Inbox } from '../../src/inbox/inbox';
+import { emitterEvents } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
 
 /** A load that waits until the test settles it; each call is one load. `made` counts the parts made from what a load imported. */
@@ -151,5 +153,51 @@ describe('PageDrafts', () => {
     drafts.keep('b', { reply: 'two, more' });
     assert.equal(drafts.has('a'), false);
     assert.deepEqual(drafts.get('b'), { reply: 'two, more' });
+  });
+
+  test("a page restored after a reload whose code does not load closes, and what the person had typed in it is kept for the request's next page", async () => {
+    const inbox = new Inbox({ hub: 'hub-a' });
+    const claude = emitterEvents({ agent: 'claude-code' });
+    inbox.apply(claude.request('R1', 1));
+    inbox.apply(claude.request('R2', 2));
+    const [first, second] = inbox.open();
+    assert.ok(first && second);
+    const requests = { item: (key: string) => inbox.item(key), list: () => [{ id: 'hub-a' }] };
+    const drafts = new PageDrafts((key) => inbox.item(key) !== undefined);
+    const log = new RecordingLogger();
+    const told: string[] = [];
+    const loads = manualLoads<{ restore(panel: { dispose(): void }, state: unknown): void }>();
+    const pages = new OnFirstNeed('request-pages', loads.load, log, () => told.push('told'));
+    const panel = () => {
+      const closed = { count: 0 };
+      return { closed, dispose: () => void closed.count++ };
+    };
+
+    // Two panels VS Code kept, one saved before keys named their hub; the pages' code fails to load.
+    const [one, two, empty] = [panel(), panel(), panel()];
+    const legacyKey = first.key.slice('hub-a\u0000'.length);
+    assert.ok(inbox.item(legacyKey) === undefined && legacyKey !== first.key, 'the legacy key is found only under its hub');
+    const restored = [
+      restoreSavedPage(() => pages.get(), one, { key: legacyKey, reply: 'half typed' }, drafts, requests, log),
+      restoreSavedPage(() => pages.get(), two, { key: second.key, fields: { name: { value: 'api' } } }, drafts, requests, log),
+      restoreSavedPage(() => pages.get(), empty, { key: 'gone', reply: 'for nobody' }, drafts, requests, log),
+    ];
+    loads.calls[0]?.reject(new Error('chunk missing'));
+    await Promise.all(restored);
+    assert.deepEqual([one.closed.count, two.closed.count, empty.closed.count], [1, 1, 1], 'a panel that cannot be shown closes');
+    assert.deepEqual(drafts.get(first.key), { reply: 'half typed' });
+    assert.deepEqual(drafts.get(second.key), { fields: { name: { value: 'api' } } });
+    assert.equal(drafts.has('gone'), false, 'a request no longer in the inbox keeps nothing');
+    assert.deepEqual(told, ['told'], 'told once for the three panels');
+    assert.equal(log.entries.filter((entry) => entry.code === 'part-load-failed').length, 1);
+
+    // The request's page opens later, its code loaded: the page takes the draft, once.
+    loads.calls.length = 0;
+    const shown: unknown[] = [];
+    const later = restoreSavedPage(() => pages.get(), panel(), { key: second.key }, drafts, requests, log);
+    loads.calls[0]?.resolve({ restore: (_panel, state) => shown.push(state) });
+    await later;
+    assert.deepEqual(shown, [{ key: second.key }], 'once loaded, the panel goes to the pages as it is');
+    assert.deepEqual(drafts.take(first.key), { reply: 'half typed' });
   });
 });

@@ -133,6 +133,9 @@ function receive(message: HostToAlerts): void {
       render();
       return;
     case 'settings':
+      // The host also sends them unchanged, to learn that this page is there (a round trip before it claims a
+      // request): drawn again, the view would take the focus off the button the person is on.
+      if (settings && JSON.stringify(settings) === JSON.stringify(message.settings)) return;
       settings = message.settings;
       render();
       return;

@@ -77,6 +77,8 @@ export class HubConnection extends Disposable {
     private readonly tokens: TokenSource,
     readonly store: AttentionStore,
     private readonly log: ComponentLog,
+    /** The client's code, loaded with the first connection (hubs.ts, one load for every hub); undefined when it did not load (logged and told there). */
+    private readonly clientCode: () => Promise<typeof HubClient | undefined>,
     private readonly tuning: ClientTuning = {},
     /** What is waited for before the token is read and the client made (HubsOptions.loaded). */
     private readonly loaded: () => Promise<void> = () => Promise.resolve(),
@@ -208,8 +210,14 @@ export class HubConnection extends Disposable {
       return;
     }
     // The client (and ws under it) is loaded with the first connection, not at activation.
-    const [{ HubClient: Client }] = await Promise.all([import('../../client/hubClient'), this.loaded()]);
+    const [Client] = await Promise.all([this.clientCode(), this.loaded()]);
     if (generation !== this.generation || this.isDisposed || this.userDisconnected) return;
+    if (Client === undefined) {
+      // Nothing to connect with: the hub says why until the next connect, which loads again.
+      this.stopClient();
+      this.setState({ kind: 'failed', failure: { code: 'client-not-loaded' } });
+      return;
+    }
     const found = endpoint.ok ? await this.tokens.get({ base: endpoint.value.base, origin: endpoint.value.origin }) : undefined;
     const token = found?.token;
     if (generation !== this.generation || this.isDisposed) return; // a newer rebuild started meanwhile

@@ -7,6 +7,8 @@ import type { RedactionOptions } from '../../aep/redaction';
 import type { KeyValueStorage } from '../../client/commandStore';
 import type { AnswerSender, SendOutcome } from '../../client/controlSender';
 import type { Reachability } from '../../client/rosterSnapshot';
+import type { HubClient } from '../../client/hubClient';
+import { OnFirstNeed, type LazyPart } from '../../base/onFirstNeed';
 import type { RespondCommand } from '../../aep/control';
 import { recordedAnswer, type SentAnswer as KeptSend } from '../../inbox/recordedAnswer';
 import type { PageRecorded } from '../../shared/webviewMessages';
@@ -33,7 +35,17 @@ export interface HubsOptions {
    * or answered before the values that mask it are known.
    */
   loaded?: () => Promise<void>;
+  /** Imports the hub client, loaded with the first connection of any hub (a test passes one that fails); default: its own chunk. */
+  loadClient?: () => Promise<() => typeof HubClient>;
+  /** Tells the person, once, that a part could not be loaded (only the UI words it: ui/services/onDemand.ts); each hub's state says it too. */
+  partNotLoaded?: (part: LazyPart) => void;
 }
+
+/** The client and ws under it, a chunk of its own (esbuild.js), imported with the first connection, not at activation. */
+const loadHubClient = async (): Promise<() => typeof HubClient> => {
+  const { HubClient: Client } = await import('../../client/hubClient');
+  return () => Client;
+};
 
 /** One hub of the window: its connection and the requests it brought (HubConnection.store). */
 export type Hub = HubConnection;
@@ -69,6 +81,8 @@ export class Hubs extends Disposable {
   /** Each hub's own subscriptions, then its connection, then its store: released together, in that order. */
   private readonly perHub = new DisposableMap<Hub, DisposableStore>();
   private reportedProblems = '';
+  /** The client's code, shared by the hubs' connections. */
+  private readonly clientCode: OnFirstNeed<typeof HubClient>;
   private readonly onListenerError = (error: unknown) => this.log.for('hubs').error(`listener failed: ${String(error)}`);
   private readonly listProblems = this._register(new Emitter<string[]>(this.onListenerError));
   /** `aepAttention.hubs` holds entries that could not be used (each problem in words to act on). */
@@ -109,6 +123,10 @@ export class Hubs extends Disposable {
     private readonly options: HubsOptions = {},
   ) {
     super();
+    // One load for every hub: a failure is logged with part-load-failed and told once; each hub's next connect loads again.
+    this.clientCode = this._register(
+      new OnFirstNeed('hub-client', options.loadClient ?? loadHubClient, log.for('connection'), () => options.partNotLoaded?.('hub-client')),
+    );
     this._register(settings.onDidChange(() => this.reconcile()));
     this._register(toDisposable(() => this.removeAll()));
   }
@@ -311,7 +329,7 @@ export class Hubs extends Disposable {
 
   private add(config: HubConfig): Hub {
     const store = new AttentionStore(this.storage, this.log, this.options.store ?? {});
-    const hub = new HubConnection(config, this.settings, this.tokens, store, this.log, this.options.client ?? {}, this.options.loaded);
+    const hub = new HubConnection(config, this.settings, this.tokens, store, this.log, () => this.clientCode.get(), this.options.client ?? {}, this.options.loaded);
     const owned = new DisposableStore();
     for (const subscription of [
       store.onDidChangeInbox((change) => this.inboxChanges.fire({ hub, change })),

@@ -25,7 +25,8 @@ export function registerHubCommands(register: RegisterCommand, hubs: Hubs, log: 
   /** Says once, in words, why the hub cannot be used, and offers the fix (issue 7: 401, watch-only, version). */
   const explainState = (hub: Hub, state: ConnectionState): void => {
     let key: string | undefined;
-    if (state.kind === 'failed') key = `failed:${JSON.stringify(state.failure)}`;
+    // The client's code not loading is told once for the window where it is loaded (hubs.ts partNotLoaded), not by each hub.
+    if (state.kind === 'failed') key = state.failure.code === 'client-not-loaded' ? undefined : `failed:${JSON.stringify(state.failure)}`;
     else if (hub.watchOnly) key = `watch-only:${hub.base}`;
     if (key === undefined || key === lastExplained.get(hub.id)) return;
     lastExplained.set(hub.id, key);

@@ -6,6 +6,7 @@ import type { RedactionOptions } from '../../aep/redaction';
 import { AlertPacing, type Paced } from '../../inbox/alertPacing';
 import type { AttentionItem } from '../../inbox/inbox';
 import { HeldUntilReady } from '../../inbox/heldUntilReady';
+import { FocusMarker } from '../../inbox/focusMarker';
 import { NoticeClaims } from '../../inbox/noticeClaims';
 import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
 import { Disposable, MutableDisposable, toDisposable } from '../../base/disposable';
@@ -86,9 +87,12 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     },
   });
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The round trip to the view's page that claims wait on (`reachable`). */
+  private roundTrip: Promise<boolean> | undefined;
   private lastClaimSweep = 0;
   /** Shared by every window of this profile: one notification and one sound per request, however many windows are open. */
   private readonly claims: NoticeClaims;
+  private readonly focus: FocusMarker;
   private readonly pacing = new AlertPacing<Burst>({
     take: (now) => this.claims.claimSlot(now),
     still: (burst) => this.stillWaiting(burst),
@@ -113,6 +117,9 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   ) {
     super();
     this.claims = new NoticeClaims(sharedDir, this.window, { onProblem: (message) => this.log.warn(message) });
+    // The round trip that keeps the marker fresh: a command run by the page, which a gone page never answers.
+    this.focus = new FocusMarker(this.claims, () => vscode.commands.executeCommand('setContext', 'aepAttention.pageAnswers', true),
+      (error) => this.log.warn(`could not share this window's focus: ${String(error)}`));
     this._register(vscode.window.onDidChangeWindowState(() => {
       this.postSettings();
       this.markFocus();
@@ -120,6 +127,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     this._register(hubs.onDidChangeHubs(() => this.markFocus()));
     this._register(toDisposable(() => {
       this.pacing.dispose();
+      this.focus.dispose();
       void this.claims.clearFocused();
     }));
     this.markFocus();
@@ -259,7 +267,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   private async open(options: { ask: boolean }): Promise<void> {
     this.doneInWindow = true;
     if (this.view && this.ready) {
-      this.post({ type: 'opened', ask: options.ask });
+      void this.post({ type: 'opened', ask: options.ask });
       if (options.ask) this.view.show(true);
       return;
     }
@@ -285,12 +293,21 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
    */
   private async deliver(burst: Burst): Promise<void> {
     const [first] = burst.items;
-    const focusedHere = vscode.window.state.focused;
-    if (!first || !this.wanted(focusedHere)) return;
+    if (!first || !this.wanted(vscode.window.state.focused)) return;
     if (!this.view || !this.ready) {
+      const focusedHere = vscode.window.state.focused;
       // Not while the person looks at another window of this hub: that window's toast is theirs, and the sidebar here need not change.
       const lookingElsewhere = this.mode !== 'always' && (await this.claims.focusedElsewhere(first));
-      if (this.step() === 'open' && mayOpenFor(this.mode, focusedHere) && !lookingElsewhere) this.show({ ask: false });
+      // Nor for requests another window claimed already (one replayed into a window opening behind it): that window gives them.
+      const mayOpen = this.step() === 'open' && mayOpenFor(this.mode, focusedHere) && !lookingElsewhere;
+      const claimed = mayOpen && (await Promise.all(burst.items.map((item) => this.claims.claimedAlready(item)))).every(Boolean);
+      // The view got ready during those waits: it takes the burst as any other.
+      if (this.view && this.ready) return this.deliver(burst);
+      if (claimed) {
+        this.log.info('another window claimed the system notification for these requests', { code: 'os-notice-elsewhere' });
+        return;
+      }
+      if (mayOpen && this.step() === 'open') this.show({ ask: false });
       if (this.pendingOpen) {
         this.hold(burst);
         return;
@@ -298,20 +315,37 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       this.tell('no-view');
       return;
     }
+    // Only a window whose page answers takes a claim. A page gone without a word (a crashed or discarded tab, a lost
+    // connection) leaves its extension host running on the server for hours (code-server's reconnection grace), still
+    // connected to the hub, with a view that would take every claim and show nothing. A message to the view completes
+    // only once the page has it: a slow page claims late, a gone one never (until it comes back). What decides below
+    // is read after it.
+    if (!(await this.reachable())) {
+      this.tell('no-view');
+      return;
+    }
+    const focusedHere = vscode.window.state.focused;
     const looking = focusedHere || (await this.claims.focusedElsewhere(first));
     const notice = wantsOsNotice(this.mode, looking);
     if (notice && this.permission !== 'granted') this.tell(this.permission === 'denied' ? 'denied' : this.permission === 'unsupported' ? 'unsupported' : 'not-allowed');
     const canNotice = notice && this.permission === 'granted';
     const canSound = this.settings.value.sound && !looking && this.sound !== 'unsupported';
-    if (!canNotice && !canSound) return;
+    // Answered meanwhile, or the view went: nothing is claimed here for it.
+    const still = this.stillWaiting(burst);
+    if ((!canNotice && !canSound) || !still || !this.view || !this.ready) return;
     const mine: Array<Readonly<AttentionItem>> = [];
-    for (const item of burst.items) if (await this.claims.claimRequest(item)) mine.push(item);
+    for (const item of still.items) if (await this.claims.claimRequest(item)) mine.push(item);
     this.sweepClaims();
     if (mine.length === 0) {
-      this.log.info('another window gives the system notification for this burst');
+      this.log.info('another window gives the system notification for this burst', { code: 'os-notice-elsewhere' });
       return;
     }
     await this.pacing.offer({ items: mine, hub: burst.hub });
+  }
+
+  /** One round trip to the view's page at a time, shared by every burst waiting on it: a gone page holds one message, not one per request. */
+  private reachable(): Promise<boolean> {
+    return (this.roundTrip ??= this.post({ type: 'settings', settings: this.alertSettings }).finally(() => (this.roundTrip = undefined)));
   }
 
   /** A burst that waits for the view being opened; given when it is ready, or dropped as before when it does not come. */
@@ -357,7 +391,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     const id = `alert-${this.window}-${++this.counter}`;
     this.live.set(id, items.map((item) => item.key));
     for (const old of [...this.live.keys()].slice(0, Math.max(0, this.live.size - REMEMBERED))) this.live.delete(old);
-    this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
+    void this.post({ type: 'alert', id, ...(text && this.permission === 'granted' ? { notice: text } : {}), sound });
   }
 
   /** "Before asking" of a lone request, whose last action ends its notification (osNotice.ts); none for a burst of several. */
@@ -368,9 +402,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
 
   /** Tells the other windows whether the person is looking at this one, and for which hubs it shows toasts. */
   private markFocus(): void {
-    const shows = this.hubs.list().map((hub) => ({ hub: hub.id, policy: hubToastPolicy(hub.config, this.settings.value) }));
-    const done = vscode.window.state.focused ? this.claims.setFocused(shows) : this.claims.clearFocused();
-    done.catch((error: unknown) => this.log.warn(`could not share this window's focus: ${String(error)}`));
+    this.focus.mark(vscode.window.state.focused, () => this.hubs.list().map((hub) => ({ hub: hub.id, policy: hubToastPolicy(hub.config, this.settings.value) })));
   }
 
   private sweepClaims(): void {
@@ -425,10 +457,10 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
         this.permission = message.permission;
         this.sound = message.sound;
         this.log.info(`notifications view ready: permission ${message.permission}, sound ${message.sound}`);
-        this.post({ type: 'init', settings: this.alertSettings, l10n: vscode.l10n.bundle });
+        void this.post({ type: 'init', settings: this.alertSettings, l10n: vscode.l10n.bundle });
         this.notePermission(message.permission);
         if (this.pendingOpen) {
-          this.post({ type: 'opened', ask: this.pendingOpen.ask });
+          void this.post({ type: 'opened', ask: this.pendingOpen.ask });
           this.pendingOpen = undefined;
         }
         this.releaseHeld();
@@ -484,18 +516,19 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
         });
         if (!waiting) {
           this.live.delete(id);
-          this.post({ type: 'close', id });
+          void this.post({ type: 'close', id });
         }
       }
     }, 100);
   }
 
   private postSettings(): void {
-    if (this.ready) this.post({ type: 'settings', settings: this.alertSettings });
+    if (this.ready) void this.post({ type: 'settings', settings: this.alertSettings });
   }
 
-  private post(message: HostToAlerts): void {
-    if (this.view && this.ready) void this.view.webview.postMessage(message);
+  /** Completes once the view's page has the message; false when there is no view ready to take it, or it is gone. */
+  private async post(message: HostToAlerts): Promise<boolean> {
+    return this.view !== undefined && this.ready && (await this.view.webview.postMessage(message).then(undefined, () => false));
   }
 }
 

@@ -7,7 +7,7 @@ import type { Logger } from '../../base/logger';
 import type { OnFirstNeed } from '../../base/onFirstNeed';
 import type { Hubs } from '../../app/hubs/hubs';
 import type { AlwaysSecretValues } from '../../app/hubs/alwaysSecretValues';
-import { PageDrafts } from '../../app/page/pageDrafts';
+import { PageDrafts, restoreSavedPage } from '../../app/page/pageDrafts';
 import type { SettingsService } from '../services/settings';
 import { onFirstNeed } from '../services/onDemand';
 import type { HistoryPages, RequestPages } from './pages';
@@ -22,7 +22,7 @@ export class RequestPagesOnDemand extends Disposable {
   private readonly drafts: PageDrafts;
   private readonly pages: OnFirstNeed<RequestPages>;
 
-  constructor(extensionUri: vscode.Uri, hubs: Hubs, log: Logger, settings: SettingsService, secretValues: AlwaysSecretValues) {
+  constructor(extensionUri: vscode.Uri, private readonly hubs: Hubs, private readonly log: Logger, settings: SettingsService, secretValues: AlwaysSecretValues) {
     super();
     const drafts = (this.drafts = new PageDrafts((key) => hubs.item(key) !== undefined));
     this.pages = this._register(
@@ -58,11 +58,9 @@ export class RequestPagesOnDemand extends Disposable {
     return this.drafts.get(key);
   }
 
-  /** A panel VS Code kept across a reload (the serializer registered at activation): restored once the pages are loaded, closed if they cannot be. */
-  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const pages = await this.pages.get();
-    if (pages) pages.restore(panel, state);
-    else panel.dispose();
+  /** A panel VS Code kept across a reload (the serializer registered at activation): restored once the pages are loaded; closed if they cannot be, its draft kept. */
+  restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    return restoreSavedPage(() => this.pages.get(), panel, state, this.drafts, this.hubs, this.log);
   }
 }
 

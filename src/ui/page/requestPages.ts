@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { AttentionItem } from '../../inbox/inbox';
 import { webviewStateSchema } from '../../shared/webviewMessages';
-import type { PageDrafts } from '../../app/page/pageDrafts';
+import { findSaved, type PageDrafts } from '../../app/page/pageDrafts';
 import { agentName, kindLabel } from '../../words/describe';
 import { Disposable, DisposableMap } from '../../base/disposable';
 import type { Hubs } from '../../app/hubs/hubs';
@@ -103,7 +103,7 @@ export class RequestPages extends Disposable {
    */
   restore(panel: vscode.WebviewPanel, state: unknown): void {
     const saved = webviewStateSchema.safeParse(state);
-    const item = saved.success ? this.findSaved(saved.data.key) : undefined;
+    const item = saved.success ? findSaved(this.hubs, saved.data.key) : undefined;
     if (!item || this.panels.has(item.key)) {
       this.log.info(saved.success ? `closed a restored panel: its request ${saved.data.key} is no longer in the inbox` : 'closed a restored panel that saved no request');
       panel.dispose();
@@ -112,11 +112,6 @@ export class RequestPages extends Disposable {
     restoredPanel(panel, this.extensionUri);
     setPanelTitle(panel, panelTitle(item));
     this.adopt(item, panel).host.load();
-  }
-
-  /** A key a page saved; one saved before keys named their hub is looked for under each hub (InboxOptions.hub). */
-  private findSaved(key: string): Readonly<AttentionItem> | undefined {
-    return this.hubs.item(key) ?? this.hubs.list().map((hub) => this.hubs.item(`${hub.id}\u0000${key}`)).find((item) => item !== undefined);
   }
 
   private adopt(item: Readonly<AttentionItem>, panel: vscode.WebviewPanel, alreadyLoaded = false): RequestPageController {

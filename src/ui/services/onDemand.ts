@@ -10,9 +10,14 @@ import { notify } from '../surfaces';
  * is logged and told in a notification, with Show Log beside it.
  */
 export function onFirstNeed<T>(part: LazyPart, load: () => Promise<() => T>, log: Logger, release?: (value: T) => void): OnFirstNeed<T> {
+  return new OnFirstNeed(part, load, log, () => tellNotLoaded(part), release);
+}
+
+/** Tells the person a part could not be loaded, with Show Log beside it (OnFirstNeed calls it once per owner; Hubs makes its own). */
+export function tellNotLoaded(part: LazyPart): void {
   const told = async () => {
     const choice = await notify('error', partNotLoaded(part), [{ title: l10n.t('Show Log'), value: 'log' }]);
     if (choice === 'log') await vscode.commands.executeCommand('aepAttention.showLog');
   };
-  return new OnFirstNeed(part, load, log, () => void told(), release);
+  void told();
 }
