@@ -129,6 +129,23 @@ const isFiniteNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(
 const isChoice = (v: unknown) => isPlainObject(v) && isNonEmpty(v['id']) && isString(v['label']);
 const isChoiceList = (v: unknown) => Array.isArray(v) && v.every(isChoice);
 
+/**
+ * A checked choice list in our shape (`{ id, label }` each): the event's own
+ * list when each choice has no other key, so the copy would equal it. A
+ * request is held beside the event it came in (kept verbatim for a reload),
+ * and a copy of every list and choice was a third of the objects an open
+ * request held (issue 40). Events are not changed once bounded
+ * (src/aep/bounds.ts), so both read one list and neither changes it.
+ */
+function choicesOf(list: Choice[]): Choice[] {
+  for (const choice of list) {
+    let keys = 0;
+    for (const _key in choice) keys++;
+    if (keys !== 2) return list.map((c) => ({ id: c.id, label: c.label }));
+  }
+  return list;
+}
+
 function certainRawField(v: unknown): z.infer<typeof rawFieldSchema> | undefined {
   if (!isPlainObject(v)) return undefined;
   const ok = isNonEmpty(v['id']) && isNonEmpty(v['type']) && isString(v['label']) &&
@@ -139,7 +156,7 @@ function certainRawField(v: unknown): z.infer<typeof rawFieldSchema> | undefined
   if (v['required'] !== undefined) field.required = v['required'] as boolean;
   if (v['multi'] !== undefined) field.multi = v['multi'] as boolean;
   if (v['other'] !== undefined) field.other = v['other'] as boolean;
-  if (v['choices'] !== undefined) field.choices = (v['choices'] as Choice[]).map((c) => ({ id: c.id, label: c.label }));
+  if (v['choices'] !== undefined) field.choices = choicesOf(v['choices'] as Choice[]);
   if (v['min'] !== undefined) field.min = v['min'] as number;
   if (v['max'] !== undefined) field.max = v['max'] as number;
   return field;
@@ -152,10 +169,11 @@ function certainRequestedData(v: unknown): z.infer<typeof requestedDataSchema> |
     optional(v['respond_via'], (r) => Array.isArray(r) && r.every(isString)) && optional(v['context'], isPlainObject);
   if (!ok) return undefined;
   const data = { kind: v['kind'], prompt: v['prompt'] } as z.infer<typeof requestedDataSchema>;
-  if (v['options'] !== undefined) data.options = (v['options'] as Choice[]).map((c) => ({ id: c.id, label: c.label }));
+  if (v['options'] !== undefined) data.options = choicesOf(v['options'] as Choice[]);
   if (v['fields'] !== undefined) data.fields = v['fields'] as unknown[];
   if (v['expires_at'] !== undefined) data.expires_at = v['expires_at'] as string;
-  if (v['respond_via'] !== undefined) data.respond_via = [...(v['respond_via'] as string[])];
+  // A checked list of strings, shared with the event as choicesOf says.
+  if (v['respond_via'] !== undefined) data.respond_via = v['respond_via'] as string[];
   if (v['context'] !== undefined) data.context = v['context'] as Record<string, unknown>;
   return data;
 }
@@ -214,6 +232,9 @@ function firstDuplicate(values: readonly string[]): string | undefined {
   return undefined;
 }
 
+// One empty list for every request without options, frozen: a request is read, never changed.
+const NO_OPTIONS = /* @__PURE__ */ Object.freeze([]) as unknown as AttentionOption[];
+
 /**
  * Reads an `attention.requested` event into something the UI can render, or
  * into a problem that names the agent and what is wrong ("agent X sent a form
@@ -253,12 +274,13 @@ export function parseAttentionRequest(event: AepEvent, { ceiling }: { ceiling?: 
   }
   const d = data.data;
   const what = describeKind(d.kind);
-  const fields: FieldSpec[] = [];
+  // Sized once: grown by push, a form's list kept room for 17 fields, held for as long as the request is.
+  const fields = new Array<FieldSpec>(d.fields?.length ?? 0);
   if (d.fields) {
-    for (const [index, raw] of d.fields.entries()) {
-      const field = readField(raw, index);
+    for (let index = 0; index < d.fields.length; index++) {
+      const field = readField(d.fields[index], index);
       if (!field.ok) return fail(what, field.problem);
-      fields.push(field.value);
+      fields[index] = field.value;
     }
     const duplicate = firstDuplicate(fields.map((f) => f.id));
     if (duplicate !== undefined) return fail(what, `field id \`${duplicate}\` is used twice`);
@@ -284,14 +306,15 @@ export function parseAttentionRequest(event: AepEvent, { ceiling }: { ceiling?: 
     kind: d.kind,
     renderKind: isKnownKind(d.kind) ? d.kind : 'other',
     prompt: d.prompt,
-    options: d.options ?? [],
+    options: d.options ?? NO_OPTIONS,
     fields,
     answerableHere: d.respond_via === undefined || d.respond_via.includes('control'),
+    // Set here, `undefined` when absent, not added after: an object grown after it is made holds a second, property, array.
+    subject: event.subject,
+    expiresAt,
+    respondVia: d.respond_via,
+    context: d.context,
   };
-  if (event.subject !== undefined) request.subject = event.subject;
-  if (expiresAt !== undefined) request.expiresAt = expiresAt;
-  if (d.respond_via !== undefined) request.respondVia = d.respond_via;
-  if (d.context !== undefined) request.context = d.context;
   return { ok: true, value: request };
 }
 

@@ -10,12 +10,12 @@
  */
 export class BoundedKeySet {
   private readonly keys = new Set<string>();
-  private readonly ring: Array<string | undefined>;
+  /** Grows to `capacity` as keys come (a window of 50 000 kept its whole ring from the first key on), then wraps. */
+  private readonly ring: string[] = [];
   private next = 0;
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
-    this.ring = new Array<string | undefined>(capacity);
   }
 
   get size(): number {
@@ -29,10 +29,12 @@ export class BoundedKeySet {
   /** Adds the key; returns false when it was already present. */
   add(key: string): boolean {
     if (this.keys.has(key)) return false;
-    const evicted = this.ring[this.next];
-    if (evicted !== undefined) this.keys.delete(evicted);
-    this.ring[this.next] = key;
-    this.next = (this.next + 1) % this.capacity;
+    if (this.ring.length < this.capacity) this.ring.push(key);
+    else {
+      this.keys.delete(this.ring[this.next]!);
+      this.ring[this.next] = key;
+      this.next = (this.next + 1) % this.capacity;
+    }
     this.keys.add(key);
     return true;
   }

@@ -41,12 +41,15 @@ export interface AttentionItem {
   resolution?: string;
   /** Who the agent's `attention.resolved` is cause-linked to, when that is another emitter's event (a command). */
   resolvedBy?: string;
-  /** Agents that forwarded the request to a human surface (`attention.routed`). */
-  routedBy: string[];
+  /** Agents that forwarded the request to a human surface (`attention.routed`); replaced, never changed, when one is added. */
+  routedBy: readonly string[];
   /** Local clock when the request was applied, and when it closed. */
   readonly receivedAt: number;
   closedAt?: number;
 }
+
+/** The routers of a request nobody routed: one list for all of them. */
+export const NO_ROUTERS: readonly string[] = /* @__PURE__ */ Object.freeze([]);
 
 export type InboxChange =
   | { kind: 'added'; item: Readonly<AttentionItem> }

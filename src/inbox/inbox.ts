@@ -4,7 +4,7 @@ import { Emitter } from '../base/emitter';
 import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../aep/envelope';
 import type { ResumePosition } from '../aep/frames';
 import type { CaptureLevel } from '../aep/levels';
-import { isOpenStatus, type AttentionItem, type AttentionStatus, type InboxChange } from './attentionItem';
+import { isOpenStatus, NO_ROUTERS, type AttentionItem, type AttentionStatus, type InboxChange } from './attentionItem';
 import { BoundedKeySet } from '../base/boundedKeySet';
 import { describeBytes } from '../base/byteSize';
 import { DeadlineNotes } from './deadlines';
@@ -476,7 +476,10 @@ export class Inbox {
       const parsed = parseAttentionRequest(event, { ceiling: this.ceiling });
       return parsed.ok ? undefined : parsed.problem.message;
     }
-    const key = this.itemKey(sessionKey(event.source, event.session), event.id);
+    const state = this.sessions.of(event.source, event.session);
+    // The session's own key string, when it is tracked: one string for the session and its items' keys, not one per request.
+    const ownKey = state?.key ?? sessionKey(event.source, event.session);
+    const key = this.itemKey(ownKey, event.id);
     if (this.items.has(key)) return undefined; // redelivered after the dedupe window forgot it
     if (this.openTotal >= this.maxOpen) {
       return `${this.maxOpen} requests are already open; ${event.agent}'s request ${event.id} in session ${event.session} was not added. Answer or dismiss some, or narrow the filter`;
@@ -486,6 +489,7 @@ export class Inbox {
       return `${event.agent}'s request ${event.id} in session ${event.session} was not added: the inbox holds ${describeBytes(this.budget.openBytes)} of open requests, and its memory budget is ${describeBytes(this.budget.maxBytes)}. Answer some, or narrow the filter`;
     }
     const parsed = parseAttentionRequest(event, { ceiling: this.ceiling });
+    // One literal, no spread into it: a spread added its properties after the object was made, a property array per item (issue 40).
     const item: AttentionItem = {
       key,
       hub: this.hub,
@@ -494,14 +498,15 @@ export class Inbox {
       session: event.session,
       agent: event.agent,
       status: 'pending',
-      routedBy: [],
+      routedBy: NO_ROUTERS,
       requestEvent: event,
       receivedAt: receivedAt ?? this.now(),
-      ...(parsed.ok ? { request: parsed.value } : { problem: parsed.problem }),
+      request: parsed.ok ? parsed.value : undefined,
+      problem: parsed.ok ? undefined : parsed.problem,
     };
     this.items.set(key, item);
+    state?.timeline.share(event);
 
-    const state = this.sessions.of(event.source, event.session);
     const position = event.seq === undefined ? undefined : { epoch: epochOf(event), seq: event.seq };
     const endedBefore =
       state?.endedAt !== undefined && (position === undefined || comparePositions(position, state.endedAt) < 0);
@@ -509,11 +514,10 @@ export class Inbox {
     if (endedBefore) this.closeQuietly(item, 'session-ended');
     else {
       if (state) this.sessions.opened(state);
-      this.actions.hold(sessionKey(event.source, event.session));
+      this.actions.hold(ownKey);
       this.openTotal++;
-      const key = sessionKey(item.source, item.session);
-      let open = this.openBySession.get(key);
-      if (!open) this.openBySession.set(key, (open = new Set()));
+      let open = this.openBySession.get(ownKey);
+      if (!open) this.openBySession.set(ownKey, (open = new Set()));
       open.add(item);
       this.changes.fire({ kind: 'added', item });
     }
@@ -583,7 +587,8 @@ export class Inbox {
         if (item.routedBy.length >= MAX_ROUTERS) {
           return `ignored attention.routed from ${event.agent} for request ${item.requestId}: ${MAX_ROUTERS} routers are already recorded for it`;
         }
-        item.routedBy.push(event.agent);
+        // A new list per router (at most MAX_ROUTERS): most requests are never routed, and share one empty list.
+        item.routedBy = [...item.routedBy, event.agent];
         break;
       }
     }
@@ -669,6 +674,7 @@ export class Inbox {
     if (this.items.get(item.key) !== item) return;
     this.items.delete(item.key);
     this.budget.forgotten(item);
+    this.sessions.of(item.source, item.session)?.timeline.unshare(item.requestEvent);
   }
 
   private forgetOldestClosed(): 'forgot' | 'skipped' | 'none' {

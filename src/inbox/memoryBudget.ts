@@ -11,13 +11,17 @@ const EVICT_TO = 7 / 8;
 const NOTICE_INTERVAL_MS = 60_000;
 
 interface ItemSize {
-  bytes: number;
   requestBytes: number;
   /** The answer counted in `answeredBytes` (a later `attention.answered` replaces it). */
   answered: AepEvent | undefined;
   answeredBytes: number;
   routed: number;
   routedBytes: number;
+}
+
+/** An item's bytes as `itemSizes` holds them (none when it holds nothing of it). */
+function bytesOf(size: ItemSize | number | undefined): number {
+  return typeof size === 'object' ? ITEM_BYTES + size.requestBytes + size.answeredBytes + size.routedBytes : (size ?? 0);
 }
 
 /** What the budget may take back, least useful first; the inbox holds the structures. */
@@ -51,8 +55,10 @@ export class MemoryBudget {
    * the request when the item is first counted, the answer when it changes,
    * `routedBy` one name at a time. Dropped in `forgotten`. (A WeakMap per
    * event measured was the costliest line of the budget in a flood's profile.)
+   * An item with neither an answer nor a router yet (most open requests) is
+   * held as its total alone, a number, not a record (issue 40: objects per request).
    */
-  private readonly itemSizes = new Map<AttentionItem, ItemSize>();
+  private readonly itemSizes = new Map<AttentionItem, ItemSize | number>();
   /** The last event `sizeOf` measured, so the request measured for `fitsOpen` is not walked again when its item is first counted. */
   private lastMeasured: { event: AepEvent; bytes: number } | undefined;
   private readonly evictedSinceNotice = { closed: 0, parked: 0, histories: 0, actions: 0 };
@@ -96,32 +102,34 @@ export class MemoryBudget {
 
   /** Brings a held item's share of the totals up to date with the events it now holds. */
   recount(item: AttentionItem): void {
-    let size = this.itemSizes.get(item);
-    if (size === undefined) {
-      size = { bytes: 0, requestBytes: this.sizeOf(item.requestEvent), answered: undefined, answeredBytes: 0, routed: 0, routedBytes: 0 };
-      this.itemSizes.set(item, size);
-      this.lastMeasured = undefined;
+    const held = this.itemSizes.get(item);
+    const before = bytesOf(held);
+    let size = held ?? ITEM_BYTES + this.sizeOf(item.requestEvent);
+    if (held === undefined) this.lastMeasured = undefined;
+    if (typeof size === 'number' && (item.answeredEvent !== undefined || item.routedBy.length > 0)) {
+      size = { requestBytes: size - ITEM_BYTES, answered: undefined, answeredBytes: 0, routed: 0, routedBytes: 0 };
     }
-    const before = size.bytes;
-    if (size.answered !== item.answeredEvent) {
-      size.answered = item.answeredEvent;
-      size.answeredBytes = item.answeredEvent ? approximateBytes(item.answeredEvent) : 0;
+    if (typeof size === 'object') {
+      if (size.answered !== item.answeredEvent) {
+        size.answered = item.answeredEvent;
+        size.answeredBytes = item.answeredEvent ? approximateBytes(item.answeredEvent) : 0;
+      }
+      for (; size.routed < item.routedBy.length; size.routed++) size.routedBytes += approximateBytes(item.routedBy[size.routed]);
     }
-    for (; size.routed < item.routedBy.length; size.routed++) size.routedBytes += approximateBytes(item.routedBy[size.routed]);
-    const after = ITEM_BYTES + size.requestBytes + size.answeredBytes + size.routedBytes;
-    size.bytes = after;
+    this.itemSizes.set(item, size);
+    const after = bytesOf(size);
     this.itemBytes += after - before;
     if (isOpenStatus(item.status)) this.openItemBytes += after - before;
   }
 
   /** An open item closed: it still counts as held, no longer as open. */
   closed(item: AttentionItem): void {
-    this.openItemBytes -= this.itemSizes.get(item)?.bytes ?? 0;
+    this.openItemBytes -= bytesOf(this.itemSizes.get(item));
   }
 
   /** An item is no longer held. */
   forgotten(item: AttentionItem): void {
-    const bytes = this.itemSizes.get(item)?.bytes ?? 0;
+    const bytes = bytesOf(this.itemSizes.get(item));
     this.itemSizes.delete(item);
     this.itemBytes -= bytes;
     if (isOpenStatus(item.status)) this.openItemBytes -= bytes;

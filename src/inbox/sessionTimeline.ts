@@ -11,9 +11,12 @@ import { maxPosition, type Position } from './position';
  */
 export type TimelineEvent = AepEvent & { data?: never };
 
-/** Its place in session order is `(epoch, seq, arrival)`, held as fields: a tuple per event was one more object each. */
+/**
+ * Its place in session order is `(epoch, seq, arrival)`, held as fields: a tuple per event was one more object each.
+ * `event` is the envelope, or the whole event while an item of the inbox holds it anyway (`share`): read through `envelopeOf`.
+ */
 interface Entry {
-  event: TimelineEvent;
+  event: AepEvent;
   epoch: number;
   seq: number;
   arrival: number;
@@ -55,6 +58,8 @@ export class SessionTimeline {
   private highWater: Position | undefined;
   private arrivals = 0;
   private heldBytes = 0;
+  /** The entry `insert` made last, until `share` takes it. */
+  private last: Entry | undefined;
 
   /** `onBytesChanged` hears every change of `bytes`, so an owner can keep a total without scanning. */
   constructor(
@@ -94,6 +99,7 @@ export class SessionTimeline {
     this.entries = [];
     this.head = 0;
     this.heldBytes = 0;
+    this.last = undefined;
     if (freed !== 0) this.onBytesChanged(-freed);
     return freed;
   }
@@ -103,7 +109,7 @@ export class SessionTimeline {
     const events: TimelineEvent[] = [];
     for (let i = this.head; i < this.entries.length; i++) {
       const entry = this.entries[i];
-      if (entry) events.push(entry.event);
+      if (entry) events.push(envelopeOf(entry.event));
     }
     return events;
   }
@@ -111,9 +117,32 @@ export class SessionTimeline {
   find(id: string): TimelineEvent | undefined {
     for (let i = this.entries.length - 1; i >= this.head; i--) {
       const entry = this.entries[i];
-      if (entry?.event.id === id) return entry.event;
+      if (entry?.event.id === id) return envelopeOf(entry.event);
     }
     return undefined;
+  }
+
+  /**
+   * The event just added is held whole by an item of the inbox (a request):
+   * its entry keeps that event instead of a copy of its envelope, one object
+   * fewer per request (issue 40). Its bytes stay the envelope's: the item
+   * counts the rest. `unshare` when the item lets it go.
+   */
+  share(event: AepEvent): void {
+    if (this.last?.event.id === event.id && this.last.event.source === event.source) this.last.event = event;
+    this.last = undefined;
+  }
+
+  /** The item holding `event` whole let it go: its entry, while kept, holds its envelope again, not its `data`. */
+  unshare(event: AepEvent): void {
+    // From the newest: an item is forgotten a while after it closed, far more often than after its entry was dropped.
+    for (let i = this.entries.length - 1; i >= this.head; i--) {
+      const entry = this.entries[i];
+      if (entry?.event === event) {
+        entry.event = envelopeOf(event);
+        return;
+      }
+    }
   }
 
   /** The id of the owner's event at `position`, while the history still holds it. */
@@ -128,6 +157,7 @@ export class SessionTimeline {
   private insert(event: AepEvent, epoch: number, seq: number, arrival: number): void {
     const envelope = envelopeOf(event);
     const entry: Entry = { event: envelope, epoch, seq, arrival, bytes: TIMELINE_ENTRY_BYTES + approximateBytes(envelope) };
+    this.last = entry;
     // Binary search for the first entry that sorts after this one; most
     // events arrive in order, so this is usually the end.
     let low = this.head;

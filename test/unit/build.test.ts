@@ -173,7 +173,12 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // activate()'s own CPU time in its "activated in" line, the process's and the thread's, for the
 // footprint benchmark (base/cpuTime.ts): +367 bytes, 280,415. Not tried: the thread's figure
 // alone (it moves in 4 ms ticks, so the process's precise one is the benchmark's metric).
-const ACTIVATION_BUDGET_BYTES = 280_600;
+// One copy of each open request in memory (issue 40: heap at most twice the parsed events):
+// the parse reading the event's own lists, the item's literal, the memory budget's number
+// per item (+150 bytes, measured on 278,595); a request's timeline entry holding the event
+// its item holds instead of a copy of its envelope, given back when the item goes (+367).
+// Merged: 280,415 -> 280,926 (+511).
+const ACTIVATION_BUDGET_BYTES = 281_100;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -224,8 +229,9 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // A restored page's draft kept when its code fails to load: +554. activate()'s CPU time logged: +367.
 // In the system notifications' chunk (its budget's comment above): the round trip to the page
 // before a claim, the review's fixes, and the focus marker's time to live with its refresh: +1,084.
-// All of these merged: 397,413.
-const EXTENSION_TOTAL_BUDGET_BYTES = 397_600;
+// All of these merged: 397,413. One copy of each open request in memory (above, all of it at
+// activation): +511, 397,924.
+const EXTENSION_TOTAL_BUDGET_BYTES = 398_100;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
