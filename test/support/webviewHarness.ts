@@ -24,6 +24,14 @@ export interface OpenOptions {
   state?: unknown;
   /** A first render in the page's HTML, as the extension loads a new page (PageHost.load); it takes generation 1. */
   firstRender?: PageInit;
+  /**
+   * The time, in ms since the epoch, on both clocks: the host's `now` in the
+   * `init` (requestPages), and the page's `Date.now()`, held there (Playwright's
+   * clock) until the test moves it with `page.clock.setFixedTime`. Without it,
+   * both are the real clock, and a deadline a few seconds ahead may have
+   * passed by the time a loaded machine has opened the page.
+   */
+  now?: number;
 }
 
 /**
@@ -104,6 +112,7 @@ export class WebviewHarness {
       };
     }, { state: options.state });
     if (options.theme) await page.addInitScript(applyPageTheme, pageTheme(options.theme));
+    if (options.now !== undefined) await page.clock.setFixedTime(options.now);
     let address = `${this.origin}/`;
     if (options.firstRender) {
       const id = String(++this.heldCount);
@@ -183,7 +192,7 @@ export function requestPages(): { open: (request: PageRequest, options?: OpenOpt
       if (!browser || !harness) throw new Error('open() runs inside a test of the suite that called requestPages()');
       const page = await harness.open(browser, options);
       pages.push(page);
-      await page.post({ type: 'init', request, now: Date.now() });
+      await page.post({ type: 'init', request, now: options.now ?? Date.now() });
       await page.page.waitForSelector('.request-header');
       return page;
     },
