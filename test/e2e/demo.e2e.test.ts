@@ -13,7 +13,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { e2eAvailable, e2eOutDir, openWorkbench, repoRoot, type Workbench } from './codeServer';
 import { waitForStatus, webviewFrame } from './workbenchPage';
 import { codeServerSuite } from '../support/harness';
@@ -150,14 +150,16 @@ test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing runnin
     const editors = processesWith([path.join(dir, 'editor', 'user-data')]);
     assert.ok(editors.length > 0, 'code-server runs with the demo folder');
     // code-server listens on a socket of this user's only; the port in front of it turns away whoever lacks the printed key.
-    const editorCmdline = editors.find((editor) => editor.cmdline.includes('--socket'))?.cmdline ?? '';
+    const editor = editors.find((candidate) => candidate.cmdline.includes('--socket'));
+    const editorCmdline = editor?.cmdline ?? '';
     assert.match(editorCmdline, /--socket \S+ --socket-mode 600/);
     assert.doesNotMatch(editorCmdline, /--bind-addr/);
     const stranger = await fetch(`${url.origin}/?folder=${encodeURIComponent(folder)}`, { redirect: 'manual' });
     assert.equal(stranger.status, 403, 'the editor port refuses a request without the key');
     const wrongKey = await fetch(`${url.origin}/aep-demo/${'x'.repeat(32)}`, { redirect: 'manual' });
     assert.equal(wrongKey.status, 403, 'the editor port refuses a wrong key');
-    const editorEnv = environmentOf(editors[0]?.pid ?? 0);
+    // code-server's own process, which stays: another of those found may be a short-lived child, gone by now (seen once).
+    const editorEnv = environmentOf(editor?.pid ?? 0);
     assert.equal(editorEnv.get('AEP_HUB'), hubUrl);
     token = editorEnv.get('AEP_TOKEN');
     assert.ok(token && token.length >= 24, 'a generated token in the editor environment');
@@ -175,9 +177,17 @@ test('npm run demo: one URL, a form answered in it, Ctrl+C leaves nothing runnin
     // The form, from the inbox: other scenarios' requests come and go around it.
     await page.locator('.activitybar .action-label[aria-label^="AEP Attention"]').click({ force: true });
     const row = page.locator('.sidebar .monaco-list-row', { hasText: FORM_PROMPT }).first();
-    await row.waitFor({ timeout: 30_000 });
-    await row.click();
-    const form = await webviewFrame(page);
+    // The list moves as the agent's other requests come and go: a click can land on the row that took the form's
+    // place (seen once: the permission's page opened). So the form's own page is waited for, and the row clicked again.
+    let form: Frame | undefined;
+    for (let attempt = 1; !form; attempt++) {
+      await row.waitFor({ timeout: 30_000 });
+      await row.click();
+      form = await webviewFrame(page, 10_000, 'demo-form-').catch((error: unknown) => {
+        if (attempt >= 3) throw error;
+        return undefined;
+      });
+    }
     await form.locator('#field-0').click();
     await page.keyboard.type('billing-api');
     await form.locator('[data-field="regions"] vscode-checkbox').first().click();
