@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { hostToAlertsSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState } from '../../src/shared/alertMessages';
+import { checkHostToAlerts } from '../../src/shared/alertChecks';
+import type { AlertSettings, AlertsToHost, HostToAlerts, PermissionState } from '../../src/shared/alertMessages';
 import { el } from '../dom';
 import { configureStrings } from '../l10n';
 import { chimeState, playChime } from './chime';
@@ -155,7 +156,7 @@ function receive(message: HostToAlerts): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const parsed = hostToAlertsSchema.safeParse(event.data);
+  const parsed = checkHostToAlerts(event.data);
   // Only the host posts here; anything else is ignored rather than acted on.
   if (parsed.success) receive(parsed.data);
 });

@@ -8,7 +8,8 @@ import type { AttentionItem } from '../../inbox/inbox';
 import { HeldUntilReady } from '../../inbox/heldUntilReady';
 import { FocusMarker } from '../../inbox/focusMarker';
 import { NoticeClaims } from '../../inbox/noticeClaims';
-import { alertsToHostSchema, type AlertSettings, type AlertsToHost, type HostToAlerts, type PermissionState, type SoundState } from '../../shared/alertMessages';
+import { checkAlertsToHost } from '../../shared/alertChecks';
+import type { AlertSettings, AlertsToHost, HostToAlerts, PermissionState, SoundState } from '../../shared/alertMessages';
 import { Disposable, MutableDisposable, toDisposable } from '../../base/disposable';
 import { Emitter, type Subscription } from '../../base/emitter';
 import { hubToastPolicy } from '../../app/hubs/connectionInputs';
@@ -442,7 +443,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   }
 
   private receive(raw: unknown): void {
-    const parsed = alertsToHostSchema.safeParse(raw);
+    const parsed = checkAlertsToHost(raw);
     if (!parsed.success) {
       this.log.error(`ignored an invalid message from the notifications view: ${parsed.error.message}`);
       return;
