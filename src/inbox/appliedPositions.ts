@@ -194,7 +194,9 @@ export class AppliedPositions {
     const index = this.requestsAfter(position);
     const before = this.requests[index - 1];
     if (before && comparePositions(before, position) === 0) return;
-    this.requests.splice(index, 0, { epoch: position.epoch, seq: position.seq });
+    // Most requests arrive in order and land at the end: a push, not a splice (which makes an array of what it removed).
+    if (index === this.requests.length) this.requests.push({ epoch: position.epoch, seq: position.seq });
+    else this.requests.splice(index, 0, { epoch: position.epoch, seq: position.seq });
     while (this.requests.length > this.maxRequests) {
       const oldest = this.requests.shift();
       if (oldest) this.raiseRequestFloor(oldest);
@@ -205,7 +207,9 @@ export class AppliedPositions {
     if (this.requestFloor && comparePositions(position, this.requestFloor) <= 0) return;
     this.requestFloor = { epoch: position.epoch, seq: position.seq };
     const kept = this.requests.findIndex((request) => comparePositions(request, position) > 0);
-    this.requests = kept < 0 ? [] : this.requests.slice(kept);
+    // Raised to the request just shifted out (addRequest, once the list is full), nothing listed is under it: no copy of the list.
+    if (kept > 0) this.requests = this.requests.slice(kept);
+    else if (kept < 0) this.requests = [];
   }
 
   /** Inserts `[first, last]` of `epoch`, none of it applied yet, merging neighbours. */
