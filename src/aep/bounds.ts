@@ -221,7 +221,7 @@ function boundRequest(data: Record<string, unknown>, handled: string[]): string 
     for (let index = 0; index < fields.length; index++) {
       const field: unknown = fields[index];
       if (!isPlainObject(field)) {
-        fields[index] = boundLoose(field, EVENT_BOUNDS.member).value;
+        fields[index] = boundLoose(field, EVENT_BOUNDS.member);
         continue;
       }
       const bounded = boundField(field);
@@ -289,7 +289,7 @@ function boundChoices(list: unknown[], what: string | (() => string)): string | 
   for (let index = 0; index < list.length; index++) {
     const choice: unknown = list[index];
     if (!isPlainObject(choice)) {
-      list[index] = boundLoose(choice, EVENT_BOUNDS.member).value;
+      list[index] = boundLoose(choice, EVENT_BOUNDS.member);
       continue;
     }
     const handled: string[] = [];
@@ -366,10 +366,9 @@ interface MemberLimits {
 function boundMembers(target: Record<string, unknown>, handled: Handled, limits: MemberLimits, mode: 'in-place' | 'replaceable' = 'replaceable'): Record<string, unknown> {
   const existingMark = target[DROPPED_KEY];
   const keepMark = typeof existingMark === 'string' && existingMark.length <= 200;
-  const skip = (key: string) => isHandled(handled, key) || (key === DROPPED_KEY && keepMark);
   const all = Object.keys(target);
   let members = 0;
-  for (const key of all) if (!skip(key)) members++;
+  for (const key of all) if (!skips(handled, keepMark, key)) members++;
   if (members === 0) return target;
   const room = members + (keepMark ? 1 : 0) > limits.count ? limits.count - 1 : limits.count;
   const full = limits.size - MARK_ROOM;
@@ -385,15 +384,15 @@ function boundMembers(target: Record<string, unknown>, handled: Handled, limits:
       stoppedAt = index;
       break;
     }
-    if (skip(key)) continue;
+    if (skips(handled, keepMark, key)) continue;
     const before = target[key];
     const bounded = boundLoose(before, limits.member);
-    const size = key.length + 4 + bounded.size;
+    const size = key.length + 4 + looseSize;
     if (used + size > full) {
       (tooLarge ??= new Set()).add(key);
       continue;
     }
-    if (bounded.value !== before) setOwn(target, key, bounded.value);
+    if (bounded !== before) setOwn(target, key, bounded);
     used += size;
     keptCount++;
   }
@@ -401,12 +400,12 @@ function boundMembers(target: Record<string, unknown>, handled: Handled, limits:
   const kept: string[] = [];
   for (let index = 0; index < stoppedAt; index++) {
     const key = all[index]!;
-    if (!skip(key) && !tooLarge?.has(key)) kept.push(key);
+    if (!skips(handled, keepMark, key) && !tooLarge?.has(key)) kept.push(key);
   }
   const mark = `[${count(members - kept.length)} more members dropped by AEP Attention]`;
   const keep = new Set(kept);
   if (mode === 'in-place') {
-    for (const key of all) if (!skip(key) && !keep.has(key)) delete target[key];
+    for (const key of all) if (!skips(handled, keepMark, key) && !keep.has(key)) delete target[key];
     setOwn(target, DROPPED_KEY, mark);
     return target;
   }
@@ -423,17 +422,34 @@ function boundMembers(target: Record<string, unknown>, handled: Handled, limits:
  * fits `cap`, else a mark in its place. The mark keeps the JSON type it
  * replaces (a string in an array, a member of an object), so a value the
  * schemas refused for its type is still refused, and one they accepted stays
- * of the type they read.
+ * of the type they read. Its JSON size is left in `looseSize`.
  */
-function boundLoose(value: unknown, cap: number): { value: unknown; size: number } {
+function boundLoose(value: unknown, cap: number): unknown {
   if (typeof value === 'string') {
     const text = capText(value, Math.min(cap, EVENT_BOUNDS.text));
-    return { value: text, size: text.length + 2 };
+    looseSize = text.length + 2;
+    return text;
   }
   const size = jsonSize(value, cap, MEMBER_DEPTH);
-  if (size <= cap) return { value, size };
+  if (size <= cap) {
+    looseSize = size;
+    return value;
+  }
   const mark = droppedMark(size, cap);
-  return { value: Array.isArray(value) ? [mark] : { [DROPPED_KEY]: mark }, size: mark.length + DROPPED_KEY.length + 8 };
+  looseSize = mark.length + DROPPED_KEY.length + 8;
+  return Array.isArray(value) ? [mark] : { [DROPPED_KEY]: mark };
+}
+
+/**
+ * The JSON size of what `boundLoose` returned last, read right after the call:
+ * a result object per member bounded was one more object per member of every
+ * event (issue 40).
+ */
+let looseSize = 0;
+
+/** Whether `boundMembers` leaves the member alone: read by the caller, or an earlier drop mark that is kept. */
+function skips(handled: Handled, keepMark: boolean, key: string): boolean {
+  return isHandled(handled, key) || (key === DROPPED_KEY && keepMark);
 }
 
 function droppedMark(size: number, cap: number): string {
