@@ -79,7 +79,7 @@ export function isUnshowableRequest(event: AepEvent): boolean {
 }
 
 const ENVELOPE_STRINGS = ['id', 'type', 'agent', 'session', 'subject', 'cause', 'run', 'step', 'time', 'traceparent'] as const;
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['aep', 'source', 'seq', 'epoch', 'severity', 'capture', 'data', ...ENVELOPE_STRINGS]);
+const ENVELOPE_KEYS: readonly string[] = ['aep', 'source', 'seq', 'epoch', 'severity', 'capture', 'data', ...ENVELOPE_STRINGS];
 /** Room kept in a budget for the drop mark itself, so bounding an already bounded event changes nothing. */
 const MARK_ROOM = 512;
 /** Values inside data start at depth 3 (event, data, member) and a choice's members at 7. */
@@ -209,7 +209,7 @@ function boundRequest(data: Record<string, unknown>, handled: string[]): string 
     if (options.length > EVENT_BOUNDS.options) {
       return refuse(`it has ${count(options.length)} options, and AEP Attention shows at most ${count(EVENT_BOUNDS.options)}`);
     }
-    const problem = boundChoices(options, 'option');
+    const problem = boundChoices(options, () => 'option');
     if (problem !== undefined) return refuse(problem);
   }
   const fields = data['fields'];
@@ -251,27 +251,25 @@ function boundRequest(data: Record<string, unknown>, handled: string[]): string 
   return undefined;
 }
 
+const FIELD_IDS = ['id', 'type'];
+const FIELD_FLAGS = ['required', 'multi', 'other'];
+const FIELD_NUMBERS = ['min', 'max'];
+
 /** The bounded field, or why the request is refused. */
 function boundField(field: Record<string, unknown>): Record<string, unknown> | string {
   const handled: string[] = [];
   const id = field['id'];
   // Worded only for a refusal: most fields are never refused.
   const name = () => (typeof id === 'string' ? `field \`${clip(id, 40)}\`` : 'a field');
-  const type = field['type'];
-  if (typeof id === 'string') {
-    if (id.length > EVENT_BOUNDS.identifier) return identifierProblem(`${name()}'s id`, id);
-    handled.push('id');
-  }
-  if (typeof type === 'string') {
-    if (type.length > EVENT_BOUNDS.identifier) return identifierProblem(`${name()}'s type`, type);
-    handled.push('type');
+  for (const key of FIELD_IDS) {
+    const value = field[key];
+    if (typeof value !== 'string') continue;
+    if (value.length > EVENT_BOUNDS.identifier) return identifierProblem(`${name()}'s ${key}`, value);
+    handled.push(key);
   }
   capMember(field, 'label', EVENT_BOUNDS.label, handled);
-  if (typeof field['required'] === 'boolean') handled.push('required');
-  if (typeof field['multi'] === 'boolean') handled.push('multi');
-  if (typeof field['other'] === 'boolean') handled.push('other');
-  if (typeof field['min'] === 'number') handled.push('min');
-  if (typeof field['max'] === 'number') handled.push('max');
+  for (const key of FIELD_FLAGS) if (typeof field[key] === 'boolean') handled.push(key);
+  for (const key of FIELD_NUMBERS) if (typeof field[key] === 'number') handled.push(key);
   const choices = field['choices'];
   if (Array.isArray(choices)) {
     handled.push('choices');
@@ -285,7 +283,7 @@ function boundField(field: Record<string, unknown>): Record<string, unknown> | s
 }
 
 /** Options (`[{id, label}]`) or a select field's choices, in place. */
-function boundChoices(list: unknown[], what: string | (() => string)): string | undefined {
+function boundChoices(list: unknown[], what: () => string): string | undefined {
   for (let index = 0; index < list.length; index++) {
     const choice: unknown = list[index];
     if (!isPlainObject(choice)) {
@@ -295,7 +293,7 @@ function boundChoices(list: unknown[], what: string | (() => string)): string | 
     const handled: string[] = [];
     const id = choice['id'];
     if (typeof id === 'string') {
-      if (id.length > EVENT_BOUNDS.identifier) return identifierProblem(`${typeof what === 'string' ? what : what()} ${index + 1}'s id`, id);
+      if (id.length > EVENT_BOUNDS.identifier) return identifierProblem(`${what()} ${index + 1}'s id`, id);
       handled.push('id');
     }
     capMember(choice, 'label', EVENT_BOUNDS.label, handled);
@@ -336,13 +334,9 @@ function capMember(target: Record<string, unknown>, key: string, cap: number, ha
   handled.push(key);
 }
 
-/** Members a caller read itself and `boundMembers` leaves alone: a constant set, or a short list each key is in once. */
-type Handled = ReadonlySet<string> | readonly string[];
-const NONE_HANDLED: readonly string[] = Object.freeze([]);
-
-function isHandled(handled: Handled, key: string): boolean {
-  return Array.isArray(handled) ? handled.includes(key) : (handled as ReadonlySet<string>).has(key);
-}
+/** Members a caller read itself and `boundMembers` leaves alone: a short list, each key in it once. */
+type Handled = readonly string[];
+const NONE_HANDLED: Handled = [];
 
 // ---- any other data: cut, or dropped with a mark -----------------------------------
 
@@ -449,7 +443,7 @@ let looseSize = 0;
 
 /** Whether `boundMembers` leaves the member alone: read by the caller, or an earlier drop mark that is kept. */
 function skips(handled: Handled, keepMark: boolean, key: string): boolean {
-  return isHandled(handled, key) || (key === DROPPED_KEY && keepMark);
+  return handled.includes(key) || (key === DROPPED_KEY && keepMark);
 }
 
 function droppedMark(size: number, cap: number): string {

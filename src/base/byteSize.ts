@@ -14,39 +14,29 @@ const STRING_HEADER_BYTES = 16;
  * time they are reached, which only overestimates.
  */
 export function approximateBytes(root: unknown): number {
-  if (typeof root !== 'object' || root === null) return leafBytes(root);
   let bytes = 0;
-  // Only objects and arrays wait their turn; strings and scalars are counted where they are met. Members
-  // are walked with `for…in` and `Object.hasOwn` (the keys `Object.keys` lists) without building a key
-  // array per object: every event the inbox keeps is measured, and those arrays were a tenth of what a
-  // flood of events allocated (issue 40).
-  const pending: object[] = [root];
+  const pending: unknown[] = [root];
   while (pending.length > 0) {
-    const value = pending.pop()!;
-    if (Array.isArray(value)) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      bytes += STRING_HEADER_BYTES + value.length * 2;
+    } else if (Array.isArray(value)) {
       bytes += OBJECT_BYTES + value.length * MEMBER_BYTES;
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === 'object' && item !== null) pending.push(item);
-        else bytes += leafBytes(item);
-      }
-    } else {
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null) {
       bytes += OBJECT_BYTES;
+      // The keys `Object.keys` lists, without a key array per object: every event the inbox keeps is
+      // measured, and those arrays were a tenth of what a flood of events allocated (issue 40).
       for (const key in value) {
         if (!Object.hasOwn(value, key)) continue;
         bytes += MEMBER_BYTES + key.length * 2;
-        const member: unknown = (value as Record<string, unknown>)[key];
-        if (typeof member === 'object' && member !== null) pending.push(member);
-        else bytes += leafBytes(member);
+        pending.push((value as Record<string, unknown>)[key]);
       }
+    } else {
+      bytes += SCALAR_BYTES;
     }
   }
   return bytes;
-}
-
-/** A string's or a scalar's share of `approximateBytes`. */
-function leafBytes(value: unknown): number {
-  return typeof value === 'string' ? STRING_HEADER_BYTES + value.length * 2 : SCALAR_BYTES;
 }
 
 const KIB = 1024;

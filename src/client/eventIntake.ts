@@ -122,8 +122,7 @@ export class EventIntake {
   }
 
   private save(source: string, session: string): void {
-    // Nothing unsaved (no tool calls or runs of late): no key to build for it.
-    if (this.unsaved.size > 0) this.unsaved.delete(sessionKey(source, session));
+    this.unsaved.delete(sessionKey(source, session));
     const position = this.inbox.positionOf(source, session);
     if (position) this.positions.record(position);
   }

@@ -48,20 +48,8 @@ export const MAX_KEPT_POSITION_CHARS = 128 * 1024;
 
 /** Characters one position costs as JSON: `{"source":…,"session":…,"epoch":…,"seq":…}` plus its comma. */
 function charsOf(position: KeptPosition): number {
-  const source = position.source === undefined ? 0 : jsonStringChars(position.source) + 10;
-  return source + jsonStringChars(position.session) + String(position.epoch).length + String(position.seq).length + 30 + appliedChars(position.applied);
-}
-
-/** Printable ASCII but the quote and the backslash: what JSON.stringify writes as it is, between two quotes. */
-const UNESCAPED = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
-/**
- * `JSON.stringify(text).length`, without building the text when nothing in it
- * is escaped (sources and session names nearly always): a position is recorded
- * after nearly every applied event (issue 40).
- */
-export function jsonStringChars(text: string): number {
-  return UNESCAPED.test(text) ? text.length + 2 : JSON.stringify(text).length;
+  const source = position.source === undefined ? 0 : JSON.stringify(position.source).length + 10;
+  return source + JSON.stringify(position.session).length + String(position.epoch).length + String(position.seq).length + 30 + appliedChars(position.applied);
 }
 
 /** Characters of `"applied":{"floor":…,"runs":[…],"requests":[…],"requestFloor":…}`, counted without building the JSON (bounded lists). */

@@ -194,9 +194,7 @@ export class AppliedPositions {
     const index = this.requestsAfter(position);
     const before = this.requests[index - 1];
     if (before && comparePositions(before, position) === 0) return;
-    // Most requests arrive in order and land at the end: a push, not a splice (which makes an array of what it removed).
-    if (index === this.requests.length) this.requests.push({ epoch: position.epoch, seq: position.seq });
-    else this.requests.splice(index, 0, { epoch: position.epoch, seq: position.seq });
+    this.requests.splice(index, 0, { epoch: position.epoch, seq: position.seq });
     while (this.requests.length > this.maxRequests) {
       const oldest = this.requests.shift();
       if (oldest) this.raiseRequestFloor(oldest);

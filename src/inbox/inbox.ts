@@ -293,11 +293,9 @@ export class Inbox {
     // Built only when asked: `saved` asks about requests under a floor, and a session delivered in order
     // (one run, no floor) never does, while this runs after nearly every applied event (issue 40).
     let open: Set<string> | undefined;
-    const isOpen = ({ epoch, seq }: Position): boolean => {
-      open ??= new Set([...(this.openBySession.get(state.key) ?? [])].map(({ requestEvent }) => `${epochOf(requestEvent)}:${requestEvent.seq ?? ''}`));
-      return open.has(`${epoch}:${seq}`);
-    };
-    const applied = state.applied.saved(MAX_SAVED_RUNS, MAX_SAVED_REQUESTS, isOpen);
+    const applied = state.applied.saved(MAX_SAVED_RUNS, MAX_SAVED_REQUESTS, ({ epoch, seq }) =>
+      (open ??= new Set([...(this.openBySession.get(state.key) ?? [])].map(({ requestEvent }) => `${epochOf(requestEvent)}:${requestEvent.seq ?? ''}`))).has(`${epoch}:${seq}`),
+    );
     return { source, session, ...position, applied };
   }
 
@@ -642,7 +640,7 @@ export class Inbox {
     this.openTotal--;
     this.budget.closed(item);
     // The session's key, built once: a key per use was a string built and hashed each time (issue 40).
-    const key = state?.key ?? sessionKey(item.source, item.session);
+    const key = sessionKey(item.source, item.session);
     const open = this.openBySession.get(key);
     open?.delete(item);
     if (open?.size === 0) {
