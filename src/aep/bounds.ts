@@ -79,7 +79,7 @@ export function isUnshowableRequest(event: AepEvent): boolean {
 }
 
 const ENVELOPE_STRINGS = ['id', 'type', 'agent', 'session', 'subject', 'cause', 'run', 'step', 'time', 'traceparent'] as const;
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['aep', 'source', 'seq', 'epoch', 'severity', 'capture', 'data', ...ENVELOPE_STRINGS]);
+const ENVELOPE_KEYS: readonly string[] = ['aep', 'source', 'seq', 'epoch', 'severity', 'capture', 'data', ...ENVELOPE_STRINGS];
 /** Room kept in a budget for the drop mark itself, so bounding an already bounded event changes nothing. */
 const MARK_ROOM = 512;
 /** Values inside data start at depth 3 (event, data, member) and a choice's members at 7. */
@@ -134,7 +134,8 @@ export function boundEvent(event: AepEvent): string | undefined {
   }, 'in-place');
   const data = event.data;
   if (!isPlainObject(data)) return undefined;
-  const handled = new Set<string>();
+  // The members read below, each listed once: a list, not a Set, as a Set per object bounded was a large part of what a flood allocated (issue 40).
+  const handled: string[] = [];
   let problem: string | ((what: string) => string) | undefined;
   switch (event.type) {
     case 'attention.requested':
@@ -146,7 +147,7 @@ export function boundEvent(event: AepEvent): string | undefined {
     case 'control.rejected':
       if (typeof data['detail'] === 'string') {
         setOwn(data, 'detail', capText(data['detail'], EVENT_BOUNDS.text));
-        handled.add('detail');
+        handled.push('detail');
       }
       break;
   }
@@ -198,32 +199,29 @@ function requestRefusal(event: AepEvent, data: Record<string, unknown>, why: str
 }
 
 /** The parts of a request's data this extension reads; the rest, and the total, are bounded by the caller. */
-function boundRequest(data: Record<string, unknown>, handled: Set<string>): string | ((what: string) => string) | undefined {
+function boundRequest(data: Record<string, unknown>, handled: string[]): string | ((what: string) => string) | undefined {
   const refuse = (reason: string | ((what: string) => string)) => reason;
-  for (const [key, cap] of [['kind', EVENT_BOUNDS.label], ['prompt', EVENT_BOUNDS.prompt]] as const) {
-    const value = data[key];
-    if (typeof value !== 'string') continue;
-    setOwn(data, key, capText(value, cap));
-    handled.add(key);
-  }
+  capMember(data, 'kind', EVENT_BOUNDS.label, handled);
+  capMember(data, 'prompt', EVENT_BOUNDS.prompt, handled);
   const options = data['options'];
   if (Array.isArray(options)) {
-    handled.add('options');
+    handled.push('options');
     if (options.length > EVENT_BOUNDS.options) {
       return refuse(`it has ${count(options.length)} options, and AEP Attention shows at most ${count(EVENT_BOUNDS.options)}`);
     }
-    const problem = boundChoices(options, 'option');
+    const problem = boundChoices(options, () => 'option');
     if (problem !== undefined) return refuse(problem);
   }
   const fields = data['fields'];
   if (Array.isArray(fields)) {
-    handled.add('fields');
+    handled.push('fields');
     if (fields.length > EVENT_BOUNDS.fields) {
       return refuse((what) => `this ${what} has ${count(fields.length)} fields, and AEP Attention shows at most ${count(EVENT_BOUNDS.fields)}`);
     }
-    for (const [index, field] of fields.entries()) {
+    for (let index = 0; index < fields.length; index++) {
+      const field: unknown = fields[index];
       if (!isPlainObject(field)) {
-        fields[index] = boundLoose(field, EVENT_BOUNDS.member).value;
+        fields[index] = boundLoose(field, EVENT_BOUNDS.member);
         continue;
       }
       const bounded = boundField(field);
@@ -235,70 +233,70 @@ function boundRequest(data: Record<string, unknown>, handled: Set<string>): stri
   const expires = data['expires_at'];
   if (typeof expires === 'string') {
     setOwn(data, 'expires_at', capText(expires, EVENT_BOUNDS.label));
-    handled.add('expires_at');
+    handled.push('expires_at');
   }
   const respondVia = data['respond_via'];
   if (Array.isArray(respondVia)) {
-    handled.add('respond_via');
+    handled.push('respond_via');
     if (jsonSize(respondVia, EVENT_BOUNDS.label, 2) > EVENT_BOUNDS.label) {
       return refuse(`its \`respond_via\` is longer than the ${count(EVENT_BOUNDS.label)} characters AEP Attention accepts`);
     }
   }
   const context = data['context'];
   if (isPlainObject(context)) {
-    handled.add('context');
+    handled.push('context');
     const size = jsonSize(context, EVENT_BOUNDS.context, MEMBER_DEPTH);
     if (size > EVENT_BOUNDS.context) setOwn(data, 'context', { [DROPPED_KEY]: droppedMark(size, EVENT_BOUNDS.context) });
   }
   return undefined;
 }
 
+const FIELD_IDS = ['id', 'type'];
+const FIELD_FLAGS = ['required', 'multi', 'other'];
+const FIELD_NUMBERS = ['min', 'max'];
+
 /** The bounded field, or why the request is refused. */
 function boundField(field: Record<string, unknown>): Record<string, unknown> | string {
-  const handled = new Set<string>();
+  const handled: string[] = [];
   const id = field['id'];
-  const name = typeof id === 'string' ? `field \`${clip(id, 40)}\`` : 'a field';
-  for (const key of ['id', 'type'] as const) {
+  // Worded only for a refusal: most fields are never refused.
+  const name = () => (typeof id === 'string' ? `field \`${clip(id, 40)}\`` : 'a field');
+  for (const key of FIELD_IDS) {
     const value = field[key];
     if (typeof value !== 'string') continue;
-    if (value.length > EVENT_BOUNDS.identifier) return identifierProblem(`${name}'s ${key}`, value);
-    handled.add(key);
+    if (value.length > EVENT_BOUNDS.identifier) return identifierProblem(`${name()}'s ${key}`, value);
+    handled.push(key);
   }
-  if (typeof field['label'] === 'string') {
-    setOwn(field, 'label', capText(field['label'], EVENT_BOUNDS.label));
-    handled.add('label');
-  }
-  for (const key of ['required', 'multi', 'other']) if (typeof field[key] === 'boolean') handled.add(key);
-  for (const key of ['min', 'max']) if (typeof field[key] === 'number') handled.add(key);
+  capMember(field, 'label', EVENT_BOUNDS.label, handled);
+  for (const key of FIELD_FLAGS) if (typeof field[key] === 'boolean') handled.push(key);
+  for (const key of FIELD_NUMBERS) if (typeof field[key] === 'number') handled.push(key);
   const choices = field['choices'];
   if (Array.isArray(choices)) {
-    handled.add('choices');
+    handled.push('choices');
     if (choices.length > EVENT_BOUNDS.choicesPerField) {
-      return `${name} has ${count(choices.length)} choices, and AEP Attention shows at most ${count(EVENT_BOUNDS.choicesPerField)} per field`;
+      return `${name()} has ${count(choices.length)} choices, and AEP Attention shows at most ${count(EVENT_BOUNDS.choicesPerField)} per field`;
     }
-    const problem = boundChoices(choices, `${name}'s choice`);
+    const problem = boundChoices(choices, () => `${name()}'s choice`);
     if (problem !== undefined) return problem;
   }
   return boundMembers(field, handled, { count: 16, size: 4 * 1_024, member: 1_024 });
 }
 
 /** Options (`[{id, label}]`) or a select field's choices, in place. */
-function boundChoices(list: unknown[], what: string): string | undefined {
-  for (const [index, choice] of list.entries()) {
+function boundChoices(list: unknown[], what: () => string): string | undefined {
+  for (let index = 0; index < list.length; index++) {
+    const choice: unknown = list[index];
     if (!isPlainObject(choice)) {
-      list[index] = boundLoose(choice, EVENT_BOUNDS.member).value;
+      list[index] = boundLoose(choice, EVENT_BOUNDS.member);
       continue;
     }
-    const handled = new Set<string>();
+    const handled: string[] = [];
     const id = choice['id'];
     if (typeof id === 'string') {
-      if (id.length > EVENT_BOUNDS.identifier) return identifierProblem(`${what} ${index + 1}'s id`, id);
-      handled.add('id');
+      if (id.length > EVENT_BOUNDS.identifier) return identifierProblem(`${what()} ${index + 1}'s id`, id);
+      handled.push('id');
     }
-    if (typeof choice['label'] === 'string') {
-      setOwn(choice, 'label', capText(choice['label'], EVENT_BOUNDS.label));
-      handled.add('label');
-    }
+    capMember(choice, 'label', EVENT_BOUNDS.label, handled);
     list[index] = boundMembers(choice, handled, { count: 8, size: 2 * 1_024, member: 1_024 });
   }
   return undefined;
@@ -310,31 +308,35 @@ function identifierProblem(what: string, value: string): string {
 
 // ---- attention.answered (AEP-0002 §7) --------------------------------------------
 
-function boundAnswered(data: Record<string, unknown>, handled: Set<string>): void {
+function boundAnswered(data: Record<string, unknown>, handled: string[]): void {
   const answer = data['answer'];
   if (isPlainObject(answer)) {
-    handled.add('answer');
-    const inner = new Set<string>();
-    for (const [key, cap] of [['option', EVENT_BOUNDS.label], ['text', EVENT_BOUNDS.text]] as const) {
-      const value = answer[key];
-      if (typeof value !== 'string') continue;
-      setOwn(answer, key, capText(value, cap));
-      inner.add(key);
-    }
+    handled.push('answer');
+    const inner: string[] = [];
+    capMember(answer, 'option', EVENT_BOUNDS.label, inner);
+    capMember(answer, 'text', EVENT_BOUNDS.text, inner);
     const values = answer['values'];
     if (isPlainObject(values)) {
-      inner.add('values');
-      setOwn(answer, 'values', boundMembers(values, new Set(), { count: EVENT_BOUNDS.answerValues, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member }));
+      inner.push('values');
+      setOwn(answer, 'values', boundMembers(values, NONE_HANDLED, { count: EVENT_BOUNDS.answerValues, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member }));
     }
     setOwn(data, 'answer', boundMembers(answer, inner, { count: 8, size: 4 * 1_024, member: 1_024 }));
   }
-  for (const key of ['by', 'via']) {
-    const value = data[key];
-    if (typeof value !== 'string') continue;
-    setOwn(data, key, capText(value, EVENT_BOUNDS.label));
-    handled.add(key);
-  }
+  capMember(data, 'by', EVENT_BOUNDS.label, handled);
+  capMember(data, 'via', EVENT_BOUNDS.label, handled);
 }
+
+/** A string member cut to `cap` in place and listed as handled; any other value is left to the caller. */
+function capMember(target: Record<string, unknown>, key: string, cap: number, handled: string[]): void {
+  const value = target[key];
+  if (typeof value !== 'string') return;
+  setOwn(target, key, capText(value, cap));
+  handled.push(key);
+}
+
+/** Members a caller read itself and `boundMembers` leaves alone: a short list, each key in it once. */
+type Handled = readonly string[];
+const NONE_HANDLED: Handled = [];
 
 // ---- any other data: cut, or dropped with a mark -----------------------------------
 
@@ -355,34 +357,49 @@ interface MemberLimits {
  * copy without them: removing thousands of keys one `delete` at a time costs
  * more than building the few that are kept.
  */
-function boundMembers(target: Record<string, unknown>, handled: ReadonlySet<string>, limits: MemberLimits, mode: 'in-place' | 'replaceable' = 'replaceable'): Record<string, unknown> {
+function boundMembers(target: Record<string, unknown>, handled: Handled, limits: MemberLimits, mode: 'in-place' | 'replaceable' = 'replaceable'): Record<string, unknown> {
   const existingMark = target[DROPPED_KEY];
   const keepMark = typeof existingMark === 'string' && existingMark.length <= 200;
-  const skip = (key: string) => handled.has(key) || (key === DROPPED_KEY && keepMark);
   const all = Object.keys(target);
   let members = 0;
-  for (const key of all) if (!skip(key)) members++;
+  for (const key of all) if (!skips(handled, keepMark, key)) members++;
   if (members === 0) return target;
   const room = members + (keepMark ? 1 : 0) > limits.count ? limits.count - 1 : limits.count;
   const full = limits.size - MARK_ROOM;
-  const kept: string[] = [];
+  // Counted, not listed, while everything fits (nearly always): the kept keys are listed below only when some are dropped,
+  // from where the walk stopped and the members too large for the room left (issue 40: fewer objects per event).
+  let keptCount = 0;
+  let stoppedAt = all.length;
+  let tooLarge: Set<string> | undefined;
   let used = 0;
-  for (const key of all) {
-    if (kept.length >= room || used >= full) break;
-    if (skip(key)) continue;
+  for (let index = 0; index < all.length; index++) {
+    const key = all[index]!;
+    if (keptCount >= room || used >= full) {
+      stoppedAt = index;
+      break;
+    }
+    if (skips(handled, keepMark, key)) continue;
     const before = target[key];
     const bounded = boundLoose(before, limits.member);
-    const size = key.length + 4 + bounded.size;
-    if (used + size > full) continue;
-    if (bounded.value !== before) setOwn(target, key, bounded.value);
+    const size = key.length + 4 + looseSize;
+    if (used + size > full) {
+      (tooLarge ??= new Set()).add(key);
+      continue;
+    }
+    if (bounded !== before) setOwn(target, key, bounded);
     used += size;
-    kept.push(key);
+    keptCount++;
   }
-  if (kept.length === members) return target;
+  if (keptCount === members) return target;
+  const kept: string[] = [];
+  for (let index = 0; index < stoppedAt; index++) {
+    const key = all[index]!;
+    if (!skips(handled, keepMark, key) && !tooLarge?.has(key)) kept.push(key);
+  }
   const mark = `[${count(members - kept.length)} more members dropped by AEP Attention]`;
   const keep = new Set(kept);
   if (mode === 'in-place') {
-    for (const key of all) if (!skip(key) && !keep.has(key)) delete target[key];
+    for (const key of all) if (!skips(handled, keepMark, key) && !keep.has(key)) delete target[key];
     setOwn(target, DROPPED_KEY, mark);
     return target;
   }
@@ -399,17 +416,34 @@ function boundMembers(target: Record<string, unknown>, handled: ReadonlySet<stri
  * fits `cap`, else a mark in its place. The mark keeps the JSON type it
  * replaces (a string in an array, a member of an object), so a value the
  * schemas refused for its type is still refused, and one they accepted stays
- * of the type they read.
+ * of the type they read. Its JSON size is left in `looseSize`.
  */
-function boundLoose(value: unknown, cap: number): { value: unknown; size: number } {
+function boundLoose(value: unknown, cap: number): unknown {
   if (typeof value === 'string') {
     const text = capText(value, Math.min(cap, EVENT_BOUNDS.text));
-    return { value: text, size: text.length + 2 };
+    looseSize = text.length + 2;
+    return text;
   }
   const size = jsonSize(value, cap, MEMBER_DEPTH);
-  if (size <= cap) return { value, size };
+  if (size <= cap) {
+    looseSize = size;
+    return value;
+  }
   const mark = droppedMark(size, cap);
-  return { value: Array.isArray(value) ? [mark] : { [DROPPED_KEY]: mark }, size: mark.length + DROPPED_KEY.length + 8 };
+  looseSize = mark.length + DROPPED_KEY.length + 8;
+  return Array.isArray(value) ? [mark] : { [DROPPED_KEY]: mark };
+}
+
+/**
+ * The JSON size of what `boundLoose` returned last, read right after the call:
+ * a result object per member bounded was one more object per member of every
+ * event (issue 40).
+ */
+let looseSize = 0;
+
+/** Whether `boundMembers` leaves the member alone: read by the caller, or an earlier drop mark that is kept. */
+function skips(handled: Handled, keepMark: boolean, key: string): boolean {
+  return handled.includes(key) || (key === DROPPED_KEY && keepMark);
 }
 
 function droppedMark(size: number, cap: number): string {

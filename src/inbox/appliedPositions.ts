@@ -205,7 +205,9 @@ export class AppliedPositions {
     if (this.requestFloor && comparePositions(position, this.requestFloor) <= 0) return;
     this.requestFloor = { epoch: position.epoch, seq: position.seq };
     const kept = this.requests.findIndex((request) => comparePositions(request, position) > 0);
-    this.requests = kept < 0 ? [] : this.requests.slice(kept);
+    // Raised to the request just shifted out (addRequest, once the list is full), nothing listed is under it: no copy of the list.
+    if (kept > 0) this.requests = this.requests.slice(kept);
+    else if (kept < 0) this.requests = [];
   }
 
   /** Inserts `[first, last]` of `epoch`, none of it applied yet, merging neighbours. */

@@ -290,8 +290,12 @@ export class Inbox {
     const state = this.sessions.of(source, session);
     const position = state?.owned ? state.applied.highest : undefined;
     if (position === undefined || !state) return undefined;
-    const open = new Set([...(this.openBySession.get(state.key) ?? [])].map(({ requestEvent }) => `${epochOf(requestEvent)}:${requestEvent.seq ?? ''}`));
-    const applied = state.applied.saved(MAX_SAVED_RUNS, MAX_SAVED_REQUESTS, ({ epoch, seq }) => open.has(`${epoch}:${seq}`));
+    // Built only when asked: `saved` asks about requests under a floor, and a session delivered in order
+    // (one run, no floor) never does, while this runs after nearly every applied event (issue 40).
+    let open: Set<string> | undefined;
+    const applied = state.applied.saved(MAX_SAVED_RUNS, MAX_SAVED_REQUESTS, ({ epoch, seq }) =>
+      (open ??= new Set([...(this.openBySession.get(state.key) ?? [])].map(({ requestEvent }) => `${epochOf(requestEvent)}:${requestEvent.seq ?? ''}`))).has(`${epoch}:${seq}`),
+    );
     return { source, session, ...position, applied };
   }
 
@@ -635,11 +639,13 @@ export class Inbox {
     if (state) this.sessions.closed(state);
     this.openTotal--;
     this.budget.closed(item);
-    const open = this.openBySession.get(sessionKey(item.source, item.session));
+    // The session's key, built once: a key per use was a string built and hashed each time (issue 40).
+    const key = sessionKey(item.source, item.session);
+    const open = this.openBySession.get(key);
     open?.delete(item);
     if (open?.size === 0) {
-      this.openBySession.delete(sessionKey(item.source, item.session));
-      this.actions.release(sessionKey(item.source, item.session));
+      this.openBySession.delete(key);
+      this.actions.release(key);
     }
     this.changes.fire({ kind: 'removed', item });
   }
