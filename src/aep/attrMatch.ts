@@ -14,6 +14,7 @@
  */
 import { CAPTURE_LEVELS, DEFAULT_CAPTURE, DEFAULT_SEVERITY, SEVERITIES } from './levels';
 import { parsedOk, parsedProblem, type Parsed } from '../base/result';
+import { isRecord } from '../base/isRecord';
 
 export type AttrFilter = Readonly<Record<string, unknown>>;
 
@@ -45,10 +46,6 @@ const SEVERITY_LIST = SEVERITIES.join(', ');
 const CAPTURE_LIST = CAPTURE_LEVELS.join(', ');
 
 const hasOwn = Object.prototype.hasOwnProperty;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A key or value as it should appear in a message: short, and visibly a literal. */
 function shown(value: unknown): string {
@@ -85,7 +82,7 @@ function describeJsonType(value: unknown): string {
  * runner written from the spec text.
  */
 export function validateFilter(filter: unknown): Parsed<AttrFilter> {
-  if (!isPlainObject(filter)) {
+  if (!isRecord(filter)) {
     return parsedProblem(
       `a filter must be a JSON object of attribute predicates such as {"type": "attention.*"}, not ${describeJsonType(filter)}`,
     );
@@ -113,13 +110,13 @@ function keyProblem(key: string): string | undefined {
 }
 
 function predicateProblem(key: string, predicate: unknown): string | undefined {
-  if (key === 'severity' && isPlainObject(predicate)) return severityBandProblem(predicate);
+  if (key === 'severity' && isRecord(predicate)) return severityBandProblem(predicate);
   if (Array.isArray(predicate)) {
     if (predicate.length === 0) {
       return `filter key \`${key}\` has an empty list, which would match nothing: list at least one value, or remove the key to match every event`;
     }
     for (const item of predicate) {
-      if (Array.isArray(item) || isPlainObject(item)) {
+      if (Array.isArray(item) || isRecord(item)) {
         return `filter key \`${key}\` has ${describeJsonType(item)} inside its list: list items are strings, integers or booleans (lists do not nest)`;
       }
       const problem = scalarProblem(key, item);
@@ -127,7 +124,7 @@ function predicateProblem(key: string, predicate: unknown): string | undefined {
     }
     return undefined;
   }
-  if (isPlainObject(predicate)) {
+  if (isRecord(predicate)) {
     return `filter key \`${key}\` has an object: a predicate is a string, integer or boolean, or a list of them (only \`severity\` takes {"gte": …, "lte": …})`;
   }
   return scalarProblem(key, predicate);
@@ -189,7 +186,7 @@ function severityBandProblem(band: Record<string, unknown>): string | undefined 
 export function unsatisfiablePredicate(filter: AttrFilter): string | undefined {
   for (const key of Object.keys(filter)) {
     const predicate = filter[key];
-    if (key === 'severity' && isPlainObject(predicate)) {
+    if (key === 'severity' && isRecord(predicate)) {
       const low = SEVERITY_RANK.get(predicate['gte']);
       const high = SEVERITY_RANK.get(predicate['lte']);
       if (low !== undefined && high !== undefined && low > high) {
@@ -258,7 +255,7 @@ function matchesPredicate(key: string, predicate: unknown, value: unknown): bool
     }
     return false;
   }
-  if (isPlainObject(predicate)) return withinSeverityBand(predicate, value);
+  if (isRecord(predicate)) return withinSeverityBand(predicate, value);
   return matchesScalar(key, predicate, value);
 }
 

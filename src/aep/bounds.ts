@@ -1,5 +1,6 @@
 import type { AepEvent } from './envelope';
 import { MAX_JSON_DEPTH } from '../base/json';
+import { isRecord } from '../base/isRecord';
 
 /**
  * What one event may hold once it is in the inbox. The hub's frame limit
@@ -75,7 +76,7 @@ export const UNSHOWABLE_KEY = 'aepattentionunshowable';
 
 /** A request that bounding reduced to UNSHOWABLE_KEY's reason. */
 export function isUnshowableRequest(event: AepEvent): boolean {
-  return event.type === 'attention.requested' && isPlainObject(event.data) && typeof event.data[UNSHOWABLE_KEY] === 'string';
+  return event.type === 'attention.requested' && isRecord(event.data) && typeof event.data[UNSHOWABLE_KEY] === 'string';
 }
 
 const ENVELOPE_STRINGS = ['id', 'type', 'agent', 'session', 'subject', 'cause', 'run', 'step', 'time', 'traceparent'] as const;
@@ -133,7 +134,7 @@ export function boundEvent(event: AepEvent): string | undefined {
     member: EVENT_BOUNDS.extensionAttribute,
   }, 'in-place');
   const data = event.data;
-  if (!isPlainObject(data)) return undefined;
+  if (!isRecord(data)) return undefined;
   // The members read below, each listed once: a list, not a Set, as a Set per object bounded was a large part of what a flood allocated (issue 40).
   const handled: string[] = [];
   let problem: string | ((what: string) => string) | undefined;
@@ -220,7 +221,7 @@ function boundRequest(data: Record<string, unknown>, handled: string[]): string 
     }
     for (let index = 0; index < fields.length; index++) {
       const field: unknown = fields[index];
-      if (!isPlainObject(field)) {
+      if (!isRecord(field)) {
         fields[index] = boundLoose(field, EVENT_BOUNDS.member);
         continue;
       }
@@ -243,7 +244,7 @@ function boundRequest(data: Record<string, unknown>, handled: string[]): string 
     }
   }
   const context = data['context'];
-  if (isPlainObject(context)) {
+  if (isRecord(context)) {
     handled.push('context');
     const size = jsonSize(context, EVENT_BOUNDS.context, MEMBER_DEPTH);
     if (size > EVENT_BOUNDS.context) setOwn(data, 'context', { [DROPPED_KEY]: droppedMark(size, EVENT_BOUNDS.context) });
@@ -286,7 +287,7 @@ function boundField(field: Record<string, unknown>): Record<string, unknown> | s
 function boundChoices(list: unknown[], what: () => string): string | undefined {
   for (let index = 0; index < list.length; index++) {
     const choice: unknown = list[index];
-    if (!isPlainObject(choice)) {
+    if (!isRecord(choice)) {
       list[index] = boundLoose(choice, EVENT_BOUNDS.member);
       continue;
     }
@@ -310,13 +311,13 @@ function identifierProblem(what: string, value: string): string {
 
 function boundAnswered(data: Record<string, unknown>, handled: string[]): void {
   const answer = data['answer'];
-  if (isPlainObject(answer)) {
+  if (isRecord(answer)) {
     handled.push('answer');
     const inner: string[] = [];
     capMember(answer, 'option', EVENT_BOUNDS.label, inner);
     capMember(answer, 'text', EVENT_BOUNDS.text, inner);
     const values = answer['values'];
-    if (isPlainObject(values)) {
+    if (isRecord(values)) {
       inner.push('values');
       setOwn(answer, 'values', boundMembers(values, NONE_HANDLED, { count: EVENT_BOUNDS.answerValues, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member }));
     }
@@ -494,10 +495,6 @@ function jsonSize(root: unknown, limit: number, maxDepth: number): number {
     if (size > limit) return size;
   }
   return size;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Sets an own data property, even one named `__proto__` (plain assignment would call the prototype setter). */

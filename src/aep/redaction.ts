@@ -14,6 +14,7 @@
 // nothing. Every pattern runs in linear time (see secretRules.ts).
 import { foldForMatching } from '../base/matchFold';
 import { assignmentEndingAt, isCredentialKey, isOwnMark, PII_MARK, SECRET_MARK, SECRET_RULES, type CredentialKind } from './secretRules';
+import { isRecord } from '../base/isRecord';
 
 export { PII_MARK, SECRET_MARK } from './secretRules';
 export const HOME_MARK = '~';
@@ -341,10 +342,6 @@ export function redactText(text: string, options: RedactionOptions = {}): Redact
 /** Nesting past this depth is replaced whole: redacting more is allowed, a stack overflow is not. */
 const MAX_DEPTH = 64;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The pipeline over a structured value (the corpus's `value_cases`): every
  * string through `redactText`; the value under a credential-named key
@@ -353,9 +350,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function redactValue(value: unknown, options: RedactionOptions = {}, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value, options).text;
-  if (depth >= MAX_DEPTH && (Array.isArray(value) || isPlainObject(value))) return SECRET_MARK;
+  if (depth >= MAX_DEPTH && (Array.isArray(value) || isRecord(value))) return SECRET_MARK;
   if (Array.isArray(value)) return value.map((item) => redactValue(item, options, depth + 1));
-  if (!isPlainObject(value)) return value;
+  if (!isRecord(value)) return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [key, dropsValue(key, item) ? SECRET_MARK : redactValue(item, options, depth + 1)]),
   );

@@ -5,6 +5,7 @@ import { redactText } from '../aep/redaction';
 import { approximateBytes } from '../base/byteSize';
 import { CONTROL_CHARS, FORMAT_CHARS, TAG_CHARS } from '../base/invisibleText';
 import { maxPosition, type Position } from './position';
+import { isRecord } from '../base/isRecord';
 
 // What an agent did just before it asked: a bounded summary of each of its
 // session's tool calls and runs (AEP-0002 §5.2–§5.3: `tool.*`, `run.*`),
@@ -152,10 +153,6 @@ export interface SessionActions {
 }
 
 // ---- one event → its part of a summary (pure) -------------------------------------
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

@@ -7,6 +7,7 @@
 import {
   OS_NOTIFICATION_MODES, PERMISSION_STATES, SOUND_STATES, type AlertSettings, type AlertsToHost, type HostToAlerts,
 } from './alertMessages';
+import { isRecord } from '../base/isRecord';
 
 /** A message checked: the message as its type says, with nothing but its own keys, or what is wrong with it. */
 export type Checked<T> = { success: true; data: T } | { success: false; error: { message: string } };
@@ -28,14 +29,10 @@ const flag: Check<boolean> = (value, path) => (typeof value === 'boolean' ? valu
 const oneOf = <T extends string>(values: readonly T[]): Check<T> => (value, path) =>
   (values as readonly unknown[]).includes(value) ? (value as T) : invalid(path, `one of ${values.join(', ')}`);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** An object with these keys (an optional one only when present); other keys are left out of what it gives. */
 function object<T>(shape: { [K in keyof T]-?: Check<T[K]> }, optional: ReadonlyArray<keyof T> = []): Check<T> {
   return (value, path) => {
-    if (!isObject(value)) return invalid(path, 'an object');
+    if (!isRecord(value)) return invalid(path, 'an object');
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(shape) as Array<keyof T & string>) {
       if (optional.includes(key) && (!(key in value) || value[key] === undefined)) {
@@ -50,11 +47,11 @@ function object<T>(shape: { [K in keyof T]-?: Check<T[K]> }, optional: ReadonlyA
 
 /** Plain data only (not a Map, a Date or a class's instance): what `postMessage` hands over as an object. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   const made = (value as { constructor?: unknown }).constructor;
   if (made === undefined) return true;
   const prototype = (made as { prototype?: unknown }).prototype;
-  return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
+  return isRecord(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
 }
 
 /** The view's strings by their English text: its own keys only, every value a string. */
@@ -77,7 +74,7 @@ const alertSettings = object<AlertSettings>({ mode: oneOf(OS_NOTIFICATION_MODES)
 function byType<T extends { type: string }>(checks: { [K in T['type']]: Check<Omit<Extract<T, { type: K }>, 'type'>> }): (raw: unknown) => Checked<T> {
   return (raw) => {
     try {
-      if (!isObject(raw)) return invalid('', 'an object');
+      if (!isRecord(raw)) return invalid('', 'an object');
       const type = raw['type'];
       if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(checks, type)) return invalid('type', `one of ${Object.keys(checks).join(', ')}`);
       return { success: true, data: { type, ...checks[type as T['type']](raw, '') } as unknown as T };

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { AttentionRequest } from '../aep/attention';
+import { isRecord } from '../base/isRecord';
 
 // The `context` object an agent attaches to `attention.requested` (AEP-0002
 // §5.3; `x-aep-capture: full`), as rows the page shows as structured plain
@@ -52,10 +53,6 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${head(text, max)}…`;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The rows of `context`, depth first in the agent's order, within the bounds above. */
 export function contextView(context: Record<string, unknown>): ContextView {
   const rows: ContextRow[] = [];
@@ -83,7 +80,7 @@ export function contextView(context: Record<string, unknown>): ContextView {
         push({ depth, key, kind: 'boolean', text: String(value) });
       } else if (value === null || value === undefined) {
         push({ depth, key, kind: 'null', text: 'null' });
-      } else if (Array.isArray(value) || isPlainObject(value)) {
+      } else if (Array.isArray(value) || isRecord(value)) {
         const children: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [String(i + 1), item]) : Object.entries(value);
         const kind = Array.isArray(value) ? 'list' : 'object';
         if (!push({ depth, key, kind, count: children.length })) continue;
