@@ -12,6 +12,7 @@ import { checkAlertsToHost } from '../../shared/alertChecks';
 import type { AlertSettings, AlertsToHost, HostToAlerts, PermissionState, SoundState } from '../../shared/alertMessages';
 import { Disposable, MutableDisposable, toDisposable } from '../../base/disposable';
 import { Emitter, type Subscription } from '../../base/emitter';
+import { settleWithin } from '../../base/settleWithin';
 import { hubToastPolicy } from '../../app/hubs/connectionInputs';
 import type { Hub, Hubs } from '../../app/hubs/hubs';
 import type { SettingsService } from '../services/settings';
@@ -31,6 +32,11 @@ const REFUSED_KEY = 'osNotifications.refusedInProfile';
 const DECLINED_KEY = 'osNotifications.offerDeclined';
 /** How long Connect waits for its hub to connect before offering. */
 const CONNECT_WAIT_MS = 30_000;
+/**
+ * How long a burst waits for the view's page to answer before this window gives up its claim (another window's is as
+ * good); a live page answers in milliseconds, a loaded one in a second or two.
+ */
+const REACH_MS = 10_000;
 /** How many notifications are remembered for their click and their closing; older ones are left to the system. */
 const REMEMBERED = 32;
 
@@ -319,8 +325,8 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     // Only a window whose page answers takes a claim. A page gone without a word (a crashed or discarded tab, a lost
     // connection) leaves its extension host running on the server for hours (code-server's reconnection grace), still
     // connected to the hub, with a view that would take every claim and show nothing. A message to the view completes
-    // only once the page has it: a slow page claims late, a gone one never (until it comes back). What decides below
-    // is read after it.
+    // only once the page has it: a slow page claims late, a gone one never (the burst is let go after REACH_MS). What
+    // decides below is read after it.
     if (!(await this.reachable())) {
       this.tell('no-view');
       return;
@@ -344,9 +350,14 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     await this.pacing.offer({ items: mine, hub: burst.hub });
   }
 
-  /** One round trip to the view's page at a time, shared by every burst waiting on it: a gone page holds one message, not one per request. */
+  /**
+   * One round trip to the view's page at a time, shared by every burst waiting on it: a gone page holds one message,
+   * not one per request. Each burst waits REACH_MS at most: a gone page never answers, and every burst waiting on it
+   * would be held (its requests with it, past the inbox's memory budget) until the page came back, hours later.
+   */
   private reachable(): Promise<boolean> {
-    return (this.roundTrip ??= this.post({ type: 'settings', settings: this.alertSettings }).finally(() => (this.roundTrip = undefined)));
+    const trip = (this.roundTrip ??= this.post({ type: 'settings', settings: this.alertSettings }).finally(() => (this.roundTrip = undefined)));
+    return settleWithin(trip, REACH_MS, false);
   }
 
   /** A burst that waits for the view being opened; given when it is ready, or dropped as before when it does not come. */
