@@ -301,6 +301,10 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   private async deliver(burst: Burst): Promise<void> {
     const [first] = burst.items;
     if (!first || !this.wanted(vscode.window.state.focused)) return;
+    // Where the person looked when the request came, read now. A request that came while they looked at this window,
+    // or at another of its hub, was in front of them as a toast: turning away before the page answers (a slow page,
+    // a busy machine) does not make it a system notification. What they look at once it answers counts too.
+    const lookedThen: Promise<boolean> = vscode.window.state.focused ? Promise.resolve(true) : this.claims.focusedElsewhere(first);
     if (!this.view || !this.ready) {
       const focusedHere = vscode.window.state.focused;
       // Not while the person looks at another window of this hub: that window's toast is theirs, and the sidebar here need not change.
@@ -325,14 +329,13 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     // Only a window whose page answers takes a claim. A page gone without a word (a crashed or discarded tab, a lost
     // connection) leaves its extension host running on the server for hours (code-server's reconnection grace), still
     // connected to the hub, with a view that would take every claim and show nothing. A message to the view completes
-    // only once the page has it: a slow page claims late, a gone one never (the burst is let go after REACH_MS). What
-    // decides below is read after it.
+    // only once the page has it: a slow page claims late, a gone one never (the burst is let go after REACH_MS). Whether
+    // the view is still there, and where the person looks now, are read after it.
     if (!(await this.reachable())) {
       this.tell('no-view');
       return;
     }
-    const focusedHere = vscode.window.state.focused;
-    const looking = focusedHere || (await this.claims.focusedElsewhere(first));
+    const looking = (await lookedThen) || vscode.window.state.focused || (await this.claims.focusedElsewhere(first));
     const notice = wantsOsNotice(this.mode, looking);
     if (notice && this.permission !== 'granted') this.tell(this.permission === 'denied' ? 'denied' : this.permission === 'unsupported' ? 'unsupported' : 'not-allowed');
     const canNotice = notice && this.permission === 'granted';
