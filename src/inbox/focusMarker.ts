@@ -14,7 +14,7 @@ export class FocusMarker {
   private generation = 0;
 
   constructor(
-    private readonly claims: Pick<NoticeClaims, 'setFocused' | 'clearFocused'>,
+    private readonly claims: Pick<NoticeClaims, 'shared' | 'setFocused' | 'clearFocused'>,
     /** Completes once the window's page has answered; never while it is gone. */
     private readonly pageAnswers: () => PromiseLike<unknown>,
     private readonly onProblem: (error: unknown) => void,
@@ -25,6 +25,8 @@ export class FocusMarker {
     clearTimeout(this.timer);
     this.timer = undefined;
     const generation = ++this.generation;
+    // No directory shared with other windows: no marker to write, and no round trip to the page every refresh for it.
+    if (!this.claims.shared) return;
     (focused ? this.claims.setFocused(hubs()) : this.claims.clearFocused()).catch(this.onProblem);
     if (!focused) return;
     this.timer = setTimeout(() => {

@@ -100,6 +100,11 @@ export class NoticeClaims {
     this.onProblem = options.onProblem;
   }
 
+  /** Whether a directory is shared with the other windows: without one, nothing here is written or read. */
+  get shared(): boolean {
+    return this.dir !== undefined;
+  }
+
   /** True when this window is the first to claim the request: it notifies. */
   async claimRequest(request: ClaimedRequest): Promise<boolean> {
     return this.create(claimName(request));

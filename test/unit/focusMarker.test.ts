@@ -1,7 +1,8 @@
 // The focused window's marker kept fresh (src/inbox/focusMarker.ts) on a fake
 // clock: written again every FOCUS_REFRESH_MS while the window's page answers
 // its round trip, never once the page is gone (so the marker ages out, as
-// NoticeClaims reads it), and never for a focus that has changed since.
+// NoticeClaims reads it), never for a focus that has changed since, and never
+// where no directory is shared.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { FocusMarker } from '../../src/inbox/focusMarker';
@@ -10,13 +11,14 @@ import { FOCUS_REFRESH_MS, type FocusedHub } from '../../src/inbox/noticeClaims'
 type Write = { kind: 'set'; hubs: string[] } | { kind: 'clear' };
 
 /** A marker over recorded writes; the page's round trips are answered by the test (or never). */
-function setup(t: TestContext) {
+function setup(t: TestContext, shared = true) {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const writes: Write[] = [];
   const trips: Array<() => void> = [];
   let hubs: FocusedHub[] = [{ hub: 'https://hub.example', policy: { notifications: 'all', minSeverity: 'info' } }];
   const marker = new FocusMarker(
     {
+      shared,
       setFocused: async (focused) => {
         writes.push({ kind: 'set', hubs: focused.map(({ hub }) => hub) });
       },
@@ -88,5 +90,18 @@ test('disposed, a marker neither refreshes nor writes for a round trip still out
   t.mock.timers.tick(10 * FOCUS_REFRESH_MS);
   await settle();
   assert.equal(writes.length, 1);
+  assert.equal(trips.length, 0);
+});
+
+test('with no directory shared with other windows, nothing is written and the page is never asked a round trip for it', async (t) => {
+  const { marker, writes, trips, settle, hubs } = setup(t, false);
+  marker.mark(true, hubs);
+  for (let i = 0; i < 3; i++) {
+    t.mock.timers.tick(FOCUS_REFRESH_MS);
+    await settle();
+  }
+  marker.mark(false, hubs);
+  await settle();
+  assert.deepEqual(writes, []);
   assert.equal(trips.length, 0);
 });
