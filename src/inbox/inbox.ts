@@ -458,7 +458,7 @@ export class Inbox {
     const owners = [...this.sessions.named(session)].filter((state) => state.owned && state.source !== event.source);
     const refs = [event.subject, event.cause].filter((ref): ref is string => ref !== undefined);
     const referenced = owners.find((state) =>
-      refs.some((ref) => this.items.has(this.itemKey(state.key, ref)) || state.timeline.find(ref) !== undefined),
+      refs.some((ref) => this.items.has(this.itemKey(state.key, ref)) || state.timeline.has(ref)),
     );
     const home = referenced ?? (owners.length === 1 ? owners[0] : undefined);
     if (home) {

@@ -115,11 +115,21 @@ export class SessionTimeline {
   }
 
   find(id: string): TimelineEvent | undefined {
+    const entry = this.entries[this.indexOf(id)];
+    return entry === undefined ? undefined : envelopeOf(entry.event);
+  }
+
+  /** Whether an event with this id is kept: `find` without the envelope's copy, for a caller that only asks. */
+  has(id: string): boolean {
+    return this.indexOf(id) >= 0;
+  }
+
+  /** The newest kept entry with this id, or -1. */
+  private indexOf(id: string): number {
     for (let i = this.entries.length - 1; i >= this.head; i--) {
-      const entry = this.entries[i];
-      if (entry?.event.id === id) return envelopeOf(entry.event);
+      if (this.entries[i]?.event.id === id) return i;
     }
-    return undefined;
+    return -1;
   }
 
   /**
