@@ -47,6 +47,8 @@ export type AlertActions = Omit<NotifierActions, 'answerWithOption' | 'answerSim
 interface Burst {
   readonly items: ReadonlyArray<Readonly<AttentionItem>>;
   readonly hub: string | undefined;
+  /** Whether the person looked at a window of its hub when it came: read once, on its first delivery, and kept while it is held. */
+  readonly lookedThen?: Promise<boolean>;
 }
 
 /** How often claims of requests long closed are swept from the shared directory. */
@@ -304,7 +306,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
     // Where the person looked when the request came, read now. A request that came while they looked at this window,
     // or at another of its hub, was in front of them as a toast: turning away before the page answers (a slow page,
     // a busy machine) does not make it a system notification. What they look at once it answers counts too.
-    const lookedThen: Promise<boolean> = vscode.window.state.focused ? Promise.resolve(true) : this.claims.focusedElsewhere(first);
+    const lookedThen = burst.lookedThen ?? (vscode.window.state.focused ? Promise.resolve(true) : this.claims.focusedElsewhere(first));
     if (!this.view || !this.ready) {
       const focusedHere = vscode.window.state.focused;
       // Not while the person looks at another window of this hub: that window's toast is theirs, and the sidebar here need not change.
@@ -313,14 +315,14 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
       const mayOpen = this.step() === 'open' && mayOpenFor(this.mode, focusedHere) && !lookingElsewhere;
       const claimed = mayOpen && (await Promise.all(burst.items.map((item) => this.claims.claimedAlready(item)))).every(Boolean);
       // The view got ready during those waits: it takes the burst as any other.
-      if (this.view && this.ready) return this.deliver(burst);
+      if (this.view && this.ready) return this.deliver({ ...burst, lookedThen });
       if (claimed) {
         this.log.info('another window claimed the system notification for these requests', { code: 'os-notice-elsewhere' });
         return;
       }
       if (mayOpen && this.step() === 'open') this.show({ ask: false });
       if (this.pendingOpen) {
-        this.hold(burst);
+        this.hold({ ...burst, lookedThen });
         return;
       }
       this.tell('no-view');
@@ -376,7 +378,7 @@ export class OsNotifications extends Disposable implements vscode.WebviewViewPro
   /** The burst's requests that still wait for an answer, or undefined when none does. */
   private stillWaiting(burst: Burst): Burst | undefined {
     const items = burst.items.filter((item: Readonly<AttentionItem>) => this.hubs.isWaiting(item));
-    return items.length === 0 ? undefined : { items, hub: burst.hub };
+    return items.length === 0 ? undefined : { ...burst, items };
   }
 
   /** What a view that said what the browser allows means for the other windows of this profile: anything but granted (reset, refused) takes it back. */
