@@ -238,7 +238,13 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // activation): +511, 397,924. The Notifications view's messages checked by hand (shared/alertChecks.ts):
 // +1,761 in the system notifications' chunk, -574 at activation (zod's schemas for them were built
 // there), 399,111; the view itself 20.8 KB smaller (its budget above).
-const EXTENSION_TOTAL_BUDGET_BYTES = 399_300;
+// Where the person looked when a request came, read at once and kept with a held burst: +197 in the
+// system notifications' chunk; the timeline's has() and the focus marker's check for a shared
+// directory: +96 at activation; 399,252. The settings read from one inspect of the section instead
+// of fourteen, one per key (ui/services/settings.ts, about 7x less time for the read at activation):
+// +114 at activation, 399,366; tried first, the same with each layer read through Object.hasOwn and
+// its own helper (+176), cut to plain member reads on objects that settings' JSON parsing made.
+const EXTENSION_TOTAL_BUDGET_BYTES = 399_500;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
