@@ -161,11 +161,11 @@ const field = fc.oneof(
   { weight: 1, arbitrary: jsonish },
 );
 const smallField = fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), type: fc.constantFrom('text', 'select'), choices: fc.array(smallChoice, { maxLength: 3 }) }, { requiredKeys: ['id', 'type'] });
-/** One request larger in all than a request may be once its texts are cut (and one just within it). */
-const bulky = fc.constantFrom(240, 300).map((idLength) => ({
+/** A request larger in all than a request may be once its texts are cut, one just within it, and one with a choice too many. */
+const bulky = fc.constantFrom([EVENT_BOUNDS.choicesPerField, 300], [EVENT_BOUNDS.choicesPerField, 240], [EVENT_BOUNDS.choicesPerField + 1, 8]).map(([choices, idLength]) => ({
   kind: 'form',
   prompt: 'Pick',
-  fields: [{ id: 'f', type: 'select', choices: Array.from({ length: EVENT_BOUNDS.choicesPerField }, (_, index) => ({ id: `${index}`.padEnd(idLength, 'c') })) }],
+  fields: [{ id: 'f', type: 'select', choices: Array.from({ length: choices }, (_, index) => ({ id: `${index}`.padEnd(idLength, 'c') })) }],
 }));
 const requested = fc.oneof(
   {
@@ -183,7 +183,7 @@ const requested = fc.oneof(
       extras([63, 64, 65]),
     ),
   },
-  { weight: 1, arbitrary: bulky },
+  { weight: 2, arbitrary: bulky },
 );
 const answered = withExtras(
   {
