@@ -10,17 +10,18 @@
 // - accepted (undefined): within every cap, a cut text keeps its start and
 //   says so, a dropped member is counted under DROPPED_KEY, what an answer
 //   names is unchanged, and bounding it again changes nothing;
-// - refused (a sentence): the sentence is bounded; an envelope past its caps
-//   is left untouched (the inbox turns it away), and only a request past
-//   what is shown is refused for its data: it is reduced to an unshowable
-//   request, which the inbox keeps and bounding accepts as it is;
+// - not kept as sent ({ problem, kept }): the sentence is bounded; an
+//   envelope past its caps is left untouched and refused whole (the inbox
+//   turns it away), whatever its data says, and only a request past what is
+//   shown is refused for its data: it is reduced to an unshowable request,
+//   which the inbox keeps and bounding accepts as it is;
 // - an event within every cap is left exactly as sent.
 // fast-check prints the seed and the shrunk case on failure.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { parseAttentionRequest } from '../../src/aep/attention';
-import { boundEvent, DROPPED_KEY, EVENT_BOUNDS, isUnshowableRequest, UNSHOWABLE_KEY } from '../../src/aep/bounds';
+import { boundEvent, DROPPED_KEY, EVENT_BOUNDS, UNSHOWABLE_KEY, type BoundRefusal } from '../../src/aep/bounds';
 import type { AepEvent } from '../../src/aep/envelope';
 import { isRecord } from '../../src/base/isRecord';
 
@@ -78,15 +79,14 @@ const identifier = fc.oneof(
 );
 
 /**
- * Keys as agents send them, the awkward ones included, an earlier drop
- * mark's among them, and one longer than a member may be. Never
- * UNSHOWABLE_KEY: an agent's own member of that name makes the inbox read
- * a request as unshowable whatever bounding said, its envelope refused
- * included, which is a matter for the inbox, not for these properties.
+ * Keys as agents send them, the awkward ones included, the names of
+ * bounding's own marks among them (an earlier drop mark's, an unshowable
+ * request's reason: an agent may send either, and the verdict must not
+ * follow it), and one longer than a member may be.
  */
 const key = fc.oneof(
   { weight: 12, arbitrary: fc.string({ maxLength: 8 }) },
-  { weight: 2, arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', '0', '10', 'id', 'label', DROPPED_KEY) },
+  { weight: 2, arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', '0', '10', 'id', 'label', DROPPED_KEY, UNSHOWABLE_KEY) },
   { weight: 1, arbitrary: sizedText(fc.constantFrom(1_100, 2_100)) },
 );
 
@@ -179,6 +179,8 @@ const requested = fc.oneof(
         expires_at: text([EVENT_BOUNDS.label]),
         respond_via: fc.oneof(fc.array(fc.constantFrom('vscode', 'slack', 'cli'), { maxLength: 3 }), fc.array(text([EVENT_BOUNDS.label]), { maxLength: 2 }), fc.constant([[['deep']]])),
         context: fc.oneof(fc.dictionary(key, jsonish, { maxKeys: 3 }), wide([20], sizedText(fc.constantFrom(700, 900)))),
+        // The agent's own: the name of an unshowable request's reason, which bounding never takes for its own.
+        [UNSHOWABLE_KEY]: fc.string({ maxLength: 12 }),
       },
       extras([63, 64, 65]),
     ),
@@ -499,24 +501,25 @@ function pastWhatIsShown(data: Json): boolean {
 }
 
 /**
- * Refused: one bounded sentence. An envelope past its caps is left untouched
- * and is not taken for an unshowable request (the inbox turns it away with
- * the sentence). Only a request past what is shown is refused for its
- * data; it keeps its envelope, its kind,
+ * Not kept as sent: one bounded sentence. An envelope past its caps is left
+ * untouched and refused whole (`kept` false: the inbox turns it away with the
+ * sentence), whatever its data holds. Only a request past what is shown is
+ * refused for its data (`kept` true); it keeps its envelope, its kind,
  * its cut prompt and the reason under UNSHOWABLE_KEY, and nothing else; the
  * inbox keeps it, the request reader says it cannot be answered here and
  * why, and bounding it again accepts it as it is.
  */
-function assertRefused(before: AepEvent, after: AepEvent, refusal: string): 'envelope' | 'request' {
+function assertRefused(before: AepEvent, after: AepEvent, { problem: refusal, kept }: BoundRefusal): 'envelope' | 'request' {
   assert.ok(refusal.length > 0 && refusal.length <= MAX_REFUSAL, `a refusal of ${refusal.length} characters`);
   if (envelopePastCaps(before)) {
     assert.equal(JSON.stringify(after), JSON.stringify(before), 'an event refused for its envelope was changed');
-    assert.ok(!isUnshowableRequest(after), 'an event refused for its envelope is taken for an unshowable request');
+    assert.equal(kept, false, 'an event refused for its envelope is kept as an unshowable request');
     return 'envelope';
   }
   assert.equal(after.type, 'attention.requested', `a ${after.type} refused`);
   assert.ok(isRecord(before.data) && pastWhatIsShown(before.data), `a request within what is shown refused: ${refusal.slice(0, 200)}`);
-  assert.ok(isUnshowableRequest(after), 'a refused request is not made an unshowable one');
+  assert.equal(kept, true, 'a request past what is shown is not kept as an unshowable one');
+  assert.ok(isRecord(after.data) && typeof after.data[UNSHOWABLE_KEY] === 'string', 'a refused request is not made an unshowable one');
   for (const name of ENVELOPE_KEYS) if (name !== 'data') assert.ok(same(after[name], before[name]), `the envelope's ${name} changed`);
   const data = after.data!;
   const was = before.data!;
@@ -543,7 +546,7 @@ test('bounding any well-formed event never throws, and what it accepts or refuse
       const text = JSON.stringify(generated);
       const sent = JSON.parse(text) as AepEvent;
       const before = JSON.parse(text) as AepEvent;
-      let verdict: string | undefined;
+      let verdict: BoundRefusal | undefined;
       assert.doesNotThrow(() => (verdict = boundEvent(sent)));
       if (verdict === undefined) {
         assertAccepted(before, sent);
