@@ -74,11 +74,6 @@ export const DROPPED_KEY = 'aepattentiondropped';
  */
 export const UNSHOWABLE_KEY = 'aepattentionunshowable';
 
-/** A request that bounding reduced to UNSHOWABLE_KEY's reason. */
-export function isUnshowableRequest(event: AepEvent): boolean {
-  return event.type === 'attention.requested' && isRecord(event.data) && typeof event.data[UNSHOWABLE_KEY] === 'string';
-}
-
 const ENVELOPE_STRINGS = ['id', 'type', 'agent', 'session', 'subject', 'cause', 'run', 'step', 'time', 'traceparent'] as const;
 const ENVELOPE_KEYS: readonly string[] = ['aep', 'source', 'seq', 'epoch', 'severity', 'capture', 'data', ...ENVELOPE_STRINGS];
 /** Room kept in a budget for the drop mark itself, so bounding an already bounded event changes nothing. */
@@ -114,19 +109,31 @@ export function clip(text: string, max = 80): string {
 }
 
 /**
+ * Why bounding did not keep an event as sent. `kept`: a request past what is
+ * shown, reduced to UNSHOWABLE_KEY's reason and applied as one that cannot be
+ * answered here (its person still learns of it); otherwise it is refused whole.
+ */
+export interface BoundRefusal {
+  readonly problem: string;
+  readonly kept: boolean;
+}
+
+/**
  * Bounds one event in place, once, where events enter the inbox (live,
  * replayed and restored alike), so what is stored and persisted is the
  * bounded event and every later reader (the control sender's ack included,
  * it holds the same object) sees that. Texts are cut with a visible mark;
- * oversized extra data is dropped with a mark. Returns why the event is
- * refused instead, when bounding it would change what it means: an envelope
- * identifier past its cap, or a request whose structure (options, fields,
- * choices, ids) is past what this extension shows, which must not be shown
- * with parts silently missing. Never throws on a well-formed envelope.
+ * oversized extra data is dropped with a mark. Returns why the event is not
+ * kept as sent, when bounding it would change what it means: an envelope
+ * identifier past its cap (refused whole), or a request whose structure
+ * (options, fields, choices, ids) is past what this extension shows, which
+ * must not be shown with parts silently missing (kept as one that cannot be
+ * answered here). Never throws on a well-formed envelope.
  */
-export function boundEvent(event: AepEvent): string | undefined {
+export function boundEvent(event: AepEvent): BoundRefusal | undefined {
   const refused = envelopeProblem(event);
-  if (refused !== undefined) return refused;
+  // Refused whole, whatever its data holds: an agent's own UNSHOWABLE_KEY must not make it look kept.
+  if (refused !== undefined) return { problem: refused, kept: false };
   // The envelope itself cannot be replaced, so its extension attributes are bounded in place.
   boundMembers(event as Record<string, unknown>, ENVELOPE_KEYS, {
     count: EVENT_BOUNDS.extensionAttributes,
@@ -152,11 +159,11 @@ export function boundEvent(event: AepEvent): string | undefined {
       }
       break;
   }
-  if (problem !== undefined) return unshowable(event, data, problem);
+  if (problem !== undefined) return { problem: unshowable(event, data, problem), kept: true };
   const bounded = boundMembers(data, handled, { count: EVENT_BOUNDS.dataMembers, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member });
   if (bounded !== data) setOwn(event as Record<string, unknown>, 'data', bounded);
   if (event.type === 'attention.requested' && jsonSize(bounded, EVENT_BOUNDS.request, EVENT_BOUNDS.depth - 1) > EVENT_BOUNDS.request) {
-    return unshowable(event, bounded, `it holds more than ${count(EVENT_BOUNDS.request)} characters even with its texts shortened, the most AEP Attention keeps for one request`);
+    return { problem: unshowable(event, bounded, `it holds more than ${count(EVENT_BOUNDS.request)} characters even with its texts shortened, the most AEP Attention keeps for one request`), kept: true };
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { parseAttentionRequest, readAnswered, readResolved, readRouted } from '../aep/attention';
-import { boundEvent, isUnshowableRequest } from '../aep/bounds';
+import { boundEvent } from '../aep/bounds';
 import { Emitter } from '../base/emitter';
 import { dedupeKey, epochOf, sessionKey, type AepEvent } from '../aep/envelope';
 import type { ResumePosition } from '../aep/frames';
@@ -200,7 +200,7 @@ export class Inbox {
     const actionData = isAction && this.actionsOn && typeof event.data === 'object' && event.data !== null ? { ...event.data } : undefined;
     const refused = boundEvent(event); // in place: what is stored below is the bounded event
     // A request past what is shown stays, as one that cannot be answered here, so its person sees it.
-    if (refused !== undefined && !isUnshowableRequest(event)) return { applied: false, reason: 'refused', problem: refused };
+    if (refused !== undefined && !refused.kept) return { applied: false, reason: 'refused', problem: refused.problem };
     const key = dedupeKey(event);
     if (this.seen.has(key)) return { applied: false, reason: 'duplicate' };
     // An emitter's position is applied once: past the `(source, id)` window (a full replay is

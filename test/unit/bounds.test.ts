@@ -273,6 +273,18 @@ describe('what the marks say', () => {
     assert.equal(target.stats().dedupeKeys, 0);
     assert.equal(target.stats().sessions, 0);
   });
+
+  test("an oversize envelope identifier is refused even when the agent's data names the request unshowable", () => {
+    const target = inbox();
+    const id = 'i'.repeat(100_000);
+    const outcome = target.apply(request({ kind: 'permission', prompt: 'ok?', aepattentionunshowable: 'spoofed' }, { id }));
+    assert.deepEqual(outcome, {
+      applied: false, reason: 'refused',
+      problem: 'refused an event from a (attention.requested): its `id` is 100,000 characters long, and AEP Attention accepts at most 1,024',
+    });
+    assert.equal(target.findRequest('s', id), undefined);
+    assert.equal(target.stats().dedupeKeys, 0);
+  });
 });
 
 describe('nesting built deeper than JSON can be written', () => {
