@@ -309,8 +309,9 @@ test('two windows of one code-server on one hub: one request, one system notific
       await waitForText(views[0] as Frame, '#next', /This window has focus/);
       ask('req-two-3', 'Open the pull request?');
       await page.locator('.notifications-toasts .notification-toast', { hasText: 'Open the pull request?' }).first().waitFor({ state: 'visible', timeout: 60_000 });
-      // The window behind shows its toast too. Each window reads where the person looks before it shows the toast, so
-      // once both are up, turning away below cannot change what either decides for this request, however late it decides.
+      // The window behind shows its toast too. Each window starts reading where the person looks (its focus, the
+      // marker file) before it shows the toast, so once both are up that reading is all but certainly done, and
+      // turning away below cannot change what either decides for this request, however late its page answers.
       await other.locator('.notifications-toasts .notification-toast', { hasText: 'Open the pull request?' }).first().waitFor({ state: 'visible', timeout: 60_000 });
       // Away again, and a marker: had the window behind given one for the focused request, it would be there before the marker's.
       await blur(page);

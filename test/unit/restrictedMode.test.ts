@@ -22,10 +22,10 @@ test('every setting but the harmless ones is restricted and read through the tru
   const declared = Object.keys(pkg.contributes.configuration.properties);
   const restricted = new Set(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations);
   const source = fs.readFileSync(path.join(repoRoot(), 'src', 'ui', 'services', 'settings.ts'), 'utf8');
-  const trusted = new Set([...source.matchAll(/trustedValue\(inspect(?:<[^>]*>)?\('([^']+)'\)\)/g)].map((m) => `aepAttention.${m[1]}`));
+  const trusted = new Set([...source.matchAll(/trustedValue<[^>]*>\(config, '([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
   const plain = [...source.matchAll(/config\.get<[^>]*>\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`);
   assert.ok(declared.length >= 8, `found ${declared.length} settings`);
-  const userOnly = new Set([...source.matchAll(/inspect(?:<[^>]*>)?\('([^']+)'\)\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
+  const userOnly = new Set([...source.matchAll(/config\.inspect<[^>]*>\('([^']+)'\)\?\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
   for (const key of USER_ONLY) {
     assert.equal(pkg.contributes.configuration.properties[key]?.scope, 'application', `${key} can only be set in user settings`);
     assert.ok(userOnly.has(key), `${key} is read from the user's value only`);
@@ -45,7 +45,7 @@ const HUB_SCOPED = ['aepAttention.allowInsecureRemote', 'aepAttention.senderName
 test("the window-wide settings a hub is reached with are also read from the user's value alone, for the hubs the user listed", () => {
   const source = fs.readFileSync(path.join(repoRoot(), 'src', 'ui', 'services', 'settings.ts'), 'utf8');
   const userBlock = /\n {4}user: \{([^}]*)\}/.exec(source)?.[1] ?? '';
-  const userOnly = new Set([...userBlock.matchAll(/inspect(?:<[^>]*>)?\('([^']+)'\)\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
+  const userOnly = new Set([...userBlock.matchAll(/config\.inspect<[^>]*>\('([^']+)'\)\?\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
   for (const key of HUB_SCOPED) assert.ok(userOnly.has(key), `${key} is read from the user's value for Settings.user`);
   const inputs = fs.readFileSync(path.join(repoRoot(), 'src', 'app', 'hubs', 'connectionInputs.ts'), 'utf8');
   assert.match(inputs, /if \(hub\.source === 'list'\) return settings\.user;/, "a listed hub takes Settings.user");

@@ -3,7 +3,6 @@ import { CAPTURE_LEVELS, SEVERITIES, type CaptureLevel, type Severity } from '..
 import { DEFAULT_HISTORY_LIMITS } from '../../history/answerHistory';
 import { OS_NOTIFICATION_MODES, type OsNotificationMode } from '../../shared/alertMessages';
 import { Disposable } from '../../base/disposable';
-import { isRecord } from '../../base/isRecord';
 import { Emitter } from '../../base/emitter';
 import type { Logger } from '../../base/logger';
 import { hubList, type NamedHub } from '../../app/hubs/hubList';
@@ -21,40 +20,18 @@ export const DEFAULT_SENDER_NAME = 'vscode-aep-attention';
  * point the extension, and the token, at a hub of its choosing, raise the
  * capture ceiling, silence notifications, or rename the sender of answers.
  */
-function trustedValue<T>(inspected: Inspected<T>): { value: T | undefined; source: 'workspace' | 'user' } {
+function trustedValue<T>(config: vscode.WorkspaceConfiguration, key: string): { value: T | undefined; source: 'workspace' | 'user' } {
+  const inspected = config.inspect<T>(key);
   if (vscode.workspace.isTrusted) {
-    const workspaceValue = inspected.workspaceFolderValue ?? inspected.workspaceValue;
+    const workspaceValue = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
     if (workspaceValue !== undefined) return { value: workspaceValue, source: 'workspace' };
   }
-  return { value: inspected.globalValue, source: 'user' };
-}
-
-/** The layers of a key read here, as `WorkspaceConfiguration.inspect` names them. */
-type Inspected<T> = { readonly globalValue?: T; readonly workspaceValue?: T; readonly workspaceFolderValue?: T };
-
-/** What one scope's configuration holds for a key of the section, by layer. */
-type Inspect = <T>(key: string) => Inspected<T>;
-
-/**
- * One scope's settings of the section, by layer, from one inspect of the
- * section itself. An inspect weighs every configuration layer: one of the
- * whole section costs about what one key's does, and the settings were read
- * at activation with fourteen, one per key. The layers hold the same values
- * as each key's own inspect.
- */
-function sectionInspector(scope: vscode.Uri | undefined): Inspect {
-  const section = vscode.workspace.getConfiguration(undefined, scope).inspect<unknown>(SECTION);
-  // A layer that is not an object (a settings file's "aepAttention": 1) holds none of the section's keys.
-  const layer = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
-  const user = layer(section?.globalValue);
-  const workspace = layer(section?.workspaceValue);
-  const folder = layer(section?.workspaceFolderValue);
-  return <T>(key: string) => ({ globalValue: user[key] as T, workspaceValue: workspace[key] as T, workspaceFolderValue: folder[key] as T });
+  return { value: inspected?.globalValue, source: 'user' };
 }
 
 /** The user's allowInsecureRemote, or the workspace's once trusted (a restricted setting): what Connect checks a typed address against. */
 export function allowInsecureRemote(): boolean {
-  return trustedValue(sectionInspector(undefined)<boolean>('allowInsecureRemote')).value === true;
+  return trustedValue<boolean>(vscode.workspace.getConfiguration(SECTION), 'allowInsecureRemote').value === true;
 }
 
 function wholeNumber(value: unknown, fallback: number, min: number, max: number): number {
@@ -82,49 +59,48 @@ function senderNameValue(value: unknown): string {
 }
 
 /** The hub one configuration scope names (a folder's, or the window's when it has none), if any. */
-function namedHub(inspect: Inspect, folder: string | undefined): NamedHub | undefined {
-  const hub = trustedValue(inspect<string>('hubUrl'));
+function namedHub(config: vscode.WorkspaceConfiguration, folder: string | undefined): NamedHub | undefined {
+  const hub = trustedValue<string>(config, 'hubUrl');
   const hubUrl = typeof hub.value === 'string' ? hub.value.trim() : '';
   if (!hubUrl) return undefined;
   return {
     hubUrl,
     source: folder !== undefined && hub.source === 'workspace' ? 'folder' : hub.source,
     ...(folder === undefined ? {} : { folder }),
-    filter: filterValue(trustedValue(inspect('filter')).value),
-    captureCeiling: ceilingValue(trustedValue(inspect('captureCeiling')).value),
+    filter: filterValue(trustedValue<unknown>(config, 'filter').value),
+    captureCeiling: ceilingValue(trustedValue<unknown>(config, 'captureCeiling').value),
   };
 }
 
 function readSettings(environmentHub: string | undefined): Settings {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const inspect = sectionInspector(undefined);
   const folders = vscode.workspace.workspaceFolders ?? [];
   const named = (folders.length > 0
-    ? folders.map((folder) => namedHub(sectionInspector(folder.uri), folder.name))
-    : [namedHub(inspect, undefined)]
+    ? folders.map((folder) => namedHub(vscode.workspace.getConfiguration(SECTION, folder.uri), folder.name))
+    : [namedHub(config, undefined)]
   ).filter((hub): hub is NamedHub => hub !== undefined);
   // As before several hubs: the environment's hub stands in for a window that names none.
   if (named.length === 0 && environmentHub) {
-    named.push({ hubUrl: environmentHub, source: 'environment', filter: filterValue(trustedValue(inspect('filter')).value), captureCeiling: ceilingValue(trustedValue(inspect('captureCeiling')).value) });
+    named.push({ hubUrl: environmentHub, source: 'environment', filter: filterValue(trustedValue<unknown>(config, 'filter').value), captureCeiling: ceilingValue(trustedValue<unknown>(config, 'captureCeiling').value) });
   }
   // The list is the user's own (scope "application"): a workspace can never add a hub to it.
   const list = hubList({
     named,
-    list: inspect('hubs').globalValue,
-    defaults: { filter: filterValue(inspect('filter').globalValue), captureCeiling: ceilingValue(inspect('captureCeiling').globalValue) },
+    list: config.inspect<unknown>('hubs')?.globalValue,
+    defaults: { filter: filterValue(config.inspect<unknown>('filter')?.globalValue), captureCeiling: ceilingValue(config.inspect<unknown>('captureCeiling')?.globalValue) },
   });
-  const minSeverity = trustedValue(inspect<string>('notificationMinSeverity')).value;
+  const minSeverity = trustedValue<string>(config, 'notificationMinSeverity').value;
   return {
     hubs: list.hubs,
     hubListProblems: list.problems,
-    notifications: notificationMode(trustedValue(inspect('notifications')).value),
+    notifications: notificationMode(trustedValue<string>(config, 'notifications').value),
     notificationMinSeverity: (SEVERITIES as readonly string[]).includes(minSeverity ?? '') ? (minSeverity as Severity) : 'info',
-    senderName: senderNameValue(trustedValue(inspect('senderName')).value),
-    allowInsecureRemote: trustedValue(inspect('allowInsecureRemote')).value === true,
+    senderName: senderNameValue(trustedValue<string>(config, 'senderName').value),
+    allowInsecureRemote: trustedValue<boolean>(config, 'allowInsecureRemote').value === true,
     user: {
-      notifications: notificationMode(inspect('notifications').globalValue),
-      senderName: senderNameValue(inspect('senderName').globalValue),
-      allowInsecureRemote: inspect('allowInsecureRemote').globalValue === true,
+      notifications: notificationMode(config.inspect<string>('notifications')?.globalValue),
+      senderName: senderNameValue(config.inspect<string>('senderName')?.globalValue),
+      allowInsecureRemote: config.inspect<boolean>('allowInsecureRemote')?.globalValue === true,
     },
     closeFormWhenResolved: config.get<boolean>('closeFormWhenResolved') === true,
     // Local bookkeeping, not where traffic goes or what is sent: read as set (clamped), like closeFormWhenResolved.
@@ -133,10 +109,10 @@ function readSettings(environmentHub: string | undefined): Settings {
       maxAgeDays: wholeNumber(config.get<unknown>('history.maxAgeDays'), DEFAULT_HISTORY_LIMITS.maxAgeDays, 1, 3_650),
     },
     // The person's own, whatever a workspace says (scope "application"): how they are reached is theirs to choose.
-    osNotifications: osNotificationMode(inspect('osNotifications').globalValue),
-    sound: inspect('sound').globalValue === true,
+    osNotifications: osNotificationMode(config.inspect<unknown>('osNotifications')?.globalValue),
+    sound: config.inspect<unknown>('sound')?.globalValue === true,
     // The person's own too: what is subscribed to, and shown beside every request.
-    beforeAsking: inspect('beforeAsking').globalValue !== false,
+    beforeAsking: config.inspect<unknown>('beforeAsking')?.globalValue !== false,
   };
 }
 
