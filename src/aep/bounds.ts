@@ -128,12 +128,19 @@ export interface BoundRefusal {
  * identifier past its cap (refused whole), or a request whose structure
  * (options, fields, choices, ids) is past what this extension shows, which
  * must not be shown with parts silently missing (kept as one that cannot be
- * answered here). Never throws on a well-formed envelope.
+ * answered here). Never throws on a well-formed envelope. `from`: `stored`
+ * for an event this extension saved itself, once bounded (it may hold
+ * UNSHOWABLE_KEY's reason); `wire` for anything a hub sent.
  */
-export function boundEvent(event: AepEvent): BoundRefusal | undefined {
+export function boundEvent(event: AepEvent, from: 'wire' | 'stored' = 'wire'): BoundRefusal | undefined {
   const refused = envelopeProblem(event);
   // Refused whole, whatever its data holds: an agent's own UNSHOWABLE_KEY must not make it look kept.
   if (refused !== undefined) return { problem: refused, kept: false };
+  // UNSHOWABLE_KEY's reason is shown as ours ("cannot be rendered: …"), so only a stored event,
+  // which this function bounded before saving it, may hold it: an agent's own is dropped, and
+  // counted in the data's drop mark like any other, so that no agent words the reason its request is not shown.
+  const reserved = from === 'wire' && isRecord(event.data) && Object.hasOwn(event.data, UNSHOWABLE_KEY);
+  if (reserved) delete (event.data as Record<string, unknown>)[UNSHOWABLE_KEY];
   // The envelope itself cannot be replaced, so its extension attributes are bounded in place.
   boundMembers(event as Record<string, unknown>, ENVELOPE_KEYS, {
     count: EVENT_BOUNDS.extensionAttributes,
@@ -160,7 +167,7 @@ export function boundEvent(event: AepEvent): BoundRefusal | undefined {
       break;
   }
   if (problem !== undefined) return { problem: unshowable(event, data, problem), kept: true };
-  const bounded = boundMembers(data, handled, { count: EVENT_BOUNDS.dataMembers, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member });
+  const bounded = boundMembers(data, handled, { count: EVENT_BOUNDS.dataMembers, size: EVENT_BOUNDS.dataSize, member: EVENT_BOUNDS.member }, 'replaceable', reserved ? 1 : 0);
   if (bounded !== data) setOwn(event as Record<string, unknown>, 'data', bounded);
   if (event.type === 'attention.requested' && jsonSize(bounded, EVENT_BOUNDS.request, EVENT_BOUNDS.depth - 1) > EVENT_BOUNDS.request) {
     return { problem: unshowable(event, bounded, `it holds more than ${count(EVENT_BOUNDS.request)} characters even with its texts shortened, the most AEP Attention keeps for one request`), kept: true };
@@ -365,14 +372,14 @@ interface MemberLimits {
  * copy without them: removing thousands of keys one `delete` at a time costs
  * more than building the few that are kept.
  */
-function boundMembers(target: Record<string, unknown>, handled: Handled, limits: MemberLimits, mode: 'in-place' | 'replaceable' = 'replaceable'): Record<string, unknown> {
+function boundMembers(target: Record<string, unknown>, handled: Handled, limits: MemberLimits, mode: 'in-place' | 'replaceable' = 'replaceable', droppedBefore = 0): Record<string, unknown> {
   const existingMark = target[DROPPED_KEY];
   const keepMark = typeof existingMark === 'string' && existingMark.length <= 200;
   const all = Object.keys(target);
   let members = 0;
   for (const key of all) if (!skips(handled, keepMark, key)) members++;
-  if (members === 0) return target;
-  const room = members + (keepMark ? 1 : 0) > limits.count ? limits.count - 1 : limits.count;
+  if (members === 0 && droppedBefore === 0) return target;
+  const room = members + (keepMark || droppedBefore > 0 ? 1 : 0) > limits.count ? limits.count - 1 : limits.count;
   const full = limits.size - MARK_ROOM;
   // Counted, not listed, while everything fits (nearly always): the kept keys are listed below only when some are dropped,
   // from where the walk stopped and the members too large for the room left (issue 40: fewer objects per event).
@@ -398,13 +405,13 @@ function boundMembers(target: Record<string, unknown>, handled: Handled, limits:
     used += size;
     keptCount++;
   }
-  if (keptCount === members) return target;
+  if (keptCount === members && droppedBefore === 0) return target;
   const kept: string[] = [];
   for (let index = 0; index < stoppedAt; index++) {
     const key = all[index]!;
     if (!skips(handled, keepMark, key) && !tooLarge?.has(key)) kept.push(key);
   }
-  const mark = `[${count(members - kept.length)} more members dropped by AEP Attention]`;
+  const mark = `[${count(members - kept.length + droppedBefore)} more members dropped by AEP Attention]`;
   const keep = new Set(kept);
   if (mode === 'in-place') {
     for (const key of all) if (!skips(handled, keepMark, key) && !keep.has(key)) delete target[key];

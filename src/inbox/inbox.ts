@@ -190,15 +190,17 @@ export class Inbox {
   }
 
   /**
-   * Applies one event. `receivedAt` is for events restored from an earlier
-   * session of the editor: when the request first arrived, not now.
+   * Applies one event. `restored`: the event comes from this extension's own
+   * storage (an earlier session of the editor), not from a hub, and
+   * `receivedAt` is when its request first arrived, when that was saved.
    */
-  apply(event: AepEvent, receivedAt?: number): ApplyOutcome {
+  apply(event: AepEvent, restored?: { receivedAt?: number | undefined }): ApplyOutcome {
+    const receivedAt = restored?.receivedAt;
     // An action is summarised from what the agent sent, not from the bounded event: bounding drops a
     // large argument whole, where its summary keeps its start and says how long it was (recentActions.ts).
     const isAction = isActionType(event.type);
     const actionData = isAction && this.actionsOn && typeof event.data === 'object' && event.data !== null ? { ...event.data } : undefined;
-    const refused = boundEvent(event); // in place: what is stored below is the bounded event
+    const refused = boundEvent(event, restored ? 'stored' : 'wire'); // in place: what is stored below is the bounded event
     // A request past what is shown stays, as one that cannot be answered here, so its person sees it.
     if (refused !== undefined && !refused.kept) return { applied: false, reason: 'refused', problem: refused.problem };
     const key = dedupeKey(event);

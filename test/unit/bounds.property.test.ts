@@ -9,7 +9,8 @@
 // verdict:
 // - accepted (undefined): within every cap, a cut text keeps its start and
 //   says so, a dropped member is counted under DROPPED_KEY, what an answer
-//   names is unchanged, and bounding it again changes nothing;
+//   names is unchanged, an agent's own UNSHOWABLE_KEY is dropped (its
+//   reason is worded as ours), and bounding it again changes nothing;
 // - not kept as sent ({ problem, kept }): the sentence is bounded; an
 //   envelope past its caps is left untouched and refused whole (the inbox
 //   turns it away), whatever its data says, and only a request past what is
@@ -456,6 +457,8 @@ function assertAccepted(before: AepEvent, after: AepEvent): void {
   assert.ok(after.source.length <= EVENT_BOUNDS.source, 'source past its cap');
   assertMembers(before, after, ENVELOPE_KEYS, EXTENSION_MEMBERS, 'extension attributes');
   assert.ok(depthOf(after) <= EVENT_BOUNDS.depth, `nested ${depthOf(after)} deep`);
+  // Its reason is shown as ours: only a request bounding itself made unshowable holds it.
+  assert.ok(!isRecord(after.data) || !Object.hasOwn(after.data, UNSHOWABLE_KEY), `an accepted event keeps the agent's own ${UNSHOWABLE_KEY}`);
   const data = before.data;
   if (data === undefined) assert.equal(after.data, undefined, 'data added');
   else {
@@ -470,11 +473,11 @@ function assertAccepted(before: AepEvent, after: AepEvent): void {
   assertBoundedAgainUnchanged(after, 'an accepted event');
 }
 
-/** Bounding what was bounded (a restored event, applied again) accepts it and changes nothing. */
+/** Bounding what was bounded and saved (a restored event, applied again) accepts it and changes nothing. */
 function assertBoundedAgainUnchanged(bounded: AepEvent, what: string): void {
   const text = JSON.stringify(bounded);
   const again = JSON.parse(text) as AepEvent;
-  assert.equal(boundEvent(again), undefined, `${what} is refused when bounded again`);
+  assert.equal(boundEvent(again, 'stored'), undefined, `${what} is refused when bounded again`);
   assert.equal(JSON.stringify(again), text, `${what} changed when bounded again`);
 }
 

@@ -49,10 +49,10 @@ function assertWithinBounds(event: unknown, name: string): void {
   assert.deepEqual(JSON.parse(text), event, `${name}: survives a JSON round trip`);
 }
 
-/** Bounding what was already bounded changes nothing (restored events go through apply again). */
+/** Bounding what was already bounded and saved changes nothing (restored events go through apply again). */
 function assertIdempotent(event: AepEvent, name: string): void {
   const again = JSON.parse(JSON.stringify(event)) as AepEvent;
-  assert.equal(boundEvent(again), undefined, `${name}: refused the second time`);
+  assert.equal(boundEvent(again, 'stored'), undefined, `${name}: refused the second time`);
   assert.deepEqual(again, JSON.parse(JSON.stringify(event)), `${name}: changed the second time`);
 }
 
@@ -259,8 +259,27 @@ describe('what the marks say', () => {
     assert.equal(item?.request, undefined);
     assert.deepEqual(item?.requestEvent.data, { aepattentionunshowable: 'this form has 10,000 fields, and AEP Attention shows at most 200', kind: 'form', prompt: 'Fill in' });
     const restored = new Inbox();
-    assert.equal(restored.apply(JSON.parse(JSON.stringify(item?.requestEvent)) as AepEvent).applied, true, 'the persisted stub restores');
+    assert.equal(restored.apply(JSON.parse(JSON.stringify(item?.requestEvent)) as AepEvent, { receivedAt: item?.receivedAt }).applied, true, 'the persisted stub restores');
     assert.match(restored.findRequest('s', 'R1')?.problem?.message ?? '', /10,000 fields/);
+  });
+
+  test("an agent cannot word the reason its request is not shown: its own member of that name is dropped and counted", () => {
+    const spoof = 'AEP Attention needs you to run the command below';
+    const target = inbox();
+    const outcome = target.apply(request({ kind: 'permission', prompt: 'ok?', options: [{ id: 'allow', label: 'Allow' }], aepattentionunshowable: spoof }));
+    assert.deepEqual(outcome, { applied: true, positionAdvanced: true });
+    const item = target.findRequest('s', 'R1');
+    assert.equal(item?.problem, undefined, 'the request is read as sent, not as one that cannot be rendered');
+    assert.deepEqual(item?.request?.options, [{ id: 'allow', label: 'Allow' }]);
+    assert.deepEqual(item?.requestEvent.data, { kind: 'permission', prompt: 'ok?', options: [{ id: 'allow', label: 'Allow' }], [DROPPED_KEY]: '[1 more members dropped by AEP Attention]' });
+    // Neither when it is also past what is shown: the reason is ours.
+    const fields = Array.from({ length: 10_000 }, (_, i) => ({ id: `f${i}`, type: 'string' }));
+    target.apply(request({ kind: 'form', prompt: 'Fill in', fields, aepattentionunshowable: spoof }, { id: 'R2', seq: 2 }));
+    assert.equal(target.findRequest('s', 'R2')?.problem?.message, 'agent a sent a form that cannot be rendered: this form has 10,000 fields, and AEP Attention shows at most 200');
+    // What a hub replays is the agent's as sent: its member is dropped again, however it is worded.
+    const again = new Inbox();
+    again.apply(request({ kind: 'form', prompt: 'Fill in', aepattentionunshowable: spoof }));
+    assert.doesNotMatch(again.findRequest('s', 'R1')?.problem?.message ?? '', /run the command/);
   });
 
   test('an oversize envelope identifier is refused before it is used as a key', () => {

@@ -180,6 +180,9 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // per item (+150 bytes, measured on 278,595); a request's timeline entry holding the event
 // its item holds instead of a copy of its envelope, given back when the item goes (+367).
 // Merged: 280,415 -> 280,926 (+511).
+// An agent's own member named as an unshowable request's reason dropped from what a hub sends
+// (bounds.ts: the reason is worded as ours), the inbox told which events are its own restored
+// ones: +180 bytes, 280,139 -> 280,319. Tried first: nothing smaller names where an event came from.
 const ACTIVATION_BUDGET_BYTES = 281_100;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
@@ -242,7 +245,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // system notifications' chunk; the timeline's has() and the focus marker's check for a shared
 // directory: +96 at activation; 399,252. The settings read from one inspect of the section came and
 // went (it lost user settings in a non-default profile); bounding's typed verdict: -57, 399,195.
-const EXTENSION_TOTAL_BUDGET_BYTES = 399_300;
+// An agent's own unshowable reason dropped (above, all of it at activation): +180, 399,375.
+const EXTENSION_TOTAL_BUDGET_BYTES = 399_400;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -64,6 +64,26 @@ test('a saved state without arrival times (an older version) restores with the c
   persistence.dispose();
 });
 
+test("a reload keeps the reason AEP Attention gave for a request it cannot show, and an agent's own reason stays dropped", () => {
+  const memento = new MemoryMemento();
+  const first = new Inbox();
+  const before = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
+  before.restoreInto(first);
+  const options = Array.from({ length: 51 }, (_, index) => ({ id: `o${index}`, label: `Option ${index}` }));
+  first.apply(requestEvent('R1', 1, { data: { kind: 'permission', prompt: 'Which one?', options } }));
+  first.apply(requestEvent('R2', 2, { data: { kind: 'input', prompt: 'Why?', aepattentionunshowable: 'Run the command below to go on' } }));
+  before.flush();
+  before.dispose();
+
+  const second = new Inbox();
+  const after = new WorkspacePersistence(memento, ORIGIN, new RecordingLogger());
+  assert.equal(after.restoreInto(second), 2);
+  assert.match(second.findRequest('s1', 'R1')?.problem?.message ?? '', /cannot be rendered: .*51 options/);
+  assert.equal(second.findRequest('s1', 'R2')?.problem, undefined);
+  assert.equal(second.findRequest('s1', 'R2')?.request?.prompt, 'Why?');
+  after.dispose();
+});
+
 test('dismissals saved under the storage key "hidden" by earlier versions are read back and kept there', () => {
   const memento = new MemoryMemento();
   void memento.update(key('hidden'), ['saved-key', 42]);

@@ -182,7 +182,7 @@ export class WorkspacePersistence implements PositionStore, Subscription {
     for (const { events, receivedAt } of this.openSlot.read().entries) {
       for (const event of events) {
         try {
-          if (inbox.apply(event, receivedAt).applied) restored++;
+          if (inbox.apply(event, { receivedAt }).applied) restored++;
         } catch (error) {
           this.log.warn(`skipped a saved request that could not be restored: ${describeError(error)}`, { code: 'storage-entries-skipped', data: { slot: this.key('open'), skipped: 1 } });
         }
