@@ -2,7 +2,8 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import { sourceHost } from '../../aep/envelope';
 import type { AttentionItem } from '../../inbox/inbox';
 import { honestRequestText } from '../../aep/labels';
-import type { PageField, PageReachability, PageRecorded, PageRequest } from '../../shared/webviewMessages';
+import type { PageField, PageReachability, PageRecorded, PageRequest, PageText } from '../../shared/webviewMessages';
+import { plainAgentText } from '../../base/invisibleText';
 import { shownContext } from '../../shared/contextView';
 import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { withheldText } from '../../words/withheldWords';
@@ -36,13 +37,13 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     ...(hub === undefined ? {} : { hub }),
     key: item.key,
     requestId: item.requestId,
-    agent: item.agent,
-    session: item.session,
-    source: item.source,
-    ...(host ? { host } : {}),
+    agent: plainAgentText(item.agent),
+    session: plainAgentText(item.session),
+    source: plainAgentText(item.source),
+    ...(host ? { host: plainAgentText(host) } : {}),
     receivedAt: item.receivedAt,
     status: item.status,
-    ...(item.resolution ? { resolution: item.resolution } : {}),
+    ...(item.resolution ? { resolution: plainAgentText(item.resolution) } : {}),
     ...(recorded ? { recorded } : {}),
     ...(beforeAsking ? { beforeAsking } : {}),
     reachability: pageReachability(reach),
@@ -52,7 +53,7 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     const event = item.requestEvent;
     return {
       ...base,
-      kind: typeof event.data?.['kind'] === 'string' ? event.data['kind'] : 'unknown',
+      kind: typeof event.data?.['kind'] === 'string' ? plainAgentText(event.data['kind']) : 'unknown',
       renderKind: 'other',
       severity: event.severity ?? 'info',
       capture: event.capture ?? 'metadata',
@@ -68,23 +69,32 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
   const text = honestRequestText(request);
   const fields: PageField[] = request.fields.map((spec, index) => ({
     spec,
-    label: text.fields[index]?.label ?? { text: spec.label, honesty: 'structural' },
-    choices: text.fields[index]?.choices ?? [],
+    label: shown(text.fields[index]?.label ?? { text: spec.label, honesty: 'structural' }),
+    choices: (text.fields[index]?.choices ?? []).map((choice) => ({ id: choice.id, label: shown(choice.label) })),
   }));
   return {
     ...base,
-    kind: request.kind,
+    kind: plainAgentText(request.kind),
     renderKind: request.renderKind,
     severity: request.severity,
     capture: request.capture,
     ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}),
-    prompt: text.prompt,
-    options: text.options,
+    prompt: shown(text.prompt, 'lines'),
+    options: text.options.map((option) => ({ id: option.id, label: shown(option.label) })),
     fields,
     answerableHere: request.answerableHere,
     ...(request.respondVia ? { respondVia: request.respondVia } : {}),
     ...contextFields(shownContext(request)),
   };
+}
+
+/**
+ * Agent text as the page draws it: bidi controls and invisible characters written as visible escapes
+ * (plainAgentText), so that what the person reads is what the checks read (a label that only looks like
+ * "password", or like one of our own buttons, through a right-to-left override is neither). A prompt keeps its lines.
+ */
+function shown(text: PageText, lines?: 'lines'): PageText {
+  return { text: plainAgentText(lines ? text.text.replace(/\r\n?/g, '\n') : text.text), honesty: text.honesty };
 }
 
 function contextFields(context: ReturnType<typeof shownContext>): Pick<PageRequest, 'context' | 'contextWithheld'> {
