@@ -60,8 +60,8 @@ export interface E2eInstall {
 }
 
 export interface CodeServerOptions {
-  /** A VSIX to install into extensionsDir before starting. */
-  vsixPath?: string;
+  /** A VSIX to install into extensionsDir before starting, or several, in order (a dependency before what needs it). */
+  vsixPath?: string | readonly string[];
   /** The folder the workbench opens (created if missing). */
   workspaceDir: string;
   userDataDir: string;
@@ -320,7 +320,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const env = serverEnv(stateDir, options.env);
   const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
   let log = '';
-  if (options.vsixPath) log += await installInto(extensionsDir, options.vsixPath, (args) => run(install.node24, [install.codeServerEntry, ...args], env, 120_000));
+  for (const vsix of typeof options.vsixPath === 'string' ? [options.vsixPath] : options.vsixPath ?? []) {
+    log += await installInto(extensionsDir, vsix, (args) => run(install.node24, [install.codeServerEntry, ...args], env, 120_000));
+  }
 
   const args = [
     install.codeServerEntry,

@@ -73,9 +73,7 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
     const workspaceDir = path.join(tmp, 'workspace');
     const extensionsDir = path.join(tmp, 'extensions');
     // The extension first, so the runner's dependency is there when it installs.
-    server = await startCodeServer({ vsixPath: extensionVsix, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: suiteEnv });
-    await server.stop();
-    server = await startCodeServer({ vsixPath: runnerVsix, workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: suiteEnv });
+    server = await startCodeServer({ vsixPath: [extensionVsix, runnerVsix], workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: suiteEnv });
     workbench = await openWorkbench(server.url, workspaceDir);
     await waitUntil(async () => {
       if (second && fs.existsSync(stopSecond)) {
