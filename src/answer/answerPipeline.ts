@@ -59,6 +59,11 @@ export type AnswerRefusal =
   | { code: 'request-closed'; closed?: ClosedStatus }
   | { code: 'unreadable' }
   | { code: 'answered-elsewhere' }
+  /**
+   * The agent recorded an answer (`attention.answered`, AEP-0002 §7) that is not one of this window's: the
+   * request stays open until it is resolved, but a second answer would contradict the one the agent applies.
+   */
+  | { code: 'already-answered' }
   | { code: 'not-accepting' }
   | { code: 'invalid'; problem: AnswerProblem; fieldId?: string }
   | { code: 'would-redact'; changes: PartChange[] };
@@ -242,6 +247,8 @@ export class AnswerPipeline {
     }
     if (record?.state === 'accepted') return refuse({ code: 'answer-accepted', commandId: record.commandId });
     if (!isOpenStatus(facts.status)) return refuse({ code: 'request-closed', closed: facts.status });
+    // Every surface as the page says it: answered, "nothing more can be sent from here" (toasts and Answer Similar sent one).
+    if (facts.status === 'answered') return refuse({ code: 'already-answered' });
     if (!facts.request) return refuse({ code: 'unreadable' });
     if (!facts.request.answerableHere) return refuse({ code: 'answered-elsewhere' });
     if (facts.notAccepting) return refuse({ code: 'not-accepting' });

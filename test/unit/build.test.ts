@@ -250,7 +250,10 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // (src/app/page/pageContent.ts, the escaping moved to src/base/invisibleText.ts, which both the page's chunk and
 // "Before asking" at activation import): +207 in the pages' chunk, -24 at activation, 399,558. Tried first:
 // nothing smaller; the escaping is the one "Before asking" already had, not a second copy.
-const EXTENSION_TOTAL_BUDGET_BYTES = 399_600;
+// A request its agent recorded as answered elsewhere refused on every surface, as the page already said
+// (answerPipeline.ts admit, its sentence): +207 at activation, 280,502; 399,765 in all. Tried first: the
+// 'answered-elsewhere' code's sentence, which says "answered outside VS Code" and would be untrue here.
+const EXTENSION_TOTAL_BUDGET_BYTES = 399_800;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -59,13 +59,23 @@ function recordingNotify() {
 }
 
 /** One window over the golden permission request (`oob`: the same request, `respond_via: ['oob']`). */
-function window(options: { oob?: boolean; ackOnSend?: boolean; ackWindowMs?: number } = {}) {
+function window(options: { oob?: boolean; ackOnSend?: boolean; ackWindowMs?: number; answeredElsewhere?: boolean } = {}) {
   const golden = goldenEvents().find((e) => e.id === '01JX9YB4RQ000000000000GOLD');
   assert.ok(golden);
   const event: AepEvent = options.oob ? { ...golden, data: { ...golden.data, respond_via: ['oob'] } } : golden;
   const inbox = new Inbox({ hub: 'h1' });
   inbox.apply(event);
+  if (options.answeredElsewhere) {
+    // The agent recorded an answer given in its own terminal (AEP-0002 §7): open until it resolves the request.
+    const answered: AepEvent = {
+      aep: '0.1', id: 'answered-in-terminal', type: 'attention.answered', time: new Date().toISOString(), source: golden.source,
+      agent: golden.agent, session: golden.session, seq: (golden.seq ?? 0) + 1, subject: golden.id, capture: 'metadata',
+      data: { answer: { option: 'deny' }, by: 'someone', via: 'cli' },
+    };
+    assert.equal(inbox.apply(answered).applied, true);
+  }
   const [item] = inbox.open();
+  if (options.answeredElsewhere) assert.equal(item?.status, 'answered');
   assert.ok(item?.request, 'the request opened');
   assert.equal(item.request.answerableHere, !options.oob);
   const request = item.request;
@@ -340,6 +350,18 @@ describe('every answering surface\'s host offers the same for the same case', ()
       return { offer: attempt.offer, wire: w.wire.length };
     });
     const refused = { offer: { message: describeRefusal({ code: 'not-accepting' }, 'claude-code'), actions: ['open'] }, wire: 0 };
+    for (const surface of ['page', 'quick-input', 'notification', 'similar'] as const) assert.deepEqual(results.get(surface), refused, surface);
+    assert.deepEqual(results.get('answer-next'), { offer: { said: 'No request is waiting for an answer.' }, wire: 0 });
+  });
+
+  test('a request its agent recorded as answered elsewhere: the same refusal the page states; Answer Next skips it', async () => {
+    const results = await eachSurface(async (surface) => {
+      const w = window({ answeredElsewhere: true });
+      const attempt = await SURFACES[surface](w, ALLOW);
+      await attempt.done();
+      return { offer: attempt.offer, wire: w.wire.length };
+    });
+    const refused = { offer: { message: describeRefusal({ code: 'already-answered' }, 'claude-code'), actions: ['open'] }, wire: 0 };
     for (const surface of ['page', 'quick-input', 'notification', 'similar'] as const) assert.deepEqual(results.get(surface), refused, surface);
     assert.deepEqual(results.get('answer-next'), { offer: { said: 'No request is waiting for an answer.' }, wire: 0 });
   });
