@@ -20,23 +20,3 @@ export const FORMAT_CHARS = '\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\
  * "invisible" prompt injection): a character-class body for a `u` regex.
  */
 export const TAG_CHARS = '\\u{E0000}-\\u{E007F}';
-
-/**
- * Where agent text is shown whole (the request page, "Before asking"), the
- * characters above, and `\r`, are written as `\uXXXX` (`\u{XXXXX}` past the
- * BMP): they stay visible text, and cannot reorder or hide what is around
- * them, so the page draws the words its checks read.
- */
-const UNSAFE = new RegExp(`[${CONTROL_CHARS}\\r${FORMAT_CHARS}${TAG_CHARS}]`, 'gu');
-
-function escaped(c: string): string {
-  const code = c.codePointAt(0) ?? 0;
-  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** Agent text made plain: unsafe characters escaped visibly, lone surrogates replaced. */
-export function plainAgentText(text: string): string {
-  return text.replace(LONE_SURROGATE, '\ufffd').replace(UNSAFE, escaped);
-}

@@ -3,7 +3,7 @@ import { captureOf, epochOf, sourceOfSessionKey, type AepEvent } from '../aep/en
 import { captureAtLeast, underCeiling, type CaptureLevel } from '../aep/levels';
 import { redactText } from '../aep/redaction';
 import { approximateBytes } from '../base/byteSize';
-import { plainAgentText } from '../base/invisibleText';
+import { CONTROL_CHARS, FORMAT_CHARS, TAG_CHARS } from '../base/invisibleText';
 import { maxPosition, type Position } from './position';
 import { isRecord } from '../base/isRecord';
 
@@ -36,6 +36,25 @@ export const QUIET_SESSIONS = 64;
 export const ARGS_MAX_CHARS = ACTION_BOUNDS.args;
 export const NAME_MAX_CHARS = ACTION_BOUNDS.name;
 export const MESSAGE_MAX_CHARS = ACTION_BOUNDS.message;
+
+/**
+ * The characters no surface shows as such (src/base/invisibleText.ts), and
+ * `\r`, are written as `\uXXXX` (`\u{XXXXX}` past the BMP): they stay
+ * visible text, and cannot reorder or hide what is around them.
+ */
+const UNSAFE = new RegExp(`[${CONTROL_CHARS}\\r${FORMAT_CHARS}${TAG_CHARS}]`, 'gu');
+
+function escaped(c: string): string {
+  const code = c.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Agent text made plain: unsafe characters escaped visibly, lone surrogates replaced. */
+export function plainAgentText(text: string): string {
+  return text.replace(LONE_SURROGATE, '\ufffd').replace(UNSAFE, escaped);
+}
 
 /** Agent text made plain (plainAgentText), then bounded: the escapes count towards `max`, each unsafe character taking six or nine. */
 export function plainHead(text: string, max: number): string {

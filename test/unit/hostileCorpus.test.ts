@@ -21,8 +21,6 @@ import { hostileStrings } from '../support/hostileCorpus';
 const corpus = hostileStrings();
 const surfaces = Object.keys(SURFACES) as Surface[];
 const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-/** The page keeps a prompt's lines and tabs; the rest is written as visible escapes there (src/base/invisibleText.ts). */
-const PAGE_FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{E0000}-\u{E007F}]/u;
 
 /** An envelope-level identifier keeps a hostile string when it fits the envelope's cap, else a stand-in. */
 const asIdentifier = (text: string, index: number) => (text.length > 0 && text.length <= 512 ? text : `s-${index}`);
@@ -95,13 +93,6 @@ describe(`the hostile corpus (${corpus.length} strings) through the inbox, the t
       const view = pageRequest(item, { state: 'unknown' });
       const checked = pageRequestSchema.safeParse(view);
       assert.ok(checked.success, `${entry.name}: ${checked.success ? '' : checked.error.message}`);
-      // And every agent text the page draws reads as what the checks read: no bidi control or invisible character acts on it.
-      const drawn = [
-        view.agent, view.session, view.source, view.host, view.kind, view.resolution, view.prompt.text,
-        ...view.options.map((option) => option.label.text),
-        ...view.fields.flatMap((field) => [field.label.text, ...field.choices.map((choice) => choice.label.text)]),
-      ];
-      for (const text of drawn) if (text !== undefined) assert.doesNotMatch(text, PAGE_FORBIDDEN, `${entry.name} on the request page`);
     });
     assert.equal(inbox.open().length, corpus.length, 'every request is open in the inbox');
   });

@@ -8,9 +8,8 @@ import { Inbox } from '../../src/inbox/inbox';
 import { ACTION_SAVE_MS, EventIntake } from '../../src/client/eventIntake';
 import type { ControlSender } from '../../src/client/controlSender';
 import {
-  ACTIONS_PER_SESSION, ARGS_MAX_CHARS, QUIET_SESSIONS, RecentActions, summarize, type ActionSummary,
+  ACTIONS_PER_SESSION, ARGS_MAX_CHARS, plainAgentText, QUIET_SESSIONS, RecentActions, summarize, type ActionSummary,
 } from '../../src/inbox/recentActions';
-import { plainAgentText } from '../../src/base/invisibleText';
 import { hostileStrings } from '../support/hostileCorpus';
 import { makeEvent } from '../support/events';
 

@@ -2,8 +2,7 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import { sourceHost } from '../../aep/envelope';
 import type { AttentionItem } from '../../inbox/inbox';
 import { honestRequestText } from '../../aep/labels';
-import type { PageField, PageReachability, PageRecorded, PageRequest, PageText } from '../../shared/webviewMessages';
-import { plainAgentText } from '../../base/invisibleText';
+import type { PageField, PageReachability, PageRecorded, PageRequest } from '../../shared/webviewMessages';
 import { shownContext } from '../../shared/contextView';
 import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { withheldText } from '../../words/withheldWords';
@@ -37,13 +36,13 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     ...(hub === undefined ? {} : { hub }),
     key: item.key,
     requestId: item.requestId,
-    agent: plainAgentText(item.agent),
-    session: plainAgentText(item.session),
-    source: plainAgentText(item.source),
-    ...(host ? { host: plainAgentText(host) } : {}),
+    agent: item.agent,
+    session: item.session,
+    source: item.source,
+    ...(host ? { host } : {}),
     receivedAt: item.receivedAt,
     status: item.status,
-    ...(item.resolution ? { resolution: plainAgentText(item.resolution) } : {}),
+    ...(item.resolution ? { resolution: item.resolution } : {}),
     ...(recorded ? { recorded } : {}),
     ...(beforeAsking ? { beforeAsking } : {}),
     reachability: pageReachability(reach),
@@ -53,7 +52,7 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     const event = item.requestEvent;
     return {
       ...base,
-      kind: typeof event.data?.['kind'] === 'string' ? plainAgentText(event.data['kind']) : 'unknown',
+      kind: typeof event.data?.['kind'] === 'string' ? event.data['kind'] : 'unknown',
       renderKind: 'other',
       severity: event.severity ?? 'info',
       capture: event.capture ?? 'metadata',
@@ -69,32 +68,23 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
   const text = honestRequestText(request);
   const fields: PageField[] = request.fields.map((spec, index) => ({
     spec,
-    label: shown(text.fields[index]?.label ?? { text: spec.label, honesty: 'structural' }),
-    choices: (text.fields[index]?.choices ?? []).map((choice) => ({ id: choice.id, label: shown(choice.label) })),
+    label: text.fields[index]?.label ?? { text: spec.label, honesty: 'structural' },
+    choices: text.fields[index]?.choices ?? [],
   }));
   return {
     ...base,
-    kind: plainAgentText(request.kind),
+    kind: request.kind,
     renderKind: request.renderKind,
     severity: request.severity,
     capture: request.capture,
     ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}),
-    prompt: shown(text.prompt, 'lines'),
-    options: text.options.map((option) => ({ id: option.id, label: shown(option.label) })),
+    prompt: text.prompt,
+    options: text.options,
     fields,
     answerableHere: request.answerableHere,
     ...(request.respondVia ? { respondVia: request.respondVia } : {}),
     ...contextFields(shownContext(request)),
   };
-}
-
-/**
- * Agent text as the page draws it: bidi controls and invisible characters written as visible escapes
- * (plainAgentText), so that what the person reads is what the checks read (a label that only looks like
- * "password", or like one of our own buttons, through a right-to-left override is neither). A prompt keeps its lines.
- */
-function shown(text: PageText, lines?: 'lines'): PageText {
-  return { text: plainAgentText(lines ? text.text.replace(/\r\n?/g, '\n') : text.text), honesty: text.honesty };
 }
 
 function contextFields(context: ReturnType<typeof shownContext>): Pick<PageRequest, 'context' | 'contextWithheld'> {
