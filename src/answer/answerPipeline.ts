@@ -60,8 +60,9 @@ export type AnswerRefusal =
   | { code: 'unreadable' }
   | { code: 'answered-elsewhere' }
   /**
-   * The agent recorded an answer (`attention.answered`, AEP-0002 §7) that is not one of this window's: the
-   * request stays open until it is resolved, but a second answer would contradict the one the agent applies.
+   * The agent recorded an answer (`attention.answered`, AEP-0002 §7), given elsewhere or this window's own
+   * whose acknowledgement never came: the request stays open until it is resolved, but another answer would
+   * contradict the one the agent applies, and the same one would change nothing.
    */
   | { code: 'already-answered' }
   | { code: 'not-accepting' }

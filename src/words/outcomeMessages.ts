@@ -144,7 +144,7 @@ export function describeRefusal(refusal: AnswerRefusal, agentText: string): stri
     case 'answered-elsewhere':
       return l10n.t('Not sent: this request is answered outside VS Code.');
     case 'already-answered':
-      return l10n.t('Not sent: {0} already recorded an answer to this request, given elsewhere; the request closes when {0} resolves it.', agent);
+      return l10n.t('Not sent: {0} already recorded an answer to this request; the request closes when {0} resolves it.', agent);
     case 'not-accepting':
       return l10n.t('Not sent: {0} does not take answers from editors.', agent);
     case 'invalid':
