@@ -20,3 +20,22 @@ export const FORMAT_CHARS = '\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\
  * "invisible" prompt injection): a character-class body for a `u` regex.
  */
 export const TAG_CHARS = '\\u{E0000}-\\u{E007F}';
+
+/**
+ * The bidi controls that reorder what is drawn (embeddings, overrides,
+ * isolates): with U+202E a label reads "password" on screen while its
+ * characters spell "drowssap". The direction marks (U+200E, U+200F, U+061C)
+ * are not among them: they cannot reverse letters, and right-to-left text
+ * needs them. A character-class body.
+ */
+export const REORDERING_CHARS = '\\u202a-\\u202e\\u2066-\\u2069';
+const REORDERING = new RegExp(`[${REORDERING_CHARS}]`, 'g');
+
+/**
+ * Agent text as the request page draws it: without the reordering controls,
+ * so that it draws the words every check reads (readingKey drops them too,
+ * with the other characters that show nothing), and in the agent's order.
+ */
+export function withoutReordering(text: string): string {
+  return text.replace(REORDERING, '');
+}

@@ -196,7 +196,7 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
   ['quickInputs-', 'the real quick input (2.2 KB today)', 2_500],
   // Issue 40: the request and history pages (ui/page/pages.ts): requestPages and historyPages,
   // their controllers, the page host and content, the panels; with the first page opened or restored.
-  ['pages-', 'the request and history pages (15.6 KB today)', 16_000],
+  ['pages-', 'the request and history pages (15.9 KB today)', 16_000],
   ['historyExportFlow-', "Export Answer History's steps and its JSON Lines and CSV (2.9 KB today)", 3_100],
   ['answerSimilarFlow-', "Answer Similar's pickers (1.9 KB today)", 2_100],
   // Loaded just after activation, not awaited (osNotificationsOnDemand.ts). 18.2 KB, then the claim asked
@@ -246,14 +246,15 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // directory: +96 at activation; 399,252. The settings read from one inspect of the section came and
 // went (it lost user settings in a non-default profile); bounding's typed verdict: -57, 399,195.
 // An agent's own unshowable reason dropped (above, all of it at activation): +180, 399,375.
-// The request page's agent text with bidi controls and invisible characters written as visible escapes
-// (src/app/page/pageContent.ts, the escaping moved to src/base/invisibleText.ts, which both the page's chunk and
-// "Before asking" at activation import): +207 in the pages' chunk, -24 at activation, 399,558. Tried first:
-// nothing smaller; the escaping is the one "Before asking" already had, not a second copy.
 // A request its agent recorded as answered elsewhere refused on every surface, as the page already said
 // (answerPipeline.ts admit, its sentence): +207 at activation, 280,502; 399,765 in all. Tried first: the
 // 'answered-elsewhere' code's sentence, which says "answered outside VS Code" and would be untrue here.
-const EXTENSION_TOTAL_BUDGET_BYTES = 399_800;
+// (The request page's agent text with its bidi and invisible characters written as visible escapes came and went:
+// its own checks then read other words than the host's.) The request page's agent text without the bidi controls
+// that reorder it (pageContent.ts, withoutReordering in src/base/invisibleText.ts): +466 in the pages' chunk,
+// +106 at activation (the shared module "Before asking" loads), 400,154. Tried first: the recorded answer's form
+// values left as sent, and one loop for the recorded names (-281).
+const EXTENSION_TOTAL_BUDGET_BYTES = 400_200;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -93,6 +93,14 @@ describe(`the hostile corpus (${corpus.length} strings) through the inbox, the t
       const view = pageRequest(item, { state: 'unknown' });
       const checked = pageRequestSchema.safeParse(view);
       assert.ok(checked.success, `${entry.name}: ${checked.success ? '' : checked.error.message}`);
+      // And no agent text it draws holds a bidi control that reorders it (pageContent.ts): it draws what the checks read.
+      const drawn = [
+        view.agent, view.session, view.source, view.host, view.kind, view.resolution, view.problem, view.prompt.text,
+        ...view.options.map((option) => option.label.text),
+        ...view.fields.flatMap((field) => [field.label.text, ...field.choices.map((choice) => choice.label.text)]),
+        ...(view.context?.rows ?? []).flatMap((row) => [row.key, row.text]),
+      ];
+      for (const text of drawn) if (text !== undefined) assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069]/u, `${entry.name} on the request page`);
     });
     assert.equal(inbox.open().length, corpus.length, 'every request is open in the inbox');
   });

@@ -2,7 +2,8 @@ import type { Reachability } from '../../client/rosterSnapshot';
 import { sourceHost } from '../../aep/envelope';
 import type { AttentionItem } from '../../inbox/inbox';
 import { honestRequestText } from '../../aep/labels';
-import type { PageField, PageReachability, PageRecorded, PageRequest } from '../../shared/webviewMessages';
+import type { PageField, PageReachability, PageRecorded, PageRequest, PageText } from '../../shared/webviewMessages';
+import { withoutReordering } from '../../base/invisibleText';
 import { shownContext } from '../../shared/contextView';
 import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { withheldText } from '../../words/withheldWords';
@@ -36,14 +37,14 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     ...(hub === undefined ? {} : { hub }),
     key: item.key,
     requestId: item.requestId,
-    agent: item.agent,
-    session: item.session,
-    source: item.source,
-    ...(host ? { host } : {}),
+    agent: withoutReordering(item.agent),
+    session: withoutReordering(item.session),
+    source: withoutReordering(item.source),
+    ...(host ? { host: withoutReordering(host) } : {}),
     receivedAt: item.receivedAt,
     status: item.status,
-    ...(item.resolution ? { resolution: item.resolution } : {}),
-    ...(recorded ? { recorded } : {}),
+    ...(item.resolution ? { resolution: withoutReordering(item.resolution) } : {}),
+    ...(recorded ? { recorded: pageRecorded(recorded) } : {}),
     ...(beforeAsking ? { beforeAsking } : {}),
     reachability: pageReachability(reach),
   };
@@ -52,7 +53,7 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
     const event = item.requestEvent;
     return {
       ...base,
-      kind: typeof event.data?.['kind'] === 'string' ? event.data['kind'] : 'unknown',
+      kind: typeof event.data?.['kind'] === 'string' ? withoutReordering(event.data['kind']) : 'unknown',
       renderKind: 'other',
       severity: event.severity ?? 'info',
       capture: event.capture ?? 'metadata',
@@ -62,24 +63,24 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
       answerableHere: false,
       ...(item.problem?.withheld
         ? { problem: withheldText(item.problem.withheld), withheld: item.problem.withheld.by }
-        : { problem: item.problem?.message ?? 'this request could not be read' }),
+        : { problem: withoutReordering(item.problem?.message ?? 'this request could not be read') }),
     };
   }
   const text = honestRequestText(request);
   const fields: PageField[] = request.fields.map((spec, index) => ({
     spec,
-    label: text.fields[index]?.label ?? { text: spec.label, honesty: 'structural' },
-    choices: text.fields[index]?.choices ?? [],
+    label: drawn(text.fields[index]?.label ?? { text: spec.label, honesty: 'structural' }),
+    choices: (text.fields[index]?.choices ?? []).map((choice) => ({ id: choice.id, label: drawn(choice.label) })),
   }));
   return {
     ...base,
-    kind: request.kind,
+    kind: withoutReordering(request.kind),
     renderKind: request.renderKind,
     severity: request.severity,
     capture: request.capture,
     ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}),
-    prompt: text.prompt,
-    options: text.options,
+    prompt: drawn(text.prompt),
+    options: text.options.map((option) => ({ id: option.id, label: drawn(option.label) })),
     fields,
     answerableHere: request.answerableHere,
     ...(request.respondVia ? { respondVia: request.respondVia } : {}),
@@ -87,7 +88,28 @@ export function pageRequest(item: Readonly<AttentionItem>, reach: Reachability, 
   };
 }
 
+// Agent text reaches the page without the bidi controls that reorder what is drawn (withoutReordering), so that the page
+// draws the words its checks and the host's read: a label that a right-to-left override draws as "password", or as one of
+// our own buttons, reads as what it is. Ids are left as sent: they are what an answer names.
+function drawn(text: PageText): PageText {
+  return { text: withoutReordering(text.text), honesty: text.honesty };
+}
+
+/** What the agent recorded, as the page draws it (the request and history pages, on init and on every update). */
+export function pageRecorded(recorded: PageRecorded): PageRecorded {
+  const shown = { ...recorded };
+  for (const key of ['via', 'by', 'endedBy'] as const) {
+    const text = recorded[key];
+    if (text !== undefined) shown[key] = withoutReordering(text);
+  }
+  const text = recorded.answer?.text;
+  if (text !== undefined) shown.answer = { ...recorded.answer, text: withoutReordering(text) };
+  return shown;
+}
+
 function contextFields(context: ReturnType<typeof shownContext>): Pick<PageRequest, 'context' | 'contextWithheld'> {
   if (context === undefined) return {};
-  return context === 'withheld' ? { contextWithheld: true } : { context };
+  if (context === 'withheld') return { contextWithheld: true };
+  const rows = context.rows.map((row) => ({ ...row, key: withoutReordering(row.key), ...(row.text === undefined ? {} : { text: withoutReordering(row.text) }) }));
+  return { context: { ...context, rows } };
 }

@@ -11,7 +11,8 @@ import type { PageDraft, PageInit, PageRecorded } from '../../shared/webviewMess
 import { outcomeMessage, recordMessages, sendingMessage, sentAfterTimeout, type OutcomeMessage } from '../../words/answerOutcomes';
 import { type StringBundle } from '../../words/l10n';
 import { refusalChoices } from '../answering/refusalChoices';
-import { pageReachability, pageRequest } from './pageContent';
+import { pageReachability, pageRecorded, pageRequest } from './pageContent';
+import { withoutReordering } from '../../base/invisibleText';
 import type { PageBeforeAsking } from '../../shared/beforeAsking';
 import { DisposableStore, MutableDisposable, toDisposable } from '../../base/disposable';
 import { PageHost, type Listen, type PageMessage, type PageWebview } from './pageHost';
@@ -272,8 +273,8 @@ export class RequestPageController {
     this.host.post({
       type: 'update',
       status: this.item.status,
-      ...(this.item.resolution ? { resolution: this.item.resolution } : {}),
-      recorded: this.deps.hubs.recorded(this.item),
+      ...(this.item.resolution ? { resolution: withoutReordering(this.item.resolution) } : {}),
+      recorded: pageRecorded(this.deps.hubs.recorded(this.item)),
       reachability: pageReachability(this.deps.hubs.reachability(this.item)),
       now: Date.now(),
     });
