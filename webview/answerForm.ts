@@ -17,6 +17,7 @@ import { createFieldWidget, type FieldWidget } from './fields';
 import { choiceLabel } from './honestText';
 import { ownWordsConfirmation, sendConfirmation, type SendHow } from './sendConfirmation';
 import { button, isButton, isMultilineText, textControl, type Control } from './toolkit';
+import { withoutReordering } from '../src/base/invisibleText';
 
 /** `verbatim`: the user chose to send text the redaction pipeline would change as typed (capture `full`). */
 type Sender = (answer: Answer, verbatim: boolean) => void;
@@ -314,7 +315,9 @@ export class AnswerArea {
         const words = option.label.honesty === 'structural' ? undefined : option.label.text;
         // Words reading like one of our own (the registry, ownItems.ts) say whose they are, and are sent only after a second step.
         const mimic = optionPassesForOurs(words);
-        const label = words === undefined ? withheldOptionLabel(index + 1, option.id) : mimic ? l10n.t('{0} (from the agent: id {1})', words, option.id) : words;
+        // The id is the agent's too: drawn without the bidi controls that reorder it (src/base/invisibleText.ts).
+        const shownId = withoutReordering(option.id);
+        const label = words === undefined ? withheldOptionLabel(index + 1, shownId) : mimic ? l10n.t('{0} (from the agent: id {1})', words, shownId) : words;
         const b = button(label, index === 0 ? 'primary' : 'secondary', () => (mimic && words !== undefined ? this.confirmMimic(words, option.id, b) : this.sendOption(option.id)));
         b.dataset['option'] = option.id;
         this.buttons.push(b);

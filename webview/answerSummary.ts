@@ -4,6 +4,7 @@ import type { PageRecorded, PageRequest } from '../src/shared/webviewMessages';
 import { withheldChoiceLabel, withheldOptionLabel } from '../src/shared/withheldLabelWords';
 import { el } from './dom';
 import type { SendHow } from './sendConfirmation';
+import { withoutReordering } from '../src/base/invisibleText';
 
 /** What was sent: the answer that went out from this page and how, or an answer kept in the history with the host's note on it. */
 export type SentAnswer = { answer: Answer } & (SendHow | { note?: string | undefined });
@@ -36,7 +37,8 @@ export function recordedBlock(request: PageRequest, recorded: PageRecorded): HTM
 
 function answerRows(request: PageRequest, sent: Answer): HTMLElement {
   const list = el('dl', {});
-  const row = (term: string, value: string) => list.append(el('dt', {}, term), el('dd', {}, value));
+  // Ids and values are the agent's: drawn without the bidi controls that reorder them (src/base/invisibleText.ts).
+  const row = (term: string, value: string) => list.append(el('dt', {}, withoutReordering(term)), el('dd', {}, withoutReordering(value)));
   if (sent.option !== undefined) {
     const index = request.options.findIndex((o) => o.id === sent.option);
     const option = request.options[index];

@@ -3,6 +3,7 @@ import type { PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
 import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel } from '../src/shared/withheldLabelWords';
 import { sentenceNodes, slot, SLOTS } from './l10n';
+import { withoutReordering } from '../src/base/invisibleText';
 
 // How agent text is shown, so a placeholder never passes for the question
 // (AEP-0002 §5.3 `[metadata*]`, AEP-0006): at capture metadata a label is a
@@ -19,7 +20,7 @@ export function fieldLabel(label: PageText, index: number, fieldId: string, type
       'span',
       { class: 'label structural' },
       el('span', { class: 'placeholder' }, ...sentenceNodes(withheldFieldLabel(slot(0), slot(1)), index + 1, el('code', {}, capture))),
-      el('span', { class: 'meta' }, ' ', ...sentenceNodes(fieldIdNote(slot(0), slot(1)), el('code', {}, fieldId), type)),
+      el('span', { class: 'meta' }, ' ', ...sentenceNodes(fieldIdNote(slot(0), slot(1)), el('code', {}, withoutReordering(fieldId)), type)),
     );
   }
   return el('span', { class: 'label agent-text' }, label.text, label.honesty === uniform ? undefined : redactionTag(label));
@@ -31,7 +32,7 @@ export function choiceLabel(label: PageText, index: number, choiceId: string): H
       'span',
       { class: 'structural' },
       el('span', { class: 'placeholder' }, withheldChoiceLabel(index + 1)),
-      el('span', { class: 'meta' }, ' ', ...sentenceNodes(choiceIdNote(slot(0)), el('code', {}, choiceId))),
+      el('span', { class: 'meta' }, ' ', ...sentenceNodes(choiceIdNote(slot(0)), el('code', {}, withoutReordering(choiceId)))),
     );
   }
   return el('span', { class: 'agent-text' }, label.text);

@@ -9,6 +9,7 @@ import { credentialName } from '../src/shared/credentialNames';
 import { el } from './dom';
 import { sentenceNodes, SLOTS } from './l10n';
 import { button } from './toolkit';
+import { withoutReordering } from '../src/base/invisibleText';
 
 // What the page asks before an answer leaves, when the core's sendCheck
 // (src/answer/inlinePlan.ts) says it must: text the redaction pipeline would
@@ -42,8 +43,8 @@ function elided(original: string): string {
 export function fieldName(request: PageRequest, fieldId: string): string {
   const index = request.fields.findIndex((f) => f.spec.id === fieldId);
   const field = request.fields[index];
-  if (!field) return fieldId;
-  return field.label.honesty === 'structural' ? l10n.t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
+  if (!field) return withoutReordering(fieldId);
+  return field.label.honesty === 'structural' ? l10n.t('Question {0} ({1})', index + 1, withoutReordering(field.spec.id)) : field.label.text;
 }
 
 function partName(request: PageRequest, part: AnswerPart, answer: Answer): string {

@@ -69,7 +69,8 @@ export function fieldAsksForSecret(fieldId: string, label: HonestText | undefine
 
 /** Whether every free-text part of an answer to this request may be a credential: an authentication request. */
 export function requestAsksForSecret(request: { kind: string; renderKind: string }): boolean {
-  return request.kind === 'auth' || request.renderKind === 'auth';
+  // As a reader reads it: a kind the page draws as "auth" (bidi controls dropped, pageContent.ts) asks for one everywhere.
+  return request.renderKind === 'auth' || readingKey(request.kind) === 'auth';
 }
 
 /** The request as this rule reads it: its kind, and each field with its label as the page shows it. */

@@ -38,7 +38,11 @@ test('the webview bundle is a browser script with no module loader', () => {
 // budget is full, so a change to the page pays for itself or raises it in a
 // commit of its own. Issue 40's goal is the toolkit's own floor plus what the
 // first screen needs.
-const PAGE_BUDGET_BYTES = 236_000;
+// The agent's ids drawn without the bidi controls that reorder them (field and choice ids where a label is
+// withheld, an option's id in its button, the recorded answer's rows, a field named in a sentence): the one
+// function from src/base/invisibleText.ts and its six calls, +141 bytes, 236,129. Tried first: the ids cleaned
+// in the host's message, which would change what an answer names and what the page matches on.
+const PAGE_BUDGET_BYTES = 236_200;
 // The Notifications view (webview/alerts/main.ts): the permission, the sound
 // and the offer's sentence, and the checks of the messages both ways
 // (src/shared/alertChecks.ts). 28.7 KB when zod made the checks (21 KB of it);

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { AepEvent } from '../../src/aep/envelope';
 import { honestRequestText } from '../../src/aep/labels';
-import { fieldAsksForSecret } from '../../src/aep/secretAsking';
+import { fieldAsksForSecret, requestAsksForSecret } from '../../src/aep/secretAsking';
 import { optionPassesForOurs } from '../../src/answer/ownItems';
 import { pageRequest } from '../../src/app/page/pageContent';
 import { readingKey } from '../../src/base/readingKey';
@@ -22,13 +22,9 @@ const REORDERING = /[\u202a-\u202e\u2066-\u2069]/u;
 const HOSTILE = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200b', '\u200e', '\u200f', '\u061c', '\u2060', '\ufeff', '\u00ad'];
 const reversed = (text: string) => [...text].reverse().join('');
 
-/** Words a check cares about, ours among them, as sent or reversed behind an override, with hostile characters anywhere. */
-const label = fc
-  .tuple(
-    fc.constantFrom('password', 'Password', 'API token', 'one-time code', 'Allow', 'Deny', 'Branch name', 'مفتاح', 'סיסמה', ...ownActionWords()),
-    fc.boolean(),
-    fc.array(fc.tuple(fc.nat(), fc.constantFrom(...HOSTILE)), { maxLength: 4 }),
-  )
+/** `words`, as sent or reversed behind an override, with hostile characters anywhere. */
+const hostile = (words: fc.Arbitrary<string>) => fc
+  .tuple(words, fc.boolean(), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...HOSTILE)), { maxLength: 4 }))
   .map(([words, flip, inserts]) => {
     let text = flip ? `\u202e${reversed(words)}` : words;
     for (const [at, char] of inserts) {
@@ -37,12 +33,14 @@ const label = fc
     }
     return text;
   });
+/** Words a check cares about, ours among them. */
+const label = hostile(fc.constantFrom('password', 'Password', 'API token', 'one-time code', 'Allow', 'Deny', 'Branch name', 'مفتاح', 'סיסמה', ...ownActionWords()));
 
-function item(labels: string[]) {
+function item(labels: string[], kind = 'form') {
   const event: AepEvent = {
     aep: '0.1', id: 'R1', type: 'attention.requested', time: '2026-12-06T00:00:00Z', source: 'aep://h/agent/a', agent: 'a', session: 's', seq: 1, capture: 'full',
     data: {
-      kind: 'form',
+      kind,
       prompt: labels[0] ?? 'Fill in',
       options: labels.map((text, index) => ({ id: `o${index}`, label: text })),
       fields: labels.map((text, index) => ({ id: `f${index}`, type: 'select', label: text, choices: [{ id: 'c', label: text }] })),
@@ -77,6 +75,18 @@ test('the request page draws what its checks and the host read, in every label, 
       });
     }),
     { numRuns: 500 },
+  );
+});
+
+test('a kind the page draws as "auth" asks for a secret on the host as well, and one it does not, nowhere', () => {
+  fc.assert(
+    fc.property(hostile(fc.constantFrom('auth', 'AUTH', 'form', 'question', 'htua')), (kind) => {
+      const open = item(['Token'], kind);
+      const page = pageRequest(open, { state: 'unknown' });
+      assert.doesNotMatch(page.kind, REORDERING);
+      assert.equal(requestAsksForSecret(page), requestAsksForSecret(open.request!), `kind ${JSON.stringify(kind)}`);
+    }),
+    { numRuns: 300 },
   );
 });
 

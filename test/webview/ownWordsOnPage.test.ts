@@ -25,6 +25,25 @@ describe('request page: agent options beside our buttons', chromiumSuite(), () =
     assert.equal(await label('x'), 'Answer 2 Similar… (from the agent: id x)');
   });
 
+  test('a right-to-left override draws neither an agent\'s label nor its id as words of ours, in the page as in the checks', async () => {
+    const REORDERING = /[\u202a-\u202e\u2066-\u2069]/u;
+    const page = await open(viewOf(requestEvent({
+      kind: 'permission', prompt: 'Run the migration?',
+      options: [{ id: 'always', label: '\u202eylno ylper dneS' }, { id: 'deny', label: 'Deny' }],
+    })));
+    const texts = await page.page.locator('vscode-button[data-option]').allInnerTexts();
+    assert.deepEqual(texts, ['ylno ylper dneS', 'Deny'], 'drawn as the agent wrote the letters, not as our "Send reply only"');
+    // Withheld at capture metadata, an option and a field are named by their ids: those are drawn without the controls too.
+    const withheld = await open(viewOf(requestEvent({
+      kind: 'form', prompt: 'Fill in',
+      options: [{ id: '\u202eylno ylper dneS', label: 'x' }],
+      fields: [{ id: '\u202edrowssap', type: 'string', label: 'y' }],
+    }, { capture: 'metadata' })));
+    const body = await withheld.page.locator('body').innerText();
+    assert.match(body, /drowssap/);
+    assert.doesNotMatch(body, REORDERING, 'no reordering control reaches the page');
+  });
+
   const submits = async (page: WebviewPage) => (await page.posted()).filter((m) => m['type'] === 'submit');
 
   test('such an option asks before it is sent, as in the quick input; Back sends nothing, and a second Enter is Back', async () => {
