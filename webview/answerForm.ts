@@ -4,7 +4,7 @@ import type { AnswerPart } from '../src/aep/capture';
 import { wordsReplyAccepted } from '../src/aep/answerCheck';
 import { validateFormValues } from '../src/aep/formValidation';
 import { secretAskingOfChecked, sendCheck } from '../src/answer/inlinePlan';
-import { optionPassesForOurs } from '../src/answer/ownItems';
+import { optionPassesForOurs, readAlike } from '../src/answer/ownItems';
 import { fieldProblemText } from '../src/shared/problemWords';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues, wordsAskForSecret } from '../src/aep/secretAsking';
 import type { SendingBlock } from '../src/aep/reachability';
@@ -310,6 +310,8 @@ export class AnswerArea {
     const hasOptions = request.options.length > 0;
     if (hasOptions) {
       const row = el('div', { class: 'options', role: 'group', 'aria-label': l10n.t('Answer with an option') });
+      // Two options that read alike are told apart by their ids, as in the quick input (ownItems.ts readAlike).
+      const alike = readAlike(request.options.map((option) => option.label.text));
       request.options.forEach((option, index) => {
         // A withheld label is a placeholder: the option is named by its place and id, in our words.
         const words = option.label.honesty === 'structural' ? undefined : option.label.text;
@@ -317,7 +319,7 @@ export class AnswerArea {
         const mimic = optionPassesForOurs(words);
         // The id is the agent's too: drawn without the bidi controls that reorder it (src/base/invisibleText.ts).
         const shownId = withoutReordering(option.id);
-        const label = words === undefined ? withheldOptionLabel(index + 1, shownId) : mimic ? l10n.t('{0} (from the agent: id {1})', words, shownId) : words;
+        const label = words === undefined ? withheldOptionLabel(index + 1, shownId) : mimic || alike[index] ? l10n.t('{0} (from the agent: id {1})', words, shownId) : words;
         const b = button(label, index === 0 ? 'primary' : 'secondary', () => (mimic && words !== undefined ? this.confirmMimic(words, option.id, b) : this.sendOption(option.id)));
         b.dataset['option'] = option.id;
         this.buttons.push(b);

@@ -6,6 +6,7 @@ import { el } from './dom';
 import { choiceLabel, fieldLabel } from './honestText';
 import { sentenceNodes, SLOTS } from './l10n';
 import { checkboxControl, checkboxGroupControl, dropdownControl, radioControl, textControl, type ChoiceItem, type Control } from './toolkit';
+import { readAlike } from '../src/answer/ownItems';
 
 /** Few enough choices to show them all as radio buttons. */
 const RADIO_LIMIT = 5;
@@ -50,7 +51,9 @@ export function createFieldWidget(field: PageField, index: number, capture: stri
   const listeners: Array<() => void> = [];
   const fire = () => listeners.forEach((listener) => listener());
 
-  const choices = field.choices.map<ChoiceItem>((choice, i) => ({ value: choice.id, label: choiceLabel(choice.label, i, choice.id) }));
+  // Two choices that read alike are told apart by their ids, as in the quick input (ownItems.ts readAlike).
+  const alike = readAlike(field.choices.map((choice) => choice.label.text));
+  const choices = field.choices.map<ChoiceItem>((choice, i) => ({ value: choice.id, label: choiceLabel(choice.label, i, choice.id, alike[i]) }));
   switch (spec.type) {
     case 'string': {
       const text = textControl({ id: base, labelId, describedBy, multiline: longText, required: spec.required, secret });

@@ -26,7 +26,8 @@ export function fieldLabel(label: PageText, index: number, fieldId: string, type
   return el('span', { class: 'label agent-text' }, label.text, label.honesty === uniform ? undefined : redactionTag(label));
 }
 
-export function choiceLabel(label: PageText, index: number, choiceId: string): HTMLElement {
+/** `alike`: another choice reads the same (ownItems.ts readAlike): its id is said beside it. */
+export function choiceLabel(label: PageText, index: number, choiceId: string, alike = false): HTMLElement {
   if (label.honesty === 'structural') {
     return el(
       'span',
@@ -35,7 +36,7 @@ export function choiceLabel(label: PageText, index: number, choiceId: string): H
       el('span', { class: 'meta' }, ' ', ...sentenceNodes(choiceIdNote(slot(0)), el('code', {}, withoutReordering(choiceId)))),
     );
   }
-  return el('span', { class: 'agent-text' }, label.text);
+  return el('span', { class: 'agent-text' }, alike ? l10n.t('{0} (from the agent: id {1})', label.text, withoutReordering(choiceId)) : label.text);
 }
 
 export function promptBlock(prompt: PageText, capture: string): HTMLElement {

@@ -64,6 +64,20 @@ export function optionPassesForOurs(words: string | undefined): boolean {
 }
 
 /**
+ * For each label of a list, whether another label of it reads alike
+ * (lookAlikeKey), or it reads as nothing: such an item is named with its id
+ * wherever the list is offered (the quick input, the request page), or two
+ * rows that read "Allow" send different answers with nothing to tell them
+ * apart. The notification leaves them out instead (distinctOptions).
+ */
+export function readAlike(labels: readonly string[]): boolean[] {
+  const keys = labels.map(lookAlikeKey);
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return keys.map((key) => key === '' || (counts.get(key) ?? 0) > 1);
+}
+
+/**
  * The options that can stand beside our own items as they are (notification
  * buttons): each reads, as `shown` renders it, differently from our items
  * (every word of the registry, and `ours`) and from every other option, and

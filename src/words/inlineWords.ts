@@ -11,7 +11,7 @@ import { credentialKinds } from '../aep/credentials';
 import type { SimpleField } from '../answer/fieldDraft';
 import { fieldProblem, type InlinePlan, type InlineStep, type Naming, type Sensitivity } from '../answer/inlinePlan';
 import type { AttentionItem } from '../inbox/inbox';
-import { distinctOptions, readsLikeOurs } from '../answer/ownItems';
+import { distinctOptions, readAlike, readsLikeOurs } from '../answer/ownItems';
 import { ownActionWords } from '../shared/ownActionWords';
 import { credentialName } from '../shared/credentialNames';
 import { fieldHint } from '../shared/fieldWords';
@@ -145,8 +145,10 @@ export interface AgentItem<V> {
  */
 export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: ReadonlyArray<ListItem<V>>): Array<Listed<V>> {
   const own = [...ownActionWords(), ...ours.map((item) => item.label)];
-  const theirs = agent.map((item): ListItem<V> => ({
-    label: readsLikeOurs(item.label, own) ? l10n.t('{0} (from the agent: id {1})', item.label, piece(item.id, PIECES.kind)) : item.label,
+  // Two of the agent's items that read alike are told apart by their ids too (ownItems.ts readAlike).
+  const alike = readAlike(agent.map((item) => item.label));
+  const theirs = agent.map((item, index): ListItem<V> => ({
+    label: alike[index] || readsLikeOurs(item.label, own) ? l10n.t('{0} (from the agent: id {1})', item.label, piece(item.id, PIECES.kind)) : item.label,
     value: item.value,
   }));
   if (theirs.length === 0) return [...ours];

@@ -42,7 +42,9 @@ test('the webview bundle is a browser script with no module loader', () => {
 // withheld, an option's id in its button, the recorded answer's rows, a field named in a sentence): the one
 // function from src/base/invisibleText.ts and its six calls, +141 bytes, 236,129. Tried first: the ids cleaned
 // in the host's message, which would change what an answer names and what the page matches on.
-const PAGE_BUDGET_BYTES = 236_200;
+// Two options or two choices that read alike named with their ids (src/answer/ownItems.ts readAlike, the page's
+// options and choices asking it): +263 bytes, 236,392. Tried first: the quick input's sentence reused, no new words.
+const PAGE_BUDGET_BYTES = 236_400;
 // The Notifications view (webview/alerts/main.ts): the permission, the sound
 // and the offer's sentence, and the checks of the messages both ways
 // (src/shared/alertChecks.ts). 28.7 KB when zod made the checks (21 KB of it);
@@ -258,7 +260,10 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // that reorder it (pageContent.ts, withoutReordering in src/base/invisibleText.ts): +466 in the pages' chunk,
 // +106 at activation (the shared module "Before asking" loads), 400,154. Tried first: the recorded answer's form
 // values left as sent, and one loop for the recorded names (-281).
-const EXTENSION_TOTAL_BUDGET_BYTES = 400_200;
+// Two of the agent's items that read alike named with their ids in the quick input (ownItems.ts readAlike, asked by
+// inlineWords.ts mixedItems): +169 at activation, 280,787; 400,309 in all. Tried first: the sentence the quick input
+// already has for an item that reads like ours, so no new words.
+const EXTENSION_TOTAL_BUDGET_BYTES = 400_400;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

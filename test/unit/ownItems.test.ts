@@ -3,7 +3,7 @@
 // inline quick input's item lists (src/words/inlineWords.ts mixedItems).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { distinctOptions, lookAlikeKey, readingKey, readsLikeOurs } from '../../src/answer/ownItems';
+import { distinctOptions, lookAlikeKey, readAlike, readingKey, readsLikeOurs } from '../../src/answer/ownItems';
 import { mixedItems, optionButtons, type AgentItem, type ListItem } from '../../src/words/inlineWords';
 import { forSurface } from '../../src/words/untrustedText';
 
@@ -147,5 +147,23 @@ describe('the quick input: the agent\'s items, then ours apart', () => {
 
   test('no separator when only ours are listed', () => {
     assert.deepEqual(mixedItems([], [reply, page]), [reply, page]);
+  });
+});
+
+describe('two of the agent\'s items that read alike are told apart by their ids, wherever they are offered', () => {
+  test('readAlike: alike by the look-alike key, or reading as nothing; the rest are not', () => {
+    assert.deepEqual(readAlike(['Allow', 'Deny', 'ALLOW', 'Allow\u202e', 'Aliow', '\u200b', 'Once']), [true, false, true, true, true, true, false]);
+    assert.deepEqual(readAlike(['Allow', 'Deny']), [false, false]);
+  });
+
+  test('the quick input names each with its id, and leaves the others as the agent wrote them', () => {
+    const agent: Array<AgentItem<string>> = [
+      { id: 'allow_once', label: 'Allow', value: 'allow_once' },
+      { id: 'allow_always', label: 'Allow', value: 'allow_always' },
+      { id: 'deny', label: 'Deny', value: 'deny' },
+    ];
+    const labels = mixedItems(agent, []).map((item) => ('label' in item ? item.label : ''));
+    assert.deepEqual(labels, ['Allow (from the agent: id allow_once)', 'Allow (from the agent: id allow_always)', 'Deny']);
+    assert.equal(new Set(labels).size, labels.length, 'every row reads differently');
   });
 });

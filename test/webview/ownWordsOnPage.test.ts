@@ -44,6 +44,23 @@ describe('request page: agent options beside our buttons', chromiumSuite(), () =
     assert.doesNotMatch(body, REORDERING, 'no reordering control reaches the page');
   });
 
+  test('two options or two choices that read alike are each named with the id they send, as in the quick input', async () => {
+    const page = await open(viewOf(requestEvent({
+      kind: 'permission', prompt: 'Run the migration?',
+      options: [{ id: 'allow_once', label: 'Allow' }, { id: 'allow_always', label: 'Allow' }, { id: 'deny', label: 'Deny' }],
+    })));
+    assert.deepEqual(await page.page.locator('vscode-button[data-option]').allInnerTexts(),
+      ['Allow (from the agent: id allow_once)', 'Allow (from the agent: id allow_always)', 'Deny']);
+    const form = await open(viewOf(requestEvent({
+      kind: 'form', prompt: 'Where?',
+      fields: [{ id: 'env', type: 'select', label: 'Environment', choices: [{ id: 'prod-eu', label: 'Prod' }, { id: 'prod-us', label: 'PROD' }, { id: 'dev', label: 'Dev' }] }],
+    })));
+    const body = await form.page.locator('body').innerText();
+    assert.match(body, /Prod \(from the agent: id prod-eu\)/);
+    assert.match(body, /PROD \(from the agent: id prod-us\)/);
+    assert.doesNotMatch(body, /Dev \(from the agent/);
+  });
+
   const submits = async (page: WebviewPage) => (await page.posted()).filter((m) => m['type'] === 'submit');
 
   test('such an option asks before it is sent, as in the quick input; Back sends nothing, and a second Enter is Back', async () => {
