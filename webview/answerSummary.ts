@@ -5,6 +5,7 @@ import { withheldChoiceLabel, withheldOptionLabel } from '../src/shared/withheld
 import { el } from './dom';
 import type { SendHow } from './sendConfirmation';
 import { withoutReordering } from '../src/base/invisibleText';
+import { readAlike } from '../src/answer/ownItems';
 
 /** What was sent: the answer that went out from this page and how, or an answer kept in the history with the host's note on it. */
 export type SentAnswer = { answer: Answer } & (SendHow | { note?: string | undefined });
@@ -39,11 +40,13 @@ function answerRows(request: PageRequest, sent: Answer): HTMLElement {
   const list = el('dl', {});
   // Ids and values are the agent's: drawn without the bidi controls that reorder them (src/base/invisibleText.ts).
   const row = (term: string, value: string) => list.append(el('dt', {}, withoutReordering(term)), el('dd', {}, withoutReordering(value)));
+  // Named as the page's buttons and choices name them: one that reads like another with its id (ownItems.ts readAlike).
+  const named = (label: string, id: string, alike: boolean | undefined) => (alike ? l10n.t('{0} (from the agent: id {1})', label, id) : label);
   if (sent.option !== undefined) {
     const index = request.options.findIndex((o) => o.id === sent.option);
     const option = request.options[index];
     // An agent's record may name an option the request never offered.
-    row(l10n.t('Option'), option && option.label.honesty !== 'structural' ? option.label.text
+    row(l10n.t('Option'), option && option.label.honesty !== 'structural' ? named(option.label.text, option.id, readAlike(request.options.map((o) => o.label.text))[index])
       : option ? withheldOptionLabel(index + 1, sent.option) : l10n.t('{0} (not one of the options offered)', sent.option));
   }
   if (sent.text !== undefined) row(sent.option !== undefined ? l10n.t('Reason') : l10n.t('Reply'), sent.text);
@@ -53,8 +56,9 @@ function answerRows(request: PageRequest, sent: Answer): HTMLElement {
     const term = field.label.honesty === 'structural' ? l10n.t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
     const shown = (one: unknown): string => {
       if (typeof one === 'boolean') return one ? l10n.t('Yes') : l10n.t('No');
-      const choice = field.choices.find((c) => c.id === one);
-      if (choice) return choice.label.honesty === 'structural' ? withheldChoiceLabel(choice.id) : choice.label.text;
+      const at = field.choices.findIndex((c) => c.id === one);
+      const choice = field.choices[at];
+      if (choice) return choice.label.honesty === 'structural' ? withheldChoiceLabel(choice.id) : named(choice.label.text, choice.id, readAlike(field.choices.map((c) => c.label.text))[at]);
       return String(one);
     };
     row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));

@@ -51,6 +51,15 @@ describe('request page: agent options beside our buttons', chromiumSuite(), () =
     })));
     assert.deepEqual(await page.page.locator('vscode-button[data-option]').allInnerTexts(),
       ['Allow (from the agent: id allow_once)', 'Allow (from the agent: id allow_always)', 'Deny']);
+    // What was sent is named as the button was.
+    await page.page.locator('vscode-button[data-option="allow_always"]').click();
+    const submit = await page.waitForPosted((m) => m['type'] === 'submit');
+    assert.deepEqual(submit['answer'], { option: 'allow_always' });
+    await page.post({ type: 'outcome', submitId: String(submit['submitId']), phase: 'accepted', message: 'claude-code accepted the answer.' });
+    await page.post({ type: 'update', status: 'resolved', resolution: 'answered', reachability: { state: 'reachable' }, now: Date.now() });
+    const summary = page.page.locator('.summary');
+    await summary.waitFor({ state: 'visible' });
+    assert.match(await summary.innerText(), /Allow \(from the agent: id allow_always\)/);
     const form = await open(viewOf(requestEvent({
       kind: 'form', prompt: 'Where?',
       fields: [{ id: 'env', type: 'select', label: 'Environment', choices: [{ id: 'prod-eu', label: 'Prod' }, { id: 'prod-us', label: 'PROD' }, { id: 'dev', label: 'Dev' }] }],
