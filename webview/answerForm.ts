@@ -8,7 +8,7 @@ import { optionPassesForOurs, readAlike } from '../src/answer/ownItems';
 import { fieldProblemText } from '../src/shared/problemWords';
 import { fieldAsksForSecret, maskStoredText, requestAsksForSecret, setStoredSecretValues, wordsAskForSecret } from '../src/aep/secretAsking';
 import type { SendingBlock } from '../src/aep/reachability';
-import { withheldOptionLabel } from '../src/shared/withheldLabelWords';
+import { agentItemWithId, withheldOptionLabel } from '../src/shared/withheldLabelWords';
 import type { FieldDraft, PageRequest, WebviewState } from '../src/shared/webviewMessages';
 import { answerSummary } from './answerSummary';
 import { el } from './dom';
@@ -319,7 +319,7 @@ export class AnswerArea {
         const mimic = optionPassesForOurs(words);
         // The id is the agent's too: drawn without the bidi controls that reorder it (src/base/invisibleText.ts).
         const shownId = withoutReordering(option.id);
-        const label = words === undefined ? withheldOptionLabel(index + 1, shownId) : mimic || alike[index] ? l10n.t('{0} (from the agent: id {1})', words, shownId) : words;
+        const label = words === undefined ? withheldOptionLabel(index + 1, shownId) : mimic || alike[index] ? agentItemWithId(words, shownId) : words;
         const b = button(label, index === 0 ? 'primary' : 'secondary', () => (mimic && words !== undefined ? this.confirmMimic(words, option.id, b) : this.sendOption(option.id)));
         b.dataset['option'] = option.id;
         this.buttons.push(b);

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Answer } from '../src/aep/attention';
 import type { PageRecorded, PageRequest } from '../src/shared/webviewMessages';
-import { withheldChoiceLabel, withheldOptionLabel } from '../src/shared/withheldLabelWords';
+import { agentItemWithId, withheldChoiceLabel, withheldOptionLabel } from '../src/shared/withheldLabelWords';
 import { el } from './dom';
 import type { SendHow } from './sendConfirmation';
 import { withoutReordering } from '../src/base/invisibleText';
@@ -41,7 +41,7 @@ function answerRows(request: PageRequest, sent: Answer): HTMLElement {
   // Ids and values are the agent's: drawn without the bidi controls that reorder them (src/base/invisibleText.ts).
   const row = (term: string, value: string) => list.append(el('dt', {}, withoutReordering(term)), el('dd', {}, withoutReordering(value)));
   // Named as the page's buttons and choices name them: one that reads like another with its id (ownItems.ts readAlike).
-  const named = (label: string, id: string, alike: boolean | undefined) => (alike ? l10n.t('{0} (from the agent: id {1})', label, id) : label);
+  const named = (label: string, id: string, alike: boolean | undefined) => (alike ? agentItemWithId(label, id) : label);
   if (sent.option !== undefined) {
     const index = request.options.findIndex((o) => o.id === sent.option);
     const option = request.options[index];
@@ -54,11 +54,12 @@ function answerRows(request: PageRequest, sent: Answer): HTMLElement {
     const value = sent.values?.[field.spec.id];
     if (value === undefined) return;
     const term = field.label.honesty === 'structural' ? l10n.t('Question {0} ({1})', index + 1, field.spec.id) : field.label.text;
+    const alike = readAlike(field.choices.map((c) => c.label.text));
     const shown = (one: unknown): string => {
       if (typeof one === 'boolean') return one ? l10n.t('Yes') : l10n.t('No');
       const at = field.choices.findIndex((c) => c.id === one);
       const choice = field.choices[at];
-      if (choice) return choice.label.honesty === 'structural' ? withheldChoiceLabel(choice.id) : named(choice.label.text, choice.id, readAlike(field.choices.map((c) => c.label.text))[at]);
+      if (choice) return choice.label.honesty === 'structural' ? withheldChoiceLabel(choice.id) : named(choice.label.text, choice.id, alike[at]);
       return String(one);
     };
     row(term, Array.isArray(value) ? value.map(shown).join(', ') : shown(value));

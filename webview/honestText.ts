@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { PageText } from '../src/shared/webviewMessages';
 import { el } from './dom';
-import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel } from '../src/shared/withheldLabelWords';
+import { agentItemWithId, choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel } from '../src/shared/withheldLabelWords';
 import { sentenceNodes, slot, SLOTS } from './l10n';
 import { withoutReordering } from '../src/base/invisibleText';
 
@@ -36,7 +36,7 @@ export function choiceLabel(label: PageText, index: number, choiceId: string, al
       el('span', { class: 'meta' }, ' ', ...sentenceNodes(choiceIdNote(slot(0)), el('code', {}, withoutReordering(choiceId)))),
     );
   }
-  return el('span', { class: 'agent-text' }, alike ? l10n.t('{0} (from the agent: id {1})', label.text, withoutReordering(choiceId)) : label.text);
+  return el('span', { class: 'agent-text' }, alike ? agentItemWithId(label.text, withoutReordering(choiceId)) : label.text);
 }
 
 export function promptBlock(prompt: PageText, capture: string): HTMLElement {

@@ -15,7 +15,7 @@ import { distinctOptions, readAlike, readsLikeOurs } from '../answer/ownItems';
 import { ownActionWords } from '../shared/ownActionWords';
 import { credentialName } from '../shared/credentialNames';
 import { fieldHint } from '../shared/fieldWords';
-import { choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel, withheldOptionLabel } from '../shared/withheldLabelWords';
+import { agentItemWithId, choiceIdNote, fieldIdNote, withheldChoiceLabel, withheldFieldLabel, withheldOptionLabel } from '../shared/withheldLabelWords';
 import { fieldProblemText } from '../shared/problemWords';
 import type { FieldDraft } from '../shared/webviewMessages';
 import { agentName, kindLabel } from './describe';
@@ -148,7 +148,7 @@ export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: Readonly
   // Two of the agent's items that read alike are told apart by their ids too (ownItems.ts readAlike).
   const alike = readAlike(agent.map((item) => item.label));
   const theirs = agent.map((item, index): ListItem<V> => ({
-    label: alike[index] || readsLikeOurs(item.label, own) ? l10n.t('{0} (from the agent: id {1})', item.label, piece(item.id, PIECES.kind)) : item.label,
+    label: alike[index] || readsLikeOurs(item.label, own) ? agentItemWithId(item.label, piece(item.id, PIECES.kind)) : item.label,
     value: item.value,
   }));
   if (theirs.length === 0) return [...ours];

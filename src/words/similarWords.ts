@@ -5,7 +5,7 @@
 // so before anything the agent wrote. No vscode import, so they are built
 // and tested in plain Node.
 import * as l10n from '@vscode/l10n';
-import { withheldOptionLabel } from '../shared/withheldLabelWords';
+import { agentItemWithId, withheldOptionLabel } from '../shared/withheldLabelWords';
 import { optionPassesForOurs } from '../answer/ownItems';
 import type { SimilarGroup, SimilarOption } from '../answer/similarRequests';
 import type { AttentionItem } from '../inbox/inbox';
@@ -35,7 +35,7 @@ export function similarOptionName(option: SimilarOption): string {
   if (option.label === undefined) return withheldOptionLabel(option.position, id);
   const words = similarOptionWords(option.label);
   // Words that read like one of ours (the registry) say whose they are, as the quick input's do.
-  return optionPassesForOurs(option.label) ? l10n.t('{0} (from the agent: id {1})', words, id) : words;
+  return optionPassesForOurs(option.label) ? agentItemWithId(words, id) : words;
 }
 
 /** The pick of the option: the words, then the id; with withheld labels, the title says so before any item. */
