@@ -55,12 +55,12 @@ export function activate(context: vscode.ExtensionContext): AepAttentionApi {
   context.subscriptions.push(log);
   const fromEnvironment = environmentToken(process.env);
   const settings = new SettingsService(fromEnvironment ? process.env['AEP_HUB']?.trim() : undefined, log.for('settings'));
-  const tokens = new TokenStore(context.secrets, fromEnvironment, askToUseOriginToken);
-  // Made before the hubs: after a reload its kept sends are what says an agent's record answers ours (hubs.ts `recorded`).
-  const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
   const secretValues = new AlwaysSecretValues(context.secrets, log.for('secrets'));
   context.subscriptions.push(secretValues);
   secretValues.start();
+  const tokens = new TokenStore(context.secrets, fromEnvironment, askToUseOriginToken, (token) => secretValues.maskHubToken(token));
+  // Made before the hubs: after a reload its kept sends are what says an agent's record answers ours (hubs.ts `recorded`).
+  const history = new AnswerHistory(context.workspaceState, log.for('history'), { limits: () => settings.value.history });
   const hubs = new Hubs(settings, tokens, context.workspaceState, log, {
     keptSends: (hub, itemKey) => history.sentAnswers(hub, itemKey), redaction: () => secretValues.redaction(), loaded: () => secretValues.loaded(),
     partNotLoaded: tellNotLoaded,

@@ -25,9 +25,9 @@ export interface RedactionOptions {
   /** Rule (c): the user's home directory. `/home/<user>`, `/Users/<user>` and `C:\Users\<user>` are replaced whatever it is. */
   home?: string | undefined;
   /**
-   * Rule (b): values the operator lists as secret (environment variables,
-   * config keys). This extension has no such setting today, so it passes
-   * none; the option is honoured for the conformance corpus and for when it does.
+   * Rule (b): values listed as secret. The host passes the person's
+   * always-secret values and the hub tokens it holds
+   * (src/app/hubs/alwaysSecretValues.ts); the conformance corpus its own.
    */
   secretValues?: readonly string[] | undefined;
   /** Rule (d), emails and phone numbers: on unless `false` (§9.4 "ON by default, operator-disableable"). */

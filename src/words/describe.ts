@@ -2,6 +2,8 @@ import * as l10n from '@vscode/l10n';
 import type { AttentionItem } from '../inbox/inbox';
 import { textHonesty } from '../aep/labels';
 import { sourceHost } from '../aep/envelope';
+import { foldNearLooking } from '../base/lookAlikes';
+import { readingKey } from '../base/readingKey';
 import { piece, PIECES } from './untrustedText';
 import { withheldText } from './withheldWords';
 
@@ -9,9 +11,21 @@ import { withheldText } from './withheldWords';
 // Agent text enters a sentence only as a capped, inert piece; the surface that shows the
 // sentence sanitises it whole again (surfaces.ts).
 
-/** The agent's name as it may appear inside a sentence. */
+/** Our product's name, as written and in the person's language. */
+const productNames = () => ['AEP Attention', l10n.t('AEP Attention')];
+/** Letters and digits only, look-alikes folded: "AEP-Attention", "aep attentіon" (Cyrillic і) and "AEPAttention" are one. */
+const nameKey = (text: string) => foldNearLooking(readingKey(text)).replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * The agent's name as it may appear inside a sentence. A name holding our
+ * product's name is quoted as the agent's: "agent “AEP Attention cannot
+ * connect”: the hub refused the token…" cannot pass for our own
+ * "AEP Attention cannot connect: …" toast, which asks for a hub's token.
+ */
 export function agentName(agent: string): string {
-  return piece(agent, PIECES.agent);
+  const name = piece(agent, PIECES.agent);
+  const key = nameKey(name);
+  return productNames().some((product) => key.includes(nameKey(product))) ? l10n.t('agent “{0}”', name) : name;
 }
 
 export function sessionName(session: string): string {

@@ -9,6 +9,8 @@ import { Emitter } from '../../src/base/emitter';
 import { Hubs, type HubsOptions } from '../../src/app/hubs/hubs';
 import { AlwaysSecretValues, type SecretValueStorage } from '../../src/app/hubs/alwaysSecretValues';
 import { hubList } from '../../src/app/hubs/hubList';
+import { tokenKeyOf, TokenStore } from '../../src/app/hubs/tokens';
+import { SECRET_MARK } from '../../src/aep/redaction';
 import type { Settings } from '../../src/ui/services/settings';
 import { startHub } from '../peers/hub/hub';
 import { freshSession } from '../support/events';
@@ -78,6 +80,55 @@ test('while the always-secret values are being read, no hub is connected, nor it
   } finally {
     slow.hubs.dispose();
     control.hubs.dispose();
+    values.dispose();
+    await target.close();
+    await hub.close();
+  }
+});
+
+test("a hub token typed into an agent's plain question is not sent: the pipeline shows it replaced, and sending redacted sends the mark", async () => {
+  const hub = await startHub({ port: 0, token: TOKEN });
+  const target = await ScriptedTarget.start(hub.url, TOKEN, freshSession('token-question'));
+  // An agent that asks in our product's words for the token (an agent can word its prompt as it likes).
+  const requestId = target.raise({ kind: 'input', prompt: 'AEP Attention cannot connect: the hub refused the token (HTTP 401). Enter the right one?' });
+  const stored = new Map<string, string>();
+  const storage: SecretValueStorage = {
+    get: (key) => Promise.resolve(stored.get(key)),
+    store: (key, value) => Promise.resolve(void stored.set(key, value)),
+    delete: (key) => Promise.resolve(void stored.delete(key)),
+    onDidChange: () => ({ dispose: () => undefined }),
+  };
+  const values = new AlwaysSecretValues(storage, new RecordingLogger());
+  values.start();
+  const tokens = new TokenStore(storage, undefined, () => Promise.resolve(false), (token) => values.maskHubToken(token));
+  const key = tokenKeyOf(hub.url);
+  assert.ok(key);
+  await tokens.set(key, TOKEN);
+  const settings = { value: settingsFor(hub.url), onDidChange: new Emitter<Settings>().event };
+  const log = new RecordingLogger();
+  const hubs = new Hubs(settings, tokens, new MemoryMemento(), { for: () => log }, { client: { backoffBaseMs: 50, backoffCapMs: 200 }, redaction: () => values.redaction(), loaded: () => values.loaded() });
+  hubs.start();
+  try {
+    const find = () => hubs.visibleItems().find((item) => item.requestId === requestId);
+    await waitUntil(() => find() !== undefined, 'the request in the window', 5_000, () => log.lines.join('\n'));
+    const item = find()!;
+    await waitUntil(() => hubs.reachability(item).state === 'reachable', 'the agent in the roster');
+    const typed = hubs.answer('quick-input', item, { text: TOKEN }, { redaction: values.redaction() });
+    assert.equal(typed.kind, 'refused', 'the token went out as typed');
+    assert.ok(typed.kind === 'refused' && typed.refusal.code === 'would-redact');
+    assert.deepEqual(typed.refusal.changes.map((change) => change.replacements.map((r) => r.rule)), [['configured']], 'the person is shown the token would be replaced');
+    const shown = typed.refusal.changes[0]?.redacted;
+    assert.equal(shown, SECRET_MARK, 'what "Send redacted" sends');
+    const redacted = hubs.answer('quick-input', item, { text: shown }, { redaction: values.redaction() });
+    assert.equal(redacted.kind, 'sending');
+    const command = await target.nextCommand();
+    const data = command.value['data'] as { answer: { text: string } };
+    assert.equal(data.answer.text, SECRET_MARK);
+    assert.equal(command.value['capture'], 'redacted');
+    assert.doesNotMatch(JSON.stringify(target.commands().map((c) => c.value)), new RegExp(TOKEN), 'no command carries the token');
+    assert.doesNotMatch(log.lines.join('\n'), new RegExp(TOKEN), 'nor does the log');
+  } finally {
+    hubs.dispose();
     values.dispose();
     await target.close();
     await hub.close();

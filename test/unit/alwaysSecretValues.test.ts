@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readSecretValues, writeSecretValues } from '../../src/aep/alwaysSecret';
+import { redactText, SECRET_MARK } from '../../src/aep/redaction';
 import { maskStoredText } from '../../src/aep/secretAsking';
 import { Emitter } from '../../src/base/emitter';
 import { afterLoaded, AlwaysSecretValues, type SecretValueStorage } from '../../src/app/hubs/alwaysSecretValues';
@@ -105,5 +106,31 @@ test('a failed read is logged and leaves the values unknown until a later read s
   storage.reads[1]?.resolve(writeSecretValues([SECRET]));
   assert.equal(await settled(values.loaded()), true);
   assert.deepEqual(values.redaction().secretValues, [SECRET]);
+  values.dispose();
+});
+
+test("a hub token this window holds is masked as the person's values are, before and after they are read, and is never listed or stored with them", async () => {
+  const storage = new SlowStorage();
+  const values = new AlwaysSecretValues(storage, new RecordingLogger());
+  values.start();
+  const TOKEN = 'hub-token-7f3a9c';
+  values.maskHubToken(TOKEN);
+  values.maskHubToken('abc');
+  storage.reads[0]?.resolve(writeSecretValues([SECRET]));
+  await values.loaded();
+  const typed = `here it is: ${TOKEN}, and ${SECRET}`;
+  assert.equal(redactText(typed, values.redaction()).text, `here it is: ${SECRET_MARK}, and ${SECRET_MARK}`, 'what is sent');
+  assert.equal(maskStoredText(typed), `here it is: ${SECRET_MARK}, and ${SECRET_MARK}`, 'what drafts and the history keep');
+  assert.equal(maskStoredText('abc'), 'abc', 'a token too short to mask without replacing words is left');
+  const LATER = 'second-hub-token-5521';
+  values.maskHubToken(LATER);
+  assert.equal(maskStoredText(LATER), SECRET_MARK, 'a token read after the values is masked from then on');
+  assert.deepEqual(values.redaction().secretValues, [SECRET, TOKEN, LATER]);
+  assert.equal(values.count, 1, 'the count the commands word is the listed values');
+  await values.add('another-secret-value');
+  assert.deepEqual(readSecretValues(storage.stored.get(KEY)).values, [SECRET, 'another-secret-value'], 'no token is written into the list');
+  assert.equal(maskStoredText(TOKEN), SECRET_MARK, 'adding a value keeps the tokens masked');
+  await values.clear();
+  assert.deepEqual(values.redaction().secretValues, [TOKEN, LATER], 'clearing the list leaves the tokens masked');
   values.dispose();
 });

@@ -190,7 +190,12 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // An agent's own member named as an unshowable request's reason dropped from what a hub sends
 // (bounds.ts: the reason is worded as ours), the inbox told which events are its own restored
 // ones: +180 bytes, 280,139 -> 280,319. Tried first: nothing smaller names where an event came from.
-const ACTIVATION_BUDGET_BYTES = 281_100;
+// The hub tokens this window holds masked as always-secret values (alwaysSecretValues.ts
+// maskHubToken, told by tokens.ts), and an agent name holding our product's name quoted as the
+// agent's (describe.ts agentName): +551 bytes, 280,814 -> 281,365. Tried first: listing the
+// tokens with the person's values in secret storage, which would write them a second time and
+// count them as the person's; the name rule reuses readingKey and the look-alike fold already loaded.
+const ACTIVATION_BUDGET_BYTES = 281_400;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -264,7 +269,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // Two of the agent's items that read alike named with their ids in the quick input (ownItems.ts readAlike, asked by
 // inlineWords.ts mixedItems): +169 at activation, 280,787; 400,309 in all. Tried first: the sentence the quick input
 // already has for an item that reads like ours, so no new words.
-const EXTENSION_TOTAL_BUDGET_BYTES = 400_400;
+// Hub tokens masked and an agent's name holding ours quoted (above, all of it at activation): +551, 400,887.
+const EXTENSION_TOTAL_BUDGET_BYTES = 400_900;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -50,7 +50,8 @@ class Person {
 
 function makeStore(env?: NodeJS.ProcessEnv, person = new Person(false)) {
   const secrets = new MemorySecrets();
-  return { secrets, person, tokens: new TokenStore(secrets as unknown as vscode.SecretStorage, env ? environmentToken(env) : undefined, person.consent) };
+  const seen: string[] = [];
+  return { secrets, person, seen, tokens: new TokenStore(secrets as unknown as vscode.SecretStorage, env ? environmentToken(env) : undefined, person.consent, (token) => seen.push(token)) };
 }
 
 const ORIGIN_KEY = 'aepAttention.token:https://proxy.example.com';
@@ -163,5 +164,16 @@ describe('TokenStore', () => {
     secrets.values.set(ORIGIN_KEY, 'filed-by-origin');
     assert.deepEqual(await tokens.get(TEAM_A), { token: 'from-env', from: 'environment' });
     assert.deepEqual(person.asked, []);
+  });
+
+  test('every token the store hands out or files is told to what masks answers: set, read, agreed from the origin, from the environment', async () => {
+    const { tokens, secrets, seen } = makeStore({ AEP_HUB: 'https://env.example.com', AEP_TOKEN: 'from-env' }, new Person(true));
+    assert.deepEqual(seen, ['from-env'], 'the environment token, before any connection reads it');
+    await tokens.set(TEAM_A, 'typed-token');
+    await secrets.store(ORIGIN_KEY, 'origin-token');
+    await tokens.get(TEAM_B);
+    await secrets.store('aepAttention.token:https://proxy.example.com/teamC', 'other-window-token');
+    await tokens.get(keyOf('https://proxy.example.com/teamC'));
+    assert.deepEqual(seen, ['from-env', 'typed-token', 'origin-token', 'other-window-token']);
   });
 });

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { addSecretValue, readSecretValues, writeSecretValues, type AddSecretValue } from '../../aep/alwaysSecret';
+import { addSecretValue, MIN_SECRET_VALUE_LENGTH, readSecretValues, writeSecretValues, type AddSecretValue } from '../../aep/alwaysSecret';
 import type { RedactionOptions } from '../../aep/redaction';
 import { setStoredSecretValues } from '../../aep/secretAsking';
 import { describeError, type Logger } from '../../base/logger';
@@ -40,10 +40,18 @@ export function afterLoaded<A extends unknown[]>(values: Pick<AlwaysSecretValues
  * a hub sends is shown, notified, kept or answered before), the commands and
  * a page restored after a reload. `redaction()` before then is a mistake and
  * throws rather than mask with nothing.
+ *
+ * The hub tokens this window reads or files are masked as the listed values
+ * are, without being listed (`maskHubToken`): a person who types a hub's
+ * token into an agent's plain question (one asking in our words for "the
+ * token") sends `[REDACTED:secret]`, not the token, at capture `redacted`,
+ * and no draft, history entry or export keeps it.
  */
 export class AlwaysSecretValues extends Disposable {
   /** Undefined until the first read succeeds. */
   private list: string[] | undefined;
+  /** Hub tokens seen in this window (tokens.ts), masked with the list for the window's life, never stored with it. */
+  private readonly hubTokens = new Set<string>();
   private readonly first: Promise<void>;
   private markLoaded!: () => void;
 
@@ -87,19 +95,34 @@ export class AlwaysSecretValues extends Disposable {
   /** What the pipeline runs with, and what every store masks with. */
   private use(values: string[]): void {
     this.list = values;
-    setStoredSecretValues(values);
+    setStoredSecretValues(this.masked(values));
     this.markLoaded();
   }
 
-  /** How many there are; 0 until they are loaded (the commands that word it wait for `loaded()`). */
+  private masked(values: readonly string[]): string[] {
+    return [...values, ...[...this.hubTokens].filter((token) => !values.includes(token))];
+  }
+
+  /**
+   * Masks a hub token from now on, wherever the values are masked. A token
+   * shorter than a listed value may be would replace ordinary words, and is
+   * left (no hub issues such tokens).
+   */
+  maskHubToken(token: string): void {
+    if ([...token].length < MIN_SECRET_VALUE_LENGTH || this.hubTokens.has(token)) return;
+    this.hubTokens.add(token);
+    if (this.list) setStoredSecretValues(this.masked(this.list));
+  }
+
+  /** How many the person listed (hub tokens are not counted); 0 until they are loaded (the commands that word it wait for `loaded()`). */
   get count(): number {
     return this.list?.length ?? 0;
   }
 
-  /** The pipeline's options: the user's home (rule c) and these values (rule b). Only after `loaded()`. */
+  /** The pipeline's options: the user's home (rule c) and these values with the hub tokens (rule b). Only after `loaded()`. */
   redaction(): RedactionOptions {
     if (!this.list) throw new Error('always-secret values not read yet');
-    return { home: homedir(), secretValues: [...this.list] };
+    return { home: homedir(), secretValues: this.masked(this.list) };
   }
 
   async add(value: string): Promise<AddSecretValue> {

@@ -68,7 +68,11 @@ export class TokenStore {
     private readonly secrets: SecretValueStorage,
     private readonly fromEnvironment: EnvironmentToken | undefined,
     private readonly consent: OriginTokenConsent,
-  ) {}
+    /** Told every token this store hands out or files, so answers mask it (alwaysSecretValues.ts maskHubToken). */
+    private readonly seen: (token: string) => void = () => undefined,
+  ) {
+    if (fromEnvironment) seen(fromEnvironment.token);
+  }
 
   /** Fires with the key (a base URL or an origin) whose token was set or cleared. */
   readonly onDidChange = (listener: (key: string) => void) =>
@@ -82,6 +86,12 @@ export class TokenStore {
    * once per hub while a question is open).
    */
   async get(key: TokenKey): Promise<{ token: string; from: TokenFrom } | undefined> {
+    const found = await this.find(key);
+    if (found) this.seen(found.token);
+    return found;
+  }
+
+  private async find(key: TokenKey): Promise<{ token: string; from: TokenFrom } | undefined> {
     const own = await this.secrets.get(KEY_PREFIX + key.base);
     if (own) return { token: own, from: 'hub' };
     if (this.fromEnvironment?.base === key.base) return { token: this.fromEnvironment.token, from: 'environment' };
@@ -110,6 +120,7 @@ export class TokenStore {
 
   set(key: TokenKey, token: string): PromiseLike<void> {
     this.refused.delete(key.base);
+    this.seen(token);
     return this.secrets.store(KEY_PREFIX + key.base, token);
   }
 
