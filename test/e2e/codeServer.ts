@@ -1,8 +1,8 @@
 // End-to-end harness: the REAL VS Code workbench (code-server, VS Code 1.139 on
 // Node 24) driven by Debian's headless Chromium through playwright-core.
 //
-// scripts/e2e/setup.sh installs code-server and Node 24 into .cache/e2e/ and
-// records where they are in .cache/e2e/e2e.json (test/support/harness.ts reads it).
+// scripts/e2e/setup.sh installs code-server and Node 24 once per user and version
+// and records where they are in .cache/e2e/e2e.json (test/support/harness.ts reads it).
 // Nothing here reaches past loopback: code-server binds 127.0.0.1, Chromium runs
 // with its background networking off and every host name but loopback unresolvable.
 import { spawn, type ChildProcess } from 'node:child_process';
