@@ -80,6 +80,12 @@ export class EventIntake {
       else if (outcome.reason === 'position-taken') this.positionTaken(event, outcome.taken, outcome.first);
       else {
         this.counts.duplicatesDropped++;
+        if (outcome.changed?.first) {
+          this.report(
+            `${event.agent} sent request ${JSON.stringify(event.id)} in session ${event.session ?? ''} (${event.source}) again with other content: ` +
+              'the first stands (AEP-0001 §7: deduplicated by source and id); a changed request needs a new id. Further ones are counted, not reported',
+          );
+        }
         // A resent command's target re-emits its recorded ack (AEP-0004 §3): the same event, and only it settles the command.
         if (isAck) this.settle(event);
       }

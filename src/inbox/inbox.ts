@@ -7,6 +7,7 @@ import type { CaptureLevel } from '../aep/levels';
 import { isOpenStatus, NO_ROUTERS, type AttentionItem, type AttentionStatus, type InboxChange } from './attentionItem';
 import { BoundedKeySet } from '../base/boundedKeySet';
 import { describeBytes } from '../base/byteSize';
+import { canonicalJson } from '../base/json';
 import { DeadlineNotes } from './deadlines';
 import { MemoryBudget, type Reclaimable } from './memoryBudget';
 import { ParkedEvents } from './parkedEvents';
@@ -24,7 +25,12 @@ export type { PositionTaken } from './sessionIndex';
 export type { AgentStatus } from './agentStatuses';
 
 export type ApplyOutcome =
-  | { applied: false; reason: 'duplicate' }
+  /**
+   * Its `(source, id)` was applied already (AEP-0001 dedupes by it). `changed`: a request still held
+   * came again with other content, which is not applied either; `first` when it is the first such
+   * for the request, the one to report.
+   */
+  | { applied: false; reason: 'duplicate'; changed?: { first: boolean } }
   /**
    * Another event of its emitter's session holds its `(epoch, seq)` (AEP-0001
    * §7.2): the first stands. `first`: the session's first such refusal, the
@@ -108,6 +114,8 @@ export class Inbox {
   private readonly budget: MemoryBudget;
   private readonly sessions: SessionIndex;
   private readonly items = new Map<string, AttentionItem>();
+  /** Requests that came again with other content, said once each (`duplicate`). */
+  private readonly changedAgain = new WeakSet<AttentionItem>();
   /** Open items per `(source, session)`, so a session's end does not scan every item. */
   private readonly openBySession = new Map<string, Set<AttentionItem>>();
   private readonly closedOrder: string[] = [];
@@ -204,7 +212,7 @@ export class Inbox {
     // A request past what is shown stays, as one that cannot be answered here, so its person sees it.
     if (refused !== undefined && !refused.kept) return { applied: false, reason: 'refused', problem: refused.problem };
     const key = dedupeKey(event);
-    if (this.seen.has(key)) return { applied: false, reason: 'duplicate' };
+    if (this.seen.has(key)) return this.duplicate(event);
     // An emitter's position is applied once: past the `(source, id)` window (a full replay is
     // longer than it) and across a reload, the position says what was applied already.
     const position = event.session !== undefined && event.seq !== undefined ? { epoch: epochOf(event), seq: event.seq } : undefined;
@@ -622,6 +630,15 @@ export class Inbox {
     if (event.cause === undefined) return [];
     const hop = this.resolveCause(event);
     return hop?.cause !== undefined && hop.type.startsWith('control.') ? [event.cause, hop.cause] : [event.cause];
+  }
+
+  /** A redelivery, or a request sent again under its id with other content, which the first stands for. */
+  private duplicate(event: AepEvent): ApplyOutcome {
+    const held = event.type === 'attention.requested' && event.session !== undefined ? this.lookup(event.session, event.id, event.source) : undefined;
+    if (held === undefined || held.requestEvent === event || canonicalJson(held.requestEvent.data) === canonicalJson(event.data)) return { applied: false, reason: 'duplicate' };
+    const first = !this.changedAgain.has(held);
+    this.changedAgain.add(held);
+    return { applied: false, reason: 'duplicate', changed: { first } };
   }
 
   private lookup(session: string, requestId: string, source?: string): AttentionItem | undefined {

@@ -33,8 +33,10 @@ export function sessionName(session: string): string {
 }
 
 export function kindLabel(item: Readonly<AttentionItem>): string {
-  const kind = item.request?.kind ?? 'request';
+  const kind = item.request?.kind;
   switch (kind) {
+    case undefined:
+      return l10n.t('request');
     case 'permission':
       return l10n.t('permission');
     case 'form':
@@ -46,8 +48,9 @@ export function kindLabel(item: Readonly<AttentionItem>): string {
     case 'auth':
       return l10n.t('sign-in');
     default:
-      // An unknown kind is the agent's word.
-      return piece(kind, PIECES.kind);
+      // An unknown kind is the agent's word, quoted as such: bare, "answered, waiting for the agent"
+      // would pass for our own status beside it in the inbox's row.
+      return l10n.t('kind “{0}”', piece(kind, PIECES.kind));
   }
 }
 

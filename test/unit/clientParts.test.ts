@@ -193,6 +193,28 @@ describe('EventIntake: per-session state is per (source, session) (AEP-0001 §5.
     intake.dispose();
   });
 
+  test('a request sent again under its id with other content is not applied, and is reported once: the first stands', () => {
+    const reported: string[] = [];
+    const inbox = new Inbox();
+    const intake = new EventIntake(inbox, new MemoryPositionStore(), new ControlSender(silentLogger), (message) => reported.push(message));
+    const first = makeRequest('main', 1, { prompt: 'Delete the build folder?' });
+    intake.take(first, false);
+    intake.take(structuredClone(first), false);
+    assert.deepEqual(reported, [], 'a redelivery of the same request says nothing');
+    const changed = { ...structuredClone(first), seq: 2, data: { ...(first.data as object), prompt: 'Delete the home folder?' } };
+    intake.take(changed, false);
+    intake.take({ ...changed, seq: 3, data: { ...changed.data, prompt: 'Delete everything?' } }, false);
+    assert.deepEqual(inbox.open().map((item) => item.request?.prompt), ['Delete the build folder?'], 'what is shown and answered is the first');
+    assert.equal(reported.length, 1, reported.join('\n'));
+    assert.match(reported[0] ?? '', new RegExp(`test-agent sent request "${first.id}" in session main .* again with other content: the first stands`));
+    assert.equal(intake.counts.duplicatesDropped, 3);
+    const reordered = makeRequest('main', 4, { prompt: 'Run it?', options: [{ id: 'y', label: 'Yes' }] });
+    intake.take(reordered, false);
+    intake.take({ ...reordered, data: Object.fromEntries(Object.entries(reordered.data as object).reverse()) }, false);
+    assert.equal(reported.length, 1, 'the same content with its members in another order is the same request');
+    intake.dispose();
+  });
+
   test('an emitter\'s session.ended forgets its position only', () => {
     const store = new MemoryPositionStore();
     const intake = new EventIntake(new Inbox(), store, new ControlSender(silentLogger), () => undefined);

@@ -6,12 +6,15 @@
 // surface asks). Before, an agent named "AEP Attention cannot connect" raised
 // a toast reading "AEP Attention cannot connect: the hub refused the token
 // (HTTP 401). Enter the right one?", our own connection failure word for
-// word. fast-check prints the seed on failure.
+// word. A kind this version does not know is quoted too: bare, "answered,
+// waiting for the agent" passed for our own status in the inbox's row.
+// fast-check prints the seed on failure.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { readingKey } from '../../src/base/readingKey';
-import { agentName } from '../../src/words/describe';
+import type { AttentionItem } from '../../src/inbox/inbox';
+import { agentName, kindLabel } from '../../src/words/describe';
 import { piece, PIECES } from '../../src/words/untrustedText';
 
 const PRODUCT = ['AEP Attention', 'aep attention', 'AEP-Attention', 'AEPAttention', 'AEP_attention', 'АЕР Аttention', 'ＡＥＰ Ａｔｔｅｎｔｉｏｎ', 'AEP Attentіon', 'AEP AttentIon'];
@@ -43,4 +46,15 @@ test('other names are shown as they are, ones that only share a word with ours t
   for (const name of ['claude-code', 'Codex', 'Kilo Code', 'attention-bot', 'AEP relay', 'Attention', 'aep-mcp']) {
     assert.equal(agentName(name), piece(name, PIECES.agent), name);
   }
+});
+
+test("a kind this version does not know is quoted as the agent's word; the kinds it knows are named in ours", () => {
+  const itemOfKind = (kind: string) => ({ request: { kind } }) as unknown as AttentionItem;
+  fc.assert(
+    fc.property(fc.oneof(fc.string(), fc.constantFrom('answered, waiting for the agent', 'permission ', 'Form', 'capture full')), (kind) => {
+      fc.pre(!['permission', 'form', 'input', 'review', 'auth'].includes(kind));
+      assert.equal(kindLabel(itemOfKind(kind)), `kind “${piece(kind, PIECES.kind)}”`);
+    }),
+  );
+  assert.deepEqual(['permission', 'form', 'input', 'review', 'auth'].map((kind) => kindLabel(itemOfKind(kind))), ['permission', 'form', 'question', 'review', 'sign-in']);
 });
