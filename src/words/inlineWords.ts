@@ -20,7 +20,7 @@ import { fieldProblemText } from '../shared/problemWords';
 import type { FieldDraft } from '../shared/webviewMessages';
 import { agentName, kindLabel } from './describe';
 import type { PickItem } from './pickItem';
-import { forSurface, piece, PIECES } from './untrustedText';
+import { forSurface, piece, PIECES, SURFACES, withRule } from './untrustedText';
 
 type FieldStep = Extract<InlineStep, { kind: 'field' }>;
 
@@ -160,10 +160,16 @@ export function mixedItems<V>(agent: ReadonlyArray<AgentItem<V>>, ours: Readonly
  * like any of our own words (the registry, ownActionWords.ts: this
  * notification's buttons, "Answer 3 Similar…", the inline answer's items,
  * which the person knows as this editor's; "Reply with text…" as a button
- * would send the agent's option at one click), nor like another option.
+ * would send the agent's option at one click), nor like another option, nor
+ * one whose label a button cuts: "Allow writes to /etc and all its su…"
+ * would be sent at one click with the rest of its words unread, and a toast
+ * has nowhere to show them. Such an option is answered from "Answer" or the
+ * page, which name it in full.
  */
 export function optionButtons<T extends { label: string }>(options: readonly T[]): T[] {
-  return distinctOptions(options, [], (label) => forSurface('notificationButton', label));
+  const button = SURFACES.notificationButton;
+  const whole = (label: string) => withRule(button, label) === withRule({ ...button, cap: button.cap * 16 }, label);
+  return distinctOptions(options, [], (label) => forSurface('notificationButton', label)).filter((option) => whole(option.label));
 }
 
 /** What is wrong with a field's drafted value, in the words the page shows under the field. */

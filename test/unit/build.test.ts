@@ -199,7 +199,9 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // reported, not dropped silently (inbox.ts duplicate, one canonical comparison per held request),
 // and an unknown kind quoted as the agent's word (describe.ts kindLabel): +403, 281,768. Tried
 // first: a hash kept per request, which costs memory for every request to save work on a rare one.
-const ACTIVATION_BUDGET_BYTES = 281_800;
+// An option whose label a toast's button would cut is no button (inlineWords.ts optionButtons): +113,
+// 281,881. Tried first: comparing the label cut at 32 and at 33, which the cut's whole-word fit makes equal.
+const ACTIVATION_BUDGET_BYTES = 281_900;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -275,7 +277,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // already has for an item that reads like ours, so no new words.
 // Hub tokens masked and an agent's name holding ours quoted (above, all of it at activation): +551, 400,887.
 // A changed request sent again under its id reported (+403 above, +288 for its sentence in the hub client's chunk), 401,578.
-const EXTENSION_TOTAL_BUDGET_BYTES = 401_600;
+// An option a button would cut left off the toast (+113 at activation), 401,691.
+const EXTENSION_TOTAL_BUDGET_BYTES = 401_700;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

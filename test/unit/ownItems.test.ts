@@ -101,6 +101,17 @@ describe('notification buttons', () => {
     assert.deepEqual(optionButtons(options).map((option) => option.id), ['allow']);
   });
 
+  test('an option whose label a button would cut is no button: its unread words would be sent at one click', () => {
+    const options = [
+      { id: 'cut', label: 'Allow writes to /etc and all of its subfolders' },
+      { id: 'exact', label: 'x'.repeat(32) },
+      { id: 'spaced', label: `  ${'y'.repeat(31)}\n ` },
+      { id: 'dots', label: 'Allow…' },
+      { id: 'deny', label: 'Deny' },
+    ];
+    assert.deepEqual(optionButtons(options).map((option) => option.id), ['exact', 'spaced', 'dots', 'deny']);
+  });
+
   test('two labels alike in the characters a button shows are alike', () => {
     const long = 'Allow this command to run in the workspace';
     const options = [{ id: 'a', label: `${long} once` }, { id: 'b', label: `${long} always` }, { id: 'c', label: 'Deny' }];
