@@ -90,10 +90,16 @@ function optionsKey(request: AttentionRequest, shown: ShownWords): string | unde
  */
 export function similarGroups(items: ReadonlyArray<Readonly<AttentionItem>>, canAnswer: (item: Readonly<AttentionItem>) => boolean, shown: ShownWords): SimilarGroup[] {
   const groups = new Map<string, { kind: string; items: Array<Readonly<AttentionItem>> }>();
+  // One request is answered once: the same `(source, id)` through a second hub (the same hub under
+  // another address, or another relaying its agent) is the request again (AEP-0001 §5.1), not another.
+  const requests = new Set<string>();
   for (const item of items) {
     const request = item.request;
     if (!request || !isOpenStatus(item.status) || !request.answerableHere || request.renderKind === 'form' || request.options.length === 0) continue;
     if (!canAnswer(item)) continue;
+    const requestKey = `${item.source}\u0000${item.requestId}`;
+    if (requests.has(requestKey)) continue;
+    requests.add(requestKey);
     const options = optionsKey(request, shown);
     if (options === undefined) continue;
     const key = `${request.kind}\u0000${options}`;

@@ -201,7 +201,8 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // first: a hash kept per request, which costs memory for every request to save work on a rare one.
 // An option whose label a toast's button would cut is no button (inlineWords.ts optionButtons): +113,
 // 281,881. Tried first: comparing the label cut at 32 and at 33, which the cut's whole-word fit makes equal.
-const ACTIVATION_BUDGET_BYTES = 281_900;
+// A request that came through two hubs answered once by Answer Similar (similarRequests.ts): +76, 281,957.
+const ACTIVATION_BUDGET_BYTES = 282_000;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -278,7 +279,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // Hub tokens masked and an agent's name holding ours quoted (above, all of it at activation): +551, 400,887.
 // A changed request sent again under its id reported (+403 above, +288 for its sentence in the hub client's chunk), 401,578.
 // An option a button would cut left off the toast (+113 at activation), 401,691.
-const EXTENSION_TOTAL_BUDGET_BYTES = 401_700;
+// A request through two hubs in one Answer Similar group once (+76 at activation), 401,767.
+const EXTENSION_TOTAL_BUDGET_BYTES = 401_800;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -107,6 +107,8 @@ const scenario = fc.record({
       spellings: fc.array(spelling, { minLength: 3, maxLength: 3 }),
       change: fc.option(fc.tuple(fc.nat(), id, word), { freq: 3 }),
       twist: fc.option(fc.nat(), { freq: 2 }),
+      // The same hub under a second address (or a second hub relaying the agent): the request comes twice.
+      twice: fc.boolean(),
     }),
     { minLength: 2, maxLength: 7 },
   ),
@@ -118,6 +120,7 @@ test('every request of a group gets the option id whose label reads as the words
   fc.assert(
     fc.property(scenario, ({ sets, requests }) => {
       const inbox = new Inbox({ hub: 'h1' });
+      const again = new Inbox({ hub: 'h2' });
       const said = new Map<string, number>(); // each written label → which WORDS entry it says
       requests.forEach((r, index) => {
         const set = [...(sets[r.set % sets.length] ?? [])];
@@ -133,10 +136,14 @@ test('every request of a group gets the option id whose label reads as the words
           return { id: optionId, label };
         });
         const emitter = emitterEvents({ agent: r.agent, session: `s${index}`, requestFields: { capture: r.capture, severity: 'notice' } });
-        inbox.apply(emitter.request(`req-${index}`, 1, { kind: r.kind, prompt: 'Go on?', options }));
+        const event = emitter.request(`req-${index}`, 1, { kind: r.kind, prompt: 'Go on?', options });
+        if (r.twice) again.apply(structuredClone(event));
+        inbox.apply(event);
       });
-      for (const group of similarGroups(inbox.open(), () => true, similarOptionWords)) {
+      for (const group of similarGroups([...inbox.open(), ...again.open()], () => true, similarOptionWords)) {
         grouped++;
+        const requestKeys = group.items.map((item) => `${item.source} ${item.requestId}`);
+        assert.equal(new Set(requestKeys).size, requestKeys.length, `one request, one answer: ${requestKeys.join(', ')} came through two hubs and would be sent twice`);
         const requestsOf = group.items.map((item) => item.request).filter((r) => r !== undefined);
         assert.equal(requestsOf.length, group.items.length);
         assert.ok(requestsOf.every((r) => r.kind === group.kind), 'one kind');
