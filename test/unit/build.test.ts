@@ -202,7 +202,10 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // An option whose label a toast's button would cut is no button (inlineWords.ts optionButtons): +113,
 // 281,881. Tried first: comparing the label cut at 32 and at 33, which the cut's whole-word fit makes equal.
 // A request that came through two hubs answered once by Answer Similar (similarRequests.ts): +76, 281,957.
-const ACTIVATION_BUDGET_BYTES = 282_000;
+// The open requests' slot at version 2: one saved by version 0 or 1 with a 'cannot be shown' reason that may be
+// the agent's is not restored as ours (persistence.ts withoutUnprovenReason): +317, 282,274. Tried first: keeping
+// such an entry with the reason dropped, which would show a cut request as one that can be answered.
+const ACTIVATION_BUDGET_BYTES = 282_300;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -280,7 +283,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // A changed request sent again under its id reported (+403 above, +288 for its sentence in the hub client's chunk), 401,578.
 // An option a button would cut left off the toast (+113 at activation), 401,691.
 // A request through two hubs in one Answer Similar group once (+76 at activation), 401,767.
-const EXTENSION_TOTAL_BUDGET_BYTES = 401_800;
+// Saved requests with a reason of unknown origin not restored (+317 at activation), 402,084.
+const EXTENSION_TOTAL_BUDGET_BYTES = 402_100;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();
