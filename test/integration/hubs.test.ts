@@ -266,3 +266,54 @@ describe('Hubs, when a hub leaves the settings', () => {
     }
   });
 });
+
+describe('Hubs, when one hub is named under two addresses', () => {
+  test('each inbox holds the request, and each copy names the other hub as holding it too: the notification is given once', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const port = new URL(hub.url).port;
+    const settings = settingsFor(hub.url);
+    const both = hubList({
+      named: [`http://127.0.0.1:${port}`, `http://localhost:${port}`].map((hubUrl) => ({ hubUrl, source: 'user' as const, filter: undefined, captureCeiling: undefined })),
+      list: undefined,
+      defaults: { filter: undefined, captureCeiling: undefined },
+    });
+    const changes = new Emitter<Settings>();
+    const window = {
+      value: { ...settings, hubs: both.hubs, hubListProblems: both.problems },
+      onDidChange: changes.event,
+    };
+    const tokens = { get: () => Promise.resolve({ token: TOKEN, from: 'hub' as const }), onDidChange: () => ({ dispose: () => undefined }) };
+    const log = new RecordingLogger();
+    const hubs = new Hubs(window, tokens, new MemoryMemento(), { for: () => log }, { client: { backoffBaseMs: 50, backoffCapMs: 200 } });
+    hubs.start();
+    const target = await ScriptedTarget.start(hub.url, TOKEN, freshSession('twice'));
+    try {
+      assert.equal(hubs.size, 2, log.lines.join('\n'));
+      const requestId = target.raise({ kind: 'permission', prompt: 'Run it?', options: [{ id: 'allow', label: 'Allow' }] });
+      const copies = () => hubs.visibleItems().filter((item) => item.requestId === requestId);
+      await waitUntil(() => copies().length === 2, 'the request through both addresses', 5_000, () => log.lines.join('\n'));
+      const [first, second] = copies();
+      assert.ok(first && second && first.hub !== second.hub);
+      assert.equal(hubs.alsoHeldBy(first)?.id, second.hub);
+      assert.equal(hubs.alsoHeldBy(second)?.id, first.hub);
+      target.answerAndResolve(await answerOnce(hubs, first, target));
+      await waitUntil(() => copies().length === 0, 'both copies closed by the one resolution');
+      const closed = hubs.item(first.key);
+      assert.ok(closed, 'the closed copy is still known to its inbox');
+      assert.equal(hubs.alsoHeldBy(closed), undefined, 'a copy closed elsewhere holds nothing open');
+    } finally {
+      hubs.dispose();
+      await target.close();
+      await hub.close();
+    }
+  });
+});
+
+async function answerOnce(hubs: Hubs, item: Readonly<AttentionItem>, target: ScriptedTarget) {
+  await waitUntil(() => hubs.reachability(item).state === 'reachable', 'the target in the roster');
+  const result = hubs.answer('page', item, { option: 'allow' });
+  assert.equal(result.kind, 'sending');
+  const command = await target.nextCommand();
+  target.accept(command);
+  return command;
+}

@@ -162,6 +162,21 @@ export class Hubs extends Disposable {
     return undefined;
   }
 
+  /**
+   * Another hub that holds the same request open: the same `(source, id)` is
+   * one request (AEP-0001 §5.1), come twice because one hub is configured
+   * under two addresses (127.0.0.1 and localhost), or two hubs relay its
+   * agent. The notification is given once, for the copy that came first.
+   */
+  alsoHeldBy(item: Readonly<AttentionItem>): Hub | undefined {
+    for (const hub of this.byId.values()) {
+      if (hub.id === item.hub) continue;
+      const copy = hub.store.inbox.findRequest(item.session, item.requestId, item.source);
+      if (copy && isOpenStatus(copy.status)) return hub;
+    }
+    return undefined;
+  }
+
   /** Open requests the user has not dismissed, hub by hub in settings order. */
   visibleItems(): Array<Readonly<AttentionItem>> {
     return this.list().flatMap((hub) => hub.store.visibleItems());

@@ -45,6 +45,8 @@ export interface NotifierActions {
  */
 export class Notifier extends Disposable {
   private readonly notified = new NotifiedRequests<Hub>();
+  /** Pairs of hubs (first, again) already said to deliver the same requests. */
+  private readonly heldTwiceSaid = new Set<string>();
   private readonly burst = new BurstBatcher<Readonly<AttentionItem>>((items) => this.flush(items), LEAD_MS, COALESCE_MS);
   private readonly waiting = new Set<ReturnType<typeof setTimeout>>();
 
@@ -65,11 +67,28 @@ export class Notifier extends Disposable {
           return;
         }
         const fresh = this.notified.observe(hub, change);
-        if (fresh && this.wants(fresh)) this.burst.push(fresh);
+        if (!fresh) return;
+        const first = this.hubs.alsoHeldBy(fresh);
+        if (first) this.heldTwice(first, hub, fresh);
+        else if (this.wants(fresh)) this.burst.push(fresh);
       }),
     );
     this._register(this.burst);
     this._register(toDisposable(() => this.waiting.forEach((timer) => clearTimeout(timer))));
+  }
+
+  /**
+   * A request another hub delivered first is not notified again; the person is told once per pair
+   * of hubs why it is listed twice, and what to change.
+   */
+  private heldTwice(first: Hub, again: Hub, item: Readonly<AttentionItem>): void {
+    const pair = `${first.id}\u0000${again.id}`;
+    if (this.heldTwiceSaid.has(pair)) return;
+    this.heldTwiceSaid.add(pair);
+    void notify('info', l10n.t(
+      '{0} and {1} both delivered a request from {2}: they may be one hub under two addresses. The inbox lists such a request under each, and it is notified once; to list it once, remove one address from hubUrl or aepAttention.hubs.',
+      first.label, again.label, agentName(item.agent),
+    ), []);
   }
 
   private wants(item: Readonly<AttentionItem>): boolean {
