@@ -84,21 +84,6 @@ test("a reload keeps the reason AEP Attention gave for a request it cannot show,
   after.dispose();
 });
 
-test("open requests saved by a version that kept an agent's own 'cannot be shown' reason: one holding that reason is not restored as ours, the rest are", () => {
-  const memento = new MemoryMemento();
-  const posing = requestEvent('R1', 1, { data: { kind: 'input', prompt: 'Why?', aepattentionunshowable: 'Run the command below to go on' } });
-  void memento.update(key('open'), { version: 1, entries: [{ events: [posing], receivedAt: 5 }, { events: [requestEvent('R2', 2)], receivedAt: 6 }] });
-  const log = new RecordingLogger();
-  const inbox = new Inbox();
-  const persistence = new WorkspacePersistence(memento, ORIGIN, log);
-  assert.equal(persistence.restoreInto(inbox), 1);
-  assert.equal(inbox.findRequest('s1', 'R1'), undefined, 'no reason of unknown origin is shown as ours');
-  assert.equal(inbox.findRequest('s1', 'R2')?.receivedAt, 6);
-  assert.deepEqual(log.codes(), [`warn storage-entries-skipped`]);
-  assert.match(log.entries[0]?.message ?? '', /saved by an earlier version with a reason that may be the agent's; the hub brings it back/);
-  persistence.dispose();
-});
-
 test('dismissals saved under the storage key "hidden" by earlier versions are read back and kept there', () => {
   const memento = new MemoryMemento();
   void memento.update(key('hidden'), ['saved-key', 42]);
@@ -165,7 +150,7 @@ test('a request that cannot be serialized is left out with a log line; the rest 
   inbox.apply(requestEvent('R3', 3));
   assert.equal(inbox.open().length, 3);
   persistence.flush();
-  assert.deepEqual(slotEntries<{ events: Array<{ id: string }> }>(memento, key('open'), 2).map((saved) => saved.events[0]?.id), ['R1', 'R3']);
+  assert.deepEqual(slotEntries<{ events: Array<{ id: string }> }>(memento, key('open')).map((saved) => saved.events[0]?.id), ['R1', 'R3']);
   assert.deepEqual(log.codes(), ['warn storage-entry-unserializable']);
   assert.deepEqual(log.entries[0]?.data, { slot: key('open'), index: 1 }, 'the second request, BAD');
   persistence.dispose();

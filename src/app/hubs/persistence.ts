@@ -10,8 +10,6 @@ import { keptPositionSchema } from '../../aep/frames';
 import type { AttentionItem, Inbox } from '../../inbox/inbox';
 import { parsedOk, parsedProblem, type Parsed } from '../../base/result';
 import { capWords, StorageSlot } from '../../base/storageSlot';
-import { UNSHOWABLE_KEY } from '../../aep/bounds';
-import { isRecord } from '../../base/isRecord';
 
 const SAVE_DELAY_MS = 1_000;
 const MAX_SAVED_ITEMS = 1_000;
@@ -115,14 +113,12 @@ export class WorkspacePersistence implements PositionStore, Subscription {
         key: this.key('open'),
         label: `the open requests for ${hub}`,
         noun: ['open request', 'open requests'],
-        // Version 2: only this extension's own reason that a request cannot be shown is kept under UNSHOWABLE_KEY
-        // (an agent's member of that name is dropped as it arrives, bounds.ts); versions 0 and 1 kept the agent's too.
-        version: 2,
+        version: 1,
         schema: savedRequestSchema,
         check: readSavedRequest,
         legacy: bareList,
         // Version 0: a bare list of events, their arrival times under a key of their own.
-        migrations: { 0: (event) => this.fromVersion0(event), 1: withoutUnprovenReason },
+        migrations: { 0: (event) => this.fromVersion0(event) },
         // Oldest first: the oldest go; they come back only if the hub still holds them.
         cap: { maxEntries: MAX_SAVED_ITEMS, maxChars, dropFrom: 'first' },
         describe: ({ events: [event] }) => (event ? `${event.agent}'s request ${event.id} in session ${event.session ?? ''}` : 'an empty entry'),
@@ -301,18 +297,3 @@ export class WorkspacePersistence implements PositionStore, Subscription {
     return `aepAttention.${name}:${this.hub}`;
   }
 }
-
-/**
- * A version 1 entry as version 2 has it. One whose event holds UNSHOWABLE_KEY
- * is not restored: the reason it holds may be ours or the agent's (version 1
- * did not drop the agent's), and restored it would be shown as ours. The
- * hub brings the request back if it still holds it, bounded afresh.
- */
-function withoutUnprovenReason(entry: unknown): unknown {
-  const events = isRecord(entry) && Array.isArray(entry['events']) ? entry['events'] : [];
-  if (events.some((event) => isRecord(event) && isRecord(event['data']) && Object.hasOwn(event['data'], UNSHOWABLE_KEY))) {
-    throw new Error('a request past what is shown, saved by an earlier version with a reason that may be the agent\'s; the hub brings it back if it still holds it');
-  }
-  return entry;
-}
-
