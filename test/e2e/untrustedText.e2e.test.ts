@@ -20,7 +20,8 @@ const LINKED_COMMAND = 'workbench.action.files.newUntitledFile';
 // Within the 64 characters an agent's name may take in a sentence (untrustedText PIECES.agent).
 const AGENT = `[Docs](command:${LINKED_COMMAND})$(bell)`;
 const PROMPT = `Approve the deploy? [Open request](command:${LINKED_COMMAND}) $(zap) $(sync~spin) **now** <https://example.com/x>`;
-const ALLOW = `[Allow](command:${LINKED_COMMAND})`;
+// Short enough for a button to show whole (a longer label is no button: inlineWords.ts optionButtons).
+const ALLOW = '[Allow](command:a.b)';
 const DENY = 'Deny $(check)';
 
 /** What a surface shows, read back as text: the word joiners that keep syntax inert are invisible and dropped here. */
@@ -87,7 +88,7 @@ test('agent text is inert on every VS Code surface', { timeout: 300_000, ...code
     const buttons = toast.locator('.notification-list-item-buttons-container');
     await expectNoMarkup('the notification buttons', buttons, `.monaco-button :is(${MARKUP})`);
     const labels = (await buttons.locator('.monaco-button').allInnerTexts()).map((label) => label.replace(/\u2060/g, ''));
-    if (!labels.some((label) => ALLOW.startsWith(label.replace(/…$/, '')) && label.startsWith('[Allow](command:'))) found.push(`no button shows "${ALLOW}" as text: ${JSON.stringify(labels)}`);
+    if (!labels.includes(ALLOW)) found.push(`no button shows "${ALLOW}" as text: ${JSON.stringify(labels)}`);
     if (!labels.includes(DENY)) found.push(`no button shows "${DENY}" as text: ${JSON.stringify(labels)}`);
     // Where the link would be: a click on its label must run nothing (checked in step 4).
     await clickOnText(page, message, 'Open request');
