@@ -19,6 +19,13 @@ const SAME: Readonly<Record<string, string>> = {
   ο: 'o', ϲ: 'c', ϳ: 'j', օ: 'o', ս: 'u', ı: 'i', ȷ: 'j',
 };
 
+/** Small capitals, drawn as capitals at the height of small letters: "ᴀᴇᴘ" reads as "AEP". */
+const SMALL_CAPITALS: Readonly<Record<string, string>> = {
+  ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ꜰ: 'f', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm',
+  ɴ: 'n', ᴏ: 'o', ᴘ: 'p', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z',
+};
+const SMALL_CAPITAL_CHARS = new RegExp(`[${Object.keys(SMALL_CAPITALS).join('')}]`, 'gu');
+
 /** Close, not identical: folded only where more folding is the safe side. Applied to a lower-cased key. */
 const NEAR: ReadonlyArray<[RegExp, string]> = [
   [/[αɑάàáâäãåāą]/gu, 'a'],
@@ -29,7 +36,8 @@ const NEAR: ReadonlyArray<[RegExp, string]> = [
   [/[ρ]/gu, 'p'],
   [/[υ]/gu, 'u'],
   [/[χ]/gu, 'x'],
-  [/[0ºσ]/gu, 'o'],
+  [/[0ºσø]/gu, 'o'],
+  [/[ո]/gu, 'n'],
   [/[éèêëēę]/gu, 'e'],
   [/rn/gu, 'm'],
   [/vv/gu, 'w'],
@@ -43,7 +51,7 @@ export function foldSameLooking(text: string): string {
 
 /** A lower-cased key folded further, so letters merely close to each other are one. */
 export function foldNearLooking(key: string): string {
-  let out = key;
+  let out = key.replace(SMALL_CAPITAL_CHARS, (ch) => SMALL_CAPITALS[ch] ?? ch);
   for (const [pattern, replacement] of NEAR) out = out.replace(pattern, replacement);
   return out;
 }

@@ -11,21 +11,20 @@ import { withheldText } from './withheldWords';
 // Agent text enters a sentence only as a capped, inert piece; the surface that shows the
 // sentence sanitises it whole again (surfaces.ts).
 
-/** Our product's name, as written and in the person's language. */
-const productNames = () => ['AEP Attention', l10n.t('AEP Attention')];
-/** Letters and digits only, look-alikes folded: "AEP-Attention", "aep attentіon" (Cyrillic і) and "AEPAttention" are one. */
-const nameKey = (text: string) => foldNearLooking(readingKey(text)).replace(/[^\p{L}\p{N}]/gu, '');
+/** Letters and digits only, marks dropped and look-alikes folded: "AEP-Attention", "aep attentіon" (Cyrillic і), "ᴀᴇᴘ Attentioñ" are "aepattention". */
+const nameKey = (text: string) => foldNearLooking(readingKey(text).normalize('NFD').replace(/\p{M}/gu, '')).replace(/[^\p{L}\p{N}]/gu, '');
+/** Whether a name's key could pass for our product's name, misspelt too ("AEP Atention"): one that opens with "aep" or holds "attention". */
+const passesForUs = (key: string) => key.startsWith('aep') || key.includes('ttention') || key.includes('atention');
 
 /**
- * The agent's name as it may appear inside a sentence. A name holding our
- * product's name is quoted as the agent's: "agent “AEP Attention cannot
+ * The agent's name as it may appear inside a sentence. A name that could pass
+ * for our product's is quoted as the agent's: "agent “AEP Attention cannot
  * connect”: the hub refused the token…" cannot pass for our own
  * "AEP Attention cannot connect: …" toast, which asks for a hub's token.
  */
 export function agentName(agent: string): string {
   const name = piece(agent, PIECES.agent);
-  const key = nameKey(name);
-  return productNames().some((product) => key.includes(nameKey(product))) ? l10n.t('agent “{0}”', name) : name;
+  return passesForUs(nameKey(name)) ? l10n.t('agent “{0}”', name) : name;
 }
 
 export function sessionName(session: string): string {

@@ -45,7 +45,10 @@ test('the webview bundle is a browser script with no module loader', () => {
 // Two options or two choices that read alike named with their ids (src/answer/ownItems.ts readAlike, the page's
 // options and choices asking it): +263 bytes, 236,392. Tried first: the quick input's sentence reused, no new words.
 // The summary of what was sent names such an option or choice as its button did: +165, 236,557.
-const PAGE_BUDGET_BYTES = 236_600;
+// Small capitals, ø and Armenian ո folded as the letters they look like (src/base/lookAlikes.ts, which the page's
+// own-item checks run too): +394, 236,927. Tried first: the folding in the agent-name rule alone, which would leave
+// the page's and the quick input's look-alike checks reading "ᴀʟʟᴏᴡ" apart from "Allow".
+const PAGE_BUDGET_BYTES = 237_000;
 // The Notifications view (webview/alerts/main.ts): the permission, the sound
 // and the offer's sentence, and the checks of the messages both ways
 // (src/shared/alertChecks.ts). 28.7 KB when zod made the checks (21 KB of it);
@@ -207,7 +210,11 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // A request another hub delivered first is not notified again, and the person is told once per pair of hubs why it
 // is listed twice (hubs.ts alsoHeldBy, asked by notifier.ts): +621, most of it the sentence. Tried first:
 // one inbox entry for both copies, which would make the inbox's keys (hub, source, session, id) mean two things.
-const ACTIVATION_BUDGET_BYTES = 282_600;
+// An agent name that could pass for our product's, spelt with marks, small capitals or misspelt, quoted too (describe.ts
+// agentName: marks dropped, "aep…" or "…attention…"), the look-alike fold it uses extended, and the History's tooltip and
+// copy toast naming the agent through it (found in review): +458, 283,036. Tried first: the product's name compared whole,
+// which "AEP Atention" and "AEP Attentioñ" passed.
+const ACTIVATION_BUDGET_BYTES = 283_100;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -286,7 +293,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // An option a button would cut left off the toast (+113 at activation), 401,691.
 // A request through two hubs in one Answer Similar group once (+76 at activation), 401,767.
 // One hub under two addresses notified once (+621 at activation), 402,388.
-const EXTENSION_TOTAL_BUDGET_BYTES = 402_400;
+// Agent names that could pass for ours quoted in more spellings (+458 at activation), 402,846.
+const EXTENSION_TOTAL_BUDGET_BYTES = 402_900;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -1,7 +1,8 @@
 // An agent's name never passes for our product: a name that holds "AEP
 // Attention" in any spelling a reader takes for it (case, separators,
-// look-alike letters of other scripts, full-width forms, invisible
-// characters between the letters) is quoted as the agent's wherever a
+// look-alike letters of other scripts, small capitals, marks, full-width
+// forms, invisible characters between the letters, misspellings: any name
+// that opens with "aep" or holds "attention") is quoted as the agent's wherever a
 // sentence names the agent (describe.ts agentName, the one place every
 // surface asks). Before, an agent named "AEP Attention cannot connect" raised
 // a toast reading "AEP Attention cannot connect: the hub refused the token
@@ -17,7 +18,12 @@ import type { AttentionItem } from '../../src/inbox/inbox';
 import { agentName, kindLabel } from '../../src/words/describe';
 import { piece, PIECES } from '../../src/words/untrustedText';
 
-const PRODUCT = ['AEP Attention', 'aep attention', 'AEP-Attention', 'AEPAttention', 'AEP_attention', 'АЕР Аttention', 'ＡＥＰ Ａｔｔｅｎｔｉｏｎ', 'AEP Attentіon', 'AEP AttentIon'];
+const PRODUCT = [
+  'AEP Attention', 'aep attention', 'AEP-Attention', 'AEPAttention', 'AEP_attention', 'АЕР Аttention', 'ＡＥＰ Ａｔｔｅｎｔｉｏｎ', 'AEP Attentіon', 'AEP AttentIon',
+  // Marks, letters of other scripts and small capitals a reader takes for ours, and misspellings (found in review).
+  'AEP Attentioñ', 'AEP Attentȋon', 'AEP Attenţion', 'AEP Attentiøn', 'AEP Attentioո', 'ᎪᎬᏢ Attention', 'ᴀᴇᴘ ᴀᴛᴛᴇɴᴛɪᴏɴ', 'AEP Atten\u0307tion',
+  'AEP Atention', 'AEP Atttention', 'Attention', 'A.E.P. Attention',
+];
 const INVISIBLE = ['\u200b', '\u200c', '\u2060', '\ufeff', '\u00ad', '\u202e', '\u2066'];
 
 /** `text` with invisible characters anywhere. */
@@ -42,8 +48,8 @@ test("a name holding our product's name, however it is spelled, is quoted as the
   );
 });
 
-test('other names are shown as they are, ones that only share a word with ours too', () => {
-  for (const name of ['claude-code', 'Codex', 'Kilo Code', 'attention-bot', 'AEP relay', 'Attention', 'aep-mcp']) {
+test('other names are shown as they are', () => {
+  for (const name of ['claude-code', 'Codex', 'Kilo Code', 'gemini-cli', 'relay-aep', 'mcp-server']) {
     assert.equal(agentName(name), piece(name, PIECES.agent), name);
   }
 });

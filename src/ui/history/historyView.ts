@@ -7,6 +7,7 @@ import { Disposable, toDisposable } from '../../base/disposable';
 import { Emitter } from '../../base/emitter';
 import type { HistoryPagesOnDemand } from '../page/pagesOnDemand';
 import { entryDescription, historyPrompt, outcomeLines, sentLine } from '../../words/historyWords';
+import { agentName, sessionName } from '../../words/describe';
 import type { Hubs } from '../../app/hubs/hubs';
 import type { ExtensionLog } from '../services/log';
 import type { RequestPagesOnDemand } from '../page/pagesOnDemand';
@@ -85,7 +86,7 @@ export class HistoryView extends Disposable {
       id: entry.id,
       icon: entry.sends.length === 0 ? 'circle-slash' : entry.sends.at(-1)?.outcomes.some((o) => o.kind === 'accepted') ? 'pass' : 'warning',
       contextValue: entry.sends.length > 0 ? 'historyEntry.sent' : 'historyEntry.ended',
-      tooltip: [historyPrompt(entry), l10n.t('{0} · session {1} · hub {2}', entry.agent, entry.session, entry.hub.label), ...(sent ? [sent] : []), ...outcomeLines(entry)],
+      tooltip: [historyPrompt(entry), l10n.t('{0} · session {1} · hub {2}', agentName(entry.agent), sessionName(entry.session), entry.hub.label), ...(sent ? [sent] : []), ...outcomeLines(entry)],
       command: { command: HISTORY_COMMANDS.open, title: l10n.t('Open'), arguments: [entry.id] },
       accessibilityLabel: `${historyPrompt(entry)}. ${description}`,
     });
@@ -123,7 +124,7 @@ export class HistoryView extends Disposable {
     await vscode.env.clipboard.writeText(commandJson(send));
     this.log.for('history').info(`copied command ${send.command.id} as JSON`);
     const masked = send.masked > 0 ? l10n.t(' {0} part(s) of the answer are masked, as the history keeps them.', send.masked) : '';
-    void notify('info', l10n.t('Copied the command sent to {0} as JSON.{1}', entry.agent, masked));
+    void notify('info', l10n.t('Copied the command sent to {0} as JSON.{1}', agentName(entry.agent), masked));
   }
 
   /** JSON Lines or CSV of every entry as stored (masked parts stay masked), to a file the person picks (historyExportFlow.ts). */
