@@ -1,11 +1,13 @@
 import { homedir } from 'node:os';
-import { addSecretValue, MIN_SECRET_VALUE_LENGTH, readSecretValues, writeSecretValues, type AddSecretValue } from '../../aep/alwaysSecret';
+import { addSecretValue, readSecretValues, writeSecretValues, type AddSecretValue } from '../../aep/alwaysSecret';
 import type { RedactionOptions } from '../../aep/redaction';
 import { setStoredSecretValues } from '../../aep/secretAsking';
 import { describeError, type Logger } from '../../base/logger';
 import { Disposable } from '../../base/disposable';
 
 const KEY = 'aepAttention.alwaysSecretValues';
+/** The shortest hub token masked (maskHubToken); a value the person lists may be shorter (MIN_SECRET_VALUE_LENGTH). */
+export const MIN_HUB_TOKEN_LENGTH = 8;
 
 /** What this class needs of `vscode.SecretStorage` (which fits it), so that it runs in plain Node. */
 export interface SecretValueStorage {
@@ -104,12 +106,13 @@ export class AlwaysSecretValues extends Disposable {
   }
 
   /**
-   * Masks a hub token from now on, wherever the values are masked. A token
-   * shorter than a listed value may be would replace ordinary words, and is
-   * left (no hub issues such tokens).
+   * Masks a hub token from now on, wherever the values are masked. A short
+   * token ("test", "local", a development hub's) would replace those words in
+   * every answer and history entry without the person ever having listed it,
+   * and is left; no hub issues tokens that short.
    */
   maskHubToken(token: string): void {
-    if ([...token].length < MIN_SECRET_VALUE_LENGTH || this.hubTokens.has(token)) return;
+    if ([...token].length < MIN_HUB_TOKEN_LENGTH || this.hubTokens.has(token)) return;
     this.hubTokens.add(token);
     if (this.list) setStoredSecretValues(this.masked(this.list));
   }
