@@ -58,7 +58,7 @@ export class AnswerArea {
   private words: HTMLElement | undefined;
 
   /** `openSettings`: what "Open Settings" does where the request's content is withheld by this window's own setting. */
-  constructor(private readonly request: PageRequest, private readonly send: Sender, openSettings?: () => void) {
+  constructor(private request: PageRequest, private readonly send: Sender, openSettings?: () => void) {
     // The draft kept with setState is masked with the same always-secret values as the answer.
     setStoredSecretValues(request.secretValues ?? []);
     this.retryButton = button(l10n.t('Send again (same answer)'), 'secondary', () => this.retryListener?.());
@@ -101,6 +101,12 @@ export class AnswerArea {
   /** Called whenever the user's unsent input changes (to keep it with `setState`). */
   onDidChangeDraft(listener: () => void): void {
     this.changeListeners.push(listener);
+  }
+
+  /** Masks with `values` from now on: what is previewed before sending, and the draft kept. */
+  setSecretValues(values: readonly string[]): void {
+    this.request = { ...this.request, secretValues: [...values] };
+    setStoredSecretValues(values);
   }
 
   /**

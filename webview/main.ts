@@ -243,6 +243,11 @@ function onMessage(message: HostToWebview): void {
       return;
     case 'update':
       if (!page) return;
+      if (message.secretValues) {
+        page.answer.setSecretValues(message.secretValues);
+        // What was kept before these values were known is kept again, masked with them (the page keeps its request's draft from its render on: keepDrafts).
+        vscode.setState({ key: page.about.key, ...page.answer.keptDraft() });
+      }
       page.header.setReachability(message.reachability.state, message.reachability.detail);
       page.answer.setBlocked(sendingBlockedBy(message.reachability.state), setTokenOf(page.about));
       applyStatus(message.status, message.resolution, message.recorded);

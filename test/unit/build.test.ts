@@ -48,7 +48,11 @@ test('the webview bundle is a browser script with no module loader', () => {
 // Small capitals, ø and Armenian ո folded as the letters they look like (src/base/lookAlikes.ts, which the page's
 // own-item checks run too): +394, 236,927. Tried first: the folding in the agent-name rule alone, which would leave
 // the page's and the quick input's look-alike checks reading "ᴀʟʟᴏᴡ" apart from "Allow".
-const PAGE_BUDGET_BYTES = 237_000;
+// Values the host learns after the page loaded (a hub's token read once a reload restored the page) posted with each
+// update, and the kept draft masked again with them (webview/main.ts, answerForm.ts setSecretValues; found in review):
+// +213, 237,140. Tried first: holding a restored page until every hub's token is read, which a hub's question about
+// its origin's token can hold for as long as the person leaves it open.
+const PAGE_BUDGET_BYTES = 237_200;
 // The Notifications view (webview/alerts/main.ts): the permission, the sound
 // and the offer's sentence, and the checks of the messages both ways
 // (src/shared/alertChecks.ts). 28.7 KB when zod made the checks (21 KB of it);
@@ -294,7 +298,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // A request through two hubs in one Answer Similar group once (+76 at activation), 401,767.
 // One hub under two addresses notified once (+621 at activation), 402,388.
 // Agent names that could pass for ours quoted in more spellings (+458 at activation), 402,846.
-const EXTENSION_TOTAL_BUDGET_BYTES = 402_900;
+// The page told of values learnt after it loaded (+108 in the pages' chunk and at activation), 402,954.
+const EXTENSION_TOTAL_BUDGET_BYTES = 403_000;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

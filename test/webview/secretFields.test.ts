@@ -12,6 +12,7 @@ import type { PageRequest } from '../../src/shared/webviewMessages';
 import { requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 import { chromiumSuite } from '../support/harness';
+import { waitForValue } from '../support/waitUntil';
 
 const CODE = '829144';
 const PASSWORD = 'Correct-Horse-9';
@@ -135,5 +136,18 @@ describe('request page: what asks for a secret', chromiumSuite(), () => {
     assert.equal(shown.value, 'deploy with [REDACTED:secret]', 'the disabled box holds what was sent');
     assert.ok(!shown.text.includes(GITHUB));
     assert.ok(!(await savedText(page)).includes(GITHUB), 'no state saved on the way held the token as typed');
+  });
+
+  test("values the host learns after the page loaded (a hub's token read once the page was restored) mask the draft kept on disk", async () => {
+    const TOKEN = 'hub-token-Kx9mPq2vLr7tNw4z';
+    const page = await open(viewOf(requestEvent({ kind: 'input', prompt: 'Which token does the deploy use?' })));
+    await typeInto(page, 'reply', `sure, it is ${TOKEN}`);
+    await waitForValue(() => savedText(page), (text) => text.includes(TOKEN), 'the draft kept as typed while no value masks it');
+    const before = (await page.states()).length;
+    await page.post({ type: 'update', status: 'pending', reachability: { state: 'reachable' }, now: Date.now(), secretValues: [TOKEN] });
+    const states = await waitForValue(() => page.states(), (all) => all.length > before, 'the draft kept again once the values came');
+    const last = JSON.stringify(states.at(-1));
+    assert.ok(!last.includes(TOKEN), `the draft VS Code keeps on disk holds the token: ${last}`);
+    assert.ok(last.includes('[REDACTED:secret]'), last);
   });
 });

@@ -270,9 +270,12 @@ export class RequestPageController {
       const timer = setTimeout(() => this.dispose(), CLOSE_AFTER_RESOLVED_MS);
       this.closeTimer.value = toDisposable(() => clearTimeout(timer));
     }
+    const { secretValues } = this.deps.redaction();
     this.host.post({
       type: 'update',
       status: this.item.status,
+      // A hub's token read since the page loaded (after a reload, a page is restored before its hub connects) masks its draft too.
+      ...(secretValues?.length ? { secretValues: [...secretValues] } : {}),
       ...(this.item.resolution ? { resolution: withoutReordering(this.item.resolution) } : {}),
       recorded: pageRecorded(this.deps.hubs.recorded(this.item)),
       reachability: pageReachability(this.deps.hubs.reachability(this.item)),
