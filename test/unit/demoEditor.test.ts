@@ -29,7 +29,7 @@ function input(overrides: Partial<Omit<EditorChoiceInput, 'flags'>> & { flags?: 
 }
 
 test('editor choice: code-server where it is installed, even with a VS Code command line', () => {
-  assert.deepEqual(chooseEditor(input({ clis: [code] })), { mode: 'code-server', why: 'code-server is installed (.cache/e2e)' });
+  assert.deepEqual(chooseEditor(input({ clis: [code] })), { mode: 'code-server', why: 'code-server is installed (npm run test:e2e:setup)' });
 });
 
 test('editor choice: desktop VS Code when code-server cannot run here and a command line exists', () => {

@@ -14,7 +14,7 @@ and the demo agent, and opens an editor with the extension installed and the
 token handed over: VS Code in the browser (code-server, on Linux x64), or your
 desktop VS Code. Ctrl+C stops the hub and the agent (and code-server).
 
-Which editor, unless told: code-server when it is installed (.cache/e2e), else
+Which editor, unless told: code-server when it is installed (npm run test:e2e:setup), else
 your desktop VS Code when its command line is on PATH (code, code-insiders,
 codium, in that order), else code-server installed now (Linux x64 only).
 

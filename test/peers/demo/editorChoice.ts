@@ -21,7 +21,7 @@ export interface EditorFlags {
 export interface EditorChoiceInput {
   platform: NodeJS.Platform;
   arch: string;
-  /** e2eAvailable(): whether code-server is installed in .cache/e2e. */
+  /** e2eAvailable(): whether code-server is installed (scripts/e2e/setup.sh, recorded in .cache/e2e). */
   codeServer: { ok: true } | { ok: false; why: string };
   /** The command lines found, in preference order (DEFAULT_EDITOR_CLIS, then --editor-cli's). */
   clis: readonly EditorCli[];
@@ -58,7 +58,7 @@ export function chooseEditor(input: EditorChoiceInput): EditorChoice {
 
   // code-server's build (and the Node 24 it runs on) is Linux x64 only: scripts/e2e/setup.sh.
   const linuxX64 = platform === 'linux' && arch === 'x64';
-  if (linuxX64 && codeServer.ok) return { mode: 'code-server', why: 'code-server is installed (.cache/e2e)' };
+  if (linuxX64 && codeServer.ok) return { mode: 'code-server', why: 'code-server is installed (npm run test:e2e:setup)' };
   if (first) {
     const reason = linuxX64 ? `code-server is not installed (${codeServer.ok ? '' : codeServer.why})` : `code-server runs only on Linux x64, and this is ${platform} ${arch}`;
     return { mode: 'desktop', cli: first, why: `${reason}; ${first.name} is on PATH, so your desktop VS Code it is` };
