@@ -214,7 +214,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('update'),
     status: z.enum(ATTENTION_STATUSES),
-    /** The values the page masks with, when they changed since `init` (a hub's token read after a reload restored the page). */
+    /** The values the page masks with now: they may have changed since `init` (a hub's token read after a reload restored the page). */
     secretValues: z.optional(z.array(z.string())),
     resolution: z.optional(z.string()),
     recorded: z.optional(pageRecordedSchema),

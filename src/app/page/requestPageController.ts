@@ -274,8 +274,9 @@ export class RequestPageController {
     this.host.post({
       type: 'update',
       status: this.item.status,
-      // A hub's token read since the page loaded (after a reload, a page is restored before its hub connects) masks its draft too.
-      ...(secretValues?.length ? { secretValues: [...secretValues] } : {}),
+      // A hub's token read since the page loaded (after a reload, a page is restored before its hub connects) masks its draft
+      // too; values cleared since are cleared there too.
+      secretValues: [...(secretValues ?? [])],
       ...(this.item.resolution ? { resolution: withoutReordering(this.item.resolution) } : {}),
       recorded: pageRecorded(this.deps.hubs.recorded(this.item)),
       reachability: pageReachability(this.deps.hubs.reachability(this.item)),
