@@ -19,12 +19,17 @@ const SAME: Readonly<Record<string, string>> = {
   ο: 'o', ϲ: 'c', ϳ: 'j', օ: 'o', ս: 'u', ı: 'i', ȷ: 'j',
 };
 
-/** Small capitals, drawn as capitals at the height of small letters: "ᴀᴇᴘ" reads as "AEP". */
-const SMALL_CAPITALS: Readonly<Record<string, string>> = {
-  ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ꜰ: 'f', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm',
-  ɴ: 'n', ᴏ: 'o', ᴘ: 'p', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z',
+/**
+ * Letters drawn like a Latin one at a glance (TR39's confusables for them):
+ * small capitals ("ᴀᴇᴘ"), Cherokee (as lower-cased: "Ꭺ" reads "ꭺ" in a key),
+ * Lisu capitals, Cyrillic т and Greek τ, Armenian ո, ø.
+ */
+const NEAR_LETTERS: Readonly<Record<string, string>> = {
+  a: 'ᴀꭺꓮ', b: 'ʙᏼꓐ', c: 'ᴄꮯꓚ', d: 'ᴅꭰꓓ', e: 'ᴇꭼꓰ', f: 'ꜰꓝ', g: 'ɢꓖ', h: 'ʜꮋꓧ', i: 'ɪꭵꓲ', j: 'ᴊꭻꓙ', k: 'ᴋꮶꓗ', l: 'ʟꮮꓡ', m: 'ᴍꮇꓟ',
+  n: 'ɴꓠո', o: 'ᴏꮎꮻꓳø', p: 'ᴘꮲꓑ', r: 'ʀꮢꓣ', s: 'ꜱꮪꓢ', t: 'ᴛꭲꓔтτ', u: 'ᴜꓴ', v: 'ᴠꮩꓦ', w: 'ᴡꮃꓪ', x: 'ꓫ', y: 'ʏꓬ', z: 'ᴢꮓꓜ',
 };
-const SMALL_CAPITAL_CHARS = new RegExp(`[${Object.keys(SMALL_CAPITALS).join('')}]`, 'gu');
+const NEAR_LETTER: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(NEAR_LETTERS).flatMap(([latin, like]) => [...like].map((ch) => [ch, latin])));
+const NEAR_LETTER_CHARS = new RegExp(`[${Object.values(NEAR_LETTERS).join('')}]`, 'gu');
 
 /** Close, not identical: folded only where more folding is the safe side. Applied to a lower-cased key. */
 const NEAR: ReadonlyArray<[RegExp, string]> = [
@@ -36,8 +41,7 @@ const NEAR: ReadonlyArray<[RegExp, string]> = [
   [/[ρ]/gu, 'p'],
   [/[υ]/gu, 'u'],
   [/[χ]/gu, 'x'],
-  [/[0ºσø]/gu, 'o'],
-  [/[ո]/gu, 'n'],
+  [/[0ºσ]/gu, 'o'],
   [/[éèêëēę]/gu, 'e'],
   [/rn/gu, 'm'],
   [/vv/gu, 'w'],
@@ -51,7 +55,7 @@ export function foldSameLooking(text: string): string {
 
 /** A lower-cased key folded further, so letters merely close to each other are one. */
 export function foldNearLooking(key: string): string {
-  let out = key.replace(SMALL_CAPITAL_CHARS, (ch) => SMALL_CAPITALS[ch] ?? ch);
+  let out = key.replace(NEAR_LETTER_CHARS, (ch) => NEAR_LETTER[ch] ?? ch);
   for (const [pattern, replacement] of NEAR) out = out.replace(pattern, replacement);
   return out;
 }

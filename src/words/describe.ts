@@ -11,10 +11,13 @@ import { withheldText } from './withheldWords';
 // Agent text enters a sentence only as a capped, inert piece; the surface that shows the
 // sentence sanitises it whole again (surfaces.ts).
 
-/** Letters and digits only, marks dropped and look-alikes folded: "AEP-Attention", "aep attentіon" (Cyrillic і), "ᴀᴇᴘ Attentioñ" are "aepattention". */
-const nameKey = (text: string) => foldNearLooking(readingKey(text).normalize('NFD').replace(/\p{M}/gu, '')).replace(/[^\p{L}\p{N}]/gu, '');
-/** Whether a name's key could pass for our product's name, misspelt too ("AEP Atention"): one that opens with "aep" or holds "attention". */
-const passesForUs = (key: string) => key.startsWith('aep') || key.includes('ttention') || key.includes('atention');
+/**
+ * Letters and digits only, marks and modifier letters dropped, look-alikes folded: "AEP-Attention", "aep attentіon"
+ * (Cyrillic і), "ᴀᴇᴘ Attentioñ", "ꓮꓰꓑ ꓮꓔꓔꓰꓠꓔꓲꓳꓠ" (Lisu) are "aepattention".
+ */
+const nameKey = (text: string) => foldNearLooking(readingKey(text).normalize('NFD').replace(/\p{M}/gu, '')).replace(/\p{Lm}|[^\p{L}\p{N}]/gu, '');
+/** Whether a name's key could pass for our product's name, misspelt too ("AEP Atention"): one that holds "aep" or "attention". */
+const passesForUs = (key: string) => key.includes('aep') || key.includes('ttention') || key.includes('atention');
 
 /**
  * The agent's name as it may appear inside a sentence. A name that could pass

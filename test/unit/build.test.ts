@@ -52,7 +52,9 @@ test('the webview bundle is a browser script with no module loader', () => {
 // update, and the kept draft masked again with them (webview/main.ts, answerForm.ts setSecretValues; found in review):
 // +213, 237,140. Tried first: holding a restored page until every hub's token is read, which a hub's question about
 // its origin's token can hold for as long as the person leaves it open.
-const PAGE_BUDGET_BYTES = 237_200;
+// Cherokee, Lisu, Cyrillic т and Greek τ folded with the small capitals as the Latin letters they look like (one
+// table, src/base/lookAlikes.ts NEAR_LETTERS): +331, 237,471 (found in review).
+const PAGE_BUDGET_BYTES = 237_500;
 // The Notifications view (webview/alerts/main.ts): the permission, the sound
 // and the offer's sentence, and the checks of the messages both ways
 // (src/shared/alertChecks.ts). 28.7 KB when zod made the checks (21 KB of it);
@@ -212,13 +214,16 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // (The open requests' slot at version 2, which left saved requests of an earlier version unrestored as ours,
 // came and went: the saved positions still marked them applied, so the hub's replay never brought them back.)
 // A request another hub delivered first is not notified again, and the person is told once per pair of hubs why it
-// is listed twice (hubs.ts alsoHeldBy, asked by notifier.ts): +621, most of it the sentence. Tried first:
+// is listed twice (hubs.ts heldAlso, asked by notifier.ts): +621, most of it the sentence. Tried first:
 // one inbox entry for both copies, which would make the inbox's keys (hub, source, session, id) mean two things.
 // An agent name that could pass for our product's, spelt with marks, small capitals or misspelt, quoted too (describe.ts
 // agentName: marks dropped, "aep…" or "…attention…"), the look-alike fold it uses extended, and the History's tooltip and
 // copy toast naming the agent through it (found in review): +458, 283,036. Tried first: the product's name compared whole,
 // which "AEP Atention" and "AEP Attentioñ" passed.
-const ACTIVATION_BUDGET_BYTES = 283_100;
+// Names that could pass for ours in Lisu, Cherokee, with т or τ, or behind a modifier letter quoted too, and "aep"
+// anywhere in a name (found in review): +354, 283,418. Tried first: quoting every name holding a letter outside
+// Latin, which would quote most agents' names for a person who names them in their own script.
+const ACTIVATION_BUDGET_BYTES = 283_500;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -299,7 +304,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // One hub under two addresses notified once (+621 at activation), 402,388.
 // Agent names that could pass for ours quoted in more spellings (+458 at activation), 402,846.
 // The page told of values learnt after it loaded (+108 in the pages' chunk and at activation), 402,954.
-const EXTENSION_TOTAL_BUDGET_BYTES = 403_000;
+// More spellings of our name folded (+354 at activation), 403,294.
+const EXTENSION_TOTAL_BUDGET_BYTES = 403_300;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -23,6 +23,7 @@ const PRODUCT = [
   // Marks, letters of other scripts and small capitals a reader takes for ours, and misspellings (found in review).
   'AEP Attentioñ', 'AEP Attentȋon', 'AEP Attenţion', 'AEP Attentiøn', 'AEP Attentioո', 'ᎪᎬᏢ Attention', 'ᴀᴇᴘ ᴀᴛᴛᴇɴᴛɪᴏɴ', 'AEP Atten\u0307tion',
   'AEP Atention', 'AEP Atttention', 'Attention', 'A.E.P. Attention',
+  'ꓮꓰꓑ ꓮꓔꓔꓰꓠꓔꓲꓳꓠ', 'ᎪᎬᏢ ᎪᎢᎢᎬNᎢIᎾN', 'ᎪᎬᏢ Attenтion', 'ˑAEP Aттention', 'Aτtention',
 ];
 const INVISIBLE = ['\u200b', '\u200c', '\u2060', '\ufeff', '\u00ad', '\u202e', '\u2066'];
 
@@ -49,7 +50,7 @@ test("a name holding our product's name, however it is spelled, is quoted as the
 });
 
 test('other names are shown as they are', () => {
-  for (const name of ['claude-code', 'Codex', 'Kilo Code', 'gemini-cli', 'relay-aep', 'mcp-server']) {
+  for (const name of ['claude-code', 'Codex', 'Kilo Code', 'gemini-cli', 'relay-hub', 'mcp-server']) {
     assert.equal(agentName(name), piece(name, PIECES.agent), name);
   }
 });
