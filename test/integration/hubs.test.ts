@@ -294,13 +294,13 @@ describe('Hubs, when one hub is named under two addresses', () => {
       await waitUntil(() => copies().length === 2, 'the request through both addresses', 5_000, () => log.lines.join('\n'));
       const [first, second] = copies();
       assert.ok(first && second && first.hub !== second.hub);
-      assert.equal(hubs.alsoHeldBy(first)?.id, second.hub);
-      assert.equal(hubs.alsoHeldBy(second)?.id, first.hub);
+      assert.equal(hubs.heldAlso(first), second);
+      assert.equal(hubs.heldAlso(second), first);
       target.answerAndResolve(await answerOnce(hubs, first, target));
       await waitUntil(() => copies().length === 0, 'both copies closed by the one resolution');
       const closed = hubs.item(first.key);
       assert.ok(closed, 'the closed copy is still known to its inbox');
-      assert.equal(hubs.alsoHeldBy(closed), undefined, 'a copy closed elsewhere holds nothing open');
+      assert.equal(hubs.heldAlso(closed), undefined, 'a copy closed elsewhere holds nothing open');
     } finally {
       hubs.dispose();
       await target.close();

@@ -305,7 +305,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // Agent names that could pass for ours quoted in more spellings (+458 at activation), 402,846.
 // The page told of values learnt after it loaded (+108 in the pages' chunk and at activation), 402,954.
 // More spellings of our name folded (+354 at activation), 403,294.
-const EXTENSION_TOTAL_BUDGET_BYTES = 403_300;
+// A request held twice notified once only when its first copy was (+64 at activation), 403,358.
+const EXTENSION_TOTAL_BUDGET_BYTES = 403_400;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

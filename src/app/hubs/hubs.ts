@@ -168,11 +168,11 @@ export class Hubs extends Disposable {
    * under two addresses (127.0.0.1 and localhost), or two hubs relay its
    * agent. The notification is given once, for the copy that came first.
    */
-  alsoHeldBy(item: Readonly<AttentionItem>): Hub | undefined {
+  heldAlso(item: Readonly<AttentionItem>): Readonly<AttentionItem> | undefined {
     for (const hub of this.byId.values()) {
       if (hub.id === item.hub) continue;
       const copy = hub.store.inbox.findRequest(item.session, item.requestId, item.source);
-      if (copy && isOpenStatus(copy.status)) return hub;
+      if (copy && isOpenStatus(copy.status)) return copy;
     }
     return undefined;
   }

@@ -45,7 +45,7 @@ export interface NotifierActions {
  */
 export class Notifier extends Disposable {
   private readonly notified = new NotifiedRequests<Hub>();
-  /** Pairs of hubs (first, again) already said to deliver the same requests. */
+  /** Pairs of hubs already said to deliver the same requests. */
   private readonly heldTwiceSaid = new Set<string>();
   private readonly burst = new BurstBatcher<Readonly<AttentionItem>>((items) => this.flush(items), LEAD_MS, COALESCE_MS);
   private readonly waiting = new Set<ReturnType<typeof setTimeout>>();
@@ -68,8 +68,9 @@ export class Notifier extends Disposable {
         }
         const fresh = this.notified.observe(hub, change);
         if (!fresh) return;
-        const first = this.hubs.alsoHeldBy(fresh);
-        if (first) this.heldTwice(first, hub, fresh);
+        // A copy another hub delivered first was notified by its hub's settings: this one is not notified again.
+        const first = this.hubs.heldAlso(fresh);
+        if (first && this.wants(first)) this.heldTwice(first, fresh);
         else if (this.wants(fresh)) this.burst.push(fresh);
       }),
     );
@@ -79,15 +80,15 @@ export class Notifier extends Disposable {
 
   /**
    * A request another hub delivered first is not notified again; the person is told once per pair
-   * of hubs why it is listed twice, and what to change.
+   * of hubs (in either order) why it is listed twice, and what to change.
    */
-  private heldTwice(first: Hub, again: Hub, item: Readonly<AttentionItem>): void {
-    const pair = `${first.id}\u0000${again.id}`;
+  private heldTwice(first: Readonly<AttentionItem>, again: Readonly<AttentionItem>): void {
+    const pair = [first.hub, again.hub].sort().join('\u0000');
     if (this.heldTwiceSaid.has(pair)) return;
     this.heldTwiceSaid.add(pair);
     void notify('info', l10n.t(
       '{0} and {1} both delivered a request from {2}: they may be one hub under two addresses. The inbox lists such a request under each, and it is notified once; to list it once, remove one address from hubUrl or aepAttention.hubs.',
-      first.label, again.label, agentName(item.agent),
+      this.hubs.of(first)?.label ?? first.hub, this.hubs.of(again)?.label ?? again.hub, agentName(again.agent),
     ), []);
   }
 
