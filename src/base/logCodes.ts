@@ -45,6 +45,7 @@ export const LOG_CODES = [
   'requests-restored',
   'history-remasked',
   'secret-values-unreadable',
+  'hub-token-short',
   // the pages
   'page-message-invalid',
   'page-message-stale',

@@ -135,3 +135,28 @@ test("a hub token this window holds is masked as the person's values are, before
   assert.deepEqual(values.redaction().secretValues, [TOKEN, LATER], 'clearing the list leaves the tokens masked');
   values.dispose();
 });
+
+test('what is masked changing is told: the values read, added and cleared, a hub token added once, and nothing before the values are read', async () => {
+  const storage = new SlowStorage();
+  const log = new RecordingLogger();
+  const values = new AlwaysSecretValues(storage, log);
+  let told = 0;
+  values.onDidChange(() => told++);
+  values.start();
+  values.maskHubToken('hub-token-7f3a9c');
+  assert.equal(told, 0, 'nothing masks before the values are read');
+  storage.reads[0]?.resolve(writeSecretValues([SECRET]));
+  await values.loaded();
+  assert.equal(told, 1, 'read');
+  values.maskHubToken('second-hub-token');
+  values.maskHubToken('second-hub-token');
+  values.maskHubToken('short');
+  values.maskHubToken('short-2');
+  assert.equal(told, 2, 'a new token, once; a short one is not masked');
+  assert.deepEqual(log.codes(), ['warn hub-token-short'], 'a token too short to mask is said once, never shown');
+  assert.ok(!log.lines.join('\n').includes('short'.repeat(2)) && !log.entries.some((entry) => entry.message.includes('short-2')));
+  await values.add('another-secret-value');
+  await values.clear();
+  assert.equal(told, 4, 'added, cleared');
+  values.dispose();
+});

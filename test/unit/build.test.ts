@@ -223,7 +223,10 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // Names that could pass for ours in Lisu, Cherokee, with т or τ, or behind a modifier letter quoted too, and "aep"
 // anywhere in a name (found in review): +354, 283,418. Tried first: quoting every name holding a letter outside
 // Latin, which would quote most agents' names for a person who names them in their own script.
-const ACTIVATION_BUDGET_BYTES = 283_500;
+// Open pages told when what is masked changes (alwaysSecretValues.ts onDidChange: values read, added, cleared, a hub
+// token added), and a hub token too short to mask said once in the log (found in review): +344, 283,826. Tried first:
+// telling the pages from the commands that add and clear, which would miss another window's change and a token read.
+const ACTIVATION_BUDGET_BYTES = 283_900;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -236,7 +239,9 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
   ['quickInputs-', 'the real quick input (2.2 KB today)', 2_500],
   // Issue 40: the request and history pages (ui/page/pages.ts): requestPages and historyPages,
   // their controllers, the page host and content, the panels; with the first page opened or restored.
-  ['pages-', 'the request and history pages (15.9 KB today)', 16_000],
+  // The pages told when what is masked changes, and each update carrying the values (+209, 16,073); tried first:
+  // the values only when they changed, which left cleared values masking on the page.
+  ['pages-', 'the request and history pages (16.1 KB today)', 16_100],
   ['historyExportFlow-', "Export Answer History's steps and its JSON Lines and CSV (2.9 KB today)", 3_100],
   ['answerSimilarFlow-', "Answer Similar's pickers (1.9 KB today)", 2_100],
   // Loaded just after activation, not awaited (osNotificationsOnDemand.ts). 18.2 KB, then the claim asked
@@ -306,7 +311,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // The page told of values learnt after it loaded (+108 in the pages' chunk and at activation), 402,954.
 // More spellings of our name folded (+354 at activation), 403,294.
 // A request held twice notified once only when its first copy was (+64 at activation), 403,358.
-const EXTENSION_TOTAL_BUDGET_BYTES = 403_400;
+// Pages told of changed values, a short token logged (+344 at activation, +143 in the pages' chunk), 403,845.
+const EXTENSION_TOTAL_BUDGET_BYTES = 403_900;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -330,6 +330,27 @@ describe('request page host', () => {
     assert.equal(update.status, 'resolved');
   });
 
+  test('values the pipeline masks with that change while the page is open (added, cleared, a hub token read) are posted to it, and the page is told when they are cleared', () => {
+    const item = permissionItem();
+    const values = emitter<void>();
+    let secretValues: string[] = [];
+    const { webview, controller } = page(item, { redaction: () => ({ secretValues }), onDidChangeRedaction: values.event });
+    webview.fromPage({ type: 'ready' });
+    assert.deepEqual(webview.types(), ['init']);
+    secretValues = ['hub-token-Kx9mPq2vLr7t'];
+    values.fire();
+    const told = webview.posted.at(-1);
+    assert.ok(told?.type === 'update', webview.types().join(', '));
+    assert.deepEqual(told.secretValues, ['hub-token-Kx9mPq2vLr7t']);
+    secretValues = [];
+    values.fire();
+    const cleared = webview.posted.at(-1);
+    assert.ok(cleared?.type === 'update' && cleared !== told);
+    assert.deepEqual(cleared.secretValues, [], 'cleared values are cleared on the page too');
+    controller.dispose();
+    assert.equal(values.listening(), 0, 'the page stops listening when it goes');
+  });
+
   test('a hidden page is posted nothing; shown and ready again, it gets a fresh init, then only the latest update', () => {
     const item = permissionItem();
     const { webview, change } = page(item);

@@ -4,6 +4,7 @@ import type { RedactionOptions } from '../../aep/redaction';
 import { setStoredSecretValues } from '../../aep/secretAsking';
 import { describeError, type Logger } from '../../base/logger';
 import { Disposable } from '../../base/disposable';
+import { Emitter } from '../../base/emitter';
 
 const KEY = 'aepAttention.alwaysSecretValues';
 /** The shortest hub token masked (maskHubToken); a value the person lists may be shorter (MIN_SECRET_VALUE_LENGTH). */
@@ -47,14 +48,20 @@ export function afterLoaded<A extends unknown[]>(values: Pick<AlwaysSecretValues
  * are, without being listed (`maskHubToken`): a person who types a hub's
  * token into an agent's plain question (one asking in our words for "the
  * token") sends `[REDACTED:secret]`, not the token, at capture `redacted`,
- * and no draft, history entry or export keeps it.
+ * and no draft, history entry or export keeps it. A token shorter than
+ * MIN_HUB_TOKEN_LENGTH is not masked (it would replace ordinary words), and
+ * the log says so.
  */
 export class AlwaysSecretValues extends Disposable {
   /** Undefined until the first read succeeds. */
   private list: string[] | undefined;
   /** Hub tokens seen in this window (tokens.ts), masked with the list for the window's life, never stored with it. */
   private readonly hubTokens = new Set<string>();
+  private shortTokenTold = false;
   private readonly first: Promise<void>;
+  private readonly changes = new Emitter<void>();
+  /** Fires when what is masked changed: the values read, added or cleared (here or in another window), a hub token added. */
+  readonly onDidChange = this.changes.event;
   private markLoaded!: () => void;
 
   constructor(
@@ -99,6 +106,7 @@ export class AlwaysSecretValues extends Disposable {
     this.list = values;
     setStoredSecretValues(this.masked(values));
     this.markLoaded();
+    this.changes.fire();
   }
 
   private masked(values: readonly string[]): string[] {
@@ -112,9 +120,16 @@ export class AlwaysSecretValues extends Disposable {
    * and is left; no hub issues tokens that short.
    */
   maskHubToken(token: string): void {
-    if ([...token].length < MIN_HUB_TOKEN_LENGTH || this.hubTokens.has(token)) return;
+    if (this.hubTokens.has(token)) return;
+    if ([...token].length < MIN_HUB_TOKEN_LENGTH) {
+      if (!this.shortTokenTold) this.log.warn(`a hub's token is shorter than ${MIN_HUB_TOKEN_LENGTH} characters, so answers are not masked for it: typed into an agent's question, it would be sent as typed`, { code: 'hub-token-short' });
+      this.shortTokenTold = true;
+      return;
+    }
     this.hubTokens.add(token);
-    if (this.list) setStoredSecretValues(this.masked(this.list));
+    if (!this.list) return;
+    setStoredSecretValues(this.masked(this.list));
+    this.changes.fire();
   }
 
   /** How many the person listed (hub tokens are not counted); 0 until they are loaded (the commands that word it wait for `loaded()`). */

@@ -4,6 +4,7 @@ import type { Answer, AttentionRequest } from '../../aep/attention';
 import type { CaptureChoice } from '../../aep/capture';
 import type { SendOutcome } from '../../client/controlSender';
 import type { Logger } from '../../base/logger';
+import type { Subscription } from '../../base/emitter';
 import type { Reachability } from '../../client/rosterSnapshot';
 import type { AttentionItem } from '../../inbox/inbox';
 import type { RedactionOptions } from '../../aep/redaction';
@@ -53,6 +54,8 @@ export interface RequestPageDeps {
   log: Logger;
   /** The always-secret values and home directory the pipeline redacts with, as they are now. */
   redaction: () => RedactionOptions;
+  /** Fires when the values `redaction` gives changed: the page is told, and masks its kept draft with them. */
+  onDidChangeRedaction?: (listener: () => void) => Subscription;
   /** A partial answer from the quick input waiting for this page, handed over once. */
   takeDraft: () => PageDraft | undefined;
   /** The strings of the display language (`vscode.l10n.bundle`); undefined in English. */
@@ -105,6 +108,7 @@ export class RequestPageController {
       if (change === undefined ? mine(hub) : change.item.key === this.item.key) this.pushUpdate();
     }));
     this.owned.add(hubs.onDidChangeRoster((hub) => mine(hub) && this.pushUpdate()));
+    if (deps.onDidChangeRedaction) this.owned.add(deps.onDidChangeRedaction(() => this.pushUpdate()));
     // Its hub's hello says whether it is watch-only (src/client/watchOnly.ts); a token set rebuilds the connection.
     this.owned.add(hubs.onDidChangeState((hub) => mine(hub) && this.pushUpdate()));
     // An answer sent before a reload or rebuild, resent since, or one that timed out and settled after all

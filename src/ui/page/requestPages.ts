@@ -122,6 +122,7 @@ export class RequestPages extends Disposable {
       resend: (current, commandId) => this.hubs.resend('page', current, commandId),
       log: this.log,
       redaction: () => this.secretValues.redaction(),
+      onDidChangeRedaction: (listener) => this.secretValues.onDidChange(listener),
       takeDraft: () => this.drafts.take(item.key),
       strings: vscode.l10n.bundle,
       closeWhenResolved: () => this.settings.value.closeFormWhenResolved,
