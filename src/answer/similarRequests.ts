@@ -1,4 +1,5 @@
 import type { AttentionRequest } from '../aep/attention';
+import { dedupeKey } from '../aep/envelope';
 import { textHonesty } from '../aep/labels';
 import type { AttentionItem } from '../inbox/inbox';
 import { isOpenStatus } from '../inbox/inbox';
@@ -97,7 +98,7 @@ export function similarGroups(items: ReadonlyArray<Readonly<AttentionItem>>, can
     const request = item.request;
     if (!request || !isOpenStatus(item.status) || !request.answerableHere || request.renderKind === 'form' || request.options.length === 0) continue;
     if (!canAnswer(item)) continue;
-    const requestKey = `${item.source}\u0000${item.requestId}`;
+    const requestKey = dedupeKey({ source: item.source, id: item.requestId });
     if (requests.has(requestKey)) continue;
     requests.add(requestKey);
     const options = optionsKey(request, shown);
