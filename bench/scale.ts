@@ -195,6 +195,8 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
     const warm = new Inbox({ now: tick });
     for (const event of pendingRequests(3_000, 50, 'warm').events) warm.apply(event);
     listSorted(warm);
+    // Released before the baseline below: a warm inbox still holding its timers would be freed mid-measure.
+    warm.dispose();
   }
 
   // -- heap: the requests as parsed events alone, then the inbox holding them --------
