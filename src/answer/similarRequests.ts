@@ -125,3 +125,16 @@ export function similarGroups(items: ReadonlyArray<Readonly<AttentionItem>>, can
 export function groupOf(groups: readonly SimilarGroup[], item: Pick<AttentionItem, 'key'>): SimilarGroup | undefined {
   return groups.find((group) => group.items.some((member) => member.key === item.key));
 }
+
+/**
+ * The requests among `items` whose notification offers Answer Similar…, each with its group's size:
+ * those whose group holds two or more of the requests that arrived `together` (one burst's keys).
+ */
+export function similarOffers(groups: readonly SimilarGroup[], together: ReadonlySet<string>, items: ReadonlyArray<Pick<AttentionItem, 'key'>>): Map<string, number> {
+  const offers = new Map<string, number>();
+  for (const item of items) {
+    const group = groupOf(groups, item);
+    if (group && group.items.filter((member) => together.has(member.key)).length >= 2) offers.set(item.key, group.items.length);
+  }
+  return offers;
+}

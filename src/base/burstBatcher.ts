@@ -5,6 +5,7 @@
  * burst. So the first of a burst goes out almost at once, a flood becomes a
  * few batches rather than one delivery per item, and the short lead still
  * lets a replay's request and its resolution land in the same batch.
+ * `quiet` is told when a burst ends.
  */
 export class BurstBatcher<T> {
   private readonly queued: T[] = [];
@@ -14,6 +15,7 @@ export class BurstBatcher<T> {
     private readonly deliver: (batch: T[]) => void,
     private readonly leadMs: number,
     private readonly windowMs: number,
+    private readonly quiet?: () => void,
   ) {}
 
   push(item: T): void {
@@ -25,6 +27,7 @@ export class BurstBatcher<T> {
     const batch = this.queued.splice(0);
     if (batch.length === 0) {
       this.timer = undefined;
+      this.quiet?.();
       return;
     }
     this.timer = setTimeout(() => this.fire(), this.windowMs);

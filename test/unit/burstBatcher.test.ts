@@ -80,6 +80,25 @@ describe('BurstBatcher', () => {
     assert.ok(batches.length <= 7, `${batches.length} batches`);
   });
 
+  test('the end of a burst is told once, after its quiet window, not between its batches', () => {
+    const quiet: number[] = [];
+    const told = new BurstBatcher<string>((items) => batches.push({ at: now, items }), LEAD, WINDOW, () => quiet.push(now));
+    told.push('a');
+    advance(LEAD);
+    told.push('b');
+    advance(WINDOW);
+    assert.deepEqual(quiet, [], 'b came within the window: the burst goes on');
+    advance(WINDOW - 1);
+    assert.deepEqual(quiet, []);
+    advance(1);
+    assert.deepEqual(quiet, [LEAD + 2 * WINDOW]);
+    told.push('c');
+    advance(LEAD);
+    advance(WINDOW);
+    assert.deepEqual(quiet, [LEAD + 2 * WINDOW, 2 * LEAD + 3 * WINDOW]);
+    told.dispose();
+  });
+
   test('dispose drops what waits and delivers nothing later', () => {
     batcher.push('a');
     batcher.dispose();

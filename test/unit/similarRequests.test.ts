@@ -7,7 +7,7 @@
 // over generated hostile agents.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupOf, similarGroups } from '../../src/answer/similarRequests';
+import { groupOf, similarGroups, similarOffers } from '../../src/answer/similarRequests';
 import { Inbox, type AttentionItem } from '../../src/inbox/inbox';
 import { similarOptionWords } from '../../src/words/similarWords';
 import { emitterEvents, type RequestData } from '../support/events';
@@ -138,4 +138,23 @@ test('a request whose labels are withheld (capture metadata) groups only with ot
   const b = items().find((item) => item.agent === 'b');
   assert.ok(b);
   assert.equal(groupOf(groups, b), withheld);
+});
+
+test('a notification offers Answer Similar when its group holds two or more requests of one burst, counting the whole group; a batch alone does not decide', () => {
+  const { items } = inboxOf([
+    { agent: 'a', data: ALLOW_DENY },
+    { agent: 'b', data: ALLOW_DENY },
+    { agent: 'c', data: ALLOW_DENY },
+    { agent: 'd', data: { ...ALLOW_DENY, options: [{ id: 'once', label: 'Once' }] } },
+  ]);
+  const all = items();
+  const groups = similarGroups(all, () => true, similarOptionWords);
+  const byAgent = (agent: string) => all.find((item) => item.agent === agent)!;
+  const burst = (...agents: string[]) => new Set(agents.map((agent) => byAgent(agent).key));
+  // c came in a later batch than a and b, in the same burst: its notification offers all three.
+  assert.deepEqual([...similarOffers(groups, burst('a', 'b', 'c'), [byAgent('c')])], [[byAgent('c').key, 3]]);
+  // One of the group in the burst, the others from before: nothing arrived together.
+  assert.deepEqual([...similarOffers(groups, burst('c', 'd'), [byAgent('c'), byAgent('d')])], []);
+  // Two of the group in the burst: the offer counts the group as it stands (three), d has no group.
+  assert.deepEqual([...similarOffers(groups, burst('a', 'c', 'd'), [byAgent('a'), byAgent('d')])], [[byAgent('a').key, 3]]);
 });

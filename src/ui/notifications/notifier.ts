@@ -15,7 +15,7 @@ import type { Hub, Hubs } from '../../app/hubs/hubs';
 import type { SettingsService } from '../services/settings';
 import { notify, toastBudget, type Choice } from '../surfaces';
 import type { OsNotificationsOnDemand } from './osNotificationsOnDemand';
-import { groupOf } from '../../answer/similarRequests';
+import { similarOffers } from '../../answer/similarRequests';
 import { windowGroups } from '../../app/answering/similarAnswers';
 import { OWN_ACTIONS } from '../../shared/ownActionWords';
 
@@ -47,7 +47,9 @@ export class Notifier extends Disposable {
   private readonly notified = new NotifiedRequests<Hub>();
   /** Pairs of hubs already said to deliver the same requests. */
   private readonly heldTwiceSaid = new Set<string>();
-  private readonly burst = new BurstBatcher<Readonly<AttentionItem>>((items) => this.flush(items), LEAD_MS, COALESCE_MS);
+  /** The requests of this burst, from one quiet spell to the next: those that "arrive together". */
+  private readonly together = new Set<string>();
+  private readonly burst = new BurstBatcher<Readonly<AttentionItem>>((items) => this.flush(items), LEAD_MS, COALESCE_MS, () => this.together.clear());
   private readonly waiting = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
@@ -104,27 +106,13 @@ export class Notifier extends Disposable {
       const key = `${item.hub}\u0000${item.agent}`;
       byAgent.set(key, [...(byAgent.get(key) ?? []), item]);
     }
-    const similar = this.similarCounts(still);
+    for (const item of still) this.together.add(item.key);
+    // A later batch of the same burst counts its earlier ones: three asks that straddle a batch still arrive together.
+    const similar = this.together.size < 2 ? new Map<string, number>() : similarOffers(windowGroups(this.hubs), this.together, still);
     for (const items of byAgent.values()) {
       this.alerts?.alert(items, this.hubName(items[0]));
       this.whenToastShows(items, similar);
     }
-  }
-
-  /**
-   * Requests of this burst that arrived with others that can take the same
-   * answer: each one's toast offers Answer Similar Requests… for its whole
-   * group (by request key, the group's size).
-   */
-  private similarCounts(burst: ReadonlyArray<Readonly<AttentionItem>>): Map<string, number> {
-    const counts = new Map<string, number>();
-    if (burst.length < 2) return counts;
-    const groups = windowGroups(this.hubs);
-    for (const item of burst) {
-      const group = groupOf(groups, item);
-      if (group && group.items.filter((member) => burst.some((other) => other.key === member.key)).length >= 2) counts.set(item.key, group.items.length);
-    }
-    return counts;
   }
 
   /** A request resolved or dismissed meanwhile (a replay catching up, an answer elsewhere) is not worth a notification. */
