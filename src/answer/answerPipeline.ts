@@ -69,7 +69,7 @@ export type AnswerRefusal =
   | { code: 'invalid'; problem: AnswerProblem; fieldId?: string }
   | { code: 'would-redact'; changes: PartChange[] };
 
-/** The one key of a request's answer: hub, request source and id (AEP-0001 dedupes by `(source, id)`). */
+/** Where a request's answer goes (the hub) and which request it answers (AEP-0001 dedupes by `(source, id)`). */
 export interface AnswerKey {
   hub: string;
   source: string;
@@ -126,8 +126,12 @@ const MAX_RECORDS = 512;
 /** Commands remembered per request for `sentAnswers`; a person sends a few at most (a refusal, a fix). */
 const MAX_SENT = 8;
 
+/**
+ * A request's record, whichever hub delivered it: `(source, id)` is one request (AEP-0001 §5.1), so a copy
+ * a second hub delivers (one hub under two addresses) is refused while the first copy's answer is on its way.
+ */
 function recordKey(key: AnswerKey): string {
-  return `${key.hub}\u0000${key.source}\u0000${key.requestId}`;
+  return `${key.source}\u0000${key.requestId}`;
 }
 
 // The one capture decision; defined beside the rules it applies, so the page's bundle can preview with it too.

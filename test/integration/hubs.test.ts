@@ -268,7 +268,7 @@ describe('Hubs, when a hub leaves the settings', () => {
 });
 
 describe('Hubs, when one hub is named under two addresses', () => {
-  test('each inbox holds the request, and each copy names the other hub as holding it too: the notification is given once', async () => {
+  test('each inbox holds the request, each copy names the other hub as holding it too (the notification is given once), and one answer to either copy closes both to every surface', async () => {
     const hub = await startHub({ port: 0, token: TOKEN });
     const port = new URL(hub.url).port;
     const settings = settingsFor(hub.url);
@@ -296,8 +296,18 @@ describe('Hubs, when one hub is named under two addresses', () => {
       assert.ok(first && second && first.hub !== second.hub);
       assert.equal(hubs.heldAlso(first), second);
       assert.equal(hubs.heldAlso(second), first);
-      target.answerAndResolve(await answerOnce(hubs, first, target));
+      // One decision, one command: while the first copy's answer is on its way, and once accepted, the
+      // second copy takes no answer from any surface, whichever copy the person meets.
+      const command = await answerOnce(hubs, first, target, { accept: false });
+      const inFlight = everySurfaceTries(hubs, second);
+      assert.deepEqual([...inFlight.values()].map((told) => told === 'sending' ? told : told.code), ANSWER_SURFACES.map(() => 'answer-in-flight'), JSON.stringify([...inFlight]));
+      target.accept(command);
+      await waitUntil(() => !hubs.admit('page', second).ok && (hubs.admit('page', second) as { refusal: AnswerRefusal }).refusal.code === 'answer-accepted', 'the second copy refused as accepted');
+      const accepted = everySurfaceTries(hubs, second);
+      assert.deepEqual([...accepted.values()].map((told) => told === 'sending' ? told : told.code), ANSWER_SURFACES.map(() => 'answer-accepted'));
+      target.answerAndResolve(command);
       await waitUntil(() => copies().length === 0, 'both copies closed by the one resolution');
+      assert.deepEqual(target.commands().map((one) => one.value['subject']), [requestId], 'the agent received one command');
       const closed = hubs.item(first.key);
       assert.ok(closed, 'the closed copy is still known to its inbox');
       assert.equal(hubs.heldAlso(closed), undefined, 'a copy closed elsewhere holds nothing open');
@@ -309,11 +319,11 @@ describe('Hubs, when one hub is named under two addresses', () => {
   });
 });
 
-async function answerOnce(hubs: Hubs, item: Readonly<AttentionItem>, target: ScriptedTarget) {
+async function answerOnce(hubs: Hubs, item: Readonly<AttentionItem>, target: ScriptedTarget, { accept = true } = {}) {
   await waitUntil(() => hubs.reachability(item).state === 'reachable', 'the target in the roster');
   const result = hubs.answer('page', item, { option: 'allow' });
   assert.equal(result.kind, 'sending');
   const command = await target.nextCommand();
-  target.accept(command);
+  if (accept) target.accept(command);
   return command;
 }
