@@ -1,9 +1,14 @@
 // `npm test`: every suite, in the order the README gives. The editor harness
 // (scripts/e2e/prepare.mjs) is prepared while the type check, the builds and
-// the unit files run: on a clean clone it builds code-server's native modules,
-// about two minutes on one core, and nothing before the load files needs it.
-// The load files and everything after them wait for it, so that they have
-// the machine to themselves (the load files) and the harness ready.
+// the unit files run: on a machine's first run it installs code-server, and
+// nothing before the load files needs it. The type check runs beside the
+// builds and the unit files too (it reads only the sources, and it is one
+// core's work for a minute). The load files and everything after them wait for
+// all of it, so that they have the machine to themselves (the load files) and
+// the harness ready. Last, the code-server and Chromium files two at a time
+// and, beside them, the integration files one at a time: those mostly wait on
+// sockets and timers, and in the same two slots they held a core the
+// workbenches wanted.
 //
 //   node scripts/test.mjs
 import { spawn } from 'node:child_process';
@@ -38,33 +43,45 @@ function run(command, args, { lines } = {}) {
   });
 }
 
-async function steps(list) {
+async function steps(list, options) {
   for (const [command, args] of list) {
-    const code = await run(command, args);
+    const code = await run(command, args, options);
     if (code !== 0) return { code, failed: `${command} ${args.join(' ')}` };
   }
   return { code: 0 };
 }
 
+/** Runs `lists` side by side, each list's steps in order, their output in whole lines; the first failure, by list order. */
+async function together(...lists) {
+  const results = await Promise.all(lists.map((list) => steps(list, { lines: true })));
+  return results.find((result) => result.code !== 0) ?? { code: 0 };
+}
+
 const harness = run(process.execPath, [path.join('scripts', 'e2e', 'prepare.mjs')], { lines: true });
+const check = (async () => {
+  const code = await run(npm, ['run', 'check'], { lines: true });
+  return code === 0 ? { code } : { code, failed: 'npm run check' };
+})();
 const first = await steps([
-  [npm, ['run', 'check']],
   [process.execPath, ['esbuild.js', '--production']],
   [process.execPath, ['esbuild.js', '--tests']],
   [process.execPath, ['--test', '--test-concurrency=2', 'out/test/unit/']],
 ]);
+const checked = await check;
 const prepared = await harness;
-if (first.code !== 0) {
-  process.stderr.write(`npm test: ${first.failed} failed (exit ${first.code})\n`);
-  process.exit(first.code);
+for (const before of [checked, first]) {
+  if (before.code === 0) continue;
+  process.stderr.write(`npm test: ${before.failed} failed (exit ${before.code})\n`);
+  process.exit(before.code);
 }
 if (prepared !== 0) {
   process.stderr.write(`npm test: the editor harness could not be prepared (scripts/e2e/prepare.mjs exited ${prepared}; its output is above)\n`);
   process.exit(prepared);
 }
-const rest = await steps([
-  [process.execPath, ['--test', 'out/test/load/']],
-  [process.execPath, ['--test', '--test-concurrency=2', 'out/test/e2e/', 'out/test/integration/', 'out/test/webview/']],
-]);
+const load = await steps([[process.execPath, ['--test', 'out/test/load/']]]);
+const rest = load.code !== 0 ? load : await together(
+  [[process.execPath, ['--test', '--test-concurrency=2', 'out/test/e2e/', 'out/test/webview/']]],
+  [[process.execPath, ['--test', '--test-concurrency=1', 'out/test/integration/']]],
+);
 if (rest.code !== 0) process.stderr.write(`npm test: ${rest.failed} failed (exit ${rest.code})\n`);
 process.exit(rest.code);
