@@ -2,7 +2,7 @@
 // No vscode import: the whole rule is plain string logic, tested in Node.
 //
 // What VS Code interprets, and where (microsoft/vscode; checked in VS Code
-// 1.139 under code-server by test/e2e/untrustedText.e2e.test.ts):
+// 1.139 under code-server by test/e2e/oneWorkbench/untrustedText.ts):
 // - notification messages (show*Message): `[label](href "title")` becomes a
 //   link when href starts with http(s)://, command: or file:
 //   (src/vs/base/common/linkedText.ts, LINK_SYNTAX below); a command: link

@@ -15,32 +15,43 @@ import { waitForStatus } from './workbenchPage';
 export interface ConnectedWorkbench {
   hub: RunningHub;
   page: Page;
+  /** The hub's token: what an agent of the scenario presents. */
+  token: string;
   /** A screenshot to out/e2e/`{name}-{step}.png`, named in the test's diagnostics. */
   shot(step: string): Promise<void>;
 }
 
+export interface ConnectedWorkbenchOptions {
+  name: string;
+  token: string;
+  /**
+   * Merged into the user's settings.json, over `aepAttention.osNotifications: off`: the offer to allow
+   * system notifications would stand beside the first request's toast, and VS Code shows three toasts
+   * at most, so a test that waits for a later toast would find it in the notification center instead.
+   * The system-notification tests turn it back on.
+   */
+  userSettings?: Record<string, unknown>;
+  /** Runs on the browser context before the workbench loads (openWorkbench). */
+  prepare?: (context: BrowserContext) => Promise<void>;
+}
+
+/** A connected workbench that stays up until closed: several scenarios may run in it, one after another. */
+export interface OpenWorkbench {
+  hub: RunningHub;
+  page: Page;
+  /** The scenario `name`'s view of it, its screenshots reported to `t`. */
+  scenario(t: TestContext, name: string): ConnectedWorkbench;
+  /** A failure's screenshot, the page console and code-server's output, in `t`'s diagnostics. */
+  diagnose(t: TestContext, name: string): Promise<void>;
+  /** Stops the workbench, code-server and the hub, and removes their folder. */
+  close(): Promise<void>;
+}
+
 /**
- * Runs `scenario` in a connected workbench. On failure it leaves a screenshot,
- * the page console and code-server's output in the diagnostics; whatever
- * happens it stops the workbench, code-server and the hub.
+ * Starts a hub, code-server with the extension from its VSIX, and the workbench; resolves once the
+ * extension is connected. If that fails, what it saw goes to `t`'s diagnostics and it all stops.
  */
-export async function withConnectedWorkbench(
-  t: TestContext,
-  options: {
-    name: string;
-    token: string;
-    /**
-     * Merged into the user's settings.json, over `aepAttention.osNotifications: off`: the offer to allow
-     * system notifications would stand beside the first request's toast, and VS Code shows three toasts
-     * at most, so a test that waits for a later toast would find it in the notification center instead.
-     * The system-notification tests turn it back on.
-     */
-    userSettings?: Record<string, unknown>;
-    /** Runs on the browser context before the workbench loads (openWorkbench). */
-    prepare?: (context: BrowserContext) => Promise<void>;
-  },
-  scenario: (e2e: ConnectedWorkbench) => Promise<void>,
-): Promise<void> {
+export async function openConnectedWorkbench(t: TestContext, options: ConnectedWorkbenchOptions): Promise<OpenWorkbench> {
   const install = e2eAvailable();
   if (!install.ok) assert.fail(install.why);
   const out = e2eOutDir();
@@ -49,6 +60,19 @@ export async function withConnectedWorkbench(
   let hub: RunningHub | undefined;
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
+  const close = async () => {
+    await workbench?.close();
+    await server?.stop();
+    await hub?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  const diagnose = async (t: TestContext, name: string) => {
+    if (workbench) {
+      await workbench.page.screenshot({ path: path.join(out, `${name}-failure.png`) }).catch(() => undefined);
+      t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
+    }
+    if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
+  };
   try {
     const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));
     hub = await startHub({ port: 0, token: options.token });
@@ -60,25 +84,47 @@ export async function withConnectedWorkbench(
       userSettings: { 'aepAttention.osNotifications': 'off', ...options.userSettings },
     });
     workbench = await openWorkbench(server.url, workspaceDir, undefined, undefined, options.prepare);
-    const page = workbench.page;
+    const { page } = workbench;
     await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1/);
-    const shot = async (step: string) => {
-      const file = path.join(out, `${options.name}-${step}.png`);
-      await page.screenshot({ path: file });
-      t.diagnostic(`screenshot: ${file}`);
+    const running = hub;
+    return {
+      hub: running,
+      page,
+      scenario: (t, name) => ({
+        hub: running, page, token: options.token,
+        shot: async (step) => {
+          const file = path.join(out, `${name}-${step}.png`);
+          await page.screenshot({ path: file });
+          t.diagnostic(`screenshot: ${file}`);
+        },
+      }),
+      diagnose,
+      close,
     };
-    await scenario({ hub, page, shot });
   } catch (error) {
-    if (workbench) {
-      await workbench.page.screenshot({ path: path.join(out, `${options.name}-failure.png`) }).catch(() => undefined);
-      t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
-    }
-    if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
+    await diagnose(t, options.name);
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Runs `scenario` in a connected workbench of its own. On failure it leaves a screenshot,
+ * the page console and code-server's output in the diagnostics; whatever
+ * happens it stops the workbench, code-server and the hub.
+ */
+export async function withConnectedWorkbench(
+  t: TestContext,
+  options: ConnectedWorkbenchOptions,
+  scenario: (e2e: ConnectedWorkbench) => Promise<void>,
+): Promise<void> {
+  const opened = await openConnectedWorkbench(t, options);
+  try {
+    await scenario(opened.scenario(t, options.name));
+  } catch (error) {
+    await opened.diagnose(t, options.name);
     throw error;
   } finally {
-    await workbench?.close();
-    await server?.stop();
-    await hub?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await opened.close();
   }
 }

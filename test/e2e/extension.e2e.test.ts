@@ -136,7 +136,7 @@ test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServe
       }
     }
     // Open Request, then its pick of what waits (one request): the page, not the quick input
-    // Answer Next Request would use for a form this small (test/e2e/inline.e2e.test.ts).
+    // Answer Next Request would use for a form this small (test/e2e/oneWorkbench/inline.ts).
     await page.keyboard.press('F1');
     await page.keyboard.type('AEP Attention: Open Request');
     await page.keyboard.press('Enter');

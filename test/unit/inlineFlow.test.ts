@@ -1,8 +1,8 @@
 // The inline answer's step loop (src/app/answering/inlineFlow.ts) in plain Node:
 // the real plan (src/answer/inlinePlan.ts) of a parsed request, walked by a
 // scripted person at a fake quick input (test/support/scriptedQuickInputs.ts).
-// The VS Code quick input itself is covered by test/e2e/inline.e2e.test.ts
-// and ownItems.e2e.test.ts.
+// The VS Code quick input itself is covered by test/e2e/oneWorkbench/inline.ts
+// and oneWorkbench/ownItems.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseAttentionRequest, type AttentionRequest } from '../../src/aep/attention';

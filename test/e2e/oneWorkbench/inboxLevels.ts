@@ -6,25 +6,26 @@
 // with two sessions only, and each request under the rows that name it.
 // Several hubs are test/e2e/hubs.e2e.test.ts's. Screenshot: out/e2e/levels-*.png.
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { freshSession, makeEvent, postEvents } from '../support/events';
-import { codeServerSuite } from '../support/harness';
-import { withConnectedWorkbench } from './connectedWorkbench';
-import { runCommand, showRows, waitForView, type TreeRow } from './workbenchPage';
+import type { AepEvent } from '../../../src/aep/envelope';
+import { freshSession, makeEvent, postEvents } from '../../support/events';
+import type { Scenario } from './scenario';
+import { runCommand, showRows, waitForView, type TreeRow } from '../workbenchPage';
 
-const TOKEN = 'e2e-token-levels-5c2a';
 
-async function ask(hubUrl: string, agent: string, session: string, seq: number, prompt: string): Promise<void> {
-  const posted = await postEvents(hubUrl, TOKEN, [
-    makeEvent('attention.requested', session, seq, {
-      source: `aep://e2e-host/agent/${agent}/session/${session}`,
-      capture: 'full',
-      data: { kind: 'permission', prompt, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] },
-    }, agent),
-  ]);
-  assert.ok(posted.status >= 200 && posted.status < 300, `the hub refused the request: ${posted.status} ${JSON.stringify(posted.body)}`);
+/** `type` from `agent` in `session`, posted to the hub; `fields` say what it is. */
+async function post(hub: { url: string; token: string }, type: string, agent: string, session: string, seq: number, fields: Record<string, unknown>): Promise<AepEvent> {
+  const event = makeEvent(type, session, seq, { source: `aep://e2e-host/agent/${agent}/session/${session}`, ...fields }, agent);
+  const posted = await postEvents(hub.url, hub.token, [event]);
+  assert.ok(posted.status >= 200 && posted.status < 300, `the hub refused ${type}: ${posted.status} ${JSON.stringify(posted.body)}`);
+  return event;
 }
+
+const ask = (hub: { url: string; token: string }, agent: string, session: string, seq: number, prompt: string) =>
+  post(hub, 'attention.requested', agent, session, seq, {
+    capture: 'full',
+    data: { kind: 'permission', prompt, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] },
+  });
 
 /** The rows as `level label — description`, the description cut at the age so ages do not matter. */
 const shape = (rows: TreeRow[]) => rows.map((row) => {
@@ -35,15 +36,18 @@ const shape = (rows: TreeRow[]) => rows.map((row) => {
 const inboxIs = (page: Page, what: string, expected: string[]) =>
   waitForView(page, 'Inbox', what, (rows) => JSON.stringify(shape(rows)) === JSON.stringify(expected), 60_000);
 
-test('the inbox draws only the levels that tell its rows apart', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
-  await withConnectedWorkbench(t, { name: 'levels', token: TOKEN }, async ({ hub, page, shot }) => {
+export const inboxLevels: Scenario = {
+  name: 'levels',
+  title: 'the inbox draws only the levels that tell its rows apart',
+  run: async ({ hub, page, shot, token: TOKEN }, t) => {
     await runCommand(page, 'AEP Attention: Show Inbox');
+    const to = { url: hub.url, token: TOKEN };
     const s1 = freshSession('levels-a');
     const s2 = freshSession('levels-b');
     const c1 = freshSession('levels-c');
 
     // One hub, one agent, one session: no hub, agent or session row.
-    await ask(hub.url, 'claude', s1, 1, 'Run npm test?');
+    const asked = [await ask(to, 'claude', s1, 1, 'Run npm test?')];
     const one = await inboxIs(page, 'one request as a top row naming its agent and session', [`1 Run npm test? — claude · session ${s1}`]);
     assert.match(one[0]?.description ?? '', /^claude · session \S+ · \d+ (s|min|h) ago · permission · /, 'the row says who asks, how long it has waited, and what kind of ask it is');
     // No agent holds the session, and with no session row the request's own row says so.
@@ -51,8 +55,8 @@ test('the inbox draws only the levels that tell its rows apart', { timeout: 300_
     await shot('one');
 
     // A second session of that agent, and a second agent with one session.
-    await ask(hub.url, 'claude', s2, 1, 'Delete the build folder?');
-    await ask(hub.url, 'codex', c1, 1, 'Push to main?');
+    asked.push(await ask(to, 'claude', s2, 1, 'Delete the build folder?'));
+    asked.push(await ask(to, 'codex', c1, 1, 'Push to main?'));
     const several = await inboxIs(page, 'agent rows, and session rows only under the agent with two sessions', [
       '1 claude — 2 waiting',
       `2 ${s1} — not reachable right now`,
@@ -64,5 +68,11 @@ test('the inbox draws only the levels that tell its rows apart', { timeout: 300_
     ]);
     t.diagnostic(`inbox:\n${showRows(several)}`);
     await shot('several');
-  });
-});
+
+    // The agents withdraw their requests: the inbox is empty again.
+    for (const request of asked) {
+      await post(to, 'attention.resolved', String(request['agent']), String(request['session']), 2, { subject: String(request['id']), data: { resolution: 'cancelled' } });
+    }
+    await inboxIs(page, 'no request once the agents withdrew theirs', []);
+  },
+};

@@ -16,16 +16,13 @@
 // the answer (and the keystrokes it took), and Open → a focused first field.
 // Screenshots go to out/e2e/inline-*.png.
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { freshSession, makeEvent, type RequestData } from '../support/events';
-import { WsPeer, type Received } from '../support/wsPeer';
-import { withConnectedWorkbench } from './connectedWorkbench';
-import { quickInput, runCommand, waitForQuickInputTitle, waitForStatus, webviewFrame } from './workbenchPage';
-import { codeServerSuite } from '../support/harness';
-import { waitUntil } from '../support/waitUntil';
+import { freshSession, makeEvent, type RequestData } from '../../support/events';
+import { WsPeer, type Received } from '../../support/wsPeer';
+import type { Scenario } from './scenario';
+import { quickInput, runCommand, waitForQuickInputTitle, waitForStatus, webviewFrame } from '../workbenchPage';
+import { waitUntil } from '../../support/waitUntil';
 
-const TOKEN = 'e2e-token-inline-5b07';
 const AGENT = 'e2e-inline-agent';
 
 /** The replicas step's refusal of 9 (formValidation's words); the prompt it replaces never reads so. */
@@ -69,10 +66,13 @@ async function acceptPrimaryAction(page: Page): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-test('inline answers: keyboard only from the notification, checks on the way, and a draft that survives Escape', { timeout: 420_000, ...codeServerSuite() }, async (t) => {
-  let agent: WsPeer | undefined;
-  try {
-    await withConnectedWorkbench(t, { name: 'inline', token: TOKEN }, async ({ hub, page, shot }) => {
+export const inline: Scenario = {
+  name: 'inline',
+  title: 'inline answers: keyboard only from the notification, checks on the way, and a draft that survives Escape',
+  timeoutMs: 420_000,
+  run: async ({ hub, page, shot, token: TOKEN }, t) => {
+    let agent: WsPeer | undefined;
+    try {
       const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
       agent = peer;
       const session = freshSession('inline');
@@ -222,7 +222,7 @@ test('inline answers: keyboard only from the notification, checks on the way, an
 
       // 5. A later page in the same window: Open on a notification → its first option focused.
       const LATER = 'Permission requested: Bash — rm -rf dist';
-      raise({ kind: 'permission', prompt: LATER, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] });
+      const laterId = raise({ kind: 'permission', prompt: LATER, options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] });
       const laterToast = page.locator('.notifications-toasts .notification-toast', { hasText: LATER }).first();
       await laterToast.waitFor({ state: 'visible', timeout: 60_000 });
       const laterAt = Date.now();
@@ -261,8 +261,11 @@ test('inline answers: keyboard only from the notification, checks on the way, an
       assert.deepEqual(denied['data'], { answer: { option: 'deny' } });
       accept(denied);
       await reusedFrame.locator('#outcome', { hasText: /accepted/ }).waitFor({ timeout: 30_000 });
-    });
-  } finally {
-    await agent?.close();
-  }
-});
+      // The agent ends both: the one answered, and the one nobody answered.
+      resolve(reusedId);
+      resolve(laterId);
+    } finally {
+      await agent?.close();
+    }
+  },
+};

@@ -6,15 +6,12 @@
 // command, with its own id, for its own request; the unticked one receives
 // nothing: answered afterwards on its own, its first command is that answer.
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { freshSession, makeEvent } from '../support/events';
-import { codeServerSuite } from '../support/harness';
-import { WsPeer, type Received } from '../support/wsPeer';
-import { withConnectedWorkbench } from './connectedWorkbench';
-import { quickInput, runCommand, waitForStatus } from './workbenchPage';
+import { freshSession, makeEvent } from '../../support/events';
+import { WsPeer, type Received } from '../../support/wsPeer';
+import type { Scenario } from './scenario';
+import { quickInput, runCommand, waitForStatus } from '../workbenchPage';
 
-const TOKEN = 'e2e-token-similar-51d2';
 const AGENTS = ['e2e-agent-a', 'e2e-agent-b', 'e2e-agent-c'] as const;
 const PROMPT = 'Run npm test?';
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
@@ -22,10 +19,12 @@ const isRespond = (r: Received) => r.value['type'] === 'control.attention.respon
 /** The quick pick's rows as shown: label and the rest of the row's text. */
 const rows = (page: Page) => quickInput(page).locator('.monaco-list-row');
 
-test('three similar permission prompts answered in one decision, one of them unticked: each ticked agent gets its own command, the unticked none', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
-  const peers: WsPeer[] = [];
-  try {
-    await withConnectedWorkbench(t, { name: 'similar', token: TOKEN }, async ({ hub, page, shot }) => {
+export const answerSimilar: Scenario = {
+  name: 'similar',
+  title: 'three similar permission prompts answered in one decision, one of them unticked: each ticked agent gets its own command, the unticked none',
+  run: async ({ hub, page, shot, token: TOKEN }) => {
+    const peers: WsPeer[] = [];
+    try {
       const asked: Array<{ agent: string; peer: WsPeer; id: string; session: string }> = [];
       for (const agent of AGENTS) {
         const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent, capabilities: { control: { accepts: ['control.attention.respond'] } } });
@@ -96,8 +95,12 @@ test('three similar permission prompts answered in one decision, one of them unt
       assert.equal(a.peer.received.filter(isRespond).length, 1);
       assert.equal(c.peer.received.filter(isRespond).length, 1);
       await shot('3-answered');
-    });
-  } finally {
-    for (const peer of peers) await peer.close();
-  }
-});
+      // Each agent applied its answer and ends its request.
+      for (const { agent, peer, id, session } of asked) {
+        peer.send(makeEvent('attention.resolved', session, 2, { subject: id, capture: 'metadata', data: { resolution: 'answered' } }, agent));
+      }
+    } finally {
+      for (const peer of peers) await peer.close();
+    }
+  },
+};

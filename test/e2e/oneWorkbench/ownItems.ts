@@ -9,16 +9,13 @@
 // plain text, saying they are the agent's, and ours apart with their icons.
 // Screenshots go to out/e2e/own-items-*.png.
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { freshSession, makeEvent, type RequestData } from '../support/events';
-import { WsPeer, type Received } from '../support/wsPeer';
-import { withConnectedWorkbench } from './connectedWorkbench';
-import { filterQuickInputTo, quickInput, waitForQuickInputTitle, waitForStatus } from './workbenchPage';
-import { codeServerSuite } from '../support/harness';
-import { waitUntil } from '../support/waitUntil';
+import { freshSession, makeEvent, type RequestData } from '../../support/events';
+import { WsPeer, type Received } from '../../support/wsPeer';
+import type { Scenario } from './scenario';
+import { filterQuickInputTo, quickInput, waitForQuickInputTitle, waitForStatus } from '../workbenchPage';
+import { waitUntil } from '../../support/waitUntil';
 
-const TOKEN = 'e2e-token-own-items-31c4';
 const AGENT = 'e2e-own-items-agent';
 
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
@@ -34,10 +31,12 @@ async function row(page: Page, label: string): Promise<{ icon: boolean }> {
   return { icon: icon > 0 };
 }
 
-test('agent options labelled like our items: typing ours and Enter never picks the agent\'s', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
-  let agent: WsPeer | undefined;
-  try {
-    await withConnectedWorkbench(t, { name: 'own-items', token: TOKEN }, async ({ hub, page, shot }) => {
+export const ownItems: Scenario = {
+  name: 'own-items',
+  title: 'agent options labelled like our items: typing ours and Enter never picks the agent\'s',
+  run: async ({ hub, page, shot, token: TOKEN }, t) => {
+    let agent: WsPeer | undefined;
+    try {
       const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
       agent = peer;
       const session = freshSession('own-items');
@@ -123,7 +122,7 @@ test('agent options labelled like our items: typing ours and Enter never picks t
 
       // 3. "open as page", Enter: the request's page, and nothing sent.
       const SECOND = 'Drop the staging table';
-      raise({ kind: 'permission', prompt: SECOND, options, respond_via: ['control'] });
+      const secondId = raise({ kind: 'permission', prompt: SECOND, options, respond_via: ['control'] });
       await openInline(SECOND);
       await filterQuickInputTo(page, 'open as page', /^Open as page$/);
       await shot('4-typed-open-as-page');
@@ -137,8 +136,9 @@ test('agent options labelled like our items: typing ours and Enter never picks t
       }, 'the request page to open', 30_000, undefined, 50);
       await shot('5-page');
       assert.equal(peer.received.filter(isRespond).length, 2, 'only the text reply of step 1 and the confirmed option of step 2 were ever sent');
-    });
-  } finally {
-    await agent?.close();
-  }
-});
+      resolve(secondId);
+    } finally {
+      await agent?.close();
+    }
+  },
+};

@@ -10,15 +10,12 @@
 //   - "Send as typed" delivers the text verbatim at capture `full`.
 // Screenshots go to out/e2e/capture-*.png.
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { freshSession, makeEvent } from '../support/events';
-import { WsPeer, type Received } from '../support/wsPeer';
-import { withConnectedWorkbench } from './connectedWorkbench';
-import { shownRender, webviewFrame } from './workbenchPage';
-import { codeServerSuite } from '../support/harness';
+import { freshSession, makeEvent } from '../../support/events';
+import { WsPeer, type Received } from '../../support/wsPeer';
+import type { Scenario } from './scenario';
+import { shownRender, webviewFrame } from '../workbenchPage';
 
-const TOKEN = 'e2e-token-capture-91d3';
 const AGENT = 'e2e-agent';
 const PROMPT = 'Which token should the deploy use?';
 const GITHUB = 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
@@ -26,10 +23,12 @@ const TYPED = `use ${GITHUB} please`;
 
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
 
-test('the capture an answer declares is honest, whatever the page sends', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
-  let agent: WsPeer | undefined;
-  try {
-    await withConnectedWorkbench(t, { name: 'capture', token: TOKEN }, async ({ hub, page, shot }) => {
+export const honestCapture: Scenario = {
+  name: 'capture',
+  title: 'the capture an answer declares is honest, whatever the page sends',
+  run: async ({ hub, page, shot, token: TOKEN }, t) => {
+    let agent: WsPeer | undefined;
+    try {
       // The agent: owns the session by emitting in it, and accepts answers.
       const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
       agent = peer;
@@ -97,8 +96,10 @@ test('the capture an answer declares is honest, whatever the page sends', { time
 
       // The forced answer never reached the agent: two commands in all.
       assert.equal(peer.received.filter(isRespond).length, 2);
-    });
-  } finally {
-    await agent?.close();
-  }
-});
+      // The agent applied it and ends the request.
+      peer.send(makeEvent('attention.resolved', session, seq++, { subject: String(request['id']), capture: 'metadata', data: { resolution: 'answered' } }, AGENT));
+    } finally {
+      await agent?.close();
+    }
+  },
+};

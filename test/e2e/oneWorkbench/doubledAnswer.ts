@@ -8,15 +8,12 @@
 // refuses that answer (control.rejected), a different answer may go.
 // Screenshots go to out/e2e/doubled-answer-*.png.
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { freshSession, makeEvent } from '../support/events';
-import { WsPeer, type Received } from '../support/wsPeer';
-import { withConnectedWorkbench } from './connectedWorkbench';
-import { filterQuickInputTo, quickInput, waitForQuickInputTitle, waitForStatus } from './workbenchPage';
-import { codeServerSuite } from '../support/harness';
+import { freshSession, makeEvent } from '../../support/events';
+import { WsPeer, type Received } from '../../support/wsPeer';
+import type { Scenario } from './scenario';
+import { filterQuickInputTo, quickInput, waitForQuickInputTitle, waitForStatus } from '../workbenchPage';
 
-const TOKEN = 'e2e-token-doubled-answer-7a2e';
 const AGENT = 'e2e-slow-ack-agent';
 
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
@@ -32,10 +29,12 @@ async function pickRow(page: Page, text: string, label: RegExp): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-test('an answer awaiting its ack: Answer Next does not bring the request back, and the agent gets one command', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
-  let agent: WsPeer | undefined;
-  try {
-    await withConnectedWorkbench(t, { name: 'doubled-answer', token: TOKEN }, async ({ hub, page, shot }) => {
+export const doubledAnswer: Scenario = {
+  name: 'doubled-answer',
+  title: 'an answer awaiting its ack: Answer Next does not bring the request back, and the agent gets one command',
+  run: async ({ hub, page, shot, token: TOKEN }, t) => {
+    let agent: WsPeer | undefined;
+    try {
       // A long ack window: the answer stays in flight until this test acks it.
       const peer = await WsPeer.connect(hub.url, {
         token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'], ack_window_ms: 120_000 } },
@@ -93,8 +92,8 @@ test('an answer awaiting its ack: Answer Next does not bring the request back, a
       peer.send(makeEvent('attention.resolved', session, seq++, { subject: requestId, capture: 'metadata', data: { resolution: 'answered' } }, AGENT));
       await waitForStatus(page, /0 requests wait for you\./);
       assert.equal(peer.received.filter(isRespond).length, 3, 'no command beyond the first, its repeat and the different answer');
-    });
-  } finally {
-    await agent?.close();
-  }
-});
+    } finally {
+      await agent?.close();
+    }
+  },
+};

@@ -7,21 +7,20 @@
 // arrives: a second request answered from its own toast is the first command
 // the agent gets, which proves the stale toast sent none.
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { freshSession, makeEvent } from '../support/events';
-import { WsPeer, type Received } from '../support/wsPeer';
-import { codeServerSuite } from '../support/harness';
-import { withConnectedWorkbench } from './connectedWorkbench';
-import { waitForStatus } from './workbenchPage';
+import { freshSession, makeEvent } from '../../support/events';
+import { WsPeer, type Received } from '../../support/wsPeer';
+import type { Scenario } from './scenario';
+import { waitForStatus } from '../workbenchPage';
 
-const TOKEN = 'e2e-token-stale-8e41';
 const AGENT = 'e2e-agent';
 const isRespond = (r: Received) => r.value['type'] === 'control.attention.respond';
 
-test('a toast whose request closed meanwhile sends nothing and says what happened', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
-  let agent: WsPeer | undefined;
-  try {
-    await withConnectedWorkbench(t, { name: 'stale', token: TOKEN }, async ({ hub, page, shot }) => {
+export const staleToast: Scenario = {
+  name: 'stale',
+  title: 'a toast whose request closed meanwhile sends nothing and says what happened',
+  run: async ({ hub, page, shot, token: TOKEN }) => {
+    let agent: WsPeer | undefined;
+    try {
       const peer = await WsPeer.connect(hub.url, { token: TOKEN, role: 'both', agent: AGENT, capabilities: { control: { accepts: ['control.attention.respond'] } } });
       agent = peer;
       const session = freshSession('stale');
@@ -51,8 +50,9 @@ test('a toast whose request closed meanwhile sends nothing and says what happene
       assert.equal(first['subject'], 'req-stale-2', 'the stale toast sent nothing: the first command is the new request\'s');
       assert.deepEqual(first['data'], { answer: { option: 'deny' } });
       assert.equal(peer.received.filter(isRespond).length, 1);
-    });
-  } finally {
-    await agent?.close();
-  }
-});
+      peer.send(makeEvent('attention.resolved', session, seq++, { subject: 'req-stale-2', cause: String(first['id']), data: { resolution: 'answered' } }, AGENT));
+    } finally {
+      await agent?.close();
+    }
+  },
+};

@@ -8,14 +8,11 @@
 // Text File) leaves a trace, the name of the next untitled editor.
 // Screenshots go to out/e2e/untrusted-*.png.
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { freshSession, makeEvent, postEvents } from '../support/events';
-import { withConnectedWorkbench } from './connectedWorkbench';
-import { runCommand } from './workbenchPage';
-import { codeServerSuite } from '../support/harness';
+import { freshSession, makeEvent, postEvents } from '../../support/events';
+import type { Scenario } from './scenario';
+import { runCommand } from '../workbenchPage';
 
-const TOKEN = 'e2e-token-untrusted-4b7e';
 const LINKED_COMMAND = 'workbench.action.files.newUntitledFile';
 // Within the 64 characters an agent's name may take in a sentence (untrustedText PIECES.agent).
 const AGENT = `[Docs](command:${LINKED_COMMAND})$(bell)`;
@@ -57,25 +54,27 @@ async function clickOnText(page: Page, container: Locator, text: string): Promis
   await page.mouse.click(box.x, box.y);
 }
 
-test('agent text is inert on every VS Code surface', { timeout: 300_000, ...codeServerSuite() }, async (t) => {
-  // Every surface is checked before the test fails, so one run names all that render markup.
-  const found: string[] = [];
-  const expectNoMarkup = async (surface: string, locator: Locator, selector = MARKUP) => {
-    for (const element of await renderedMarkup(locator, selector)) found.push(`${surface} renders ${element}`);
-  };
-  const expectText = async (surface: string, locator: Locator, text: string) => {
-    const shown = await shownText(locator);
-    if (!shown.includes(text)) found.push(`${surface} does not show "${text}" as text; it shows "${shown}"`);
-  };
-  await withConnectedWorkbench(t, { name: 'untrusted', token: TOKEN }, async ({ hub, page, shot }) => {
+export const untrustedText: Scenario = {
+  name: 'untrusted',
+  title: 'agent text is inert on every VS Code surface',
+  run: async ({ hub, page, shot, token: TOKEN }) => {
+    // Every surface is checked before the test fails, so one run names all that render markup.
+    const found: string[] = [];
+    const expectNoMarkup = async (surface: string, locator: Locator, selector = MARKUP) => {
+      for (const element of await renderedMarkup(locator, selector)) found.push(`${surface} renders ${element}`);
+    };
+    const expectText = async (surface: string, locator: Locator, text: string) => {
+      const shown = await shownText(locator);
+      if (!shown.includes(text)) found.push(`${surface} does not show "${text}" as text; it shows "${shown}"`);
+    };
     const session = freshSession('hostile');
-    const posted = await postEvents(hub.url, TOKEN, [
-      makeEvent('attention.requested', session, 1, {
-        source: `aep://e2e-host/agent/mallory/session/${session}`,
-        capture: 'full',
-        data: { kind: 'permission', prompt: PROMPT, options: [{ id: 'allow', label: ALLOW }, { id: 'deny', label: DENY }] },
-      }, AGENT),
-    ]);
+    const source = `aep://e2e-host/agent/mallory/session/${session}`;
+    const request = makeEvent('attention.requested', session, 1, {
+      source,
+      capture: 'full',
+      data: { kind: 'permission', prompt: PROMPT, options: [{ id: 'allow', label: ALLOW }, { id: 'deny', label: DENY }] },
+    }, AGENT);
+    const posted = await postEvents(hub.url, TOKEN, [request]);
     assert.ok(posted.status >= 200 && posted.status < 300, `the hub refused the request: ${posted.status} ${JSON.stringify(posted.body)}`);
 
     // 1. The notification: message and option buttons.
@@ -128,5 +127,9 @@ test('agent text is inert on every VS Code surface', { timeout: 300_000, ...code
     const tabTexts = (await tabs.allInnerTexts()).map((text) => text.trim());
     if (tabTexts.join() !== 'Untitled-1') found.push(`a click on the agent text ran the command it named: the editors are ${JSON.stringify(tabTexts)}`);
     assert.deepEqual(found, []);
-  });
-});
+
+    // The agent withdraws its request: the window is left with nothing waiting.
+    const resolved = await postEvents(hub.url, TOKEN, [makeEvent('attention.resolved', session, 2, { source, subject: String(request['id']), data: { resolution: 'cancelled' } }, AGENT)]);
+    assert.ok(resolved.status >= 200 && resolved.status < 300, `the hub refused the resolution: ${resolved.status}`);
+  },
+};
