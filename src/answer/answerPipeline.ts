@@ -341,10 +341,18 @@ export class AnswerPipeline {
       return Promise.resolve({ kind: 'cancelled', commandId, code: inFlight(record) ? 'other-answer-in-flight' : 'answer-replaced' });
     }
     const written = record?.commandId === commandId && record.state === 'awaiting-ack';
+    const key = recordKey(facts);
+    const before = this.records.get(key);
     return this.track(surface, facts, commandId, (entry) => {
       if (written) entry.state = 'awaiting-ack';
       const again = sender.resend(commandId, this.hooks(facts, entry));
-      return again ?? Promise.resolve<SendOutcome>({ kind: 'cancelled', commandId, code: 'cannot-resend' });
+      if (again) return again;
+      // Nothing sent (the command settled meanwhile, or another hub's copy of the request sent it): the record stays.
+      if (this.records.get(key) === entry) {
+        if (before) this.records.set(key, before);
+        else this.records.delete(key);
+      }
+      return Promise.resolve<SendOutcome>({ kind: 'cancelled', commandId, code: 'cannot-resend' });
     });
   }
 

@@ -111,6 +111,8 @@ export type OpenCheck = (command: Readonly<Sendable>) => RequestLookup;
 export interface AnswerSender {
   respond(request: AnsweredRequest, answer: Answer, capture: DecidedCapture, hooks: SendHooks): Promise<SendOutcome>;
   resend(commandId: string, hooks: SendHooks): Promise<SendOutcome> | undefined;
+  /** Whether `resend` could send this command: in flight or timed out here. */
+  holds(commandId: string): boolean;
 }
 
 /**
@@ -252,6 +254,10 @@ export class ControlSender {
    * acting twice. Undefined when no such command is in flight or timed out
    * here (a late ack settled it: the pipeline's record says how).
    */
+  holds(commandId: string): boolean {
+    return this.pending.has(commandId) || this.timedOut.has(commandId);
+  }
+
   resend(commandId: string, hooks: SendHooks = {}): Promise<SendOutcome> | undefined {
     const refused = this.route.refusal?.(commandId);
     if (refused) return Promise.resolve(refused);

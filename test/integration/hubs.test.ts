@@ -267,25 +267,30 @@ describe('Hubs, when a hub leaves the settings', () => {
   });
 });
 
+/** A window whose settings name the hub at `hubUrl` twice, as 127.0.0.1 and as localhost; `memento` is its workspace storage. */
+function openTwice(hubUrl: string, memento = new MemoryMemento()) {
+  const port = new URL(hubUrl).port;
+  const both = hubList({
+    named: [`http://127.0.0.1:${port}`, `http://localhost:${port}`].map((named) => ({ hubUrl: named, source: 'user' as const, filter: undefined, captureCeiling: undefined })),
+    list: undefined,
+    defaults: { filter: undefined, captureCeiling: undefined },
+  });
+  const changes = new Emitter<Settings>();
+  const window = {
+    value: { ...settingsFor(hubUrl), hubs: both.hubs, hubListProblems: both.problems },
+    onDidChange: changes.event,
+  };
+  const tokens = { get: () => Promise.resolve({ token: TOKEN, from: 'hub' as const }), onDidChange: () => ({ dispose: () => undefined }) };
+  const log = new RecordingLogger();
+  const hubs = new Hubs(window, tokens, memento, { for: () => log }, { client: { backoffBaseMs: 50, backoffCapMs: 200 } });
+  hubs.start();
+  return { hubs, log, memento };
+}
+
 describe('Hubs, when one hub is named under two addresses', () => {
   test('each inbox holds the request, each copy names the other hub as holding it too (the notification is given once), and one answer to either copy closes both to every surface', async () => {
     const hub = await startHub({ port: 0, token: TOKEN });
-    const port = new URL(hub.url).port;
-    const settings = settingsFor(hub.url);
-    const both = hubList({
-      named: [`http://127.0.0.1:${port}`, `http://localhost:${port}`].map((hubUrl) => ({ hubUrl, source: 'user' as const, filter: undefined, captureCeiling: undefined })),
-      list: undefined,
-      defaults: { filter: undefined, captureCeiling: undefined },
-    });
-    const changes = new Emitter<Settings>();
-    const window = {
-      value: { ...settings, hubs: both.hubs, hubListProblems: both.problems },
-      onDidChange: changes.event,
-    };
-    const tokens = { get: () => Promise.resolve({ token: TOKEN, from: 'hub' as const }), onDidChange: () => ({ dispose: () => undefined }) };
-    const log = new RecordingLogger();
-    const hubs = new Hubs(window, tokens, new MemoryMemento(), { for: () => log }, { client: { backoffBaseMs: 50, backoffCapMs: 200 } });
-    hubs.start();
+    const { hubs, log } = openTwice(hub.url);
     const target = await ScriptedTarget.start(hub.url, TOKEN, freshSession('twice'));
     try {
       assert.equal(hubs.size, 2, log.lines.join('\n'));
@@ -301,18 +306,52 @@ describe('Hubs, when one hub is named under two addresses', () => {
       const command = await answerOnce(hubs, first, target, { accept: false });
       const inFlight = everySurfaceTries(hubs, second);
       assert.deepEqual([...inFlight.values()].map((told) => told === 'sending' ? told : told.code), ANSWER_SURFACES.map(() => 'answer-in-flight'), JSON.stringify([...inFlight]));
+      // Send Again from the second copy is the same command, through the hub that carried it: never a second one, and the record stays.
+      const commandId = String(command.value['id']);
+      const again = hubs.resend('answer-next', second, commandId);
+      assert.equal(String((await target.nextCommand(1)).value['id']), commandId);
       target.accept(command);
+      assert.equal((await again).kind, 'accepted');
       await waitUntil(() => !hubs.admit('page', second).ok && (hubs.admit('page', second) as { refusal: AnswerRefusal }).refusal.code === 'answer-accepted', 'the second copy refused as accepted');
       const accepted = everySurfaceTries(hubs, second);
       assert.deepEqual([...accepted.values()].map((told) => told === 'sending' ? told : told.code), ANSWER_SURFACES.map(() => 'answer-accepted'));
       target.answerAndResolve(command);
       await waitUntil(() => copies().length === 0, 'both copies closed by the one resolution');
-      assert.deepEqual(target.commands().map((one) => one.value['subject']), [requestId], 'the agent received one command');
+      assert.deepEqual(target.commands().map((one) => one.value['id']), [commandId, commandId], 'the agent received one command, and its Send Again');
       const closed = hubs.item(first.key);
       assert.ok(closed, 'the closed copy is still known to its inbox');
       assert.equal(hubs.heldAlso(closed), undefined, 'a copy closed elsewhere holds nothing open');
     } finally {
       hubs.dispose();
+      await target.close();
+      await hub.close();
+    }
+  });
+});
+
+describe('Hubs, when one hub is named under two addresses, across a window reload', () => {
+  test('an answer kept unacknowledged through one address still holds the other copy after the reload', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const target = await ScriptedTarget.start(hub.url, TOKEN, freshSession('twice-reload'));
+    let window = openTwice(hub.url);
+    try {
+      const requestId = target.raise({ kind: 'permission', prompt: 'Run it?', options: [{ id: 'allow', label: 'Allow' }] });
+      const copies = () => window.hubs.visibleItems().filter((item) => item.requestId === requestId);
+      await waitUntil(() => copies().length === 2, 'the request through both addresses', 5_000, () => window.log.lines.join('\n'));
+      const [first] = copies();
+      assert.ok(first);
+      const command = await answerOnce(window.hubs, first, target, { accept: false });
+      // The window reloads while the answer awaits its ack: the command is kept in its hub's store.
+      window.hubs.dispose();
+      window = openTwice(hub.url, window.memento);
+      await waitUntil(() => copies().length === 2, 'both copies restored', 5_000, () => window.log.lines.join('\n'));
+      for (const copy of copies()) {
+        const admission = window.hubs.admit('page', copy);
+        assert.equal(admission.ok ? 'admitted' : admission.refusal.code, 'answer-in-flight', `the copy through ${copy.hub}`);
+      }
+      target.accept(command);
+    } finally {
+      window.hubs.dispose();
       await target.close();
       await hub.close();
     }

@@ -454,6 +454,24 @@ describe('the record is the one home of what became of the answer', () => {
     assert.deepEqual(await different.outcome, { kind: 'accepted', commandId: newId });
   });
 
+  test('Send Again through a sender that does not hold the command (another hub\'s, or it settled meanwhile) sends nothing and leaves the record as it was', async (t) => {
+    t.after(stopAll);
+    const w = window();
+    w.connect();
+    const sent = w.pipeline.submit('page', w.facts(), { option: 'allow' }, {}, w.sender);
+    assert.equal(sent.kind, 'sending');
+    const before = w.pipeline.record(w.facts());
+    assert.equal(before?.state, 'awaiting-ack');
+    const elsewhere = new ControlSender(new RecordingLogger(), new CommandStore(new MemoryMemento(), KEY, new RecordingLogger()), { identity, ackWindowFor: () => 60_000 });
+    opened.push(elsewhere);
+    const commandId = String(before?.commandId);
+    assert.equal(elsewhere.holds(commandId), false);
+    assert.deepEqual(await w.pipeline.resend('notification', w.facts({ hub: 'h2' }), commandId, elsewhere), { kind: 'cancelled', commandId, code: 'cannot-resend' });
+    assert.deepEqual(w.pipeline.record(w.facts()), before, 'the answer is still awaiting its ack');
+    assert.equal(refusal(w.pipeline.submit('quick-input', w.facts({ hub: 'h2' }), { option: 'deny' }, {}, elsewhere)).code, 'answer-in-flight');
+    assert.equal(w.wire.length, 1);
+  });
+
   test('Send Again is about the command it names: one a newer answer replaced sends nothing, whether that answer timed out or was accepted', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     t.after(stopAll);

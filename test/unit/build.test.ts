@@ -229,7 +229,11 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // Answer Similar offered on every notification of a burst, not of one batch (notifier.ts together, burstBatcher.ts quiet;
 // the third of three asks sent at once could land in a batch of its own and offer nothing): +112, 283,956. Tried first:
 // leaving out the check that skips grouping for a burst of one (-40 bytes, but the window's groups rebuilt on every batch).
-const ACTIVATION_BUDGET_BYTES = 284_000;
+// One request through two hubs, answered once across them (found in review): Send Again goes through the copy whose
+// hub holds the command (controlSender.ts holds), one that no sender holds leaves the record as it was, and the other
+// copy's kept commands count (hubs.ts answerFacts): +229, 284,185. Tried first: refusing Send Again on the second copy
+// (smaller, but the person's Send Again would then do nothing where it can be done).
+const ACTIVATION_BUDGET_BYTES = 284_200;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -316,7 +320,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // A request held twice notified once only when its first copy was (+64 at activation), 403,358.
 // Pages told of changed values, a short token logged (+344 at activation, +143 in the pages' chunk), 403,845.
 // Answer Similar offered on every notification of a burst (+112 at activation), 403,975.
-const EXTENSION_TOTAL_BUDGET_BYTES = 404_000;
+// One request through two hubs answered once, Send Again included (+229 at activation, +58 in the hub client), 404,262.
+const EXTENSION_TOTAL_BUDGET_BYTES = 404_300;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

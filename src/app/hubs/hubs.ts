@@ -245,7 +245,9 @@ export class Hubs extends Disposable {
       hub: item.hub, source: item.source, requestId: item.requestId, session: item.session,
       request: latest?.request ?? item.request, status: latest?.status,
       // A watch-only hub is left to the client, whose refusal offers the token that lets answers through.
-      notAccepting: this.reachability(item).state === 'not-accepting', kept: this.of(item)?.keptAnswers() ?? [],
+      notAccepting: this.reachability(item).state === 'not-accepting',
+      // A copy another hub delivered shares the request's answer (one record per (source, id)): its hub's kept commands count.
+      kept: [item, this.heldAlso(item)].flatMap((copy) => (copy && this.of(copy)?.keptAnswers()) ?? []),
     };
   }
 
@@ -278,8 +280,10 @@ export class Hubs extends Disposable {
 
   /** "Send Again": the same command, same id (AEP-0004 §2 item 3). */
   resend(surface: AnswerSurface, item: Readonly<AttentionItem>, commandId: string): Promise<SendOutcome> {
-    const hub = this.of(item);
-    return this.pipeline.resend(surface, this.answerFacts(item), commandId, this.senderOf(hub)).then((outcome) => this.settledFrom(hub, item, outcome));
+    // Through the copy whose hub holds the command: a request two hubs deliver is answered through one of them.
+    const copy = [item, this.heldAlso(item)].find((one) => one && this.of(one)?.sender?.holds(commandId)) ?? item;
+    const hub = this.of(copy);
+    return this.pipeline.resend(surface, this.answerFacts(copy), commandId, this.senderOf(hub)).then((outcome) => this.settledFrom(hub, copy, outcome));
   }
 
   /** The hub's current sender, or one that says by its code why nothing can go (no such hub, or no client right now). */
@@ -288,7 +292,7 @@ export class Hubs extends Disposable {
     if (live) return live;
     const code = hub ? 'not-connected' : 'hub-removed';
     const cancelled = (commandId: string): Promise<SendOutcome> => Promise.resolve({ kind: 'cancelled', commandId, code });
-    return { respond: () => cancelled(''), resend: (commandId) => cancelled(commandId) };
+    return { respond: () => cancelled(''), resend: (commandId) => cancelled(commandId), holds: () => false };
   }
 
   private settledFrom(hub: Hub | undefined, item: Readonly<AttentionItem>, outcome: SendOutcome): SendOutcome {
