@@ -60,12 +60,14 @@ export async function openConnectedWorkbench(t: TestContext, options: ConnectedW
   let hub: RunningHub | undefined;
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
-  const close = async () => {
+  let closing: Promise<void> | undefined;
+  // Once, whoever asks first: a scenario past its time is given up while it may still fail and ask again.
+  const close = () => (closing ??= (async () => {
     await workbench?.close();
     await server?.stop();
     await hub?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
-  };
+  })());
   const diagnose = async (t: TestContext, name: string) => {
     if (workbench) {
       await workbench.page.screenshot({ path: path.join(out, `${name}-failure.png`) }).catch(() => undefined);

@@ -95,9 +95,12 @@ export const answerSimilar: Scenario = {
       assert.equal(a.peer.received.filter(isRespond).length, 1);
       assert.equal(c.peer.received.filter(isRespond).length, 1);
       await shot('3-answered');
-      // Each agent applied its answer and ends its request.
+      // Each agent accepts its answer and ends its request: no command times out later, in another scenario's window.
       for (const { agent, peer, id, session } of asked) {
-        peer.send(makeEvent('attention.resolved', session, 2, { subject: id, capture: 'metadata', data: { resolution: 'answered' } }, agent));
+        const command = peer.received.find(isRespond)?.value;
+        assert.ok(command);
+        peer.send(makeEvent('control.accepted', session, 2, { cause: String(command['id']), capture: 'metadata' }, agent));
+        peer.send(makeEvent('attention.resolved', session, 3, { subject: id, capture: 'metadata', data: { resolution: 'answered' } }, agent));
       }
     } finally {
       for (const peer of peers) await peer.close();

@@ -48,6 +48,9 @@ export const ownItems: Scenario = {
       };
       const resolve = (requestId: string) =>
         peer.send(makeEvent('attention.resolved', session, seq++, { subject: requestId, capture: 'metadata', data: { resolution: 'answered' } }, AGENT));
+      // Every command acknowledged: none times out later, in another scenario's window.
+      const accept = (command: Record<string, unknown>) =>
+        peer.send(makeEvent('control.accepted', session, seq++, { cause: String(command['id']), capture: 'metadata' }, AGENT));
       const options = [{ id: 'always_allow', label: 'Reply with text…' }, { id: 'open_page', label: 'Open as page' }];
       const openInline = async (prompt: string) => {
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: prompt }).first();
@@ -87,6 +90,7 @@ export const ownItems: Scenario = {
       const reply = (await peer.waitFor(isRespond, 30_000)).value;
       assert.equal(reply['subject'], firstId);
       assert.deepEqual(reply['data'], { answer: { text: 'only this once' } });
+      accept(reply);
       resolve(firstId);
       await waitForStatus(page, /0 requests wait for you\./);
 
@@ -117,6 +121,7 @@ export const ownItems: Scenario = {
       await page.keyboard.press('Enter');
       const chosen = (await peer.waitFor((r) => isRespond(r) && r.value['subject'] === mimicId, 30_000)).value;
       assert.deepEqual(chosen['data'], { answer: { option: 'always_allow' } });
+      accept(chosen);
       resolve(mimicId);
       await waitForStatus(page, /0 requests wait for you\./);
 

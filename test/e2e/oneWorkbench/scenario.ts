@@ -25,6 +25,8 @@ const TOKEN = 'e2e-token-one-workbench-6f1d';
 
 /** Puts the window back as every scenario finds it, and checks that nothing waits. */
 async function leaveAsFound(page: ConnectedWorkbench['page']): Promise<void> {
+  // Keys go to the workbench, not to a request page that kept the focus (a webview forwards them late, if at all).
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   if (await quickInput(page).isVisible()) {
     await page.keyboard.press('Escape');
     await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });
@@ -47,14 +49,22 @@ export function runInOneWorkbench(suite: string, scenarios: readonly Scenario[])
       test(scenario.title, { timeout: scenario.timeoutMs ?? 300_000 }, async (t) => {
         open ??= await openConnectedWorkbench(t, { name: scenario.name, token: TOKEN });
         const here = open;
+        const giveUp = async () => {
+          if (open === here) open = undefined;
+          await here.diagnose(t, scenario.name);
+          await here.close();
+        };
+        // The runner does not stop a scenario past its time: its workbench is closed under it, and the next gets a new one.
+        const timedOut = () => void giveUp();
+        t.signal.addEventListener('abort', timedOut, { once: true });
         try {
           await scenario.run(here.scenario(t, scenario.name), t);
           await leaveAsFound(here.page);
         } catch (error) {
-          await here.diagnose(t, scenario.name);
-          open = undefined;
-          await here.close();
+          if (!t.signal.aborted) await giveUp();
           throw error;
+        } finally {
+          t.signal.removeEventListener('abort', timedOut);
         }
       });
     }

@@ -50,6 +50,7 @@ export const staleToast: Scenario = {
       assert.equal(first['subject'], 'req-stale-2', 'the stale toast sent nothing: the first command is the new request\'s');
       assert.deepEqual(first['data'], { answer: { option: 'deny' } });
       assert.equal(peer.received.filter(isRespond).length, 1);
+      peer.send(makeEvent('control.accepted', session, seq++, { cause: String(first['id']), capture: 'metadata' }, AGENT));
       peer.send(makeEvent('attention.resolved', session, seq++, { subject: 'req-stale-2', cause: String(first['id']), data: { resolution: 'answered' } }, AGENT));
     } finally {
       await agent?.close();
