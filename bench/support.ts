@@ -56,6 +56,9 @@ let gcFunction: (() => void) | undefined;
 /** A full garbage collection, without needing `node --expose-gc`. */
 export function gc(): void {
   if (!gcFunction) {
+    // V8 drops the bytecode of functions unused for a few collections: after the earlier benchmarks, each
+    // collection a heap figure forces frees some, and a figure taken across them came out negative.
+    v8.setFlagsFromString('--no-flush-bytecode');
     const exposed = (globalThis as { gc?: () => void }).gc;
     if (exposed) gcFunction = exposed;
     else {
