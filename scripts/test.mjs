@@ -18,11 +18,19 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** Runs a command in the repository with the output shown as it comes; resolves with its exit code. */
-function run(command, args, { lines } = {}) {
+/**
+ * Runs a command in the repository with the output shown as it comes (`lines`: in whole lines; `held`: all of
+ * it once the command ends, in one piece, so that it never mixes with a step beside it); resolves with its exit code.
+ */
+function run(command, args, { lines, held } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: lines ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: command === npm && process.platform === 'win32' });
-    if (lines) {
+    const child = spawn(command, args, { cwd: root, stdio: lines || held ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: command === npm && process.platform === 'win32' });
+    if (held) {
+      const chunks = [];
+      child.stdout.on('data', (chunk) => chunks.push(chunk));
+      child.stderr.on('data', (chunk) => chunks.push(chunk));
+      child.on('close', () => process.stdout.write(Buffer.concat(chunks)));
+    } else if (lines) {
       // Whole lines only, so that they never break into the other steps' output.
       for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
         let rest = '';
@@ -51,11 +59,14 @@ async function steps(list, options) {
   return { code: 0 };
 }
 
-/** Runs `lists` side by side, each list's steps in order, their output in whole lines; the first failure, by list order. */
-async function together(...lists) {
-  const results = await Promise.all(lists.map((list) => steps(list, { lines: true })));
+/** Runs two lists side by side, each list's steps in order: the first's output as it comes, the second's once it ends. */
+async function together(shown, held) {
+  const results = await Promise.all([steps(shown, { lines: true }), steps(held, { held: true })]);
   return results.find((result) => result.code !== 0) ?? { code: 0 };
 }
+
+// Piped, the test runner would report in TAP: at a terminal, the same report as the steps run directly.
+const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
 
 const harness = run(process.execPath, [path.join('scripts', 'e2e', 'prepare.mjs')], { lines: true });
 const check = (async () => {
@@ -80,8 +91,8 @@ if (prepared !== 0) {
 }
 const load = await steps([[process.execPath, ['--test', 'out/test/load/']]]);
 const rest = load.code !== 0 ? load : await together(
-  [[process.execPath, ['--test', '--test-concurrency=2', 'out/test/e2e/', 'out/test/webview/']]],
-  [[process.execPath, ['--test', '--test-concurrency=1', 'out/test/integration/']]],
+  [[process.execPath, ['--test', ...reporter, '--test-concurrency=2', 'out/test/e2e/', 'out/test/webview/']]],
+  [[process.execPath, ['--test', ...reporter, '--test-concurrency=1', 'out/test/integration/']]],
 );
 if (rest.code !== 0) process.stderr.write(`npm test: ${rest.failed} failed (exit ${rest.code})\n`);
 process.exit(rest.code);
