@@ -111,7 +111,7 @@ export type OpenCheck = (command: Readonly<Sendable>) => RequestLookup;
 export interface AnswerSender {
   respond(request: AnsweredRequest, answer: Answer, capture: DecidedCapture, hooks: SendHooks): Promise<SendOutcome>;
   resend(commandId: string, hooks: SendHooks): Promise<SendOutcome> | undefined;
-  /** Whether `resend` could send this command: in flight or timed out here. */
+  /** Whether this sender keeps the command (in flight or timed out here): the one `resend` can act on. */
   holds(commandId: string): boolean;
 }
 
@@ -248,16 +248,16 @@ export class ControlSender {
     }
   }
 
+  holds(commandId: string): boolean {
+    return this.pending.has(commandId) || this.timedOut.has(commandId);
+  }
+
   /**
    * Sends a timed-out command again, byte-identical and under the same id
    * (AEP-0004 §2.3), so a target that did receive it re-acks instead of
    * acting twice. Undefined when no such command is in flight or timed out
    * here (a late ack settled it: the pipeline's record says how).
    */
-  holds(commandId: string): boolean {
-    return this.pending.has(commandId) || this.timedOut.has(commandId);
-  }
-
   resend(commandId: string, hooks: SendHooks = {}): Promise<SendOutcome> | undefined {
     const refused = this.route.refusal?.(commandId);
     if (refused) return Promise.resolve(refused);

@@ -329,6 +329,35 @@ describe('Hubs, when one hub is named under two addresses', () => {
   });
 });
 
+describe('Hubs, when one hub is named under two addresses, after an answer timed out', () => {
+  test('the same answer from the other copy is Send Again through the hub that sent it, the same command id', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const target = await ScriptedTarget.start(hub.url, TOKEN, freshSession('twice-timeout'), { ackWindowMs: MIN_ACK_WINDOW_MS });
+    const { hubs, log } = openTwice(hub.url);
+    try {
+      const requestId = target.raise({ kind: 'permission', prompt: 'Run it?', options: [{ id: 'allow', label: 'Allow' }] });
+      const copies = () => hubs.visibleItems().filter((item) => item.requestId === requestId);
+      await waitUntil(() => copies().length === 2, 'the request through both addresses', 5_000, () => log.lines.join('\n'));
+      const [first, second] = copies();
+      assert.ok(first && second);
+      await waitUntil(() => hubs.reachability(first).state === 'reachable' && hubs.reachability(second).state === 'reachable', 'the target in both rosters');
+      const sent = hubs.answer('page', first, { option: 'allow' });
+      assert.equal(sent.kind, 'sending');
+      const command = await target.nextCommand();
+      assert.equal((await sent.outcome).kind, 'timeout');
+      const again = hubs.answer('quick-input', second, { option: 'allow' });
+      assert.equal(again.kind, 'sending');
+      assert.equal(String((await target.nextCommand(1)).value['id']), String(command.value['id']), 'the same command again, not a second one');
+      target.accept(command);
+      assert.equal((await again.outcome).kind, 'accepted');
+    } finally {
+      hubs.dispose();
+      await target.close();
+      await hub.close();
+    }
+  });
+});
+
 describe('Hubs, when one hub is named under two addresses, across a window reload', () => {
   test('an answer kept unacknowledged through one address still holds the other copy after the reload', async () => {
     const hub = await startHub({ port: 0, token: TOKEN });

@@ -268,7 +268,9 @@ export class Hubs extends Disposable {
   }
 
   /** The only way to answer: through the pipeline, then the hub the request came from, never another (issue 16). */
-  answer(surface: AnswerSurface, item: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}): AnswerResult {
+  answer(surface: AnswerSurface, given: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}): AnswerResult {
+    // The same answer after a timeout is Send Again: through the copy whose hub holds that command.
+    const item = this.holding(given, this.pipeline.record(this.answerFacts(given))?.commandId);
     const hub = this.of(item);
     const result = this.pipeline.submit(surface, this.answerFacts(item), answer, choice, this.senderOf(hub), {
       built: (command) => {
@@ -280,10 +282,16 @@ export class Hubs extends Disposable {
 
   /** "Send Again": the same command, same id (AEP-0004 §2 item 3). */
   resend(surface: AnswerSurface, item: Readonly<AttentionItem>, commandId: string): Promise<SendOutcome> {
-    // Through the copy whose hub holds the command: a request two hubs deliver is answered through one of them.
-    const copy = [item, this.heldAlso(item)].find((one) => one && this.of(one)?.sender?.holds(commandId)) ?? item;
+    const copy = this.holding(item, commandId);
     const hub = this.of(copy);
-    return this.pipeline.resend(surface, this.answerFacts(copy), commandId, this.senderOf(hub)).then((outcome) => this.settledFrom(hub, copy, outcome));
+    return this.pipeline.resend(surface, this.answerFacts(copy), commandId, this.senderOf(hub)).then((outcome) =>
+      // Nothing went and nothing changed: the command still ends as its own ack says, which the history and pages hear then.
+      outcome.kind === 'cancelled' && outcome.code === 'cannot-resend' ? outcome : this.settledFrom(hub, copy, outcome));
+  }
+
+  /** The copy of the request whose hub holds `commandId`: a request two hubs deliver is answered through one of them. */
+  private holding(item: Readonly<AttentionItem>, commandId: string | undefined): Readonly<AttentionItem> {
+    return (commandId && [item, this.heldAlso(item)].find((one) => one && this.of(one)?.sender?.holds(commandId))) || item;
   }
 
   /** The hub's current sender, or one that says by its code why nothing can go (no such hub, or no client right now). */
