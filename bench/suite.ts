@@ -11,7 +11,7 @@ import { runLatency } from './latency';
 import { runOpenFocused } from './openFocused';
 import { BENCHMARK_IDS, machine, RESULTS_SCHEMA, summarize, type BenchmarkId, type BenchmarkResult, type Results } from './report';
 import { runScale } from './scale';
-import { now, type BenchContext } from './support';
+import { keepBytecode, now, type BenchContext } from './support';
 import { runThroughput } from './throughput';
 
 const TITLES: Record<BenchmarkId, string> = {
@@ -44,6 +44,7 @@ export interface SuiteOptions {
 }
 
 export async function runSuite(options: SuiteOptions): Promise<Results> {
+  keepBytecode();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const startedAt = new Date();
   const started = now();

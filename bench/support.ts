@@ -53,12 +53,18 @@ export function mean(values: readonly number[]): number {
 
 let gcFunction: (() => void) | undefined;
 
+/**
+ * V8 drops the bytecode of functions unused for a few collections: after the earlier benchmarks, each
+ * collection a heap figure forces can free some, and a figure taken across them came out negative. The
+ * suite runs without it from its start, every benchmark alike (footprint's own processes aside).
+ */
+export function keepBytecode(): void {
+  v8.setFlagsFromString('--no-flush-bytecode');
+}
+
 /** A full garbage collection, without needing `node --expose-gc`. */
 export function gc(): void {
   if (!gcFunction) {
-    // V8 drops the bytecode of functions unused for a few collections: after the earlier benchmarks, each
-    // collection a heap figure forces frees some, and a figure taken across them came out negative.
-    v8.setFlagsFromString('--no-flush-bytecode');
     const exposed = (globalThis as { gc?: () => void }).gc;
     if (exposed) gcFunction = exposed;
     else {

@@ -26,10 +26,14 @@ function run(command, args, { lines, held } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: lines || held ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: command === npm && process.platform === 'win32' });
     if (held) {
-      const chunks = [];
-      child.stdout.on('data', (chunk) => chunks.push(chunk));
-      child.stderr.on('data', (chunk) => chunks.push(chunk));
-      child.on('close', () => process.stdout.write(Buffer.concat(chunks)));
+      const out = [];
+      const err = [];
+      child.stdout.on('data', (chunk) => out.push(chunk));
+      child.stderr.on('data', (chunk) => err.push(chunk));
+      child.on('close', () => {
+        process.stdout.write(Buffer.concat(out));
+        process.stderr.write(Buffer.concat(err));
+      });
     } else if (lines) {
       // Whole lines only, so that they never break into the other steps' output.
       for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
@@ -95,4 +99,5 @@ const rest = load.code !== 0 ? load : await together(
   [[process.execPath, ['--test', ...reporter, '--test-concurrency=1', 'out/test/integration/']]],
 );
 if (rest.code !== 0) process.stderr.write(`npm test: ${rest.failed} failed (exit ${rest.code})\n`);
-process.exit(rest.code);
+// Not process.exit: a pipe takes what was written after the process would have left (a held report is one large write).
+process.exitCode = rest.code;

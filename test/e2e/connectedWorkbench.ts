@@ -69,11 +69,13 @@ export async function openConnectedWorkbench(t: TestContext, options: ConnectedW
     fs.rmSync(tmp, { recursive: true, force: true });
   })());
   const diagnose = async (t: TestContext, name: string) => {
-    if (workbench) {
-      await workbench.page.screenshot({ path: path.join(out, `${name}-failure.png`) }).catch(() => undefined);
-      t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
-    }
+    // What is said at once first: a test past its time is reported a moment after it is told so.
+    if (workbench) t.diagnostic(`page console (last 30):\n${workbench.console().slice(-30).join('\n')}`);
     if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
+    if (!workbench) return;
+    const file = path.join(out, `${name}-failure.png`);
+    t.diagnostic(`screenshot: ${file}`);
+    await workbench.page.screenshot({ path: file }).catch(() => undefined);
   };
   try {
     const vsixPath = await packageExtension(path.join(tmp, 'aep-attention.vsix'));

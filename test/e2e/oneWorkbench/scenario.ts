@@ -47,8 +47,13 @@ export function runInOneWorkbench(suite: string, scenarios: readonly Scenario[])
     });
     for (const scenario of scenarios) {
       test(scenario.title, { timeout: scenario.timeoutMs ?? 300_000 }, async (t) => {
-        open ??= await openConnectedWorkbench(t, { name: scenario.name, token: TOKEN });
-        const here = open;
+        const here = open ?? await openConnectedWorkbench(t, { name: scenario.name, token: TOKEN });
+        if (t.signal.aborted) {
+          // Past its time while the workbench opened: the next scenario has started without it.
+          await here.close();
+          return;
+        }
+        open = here;
         const giveUp = async () => {
           if (open === here) open = undefined;
           await here.diagnose(t, scenario.name);
