@@ -73,10 +73,7 @@ async function together(shown, held) {
 const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
 
 const harness = run(process.execPath, [path.join('scripts', 'e2e', 'prepare.mjs')], { lines: true });
-const check = (async () => {
-  const code = await run(npm, ['run', 'check'], { lines: true });
-  return code === 0 ? { code } : { code, failed: 'npm run check' };
-})();
+const check = steps([[npm, ['run', 'check']]], { lines: true });
 const first = await steps([
   [process.execPath, ['esbuild.js', '--production']],
   [process.execPath, ['esbuild.js', '--tests']],

@@ -234,7 +234,8 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // copy's kept commands count (hubs.ts answerFacts): +229, 284,185. Tried first: refusing Send Again on the second copy
 // (smaller, but the person's Send Again would then do nothing where it can be done).
 // And the same answer after a timeout from the other copy is Send Again through the hub that holds the command, a Send
-// Again that sent nothing is no settlement for the history (found in the second review): +161, 284,346.
+// Again that sent nothing is no settlement for the history (found in the second review): +161, 284,346. Tried first:
+// leaving a plain answer on its own copy's hub (nothing added, but the same answer went out as a second command).
 const ACTIVATION_BUDGET_BYTES = 284_400;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts

@@ -267,10 +267,12 @@ export class Hubs extends Disposable {
     return recordedAnswer(this.item(item.key) ?? item, this.pipeline.sentAnswers(this.answerFacts(item)), () => (kept ? kept({ id: item.hub }, item.key) : []));
   }
 
-  /** The only way to answer: through the pipeline, then the hub the request came from, never another (issue 16). */
+  /**
+   * The only way to answer: through the pipeline, then the hub the request came from, never another (issue 16); for a
+   * request two hubs deliver, the one holding its last command, so that the same answer after a timeout is Send Again.
+   */
   answer(surface: AnswerSurface, given: Readonly<AttentionItem>, answer: Answer, choice: CaptureChoice = {}): AnswerResult {
-    // The same answer after a timeout is Send Again: through the copy whose hub holds that command.
-    const item = this.holding(given, this.pipeline.record(this.answerFacts(given))?.commandId);
+    const item = this.holding(given, this.answerRecord(given)?.commandId);
     const hub = this.of(item);
     const result = this.pipeline.submit(surface, this.answerFacts(item), answer, choice, this.senderOf(hub), {
       built: (command) => {
