@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import type { HostToWebview, PageInit, PageRequest } from '../../src/shared/webviewMessages';
 import { webviewHtml } from '../../src/app/page/webviewHtml';
 import { launchBrowser } from './browser';
@@ -174,16 +174,26 @@ export class WebviewPage {
 export function requestPages(): { open: (request: PageRequest, options?: OpenOptions) => Promise<WebviewPage> } {
   let browser: Browser | undefined;
   let harness: WebviewHarness | undefined;
-  const pages: WebviewPage[] = [];
+  /** The pages a test opened: closed when it ends, what they saw kept for the suite's end. */
+  let pages: WebviewPage[] = [];
+  const violations: string[] = [];
+  const errors: string[] = [];
   before(async () => {
     browser = await launchBrowser();
     harness = await WebviewHarness.start();
   });
-  after(async () => {
-    for (const page of pages) {
-      assert.deepEqual(await page.violations(), [], 'no CSP violation on any page');
-      assert.deepEqual(page.errors, [], 'no script error on any page');
+  afterEach(async () => {
+    const done = pages;
+    pages = [];
+    for (const page of done) {
+      violations.push(...await page.violations());
+      errors.push(...page.errors);
+      await page.page.close();
     }
+  });
+  after(async () => {
+    assert.deepEqual(violations, [], 'no CSP violation on any page');
+    assert.deepEqual(errors, [], 'no script error on any page');
     await browser?.close();
     await harness?.close();
   });
