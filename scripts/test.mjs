@@ -4,8 +4,9 @@
 // nothing before the load files needs it. The type check runs beside the
 // builds and the unit files too (it reads only the sources, and it is one
 // core's work for a minute). The load files and everything after them wait for
-// all of it, so that they have the machine to themselves (the load files) and
-// the harness ready. Last, the code-server and Chromium files two at a time
+// all of it, so that they have the machine to themselves (the load files, two
+// at a time: nothing in them is timed, and one at a time left a core idle for
+// most of their minute) and the harness ready. Last, the code-server and Chromium files two at a time
 // and, beside them, the integration files one at a time: those mostly wait on
 // sockets and timers, and in the same two slots they held a core the
 // workbenches wanted.
@@ -90,7 +91,7 @@ if (prepared !== 0) {
   process.stderr.write(`npm test: the editor harness could not be prepared (scripts/e2e/prepare.mjs exited ${prepared}; its output is above)\n`);
   process.exit(prepared);
 }
-const load = await steps([[process.execPath, ['--test', 'out/test/load/']]]);
+const load = await steps([[process.execPath, ['--test', '--test-concurrency=2', 'out/test/load/']]]);
 const rest = load.code !== 0 ? load : await together(
   [[process.execPath, ['--test', ...reporter, '--test-concurrency=2', 'out/test/e2e/', 'out/test/webview/']]],
   [[process.execPath, ['--test', ...reporter, '--test-concurrency=1', 'out/test/integration/']]],
