@@ -6,10 +6,11 @@
 // core's work for a minute). The load files and everything after them wait for
 // all of it, so that they have the machine to themselves (the load files, two
 // at a time: nothing in them is timed, and one at a time left a core idle for
-// most of their minute) and the harness ready. Last, the code-server and Chromium files two at a time
-// and, beside them, the integration files one at a time: those mostly wait on
-// sockets and timers, and in the same two slots they held a core the
-// workbenches wanted.
+// most of their minute) and the harness ready. Last, the code-server and
+// Chromium files two at a time, in one browser they share (each in contexts of
+// its own: a browser's start cost a file about 1.2 CPU-seconds), and, beside
+// them, the integration files one at a time: those mostly wait on sockets and
+// timers, and in the same two slots they held a core the workbenches wanted.
 //
 //   node scripts/test.mjs
 import { spawn } from 'node:child_process';
@@ -23,9 +24,12 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
  * Runs a command in the repository with the output shown as it comes (`lines`: in whole lines; `held`: all of
  * it once the command ends, in one piece, so that it never mixes with a step beside it); resolves with its exit code.
  */
-function run(command, args, { lines, held } = {}) {
+function run(command, args, { lines, held, env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: lines || held ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: command === npm && process.platform === 'win32' });
+    const child = spawn(command, args, {
+      cwd: root, stdio: lines || held ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: command === npm && process.platform === 'win32',
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    });
     if (held) {
       const out = [];
       const err = [];
@@ -56,6 +60,26 @@ function run(command, args, { lines, held } = {}) {
   });
 }
 
+/**
+ * Starts the one browser the code-server and Chromium files share (test/peers/browser/main.ts);
+ * resolves with its endpoint and how to stop it, or with nothing when it cannot start (no
+ * Chromium here: each file then starts its own, or skips as it would have).
+ */
+function sharedBrowser() {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join('out', 'peers', 'browser', 'main.js')], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+    const exited = new Promise((done) => child.on('close', done));
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk.toString();
+      const end = text.indexOf('\n');
+      if (end >= 0) resolve({ endpoint: text.slice(0, end).trim(), stop: () => (child.stdin.end(), exited) });
+    });
+    child.on('error', () => resolve(undefined));
+    void exited.then(() => resolve(undefined));
+  });
+}
+
 async function steps(list, options) {
   for (const [command, args] of list) {
     const code = await run(command, args, options);
@@ -65,8 +89,8 @@ async function steps(list, options) {
 }
 
 /** Runs two lists side by side, each list's steps in order: the first's output as it comes, the second's once it ends. */
-async function together(shown, held) {
-  const results = await Promise.all([steps(shown, { lines: true }), steps(held, { held: true })]);
+async function together(shown, held, env) {
+  const results = await Promise.all([steps(shown, { lines: true, env }), steps(held, { held: true })]);
   return results.find((result) => result.code !== 0) ?? { code: 0 };
 }
 
@@ -92,10 +116,13 @@ if (prepared !== 0) {
   process.exit(prepared);
 }
 const load = await steps([[process.execPath, ['--test', '--test-concurrency=2', 'out/test/load/']]]);
+const browser = load.code !== 0 ? undefined : await sharedBrowser();
 const rest = load.code !== 0 ? load : await together(
   [[process.execPath, ['--test', ...reporter, '--test-concurrency=2', 'out/test/e2e/', 'out/test/webview/']]],
   [[process.execPath, ['--test', ...reporter, '--test-concurrency=1', 'out/test/integration/']]],
+  browser ? { AEP_BROWSER_WS: browser.endpoint } : undefined,
 );
+await browser?.stop();
 if (rest.code !== 0) process.stderr.write(`npm test: ${rest.failed} failed (exit ${rest.code})\n`);
 // Not process.exit: a pipe takes what was written after the process would have left (a held report is one large write).
 process.exitCode = rest.code;

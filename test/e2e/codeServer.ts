@@ -11,10 +11,10 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { CHROMIUM_ARGS } from '../support/browser';
-import { cacheDir, chromiumPath, codeServerMissing, harnessRecord, SETUP_HINT } from '../support/harness';
+import { CHROMIUM_ARGS, launchBrowser } from '../support/browser';
+import { cacheDir, codeServerMissing, harnessRecord, SETUP_HINT } from '../support/harness';
 import { groupAlive, groupsKilledOnExit, killGroup } from '../support/processGroups';
 import { waitForValue, waitUntil } from '../support/waitUntil';
 
@@ -408,9 +408,7 @@ export async function openWorkbench(
   url: string, folder: string, timeoutMs = 90_000, target: OpenTarget = { kind: 'folder' },
   prepare?: (context: BrowserContext) => Promise<void>,
 ): Promise<Workbench> {
-  const executablePath = chromiumPath();
-  if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
-  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchBrowser();
   const messages: string[] = [];
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });

@@ -21,9 +21,13 @@ export const CHROMIUM_ARGS = [
 /**
  * Headless Chromium (Debian's, or the one the harness record names). Fails
  * loudly when the browser is missing: a suite that may skip without it says
- * so first (test/support/harness.ts `chromiumSuite`).
+ * so first (test/support/harness.ts `chromiumSuite`). Under `npm test`, the one
+ * browser the runner started (test/peers/browser/main.ts, its endpoint in
+ * AEP_BROWSER_WS), connected to: closing it then closes only what this file made.
  */
 export async function launchBrowser(): Promise<Browser> {
+  const shared = process.env['AEP_BROWSER_WS'];
+  if (shared) return chromium.connect(shared);
   const executablePath = chromiumPath();
   if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
   return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });

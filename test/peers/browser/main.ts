@@ -1,0 +1,34 @@
+// One headless Chromium for the test files that `npm test` runs side by side
+// (scripts/test.mjs): each file connects to it (test/support/browser.ts,
+// AEP_BROWSER_WS) instead of starting a browser of its own, which cost about
+// 1.2 CPU-seconds a file on the two-core machine. Every file still works in
+// browser contexts of its own: nothing but the browser's processes is shared.
+// Prints one line, the endpoint to connect to; stops when its standard input
+// closes (the runner that started it is gone) or on SIGTERM.
+import { chromium } from 'playwright-core';
+import * as fs from 'node:fs';
+import { CHROMIUM_ARGS } from '../../support/browser';
+import { chromiumPath } from '../../support/harness';
+
+async function main(): Promise<void> {
+  const executablePath = chromiumPath();
+  if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing`);
+  const server = await chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  console.log(server.wsEndpoint());
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void server.close().then(() => process.exit(0));
+  };
+  process.stdin.on('end', stop);
+  process.stdin.on('close', stop);
+  process.stdin.resume();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`no shared browser (each test file starts its own, or skips): ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
