@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startHub, type RunningHub } from '../peers/hub/hub';
-import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { e2eAvailable, e2eOutDir, extensionLogs, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { waitForStatus } from './workbenchPage';
 
@@ -19,6 +19,8 @@ export interface ConnectedWorkbench {
   token: string;
   /** A screenshot to out/e2e/`{name}-{step}.png`, named in the test's diagnostics. */
   shot(step: string): Promise<void>;
+  /** The tail of what the extension logged in this window (its output channel's file). */
+  extensionLog(): string;
 }
 
 export interface ConnectedWorkbenchOptions {
@@ -101,6 +103,7 @@ export async function openConnectedWorkbench(t: TestContext, options: ConnectedW
           await page.screenshot({ path: file });
           t.diagnostic(`screenshot: ${file}`);
         },
+        extensionLog: () => extensionLogs(path.join(tmp, 'user-data')),
       }),
       diagnose,
       close,

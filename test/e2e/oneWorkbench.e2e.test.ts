@@ -3,15 +3,17 @@
 // its VSIX, one after another in one workbench (oneWorkbench/scenario.ts). The
 // order matters where a scenario reads the window's history: the agent text
 // scenario opens the window's first untitled editor, and the inline answers
-// time the window's first request page.
+// time the window's first request page. The request form goes last: it reloads
+// the window.
 import { answerSimilar } from './oneWorkbench/answerSimilar';
 import { doubledAnswer } from './oneWorkbench/doubledAnswer';
 import { honestCapture } from './oneWorkbench/honestCapture';
 import { inboxLevels } from './oneWorkbench/inboxLevels';
 import { inline } from './oneWorkbench/inline';
 import { ownItems } from './oneWorkbench/ownItems';
+import { requestForm } from './oneWorkbench/requestForm';
 import { runInOneWorkbench } from './oneWorkbench/scenario';
 import { staleToast } from './oneWorkbench/staleToast';
 import { untrustedText } from './oneWorkbench/untrustedText';
 
-runInOneWorkbench('one connected workbench', [untrustedText, inline, honestCapture, doubledAnswer, ownItems, staleToast, answerSimilar, inboxLevels]);
+runInOneWorkbench('one connected workbench', [untrustedText, inline, honestCapture, doubledAnswer, ownItems, staleToast, answerSimilar, inboxLevels, requestForm]);
