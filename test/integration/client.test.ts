@@ -615,14 +615,20 @@ describe('client: a replay of everything cut short', () => {
         events.push(makeRequest(session, 1_499, { kind: 'input', prompt: `Question of ${session}` }, { severity: 'notice' }, 'gone-agent'));
         for (let i = 0; i < events.length; i += 1_000) assert.equal((await postEvents(hub.url, TOKEN, events.slice(i, i + 1_000))).status, 202);
       }
+      // Cut the line while the replay is under way, at a set point of it (the replay is about 18,000
+      // events of 300 bytes or so): waiting for the client to have applied part of it first was a race
+      // that a busy machine lost, the whole replay applied before the cut.
+      const cut = proxy.severAfter(1_000_000);
       const h = startClient(proxy.url);
-      // Cut the line while the replay is under way: some sessions seen, others not yet.
-      await waitUntil(() => h.client.stats.eventsApplied >= 2_000, 'part of the replay', 20_000);
-      proxy.sever();
+      const seenAll = () => sessions.every((session) => h.inbox.open().some((item) => item.session === session));
+      let severed = false;
+      void cut.then(() => (severed = true));
+      await waitUntil(() => severed || seenAll(), 'the cut, part way through the replay', 30_000);
+      assert.ok(severed, 'the whole replay passed before the cut: it is smaller than the test takes it to be');
       await waitUntil(() => h.client.state.kind === 'backing-off', 'the client to notice the drop');
       const seenBefore = sessions.filter((session) => h.inbox.open().some((item) => item.session === session)).length;
       proxy.restore();
-      await waitUntil(() => sessions.every((session) => h.inbox.open().some((item) => item.session === session)), 'every session\'s request', 30_000,
+      await waitUntil(seenAll, 'every session\'s request', 30_000,
         () => `${sessions.filter((session) => h.inbox.open().some((item) => item.session === session)).length} of ${sessions.length}`);
       assert.ok(seenBefore < sessions.length, `the cut came before the end of the replay (${seenBefore} of ${sessions.length} seen)`);
       assert.ok(h.log.dataOf('info', 'subscribing').filter((data) => data['replay'] === 'all').length >= 2, 'the reconnect asked for everything again');

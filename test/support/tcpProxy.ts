@@ -16,6 +16,8 @@ export class TcpProxy {
   connections = 0;
   /** Bytes passed from the hub to the client, over every connection (what a replay costs on the wire). */
   bytesDownstream = 0;
+  /** Set by `severAfter`: how many bytes from the hub may still pass before every connection is cut, and who waits for it. */
+  private cut: { left: number; done: () => void } | undefined;
 
   private constructor(private readonly server: Server, readonly port: number) {}
 
@@ -43,8 +45,16 @@ export class TcpProxy {
       });
       upstream.on('data', (chunk: Buffer) => {
         if (!proxy || proxy.droppingDownstream) return;
-        proxy.bytesDownstream += chunk.length;
-        client.write(chunk);
+        const cut = proxy.cut;
+        const passed = cut ? chunk.subarray(0, cut.left) : chunk;
+        proxy.bytesDownstream += passed.length;
+        client.write(passed);
+        if (!cut) return;
+        cut.left -= passed.length;
+        if (cut.left > 0) return;
+        proxy.cut = undefined;
+        proxy.sever(true);
+        cut.done();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -64,6 +74,15 @@ export class TcpProxy {
       upstream.destroy();
     }
     this.pairs.clear();
+  }
+
+  /**
+   * Cuts every open connection as `sever()` does, once `bytes` more have passed from the hub
+   * to the client: a drop at a set point of what the hub sends, however fast the machine
+   * reads it. Resolves once cut.
+   */
+  severAfter(bytes: number): Promise<void> {
+    return new Promise((done) => (this.cut = { left: bytes, done }));
   }
 
   restore(): void {
