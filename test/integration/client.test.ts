@@ -615,10 +615,11 @@ describe('client: a replay of everything cut short', () => {
         events.push(makeRequest(session, 1_499, { kind: 'input', prompt: `Question of ${session}` }, { severity: 'notice' }, 'gone-agent'));
         for (let i = 0; i < events.length; i += 1_000) assert.equal((await postEvents(hub.url, TOKEN, events.slice(i, i + 1_000))).status, 202);
       }
-      // Cut the line while the replay is under way, at a set point of it (the replay is about 18,000
-      // events of 300 bytes or so): waiting for the client to have applied part of it first was a race
-      // that a busy machine lost, the whole replay applied before the cut.
-      const cut = proxy.severAfter(1_000_000);
+      // Cut the line while the replay is under way, at a set point of it (the replay is 18,000 events,
+      // 5.3 MB on the wire; 3 MB in, about half the sessions have come whole): waiting for the client
+      // to have applied part of it first was a race that a busy machine lost, the whole replay applied
+      // before the cut.
+      const cut = proxy.severAfter(3_000_000);
       const h = startClient(proxy.url);
       const seenAll = () => sessions.every((session) => h.inbox.open().some((item) => item.session === session));
       let severed = false;
