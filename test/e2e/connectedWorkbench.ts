@@ -21,6 +21,8 @@ export interface ConnectedWorkbench {
   shot(step: string): Promise<void>;
   /** The tail of what the extension logged in this window (its output channel's file). */
   extensionLog(): string;
+  /** The page console's last `lines` lines and the tail of code-server's output, for a failure's diagnostics. */
+  consoleAndServer(lines?: number): string;
 }
 
 export interface ConnectedWorkbenchOptions {
@@ -93,6 +95,8 @@ export async function openConnectedWorkbench(t: TestContext, options: ConnectedW
     const { page } = workbench;
     await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1/);
     const running = hub;
+    const opened = workbench;
+    const started = server;
     return {
       hub: running,
       page,
@@ -104,6 +108,8 @@ export async function openConnectedWorkbench(t: TestContext, options: ConnectedW
           t.diagnostic(`screenshot: ${file}`);
         },
         extensionLog: () => extensionLogs(path.join(tmp, 'user-data')),
+        consoleAndServer: (lines = 30) =>
+          `page console (last ${lines}):\n${opened.console().slice(-lines).join('\n')}\ncode-server output (last 3000 chars):\n${started.logs().slice(-3_000)}`,
       }),
       diagnose,
       close,

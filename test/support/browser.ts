@@ -27,7 +27,7 @@ export const CHROMIUM_ARGS = [
  */
 export async function launchBrowser(): Promise<Browser> {
   const shared = process.env['AEP_BROWSER_WS'];
-  if (shared) return chromium.connect(shared);
+  if (shared) return chromium.connect(shared, { timeout: 30_000 });
   const executablePath = chromiumPath();
   if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
   return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });

@@ -136,6 +136,7 @@ export const requestForm: Scenario = {
           const file = path.join(out, `form-failure-${name.split('.')[0]}.png`);
           await page.screenshot({ path: file }).catch(() => undefined);
           ctx.diagnostic(`failure screenshot: ${file}`);
+          ctx.diagnostic(e2e.consoleAndServer());
           ctx.diagnostic(`agent log:\n${agentLog.join('\n')}`);
           ctx.diagnostic(`extension log:\n${e2e.extensionLog()}`);
           throw error;

@@ -2,7 +2,9 @@
 // (scripts/test.mjs): each file connects to it (test/support/browser.ts,
 // AEP_BROWSER_WS) instead of starting a browser of its own, which cost about
 // 1.2 CPU-seconds a file on the two-core machine. Every file still works in
-// browser contexts of its own: nothing but the browser's processes is shared.
+// browser contexts of its own: nothing but the browser's processes is shared,
+// and what is the whole browser's, the clipboard: a file that copies and then
+// pastes must not count on its copy beside another file that copies.
 // Prints one line, the endpoint to connect to; stops when its standard input
 // closes (the runner that started it is gone) or on SIGTERM.
 import { chromium } from 'playwright-core';
