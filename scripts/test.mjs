@@ -6,11 +6,13 @@
 // core's work for a minute). The load files and everything after them wait for
 // all of it, so that they have the machine to themselves (the load files, two
 // at a time: none asserts on speed, only within generous limits, and one at a
-// time left a core idle for most of their minute) and the harness ready. Last, the code-server and
-// Chromium files two at a time, in one browser they share (each in contexts of
-// its own: a browser's start cost a file about 1.2 CPU-seconds), and, beside
-// them, the integration files one at a time: those mostly wait on sockets and
-// timers, and in the same two slots they held a core the workbenches wanted.
+// time left a core idle for most of their minute) and the harness ready.
+// Last, the code-server and Chromium files two at a time, the request-page
+// files in one browser they share (each in contexts of its own: a browser's
+// start cost a file about 1.2 CPU-seconds; a workbench keeps a browser of its
+// own), and, beside them, the integration files one at a time: those mostly
+// wait on sockets and timers, and in the same two slots they held a core the
+// workbenches wanted.
 //
 //   node scripts/test.mjs
 import { spawn } from 'node:child_process';
@@ -61,7 +63,7 @@ function run(command, args, { lines, held, env } = {}) {
 }
 
 /**
- * Starts the one browser the code-server and Chromium files share (test/peers/browser/main.ts);
+ * Starts the one browser the request-page files share (test/peers/browser/main.ts);
  * resolves with its endpoint and how to stop it, or with nothing when it cannot start (no
  * Chromium here: each file then starts its own, or skips as it would have).
  */

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { CHROMIUM_ARGS, launchBrowser } from '../support/browser';
+import { CHROMIUM_ARGS, startBrowser } from '../support/browser';
 import { cacheDir, codeServerMissing, harnessRecord, SETUP_HINT } from '../support/harness';
 import { groupAlive, groupsKilledOnExit, killGroup } from '../support/processGroups';
 import { waitForValue, waitUntil } from '../support/waitUntil';
@@ -408,7 +408,9 @@ export async function openWorkbench(
   url: string, folder: string, timeoutMs = 90_000, target: OpenTarget = { kind: 'folder' },
   prepare?: (context: BrowserContext) => Promise<void>,
 ): Promise<Workbench> {
-  const browser = await launchBrowser();
+  // A browser of its own, not the one the request-page files share: a workbench is heavy, and
+  // with every workbench and page in one browser, its one GPU process drew them all.
+  const browser = await startBrowser();
   const messages: string[] = [];
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });

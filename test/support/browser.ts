@@ -19,16 +19,24 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Headless Chromium (Debian's, or the one the harness record names). Fails
- * loudly when the browser is missing: a suite that may skip without it says
- * so first (test/support/harness.ts `chromiumSuite`). Under `npm test`, the one
- * browser the runner started (test/peers/browser/main.ts, its endpoint in
- * AEP_BROWSER_WS), connected to: closing it then closes only what this file made.
+ * Headless Chromium (Debian's, or the one the harness record names), of this
+ * process's own. Fails loudly when the browser is missing: a suite that may
+ * skip without it says so first (test/support/harness.ts `chromiumSuite`).
+ */
+export async function startBrowser(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A browser for a file's request pages: under `npm test`, the one the runner
+ * started (test/peers/browser/main.ts, its endpoint in AEP_BROWSER_WS),
+ * connected to, and closing it then closes only what this file made; else one
+ * of its own (`startBrowser`).
  */
 export async function launchBrowser(): Promise<Browser> {
   const shared = process.env['AEP_BROWSER_WS'];
   if (shared) return chromium.connect(shared, { timeout: 30_000 });
-  const executablePath = chromiumPath();
-  if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
-  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  return startBrowser();
 }

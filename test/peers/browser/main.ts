@@ -1,7 +1,8 @@
-// One headless Chromium for the test files that `npm test` runs side by side
-// (scripts/test.mjs): each file connects to it (test/support/browser.ts,
-// AEP_BROWSER_WS) instead of starting a browser of its own, which cost about
-// 1.2 CPU-seconds a file on the two-core machine. Every file still works in
+// One headless Chromium for the request-page files that `npm test` runs side
+// by side (scripts/test.mjs): each file connects to it (test/support/browser.ts
+// `launchBrowser`, AEP_BROWSER_WS) instead of starting a browser of its own,
+// which cost about 1.2 CPU-seconds a file on the two-core machine. A code-server
+// workbench, heavier, keeps a browser of its own (`startBrowser`). Every file still works in
 // browser contexts of its own: nothing but the browser's processes is shared,
 // and what is the whole browser's, the clipboard: a file that copies and then
 // pastes must not count on its copy beside another file that copies.
