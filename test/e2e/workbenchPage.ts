@@ -134,3 +134,21 @@ export async function shownRender(frame: Frame): Promise<{ key: string; generati
   if (!key || !Number.isInteger(generation)) throw new Error('the request page shows no render');
   return { key, generation };
 }
+
+/**
+ * Posts `message` to the extension host past the request page in `frame`, as the page's own
+ * posts go (through its webview host frame's channel), stamped with the render it shows:
+ * what a page that skipped its own checks would send. False when the host frame offers no
+ * such channel.
+ */
+export async function postPastPage(frame: Frame, message: Record<string, unknown>): Promise<boolean> {
+  const hostFrame = frame.parentFrame();
+  if (!hostFrame) throw new Error('the request page sits in no webview host frame');
+  const stamped = { ...message, ...(await shownRender(frame)) };
+  return hostFrame.evaluate((sent) => {
+    const post = (window as unknown as Record<string, unknown>)['__vscode_post_message__'];
+    if (typeof post !== 'function') return false;
+    (post as (channel: string, data: unknown) => void)('onmessage', { message: sent, transfer: undefined });
+    return true;
+  }, stamped);
+}

@@ -14,7 +14,7 @@ import type { Frame } from 'playwright-core';
 import { freshSession, makeEvent } from '../../support/events';
 import { WsPeer, type Received } from '../../support/wsPeer';
 import type { Scenario } from './scenario';
-import { shownRender, webviewFrame } from '../workbenchPage';
+import { postPastPage, webviewFrame } from '../workbenchPage';
 
 const AGENT = 'e2e-agent';
 const PROMPT = 'Which token should the deploy use?';
@@ -60,15 +60,7 @@ export const honestCapture: Scenario = {
 
       // 2. Forced past the page without `verbatim`, the way the page posts (the page
       //    acquired its VS Code API already): the extension host refuses it.
-      const hostFrame = frame.parentFrame();
-      assert.ok(hostFrame, 'the request page sits in the webview host frame');
-      const forced = { type: 'submit', submitId: 'forced-unredacted-1', answer: { text: TYPED }, ...(await shownRender(frame)) };
-      const posted = await hostFrame.evaluate((message) => {
-        const post = (window as unknown as Record<string, unknown>)['__vscode_post_message__'];
-        if (typeof post !== 'function') return false;
-        (post as (channel: string, data: unknown) => void)('onmessage', { message, transfer: undefined });
-        return true;
-      }, forced);
+      const posted = await postPastPage(frame, { type: 'submit', submitId: 'forced-unredacted-1', answer: { text: TYPED } });
       assert.ok(posted, 'the webview host frame offers the channel the page posts through');
       await frame.locator('#outcome', { hasText: /^Not sent: the redaction pipeline would replace/ }).waitFor({ timeout: 30_000 });
       t.diagnostic(`host refusal: ${await outcome.innerText()}`);

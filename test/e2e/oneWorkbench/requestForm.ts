@@ -29,7 +29,7 @@ import { startAgent, type AgentOptions, type RunningAgent } from '../../peers/ag
 import { loadFormVariants } from '../../peers/agent/scenarios';
 import { waitForValue } from '../../support/waitUntil';
 import { e2eOutDir } from '../codeServer';
-import { runCommand, shownRender, visibleWebviewFrame, waitForStatus, webviewFrame } from '../workbenchPage';
+import { postPastPage, runCommand, visibleWebviewFrame, waitForStatus, webviewFrame } from '../workbenchPage';
 import type { Scenario } from './scenario';
 
 const FORM_PROMPT = 'Configure the new service deployment';
@@ -316,15 +316,7 @@ export const requestForm: Scenario = {
           (window as unknown as { outcomesSeen: string[] }).outcomesSeen = seen;
           if (target) new MutationObserver(() => seen.push(target.textContent ?? '')).observe(target, { childList: true, characterData: true, subtree: true });
         });
-        const hostFrame = frame.parentFrame();
-        assert.ok(hostFrame, 'the request page sits in the webview host frame');
-        const forced = { type: 'submit', submitId: 'forced-invalid-1', answer: { values: { staged: true, regions: ['9'], db: '1' } }, ...(await shownRender(frame)) };
-        const posted = await hostFrame.evaluate((message) => {
-          const post = (window as unknown as Record<string, unknown>)['__vscode_post_message__'];
-          if (typeof post !== 'function') return false;
-          (post as (channel: string, data: unknown) => void)('onmessage', { message, transfer: undefined });
-          return true;
-        }, forced);
+        const posted = await postPastPage(frame, { type: 'submit', submitId: 'forced-invalid-1', answer: { values: { staged: true, regions: ['9'], db: '1' } } });
         assert.ok(posted, 'the webview host frame offers the channel the page posts through');
         await frame.locator('#outcome', { hasText: /^Not sent:/ }).waitFor({ timeout: 30_000 });
         const refusal = await outcome.innerText();
