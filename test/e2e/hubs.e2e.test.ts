@@ -34,7 +34,7 @@ import { codeServerSuite } from '../support/harness';
 import { waitForValue, waitUntil } from '../support/waitUntil';
 import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, extensionLogs, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
-import { runCommand, showRows, statusLabel, statusTooltip, viewRows, waitForStatus, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
+import { recordToasts, runCommand, showRows, statusLabel, statusTooltip, toastsShown, viewRows, waitForStatus, waitForToastShown, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
 
 const TOKEN_A = 'e2e-token-hubs-a-41c7';
 const TOKEN_B = 'e2e-token-hubs-b-9e02';
@@ -118,10 +118,12 @@ async function clearToasts(page: Page): Promise<void> {
 /**
  * Presses ArrowDown and waits for the focus to leave the row that read `before`; in a
  * list of one row it stays, and the caller's next look at the focused row finds that.
+ * A read that fails is no move: on a busy machine a second press before the first has
+ * landed would skip a row.
  */
 async function focusNext(page: Page, focused: Locator, before: string): Promise<void> {
   await page.keyboard.press('ArrowDown');
-  await waitUntil(async () => (await focused.first().innerText({ timeout: 1_000 }).catch(() => '')) !== before, 'the focus to move', 2_000, undefined, 20)
+  await waitUntil(async () => (await focused.first().innerText({ timeout: 1_000 }).catch(() => before)) !== before, 'the focus to move', 15_000, undefined, 20)
     .catch(() => undefined);
 }
 
@@ -298,7 +300,8 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
       extensionsDir: path.join(tmp, 'extensions'),
       env: { AEP_HUB: hubA.url, AEP_TOKEN: TOKEN_A },
     });
-    workbench = await openWorkbench(server.url, workspaceFile, 90_000, { kind: 'workspace' });
+    // Request toasts are looked for as shown, not as on screen: VS Code hides an information toast after 10 s (recordToasts).
+    workbench = await openWorkbench(server.url, workspaceFile, 90_000, { kind: 'workspace' }, recordToasts);
     const page = workbench.page;
     const shot = async (step: string) => {
       const file = path.join(out, `hubs-${step}.png`);
@@ -322,7 +325,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
       hubHolds(rows, labelA, /^1 waiting · connected$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · cannot connect$/));
     assert.deepEqual(byHub(lastRows).map((group) => group.hub.label), [labelA, labelB], 'one top-level row per hub, in folder order');
     const promptA = byHub(lastRows)[0]?.under[0]?.label ?? '';
-    await toasts(page, `demo-agent via ${labelA}: ${promptA}`).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForToastShown(page, `demo-agent via ${labelA}: ${promptA}`);
     await toasts(page, `AEP Attention cannot connect to ${labelB}`).first().waitFor({ state: 'visible', timeout: 30_000 });
     await shot('1-hub-b-refused');
 
@@ -349,7 +352,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     const sessionA = byHub(bothHubs)[0]?.under[0]?.description ?? '';
     const sessionB = byHub(bothHubs)[1]?.under[0]?.description ?? '';
     assert.ok(sessionA.includes(agentA.sessions[0] ?? '-') && sessionB.includes(agentB.sessions[0] ?? '-'), `each session under its own hub: ${sessionA} / ${sessionB}`);
-    await toasts(page, `demo-agent via ${labelB}: ${promptB}`).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForToastShown(page, `demo-agent via ${labelB}: ${promptB}`);
     const tooltip = await waitForTooltip(page, [
       /2 of 2 hubs connected\. 2 requests wait for you\./,
       new RegExp(`${escape(labelA)}: Connected to ${escape(urlA)}\\. 1 request waits for you\\.`),
@@ -454,8 +457,8 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
     // return; so once the marker's toast shows, a toast for the old request would show already.
     const marker = await startAgent({ hubUrl: hubA.url, token: TOKEN_A, scenarios: ['permission'], everyMs: 600_000, log: (line) => agentLog.push(`[marker] ${line}`) });
     agents.push(marker);
-    await toasts(page, new RegExp(`demo-agent via ${escape(labelA)}: demo-agent wants to `)).first().waitFor({ state: 'visible', timeout: 30_000 });
-    assert.equal(await toasts(page, promptA).count(), 0, 'no second notification for hub A\'s request after the reload');
+    await waitForToastShown(page, new RegExp(`demo-agent via ${escape(labelA)}: demo-agent wants to `));
+    assert.deepEqual(await toastsShown(page, promptA), [], 'no second notification for hub A\'s request after the reload');
     // The marker goes (its agent dismisses its request and ends its session), and the window is as before it.
     await marker.close();
     await waitForStatus(page, /^AEP Attention: 2 of 2 hubs connected\. 1 request waits for you\.$/, 30_000);
@@ -527,7 +530,7 @@ test('several hubs: one inbox group per hub, a token set by hand, answers throug
       hubHolds(rows, labelA, /^1 waiting · lost, retrying$/, /\?$/) && hubHolds(rows, labelB, /^0 waiting · connected$/));
     assert.deepEqual(byHub(three).map((group) => group.hub.label), [THIRD_LABEL, labelA, labelB], 'the user\'s list comes first');
     const promptC = byHub(three)[0]?.under[0]?.label ?? '';
-    await toasts(page, `demo-agent via ${THIRD_LABEL}: ${promptC}`).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForToastShown(page, `demo-agent via ${THIRD_LABEL}: ${promptC}`);
     await waitForTooltip(page, [/2 of 3 hubs connected/, new RegExp(`${THIRD_LABEL}: Connected to ${escape(hubC.url)}\\. 1 request waits for you\\.`)]);
     await shot('5-third-hub-added');
 

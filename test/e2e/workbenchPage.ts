@@ -1,5 +1,5 @@
 // Locators and waits on the VS Code workbench page that several end-to-end tests share.
-import type { Frame, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { waitForValue } from '../support/waitUntil';
 
 export const statusItem = (page: Page) => page.locator('.statusbar-item[aria-label^="AEP Attention"]').first();
@@ -151,4 +151,43 @@ export async function postPastPage(frame: Frame, message: Record<string, unknown
     (post as (channel: string, data: unknown) => void)('onmessage', { message: sent, transfer: undefined });
     return true;
   }, stamped);
+}
+
+/**
+ * Records, in every page of `context` from its load, each notification toast the workbench shows,
+ * with its text as last drawn. VS Code hides an information toast 10 s after it shows while the
+ * window has focus and the pointer is not on it (its toasts' PURGE_TIMEOUT; a headless page always
+ * has focus): on a busy machine a later look finds the toast gone, and a count of the toasts on
+ * screen would miss a second notification as well. Given to openWorkbench as its `prepare`.
+ */
+export async function recordToasts(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    if (window.top !== window) return;
+    const shown: string[] = [];
+    const index = new WeakMap<Element, number>();
+    (window as unknown as { aepToastsShown: string[] }).aepToastsShown = shown;
+    new MutationObserver(() => {
+      const container = document.querySelector('.notifications-toasts');
+      if (!container) return;
+      for (const toast of container.querySelectorAll('.notification-toast')) {
+        const text = (toast.textContent ?? '').replace(/\s+/g, ' ').trim();
+        if (text === '') continue;
+        const at = index.get(toast);
+        if (at === undefined) index.set(toast, shown.push(text) - 1);
+        else shown[at] = text;
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+/** The texts of the toasts this page showed since it loaded (recordToasts) that contain `text`, in the order they came. */
+export async function toastsShown(page: Page, text: string | RegExp): Promise<string[]> {
+  const shown = await page.evaluate(() => (window as unknown as { aepToastsShown?: string[] }).aepToastsShown);
+  if (shown === undefined) throw new Error('toasts are not recorded in this page: open its workbench with recordToasts');
+  return shown.filter((line) => (typeof text === 'string' ? line.includes(text) : text.test(line)));
+}
+
+/** Waits until the page has shown a toast containing `text` (on screen now or hidden since); returns every such toast's text. */
+export async function waitForToastShown(page: Page, text: string | RegExp, timeoutMs = 30_000): Promise<string[]> {
+  return waitForValue(() => toastsShown(page, text), (found) => found.length > 0, `a toast containing ${String(text)}`, { timeoutMs, everyMs: 100 });
 }

@@ -166,6 +166,8 @@ export const requestForm: Scenario = {
         session1 = formAgent.sessions[0] ?? '';
         const notification = toast(page, `demo-agent: ${FORM_PROMPT}`);
         await notification.waitFor({ state: 'visible', timeout: 60_000 });
+        // The pointer rests on it until Open is clicked: VS Code hides an information toast after 10 s otherwise.
+        await notification.hover();
         await waitForStatus(page, /1 request waits for you/);
         // The last thing the agent did before asking, in the notification's one line.
         assert.match(await notification.innerText(), /after: "Edit" done · \d+ (s|min) ago/);

@@ -33,11 +33,14 @@ export const staleToast: Scenario = {
 
       ask('req-stale-1', 'Run the migration?');
       await toast('Run the migration?').waitFor({ state: 'visible', timeout: 60_000 });
+      // The pointer rests on it, as a person's about to click: VS Code hides an information toast
+      // after 10 s unless the pointer is on it, and a busy machine can take that long to go on.
+      await toast('Run the migration?').hover();
       await waitForStatus(page, /1 request waits for you\./);
       // The agent's own terminal answered it: resolved before anyone touched the toast.
       peer.send(makeEvent('attention.resolved', session, seq++, { subject: 'req-stale-1', cause: 'req-stale-1', data: { resolution: 'answered' } }, AGENT));
       await waitForStatus(page, /0 requests wait for you\./);
-      assert.equal(await toast('Run the migration?').isVisible(), true, 'VS Code keeps the toast on screen');
+      assert.equal(await toast('Run the migration?').isVisible(), true, 'VS Code keeps the toast under the pointer on screen');
       await toast('Run the migration?').getByRole('button', { name: 'Allow', exact: true }).click();
       const said = toast(`Not sent: ${AGENT} closed the request before you answered`);
       await said.waitFor({ state: 'visible', timeout: 30_000 });
