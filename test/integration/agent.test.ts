@@ -138,7 +138,7 @@ describe('demo agent lifecycle', () => {
       const requests = agent.requests();
       assert.deepEqual(requests.map((r) => [r.scenario, r.state]), [['oob', 'answered'], ['permission', 'dismissed']]);
       const peer = watcher;
-      await waitUntil(() => peer.events().filter((e) => e['type'] === 'session.ended').length === 2, 'both session.ended', 3_000);
+      await waitUntil(() => peer.events().filter((e) => e['type'] === 'session.ended').length === 2, 'both session.ended', 15_000);
       for (const session of agent.sessions) {
         const events = peer.events().filter((e) => e['session'] === session);
         assert.equal(events[0]?.['type'], 'session.started');

@@ -45,7 +45,7 @@ describe('client against a hostile hub', () => {
     });
     servers.push(hub);
     const { c, log } = client(hub.url);
-    await waitUntil(() => log.has('info', 'roster-ignored'), 'the stray roster to be logged', 3_000, () => log.lines.join('\n'));
+    await waitUntil(() => log.has('info', 'roster-ignored'), 'the stray roster to be logged', 15_000, () => log.lines.join('\n'));
     assert.equal(c.reachability('real').state, 'reachable');
     assert.equal(c.reachability('forged').state, 'unreachable');
     assert.deepEqual(log.dataOf('info', 'roster-ignored'), [{ id: 'not-asked', asked: 'roster-1' }], log.lines.join('\n'));
@@ -64,7 +64,7 @@ describe('client against a hostile hub', () => {
     });
     servers.push(hub);
     const { c, problems } = client(hub.url);
-    await waitUntil(() => problems.length >= 5, 'five problems', 3_000, () => JSON.stringify(problems));
+    await waitUntil(() => problems.length >= 5, 'five problems', 15_000, () => JSON.stringify(problems));
     assert.match(problems.join('\n'), /not JSON/);
     assert.match(problems.join('\n'), /a frame must be a JSON object/);
     assert.match(problems.join('\n'), /malformed `subscribed` frame/);
@@ -101,7 +101,7 @@ describe('client against a hostile hub', () => {
     });
     servers.push(hub);
     const { c, log } = client(hub.url, { maxFrameBytes: 64 * 1024 });
-    await waitUntil(() => log.dataOf('warn', 'connection-lost').some((data) => data['reason'] === 'frame-too-large' && data['limitBytes'] === 64 * 1024), 'the size refusal', 3_000, () => log.lines.join('\n'));
+    await waitUntil(() => log.dataOf('warn', 'connection-lost').some((data) => data['reason'] === 'frame-too-large' && data['limitBytes'] === 64 * 1024), 'the size refusal', 15_000, () => log.lines.join('\n'));
     await waitUntil(() => c.state.kind === 'connected' && hub.connections() === 2, 'the reconnect');
   });
 
@@ -140,7 +140,7 @@ describe('client against a hostile hub', () => {
     servers.push(hub);
     const { c, log } = client(hub.url, { pingMs: 50, idleMs: 200 });
     await waitUntil(() => c.state.kind === 'connected', 'connected');
-    await waitUntil(() => c.state.kind === 'backing-off', 'the drop', 3_000);
+    await waitUntil(() => c.state.kind === 'backing-off', 'the drop', 15_000);
     assert.ok(log.dataOf('warn', 'connection-lost').some((data) => data['reason'] === 'silent'), log.lines.join('\n'));
   });
 

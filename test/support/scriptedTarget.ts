@@ -53,7 +53,7 @@ export class ScriptedTarget {
     return this.peer.received.filter((r) => String(r.value['type']).startsWith('control.'));
   }
 
-  async nextCommand(index = 0, timeoutMs = 3_000): Promise<Received> {
+  async nextCommand(index = 0, timeoutMs = 10_000): Promise<Received> {
     const all = await this.peer.waitForCount((r) => String(r.value['type']).startsWith('control.'), index + 1, timeoutMs);
     const found = all[index];
     if (!found) throw new Error('no command');

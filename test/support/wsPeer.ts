@@ -66,7 +66,7 @@ export class WsPeer {
   }
 
   /** Resolves with the first received message (from `from` on) matching, or rejects after `timeoutMs`. */
-  async waitFor(match: (received: Received) => boolean, timeoutMs = 3_000, from = 0): Promise<Received> {
+  async waitFor(match: (received: Received) => boolean, timeoutMs = 10_000, from = 0): Promise<Received> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.received.slice(from).find(match);
@@ -86,7 +86,7 @@ export class WsPeer {
   }
 
   /** Waits until `count` messages match, then returns them. */
-  async waitForCount(match: (received: Received) => boolean, count: number, timeoutMs = 3_000): Promise<Received[]> {
+  async waitForCount(match: (received: Received) => boolean, count: number, timeoutMs = 10_000): Promise<Received[]> {
     await this.waitFor(() => this.received.filter(match).length >= count, timeoutMs);
     return this.received.filter(match);
   }
@@ -95,7 +95,7 @@ export class WsPeer {
    * Resolves once the hub has handled everything this peer sent before it: a ping and
    * its pong, which the hub answers in order on the same socket (AEP-0003 §3.5.5).
    */
-  async handled(timeoutMs = 3_000): Promise<void> {
+  async handled(timeoutMs = 10_000): Promise<void> {
     const t = ++this.markers;
     const from = this.received.length;
     this.send({ type: 'ping', t });
