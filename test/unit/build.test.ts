@@ -236,7 +236,12 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // And the same answer after a timeout from the other copy is Send Again through the hub that holds the command, a Send
 // Again that sent nothing is no settlement for the history (found in the second review): +161, 284,346. Tried first:
 // leaving a plain answer on its own copy's hub (nothing added, but the same answer went out as a second command).
-const ACTIVATION_BUDGET_BYTES = 284_400;
+// activate()'s CPU time (issue 40, profiled inside code-server's extension host): each setting inspected once per
+// read (settings.ts ScopeReader; five keys were inspected twice, at up to a millisecond each), the system
+// notifications' host and the hub client imported after activate() returns (an import() compiles its chunk at
+// once): +268, 284,593. Not taken: one inspect of the whole section, reverted before (it hides application-scoped
+// keys in a non-default profile).
+const ACTIVATION_BUDGET_BYTES = 284_700;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -325,7 +330,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // Answer Similar offered on every notification of a burst (+112 at activation), 403,975.
 // One request through two hubs answered once, Send Again included (+229 at activation, +58 in the hub client), 404,262.
 // The same answer through the holding copy, no settlement for nothing sent (+161 at activation), 404,423.
-const EXTENSION_TOTAL_BUDGET_BYTES = 404_500;
+// Settings inspected once per key, two imports after activate() (+268 at activation): 404,670.
+const EXTENSION_TOTAL_BUDGET_BYTES = 404_700;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

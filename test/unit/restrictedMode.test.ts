@@ -22,10 +22,10 @@ test('every setting but the harmless ones is restricted and read through the tru
   const declared = Object.keys(pkg.contributes.configuration.properties);
   const restricted = new Set(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations);
   const source = fs.readFileSync(path.join(repoRoot(), 'src', 'ui', 'services', 'settings.ts'), 'utf8');
-  const trusted = new Set([...source.matchAll(/trustedValue<[^>]*>\(config, '([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
+  const trusted = new Set([...source.matchAll(/\.trusted\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
   const plain = [...source.matchAll(/config\.get<[^>]*>\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`);
   assert.ok(declared.length >= 8, `found ${declared.length} settings`);
-  const userOnly = new Set([...source.matchAll(/config\.inspect<[^>]*>\('([^']+)'\)\?\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
+  const userOnly = new Set([...source.matchAll(/\.user\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
   for (const key of USER_ONLY) {
     assert.equal(pkg.contributes.configuration.properties[key]?.scope, 'application', `${key} can only be set in user settings`);
     assert.ok(userOnly.has(key), `${key} is read from the user's value only`);
@@ -33,7 +33,7 @@ test('every setting but the harmless ones is restricted and read through the tru
   for (const key of declared) {
     if (HARMLESS.has(key) || USER_ONLY.has(key)) continue;
     assert.ok(restricted.has(key), `${key} is in restrictedConfigurations`);
-    assert.ok(trusted.has(key), `${key} is read through trustedValue`);
+    assert.ok(trusted.has(key), `${key} is read through ScopeReader.trusted`);
   }
   for (const key of plain) assert.ok(HARMLESS.has(key), `${key} is read without the trust check`);
   for (const key of restricted) assert.ok(declared.includes(key), `${key} (restricted) is a declared setting`);
@@ -45,7 +45,7 @@ const HUB_SCOPED = ['aepAttention.allowInsecureRemote', 'aepAttention.senderName
 test("the window-wide settings a hub is reached with are also read from the user's value alone, for the hubs the user listed", () => {
   const source = fs.readFileSync(path.join(repoRoot(), 'src', 'ui', 'services', 'settings.ts'), 'utf8');
   const userBlock = /\n {4}user: \{([^}]*)\}/.exec(source)?.[1] ?? '';
-  const userOnly = new Set([...userBlock.matchAll(/config\.inspect<[^>]*>\('([^']+)'\)\?\.globalValue/g)].map((m) => `aepAttention.${m[1]}`));
+  const userOnly = new Set([...userBlock.matchAll(/\.user\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
   for (const key of HUB_SCOPED) assert.ok(userOnly.has(key), `${key} is read from the user's value for Settings.user`);
   const inputs = fs.readFileSync(path.join(repoRoot(), 'src', 'app', 'hubs', 'connectionInputs.ts'), 'utf8');
   assert.match(inputs, /if \(hub\.source === 'list'\) return settings\.user;/, "a listed hub takes Settings.user");

@@ -41,8 +41,13 @@ export interface HubsOptions {
   partNotLoaded?: (part: LazyPart) => void;
 }
 
-/** The client and ws under it, a chunk of its own (esbuild.js), imported with the first connection, not at activation. */
+/**
+ * The client and ws under it, a chunk of its own (esbuild.js), imported with the first connection, not at activation.
+ * An import() compiles its chunk at once: the first waits a turn of the event loop, so that a hub started by
+ * activate() does not compile it inside activate() (the connection waits for the secret values' read meanwhile).
+ */
 const loadHubClient = async (): Promise<() => typeof HubClient> => {
+  await new Promise((resolve) => setImmediate(resolve));
   const { HubClient: Client } = await import('../../client/hubClient');
   return () => Client;
 };

@@ -14,24 +14,47 @@ const SECTION = 'aepAttention';
 export const DEFAULT_SENDER_NAME = 'vscode-aep-attention';
 
 /**
- * In Restricted Mode only the user's own value counts for every setting that
- * changes where traffic goes, what reaches the user or what is sent (they are
- * all in `restrictedConfigurations`): a cloned repository must not be able to
- * point the extension, and the token, at a hub of its choosing, raise the
- * capture ceiling, silence notifications, or rename the sender of answers.
+ * One configuration scope (the window's, or a folder's), each key inspected
+ * once however often a read asks for it: an inspect costs the extension host
+ * up to a millisecond (activation's largest part, in a profile of it), and
+ * a read asks several keys for both their trusted and their user value.
+ * Values are unknown until the caller's check: settings are typed by hand.
  */
-function trustedValue<T>(config: vscode.WorkspaceConfiguration, key: string): { value: T | undefined; source: 'workspace' | 'user' } {
-  const inspected = config.inspect<T>(key);
-  if (vscode.workspace.isTrusted) {
-    const workspaceValue = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
-    if (workspaceValue !== undefined) return { value: workspaceValue, source: 'workspace' };
+class ScopeReader {
+  private readonly inspected = new Map<string, ReturnType<vscode.WorkspaceConfiguration['inspect']>>();
+
+  constructor(readonly config: vscode.WorkspaceConfiguration) {}
+
+  private inspect(key: string): ReturnType<vscode.WorkspaceConfiguration['inspect']> {
+    if (!this.inspected.has(key)) this.inspected.set(key, this.config.inspect(key));
+    return this.inspected.get(key);
   }
-  return { value: inspected?.globalValue, source: 'user' };
+
+  /**
+   * In Restricted Mode only the user's own value counts for every setting that
+   * changes where traffic goes, what reaches the user or what is sent (they are
+   * all in `restrictedConfigurations`): a cloned repository must not be able to
+   * point the extension, and the token, at a hub of its choosing, raise the
+   * capture ceiling, silence notifications, or rename the sender of answers.
+   */
+  trusted(key: string): { value: unknown; source: 'workspace' | 'user' } {
+    const inspected = this.inspect(key);
+    if (vscode.workspace.isTrusted) {
+      const workspaceValue = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+      if (workspaceValue !== undefined) return { value: workspaceValue, source: 'workspace' };
+    }
+    return { value: inspected?.globalValue, source: 'user' };
+  }
+
+  /** The user's own value, whatever a workspace says. */
+  user(key: string): unknown {
+    return this.inspect(key)?.globalValue;
+  }
 }
 
 /** The user's allowInsecureRemote, or the workspace's once trusted (a restricted setting): what Connect checks a typed address against. */
 export function allowInsecureRemote(): boolean {
-  return trustedValue<boolean>(vscode.workspace.getConfiguration(SECTION), 'allowInsecureRemote').value === true;
+  return new ScopeReader(vscode.workspace.getConfiguration(SECTION)).trusted('allowInsecureRemote').value === true;
 }
 
 function wholeNumber(value: unknown, fallback: number, min: number, max: number): number {
@@ -59,48 +82,49 @@ function senderNameValue(value: unknown): string {
 }
 
 /** The hub one configuration scope names (a folder's, or the window's when it has none), if any. */
-function namedHub(config: vscode.WorkspaceConfiguration, folder: string | undefined): NamedHub | undefined {
-  const hub = trustedValue<string>(config, 'hubUrl');
+function namedHub(scope: ScopeReader, folder: string | undefined): NamedHub | undefined {
+  const hub = scope.trusted('hubUrl');
   const hubUrl = typeof hub.value === 'string' ? hub.value.trim() : '';
   if (!hubUrl) return undefined;
   return {
     hubUrl,
     source: folder !== undefined && hub.source === 'workspace' ? 'folder' : hub.source,
     ...(folder === undefined ? {} : { folder }),
-    filter: filterValue(trustedValue<unknown>(config, 'filter').value),
-    captureCeiling: ceilingValue(trustedValue<unknown>(config, 'captureCeiling').value),
+    filter: filterValue(scope.trusted('filter').value),
+    captureCeiling: ceilingValue(scope.trusted('captureCeiling').value),
   };
 }
 
 function readSettings(environmentHub: string | undefined): Settings {
-  const config = vscode.workspace.getConfiguration(SECTION);
+  const window = new ScopeReader(vscode.workspace.getConfiguration(SECTION));
+  const config = window.config;
   const folders = vscode.workspace.workspaceFolders ?? [];
   const named = (folders.length > 0
-    ? folders.map((folder) => namedHub(vscode.workspace.getConfiguration(SECTION, folder.uri), folder.name))
-    : [namedHub(config, undefined)]
+    ? folders.map((folder) => namedHub(new ScopeReader(vscode.workspace.getConfiguration(SECTION, folder.uri)), folder.name))
+    : [namedHub(window, undefined)]
   ).filter((hub): hub is NamedHub => hub !== undefined);
   // As before several hubs: the environment's hub stands in for a window that names none.
   if (named.length === 0 && environmentHub) {
-    named.push({ hubUrl: environmentHub, source: 'environment', filter: filterValue(trustedValue<unknown>(config, 'filter').value), captureCeiling: ceilingValue(trustedValue<unknown>(config, 'captureCeiling').value) });
+    named.push({ hubUrl: environmentHub, source: 'environment', filter: filterValue(window.trusted('filter').value), captureCeiling: ceilingValue(window.trusted('captureCeiling').value) });
   }
   // The list is the user's own (scope "application"): a workspace can never add a hub to it.
   const list = hubList({
     named,
-    list: config.inspect<unknown>('hubs')?.globalValue,
-    defaults: { filter: filterValue(config.inspect<unknown>('filter')?.globalValue), captureCeiling: ceilingValue(config.inspect<unknown>('captureCeiling')?.globalValue) },
+    list: window.user('hubs'),
+    defaults: { filter: filterValue(window.user('filter')), captureCeiling: ceilingValue(window.user('captureCeiling')) },
   });
-  const minSeverity = trustedValue<string>(config, 'notificationMinSeverity').value;
+  const minSeverity = window.trusted('notificationMinSeverity').value;
   return {
     hubs: list.hubs,
     hubListProblems: list.problems,
-    notifications: notificationMode(trustedValue<string>(config, 'notifications').value),
-    notificationMinSeverity: (SEVERITIES as readonly string[]).includes(minSeverity ?? '') ? (minSeverity as Severity) : 'info',
-    senderName: senderNameValue(trustedValue<string>(config, 'senderName').value),
-    allowInsecureRemote: trustedValue<boolean>(config, 'allowInsecureRemote').value === true,
+    notifications: notificationMode(window.trusted('notifications').value),
+    notificationMinSeverity: (SEVERITIES as readonly unknown[]).includes(minSeverity) ? (minSeverity as Severity) : 'info',
+    senderName: senderNameValue(window.trusted('senderName').value),
+    allowInsecureRemote: window.trusted('allowInsecureRemote').value === true,
     user: {
-      notifications: notificationMode(config.inspect<string>('notifications')?.globalValue),
-      senderName: senderNameValue(config.inspect<string>('senderName')?.globalValue),
-      allowInsecureRemote: config.inspect<boolean>('allowInsecureRemote')?.globalValue === true,
+      notifications: notificationMode(window.user('notifications')),
+      senderName: senderNameValue(window.user('senderName')),
+      allowInsecureRemote: window.user('allowInsecureRemote') === true,
     },
     closeFormWhenResolved: config.get<boolean>('closeFormWhenResolved') === true,
     // Local bookkeeping, not where traffic goes or what is sent: read as set (clamped), like closeFormWhenResolved.
@@ -109,10 +133,10 @@ function readSettings(environmentHub: string | undefined): Settings {
       maxAgeDays: wholeNumber(config.get<unknown>('history.maxAgeDays'), DEFAULT_HISTORY_LIMITS.maxAgeDays, 1, 3_650),
     },
     // The person's own, whatever a workspace says (scope "application"): how they are reached is theirs to choose.
-    osNotifications: osNotificationMode(config.inspect<unknown>('osNotifications')?.globalValue),
-    sound: config.inspect<unknown>('sound')?.globalValue === true,
+    osNotifications: osNotificationMode(window.user('osNotifications')),
+    sound: window.user('sound') === true,
     // The person's own too: what is subscribed to, and shown beside every request.
-    beforeAsking: config.inspect<unknown>('beforeAsking')?.globalValue !== false,
+    beforeAsking: window.user('beforeAsking') !== false,
   };
 }
 
