@@ -63,8 +63,28 @@ function recordNotifications(): void {
   scope.__aepClick = clicks;
   scope.__aepFocusCalls = 0;
   // Each tone the view starts (the sound is two).
-  const tones = window as unknown as { __aepTones: number[] };
+  const tones = window as unknown as { __aepTones: number[]; __aepSounded: string[] };
   tones.__aepTones = [];
+  // Each alert the host sends with its sound, by the body of its notification ('-' with none): in order, so once a
+  // marker's is here every earlier one is, where a tone may start a moment after its notification. Read where the
+  // view reads each message (its data), as the webview's document.open() erases a listener added here.
+  tones.__aepSounded = [];
+  const data = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data');
+  const read = new WeakSet<MessageEvent>();
+  if (data?.get) {
+    const get = data.get;
+    Object.defineProperty(MessageEvent.prototype, 'data', {
+      ...data,
+      get(this: MessageEvent) {
+        const value = get.call(this) as { type?: unknown; sound?: unknown; notice?: { body?: unknown } } | null;
+        if (!read.has(this)) {
+          read.add(this);
+          if (value?.type === 'alert' && value.sound === true) tones.__aepSounded.push(typeof value.notice?.body === 'string' ? value.notice.body : '-');
+        }
+        return value;
+      },
+    });
+  }
   if (typeof OscillatorNode !== 'undefined') {
     const start = OscillatorNode.prototype.start;
     OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
@@ -124,6 +144,8 @@ async function waitForTooltip(page: Page, pattern: RegExp, timeoutMs = 60_000): 
 }
 
 const tones = (frame: Frame) => frame.evaluate(() => [...(window as unknown as { __aepTones: number[] }).__aepTones]);
+/** The alerts this view was sent with a sound, by their notification's body ('-' for a sound alone). */
+const sounded = (frame: Frame) => frame.evaluate(() => [...(window as unknown as { __aepSounded: string[] }).__aepSounded]);
 const made = (frame: Frame) => frame.evaluate(() => (window as unknown as { __aepMade: Recorded[] }).__aepMade.map((entry) => ({ ...entry })));
 
 async function waitForMade(frame: Frame, count: number, timeoutMs = 30_000): Promise<Recorded[]> {
@@ -300,7 +322,9 @@ test('two windows of one code-server on one hub: one request, one system notific
       ask('req-two-2', 'Marker one?');
       const afterMarker = await waitForAll(2);
       assert.deepEqual(afterMarker.map((entry) => entry.body).sort(), ['Marker one?', 'Run the migrations?'], 'one system notification per request across both windows');
-      await waitForValue(allTones, (played) => played >= testTones + 4, 'two sounds', { timeoutMs: 30_000, everyMs: 100 }).catch(() => undefined);
+      const allSounded = async () => (await Promise.all(views.map(sounded))).flat().sort();
+      assert.deepEqual(await allSounded(), ['Marker one?', 'Run the migrations?'], 'one sound per request across both windows');
+      await waitForValue(allTones, (played) => played >= testTones + 4, 'two sounds', { timeoutMs: 30_000, everyMs: 100 });
       assert.equal((await allTones()) - testTones, 4, 'one sound (two tones) per request across both windows');
       await shot('two-windows-1');
 
@@ -319,8 +343,9 @@ test('two windows of one code-server on one hub: one request, one system notific
       ask('req-two-4', 'Marker two?');
       const end = await waitForAll(3);
       assert.deepEqual(end.map((entry) => entry.body).sort(), ['Marker one?', 'Marker two?', 'Run the migrations?'], 'nothing for the request shown in the focused window');
-      await waitForValue(allTones, (played) => played >= testTones + 6, 'three sounds', { timeoutMs: 30_000, everyMs: 100 }).catch(() => undefined);
-      assert.equal((await allTones()) - testTones, 6, 'and no sound for it');
+      assert.deepEqual(await allSounded(), ['Marker one?', 'Marker two?', 'Run the migrations?'], 'and no sound for it');
+      await waitForValue(allTones, (played) => played >= testTones + 6, 'three sounds', { timeoutMs: 30_000, everyMs: 100 });
+      assert.equal((await allTones()) - testTones, 6, 'and no tones for it');
       t.diagnostic(`notifications per window: ${JSON.stringify(await Promise.all(views.map(async (view) => (await made(view)).map((entry) => entry.body))))}`);
 
       // The first window's page dies without a word (a crashed or discarded tab): code-server keeps its extension host,

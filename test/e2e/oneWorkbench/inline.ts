@@ -94,6 +94,8 @@ export const inline: Scenario = {
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: PERMISSION }).first();
       await toast.waitFor({ state: 'visible', timeout: 60_000 });
       const toastAt = Date.now();
+      // The pointer rests on it: VS Code hides an information toast after 10 s otherwise (workbenchPage.ts recordToasts).
+      await toast.hover();
       // The notification leads with "Answer" (the quick input), then "Open" (the page).
       assert.equal(await toast.getByRole('button').first().innerText(), 'Answer');
       await shot('1-notification');

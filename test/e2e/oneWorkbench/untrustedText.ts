@@ -80,6 +80,8 @@ export const untrustedText: Scenario = {
     // 1. The notification: message and option buttons.
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Approve the deploy' }).first();
     await toast.waitFor({ state: 'visible', timeout: 60_000 });
+    // The pointer rests on it: VS Code hides an information toast after 10 s otherwise (workbenchPage.ts recordToasts).
+    await toast.hover();
     await shot('1-notification');
     const message = toast.locator('.notification-list-item-message');
     await expectNoMarkup('the notification message', message);
