@@ -241,7 +241,10 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // notifications' host and the hub client imported after activate() returns (an import() compiles its chunk at
 // once): +268, 284,593. Not taken: one inspect of the whole section, reverted before (it hides application-scoped
 // keys in a non-default profile).
-const ACTIVATION_BUDGET_BYTES = 284_700;
+// The settings read moved out of the UI folder (app/hubs/readSettings.ts, VS Code's configuration handed in by
+// ui/services/settings.ts), so that Restricted Mode is a property tested in plain Node: +297, 284,890. Nothing
+// smaller was tried: the bytes are the module boundary and the handing in.
+const ACTIVATION_BUDGET_BYTES = 285_000;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -331,7 +334,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // One request through two hubs answered once, Send Again included (+229 at activation, +58 in the hub client), 404,262.
 // The same answer through the holding copy, no settlement for nothing sent (+161 at activation), 404,423.
 // Settings inspected once per key, two imports after activate() (+268 at activation): 404,670.
-const EXTENSION_TOTAL_BUDGET_BYTES = 404_700;
+// The settings read in plain Node (+297 at activation): 404,967.
+const EXTENSION_TOTAL_BUDGET_BYTES = 405_000;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

@@ -1,6 +1,6 @@
 // Restricted Mode: every setting that changes where traffic goes, what
 // reaches the user or what is sent is read through the trust-aware accessor
-// (src/ui/services/settings.ts) and listed in package.json's
+// (src/app/hubs/readSettings.ts; its behaviour is a property in readSettings.property.test.ts) and listed in package.json's
 // `restrictedConfigurations`, so a cloned repository's .vscode/settings.json
 // cannot set it before the user trusts the folder.
 import assert from 'node:assert/strict';
@@ -21,9 +21,9 @@ test('every setting but the harmless ones is restricted and read through the tru
   };
   const declared = Object.keys(pkg.contributes.configuration.properties);
   const restricted = new Set(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations);
-  const source = fs.readFileSync(path.join(repoRoot(), 'src', 'ui', 'services', 'settings.ts'), 'utf8');
+  const source = fs.readFileSync(path.join(repoRoot(), 'src', 'app', 'hubs', 'readSettings.ts'), 'utf8');
   const trusted = new Set([...source.matchAll(/\.trusted\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
-  const plain = [...source.matchAll(/config\.get<[^>]*>\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`);
+  const plain = [...source.matchAll(/\.get\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`);
   assert.ok(declared.length >= 8, `found ${declared.length} settings`);
   const userOnly = new Set([...source.matchAll(/\.user\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
   for (const key of USER_ONLY) {
@@ -43,7 +43,7 @@ test('every setting but the harmless ones is restricted and read through the tru
 const HUB_SCOPED = ['aepAttention.allowInsecureRemote', 'aepAttention.senderName', 'aepAttention.notifications'];
 
 test("the window-wide settings a hub is reached with are also read from the user's value alone, for the hubs the user listed", () => {
-  const source = fs.readFileSync(path.join(repoRoot(), 'src', 'ui', 'services', 'settings.ts'), 'utf8');
+  const source = fs.readFileSync(path.join(repoRoot(), 'src', 'app', 'hubs', 'readSettings.ts'), 'utf8');
   const userBlock = /\n {4}user: \{([^}]*)\}/.exec(source)?.[1] ?? '';
   const userOnly = new Set([...userBlock.matchAll(/\.user\('([^']+)'\)/g)].map((m) => `aepAttention.${m[1]}`));
   for (const key of HUB_SCOPED) assert.ok(userOnly.has(key), `${key} is read from the user's value for Settings.user`);
