@@ -24,7 +24,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../peers/agent/agent';
 import { loadFormVariants } from '../../peers/agent/scenarios';
 import { waitForValue } from '../../support/waitUntil';
@@ -43,6 +43,11 @@ const EXPIRE_MS = 6_000;
 const GOLDEN_VALUES = { name: 'billing-api', staged: true, regions: ['1', '3'], db: 'MariaDB' };
 
 const toast = (page: Page, text: string) => page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+/** Clicks Open on a request's notification and waits for its page, the one showing `session`. */
+async function openFromToast(page: Page, notification: Locator, session: string): Promise<Frame> {
+  await notification.getByRole('button', { name: 'Open', exact: true }).click();
+  return webviewFrame(page, 30_000, session);
+}
 
 /** Polls `probe` until it returns a value other than undefined; fails with `what` after `timeoutMs`. */
 async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
@@ -293,8 +298,7 @@ export const requestForm: Scenario = {
         const notification = toast(page, `demo-agent: ${FORM_PROMPT}`);
         await notification.waitFor({ state: 'visible', timeout: 60_000 });
         const clickedAt = Date.now();
-        await notification.getByRole('button', { name: 'Open', exact: true }).click();
-        const frame = await webviewFrame(page, 30_000, session);
+        const frame = await openFromToast(page, notification, session);
         const request = onlyRequest(formAgent);
         const name = frame.locator('#field-0');
         await waitFocused(name, 'the first field', 30_000);
@@ -362,8 +366,7 @@ export const requestForm: Scenario = {
         const notification = toast(page, `demo-agent: ${OOB_PROMPT}`);
         await notification.waitFor({ state: 'visible', timeout: 60_000 });
         assert.equal(await notification.getByRole('button', { name: 'Allow once' }).count(), 0, 'no option buttons on the notification');
-        await notification.getByRole('button', { name: 'Open', exact: true }).click();
-        const frame = await webviewFrame(page, 30_000, session);
+        const frame = await openFromToast(page, notification, session);
         const where = frame.getByText(/answered outside VS Code \(respond_via: oob\)/);
         await where.waitFor({ timeout: 30_000 });
         assert.match(await where.innerText(), /nothing can be sent from this editor/);
@@ -385,8 +388,7 @@ export const requestForm: Scenario = {
         const session = expiringAgent.sessions[0] ?? '';
         const notification = toast(page, `demo-agent: ${EXPIRING_PROMPT}`);
         await notification.waitFor({ state: 'visible', timeout: 60_000 });
-        await notification.getByRole('button', { name: 'Open', exact: true }).click();
-        const frame = await webviewFrame(page, 30_000, session);
+        const frame = await openFromToast(page, notification, session);
         const request = onlyRequest(expiringAgent);
         const status = frame.locator('#status');
         const allow = frame.getByRole('button', { name: 'Allow', exact: true });
@@ -446,8 +448,7 @@ export const requestForm: Scenario = {
         const session = formAgent.sessions[0] ?? '';
         const notification = toast(page, `demo-agent: ${FORM_PROMPT}`);
         await notification.waitFor({ state: 'visible', timeout: 60_000 });
-        await notification.getByRole('button', { name: 'Open', exact: true }).click();
-        let frame = await webviewFrame(page, 30_000, session);
+        let frame = await openFromToast(page, notification, session);
         const name = () => frame.locator('#field-0');
         await waitFocused(name(), 'the service name');
         await page.keyboard.type('draft-api');
@@ -497,8 +498,7 @@ export const requestForm: Scenario = {
         const notification = toast(page, METADATA_FORM_PROMPT);
         await notification.waitFor({ state: 'visible', timeout: 60_000 });
         assert.match(await notification.innerText(), /after: "Edit" done · \d+ (s|min) ago/);
-        await notification.getByRole('button', { name: 'Open', exact: true }).click();
-        const frame = await webviewFrame(page, 30_000, session);
+        const frame = await openFromToast(page, notification, session);
         await frame.locator('#before-asking li.action').first().waitFor({ timeout: 30_000 });
         assert.deepEqual(agents.flatMap((running) => running.worked()).filter((work) => work.session === session), [{ session, capture: 'metadata', tools: ['Read', 'Bash', 'Edit'] }], 'the agent worked at metadata first');
         const request = onlyRequest(formAgent);
