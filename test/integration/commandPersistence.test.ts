@@ -16,11 +16,10 @@ import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
+import { ROOMY_ACK_WINDOW_MS } from '../support/ackWindows';
 import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'command-persistence-token';
-/** An ack window with room for a resend's accept to arrive inside it on a busy machine (the protocol's smallest is 1 s). */
-const ROOMY_ACK_WINDOW_MS = 4_000;
 
 /** One "window": its persistence over the shared memento, an inbox restored from it, a client. */
 function openWindow(memento: MemoryMemento, hubUrl: string, origin: string) {

@@ -21,15 +21,10 @@ import { MemoryMemento } from '../support/memoryMemento';
 import { RecordingLogger } from '../support/recordingLogger';
 import { ScriptedTarget } from '../support/scriptedTarget';
 import { TcpProxy } from '../support/tcpProxy';
+import { ROOMY_ACK_WINDOW_MS } from '../support/ackWindows';
 import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'hubs-test-token';
-/**
- * An ack window for the tests whose steps must happen inside it (a second try refused while the
- * answer is in flight, an ack or a re-ack that must arrive before the window ends): room for a
- * busy machine's round trips. A test that only waits for the timeout uses the smallest window.
- */
-const ROOMY_ACK_WINDOW_MS = 4_000;
 
 /** The window's settings naming the hub at `hubUrl`, or no hub at all. */
 function settingsFor(hubUrl: string | undefined): Settings {
