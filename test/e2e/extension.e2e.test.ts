@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeEvent, makeRequest, postEvents } from '../support/events';
-import { waitForValue } from '../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitForValue } from '../support/waitUntil';
 import { e2eAvailable, e2eOutDir, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { recordToasts, statusLabel, toastsShown, waitForStatus, waitForToastShown, webviewFrame } from './workbenchPage';
@@ -88,7 +88,7 @@ test('AEP Attention end to end in code-server', { timeout: 600_000, ...codeServe
     await page.locator('.sidebar .monaco-list-row', { hasText: 'demo-agent' }).first().waitFor({ timeout: 30_000 });
     await page.locator('.sidebar .monaco-list-row', { hasText: 'Configure the new service deployment' }).first().waitFor({ timeout: 30_000 });
     // The badge follows the inbox a moment after the status bar does (the marker's request came and went).
-    await waitForValue(async () => (await inboxBadge(page).innerText().catch(() => '')).trim(), (badge) => badge === '1', 'the badge to show 1', { timeoutMs: 15_000, everyMs: 100 });
+    await waitForValue(async () => (await inboxBadge(page).innerText().catch(() => '')).trim(), (badge) => badge === '1', 'the badge to show 1', { timeoutMs: 15_000, everyMs: PAGE_READ_EVERY_MS });
     await shot(page, '2-request-notified');
 
     // 3. The hub goes away: the status bar says so; it comes back: the client recovers by itself.

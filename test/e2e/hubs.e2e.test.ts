@@ -31,7 +31,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { codeServerSuite } from '../support/harness';
-import { waitForValue, waitUntil } from '../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitForValue, waitUntil } from '../support/waitUntil';
 import { DEFAULT_USER_SETTINGS, e2eAvailable, e2eOutDir, extensionLogs, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension } from './vsce';
 import { recordToasts, runCommand, showRows, statusLabel, statusTooltip, toastsShown, viewRows, waitForStatus, waitForToastShown, waitForView, webviewFrame, type TreeRow } from './workbenchPage';
@@ -123,7 +123,7 @@ async function clearToasts(page: Page): Promise<void> {
  */
 async function focusNext(page: Page, focused: Locator, before: string): Promise<void> {
   await page.keyboard.press('ArrowDown');
-  await waitUntil(async () => (await focused.first().innerText({ timeout: 1_000 }).catch(() => before)) !== before, 'the focus to move', 15_000, undefined, 20)
+  await waitUntil(async () => (await focused.first().innerText({ timeout: 1_000 }).catch(() => before)) !== before, 'the focus to move', 15_000, undefined, PAGE_READ_EVERY_MS)
     .catch(() => undefined);
 }
 
@@ -211,7 +211,7 @@ async function storedWorkspaceState(page: Page): Promise<Record<string, unknown>
 async function waitForStored(page: Page, what: string, holds: (state: Record<string, unknown>) => boolean, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
   await waitForValue(() => storedWorkspaceState(page).catch(() => undefined), (state) => state !== undefined && holds(state),
-    `the workbench to store ${what}`, { timeoutMs, everyMs: 100, show: (state) => `stored keys: ${JSON.stringify(Object.keys(state ?? {}))}` });
+    `the workbench to store ${what}`, { timeoutMs, everyMs: PAGE_READ_EVERY_MS, show: (state) => `stored keys: ${JSON.stringify(Object.keys(state ?? {}))}` });
   return Date.now() - started;
 }
 

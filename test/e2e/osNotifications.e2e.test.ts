@@ -40,7 +40,7 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { freshSession, makeEvent } from '../support/events';
 import { codeServerSuite } from '../support/harness';
-import { waitForValue, waitUntil } from '../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitForValue, waitUntil } from '../support/waitUntil';
 import { WsPeer } from '../support/wsPeer';
 import { e2eAvailable, e2eOutDir, extensionLogs, openWorkbench, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { withConnectedWorkbench } from './connectedWorkbench';
@@ -128,14 +128,14 @@ async function alertsFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
     }
     return undefined;
   };
-  const frame = await waitForValue(visible, (found) => found !== undefined, 'the notifications view to appear', { timeoutMs, everyMs: 100, show: () => 'not on screen' });
+  const frame = await waitForValue(visible, (found) => found !== undefined, 'the notifications view to appear', { timeoutMs, everyMs: PAGE_READ_EVERY_MS, show: () => 'not on screen' });
   if (!frame) throw new Error('unreachable: waitForValue returned no frame');
   return frame;
 }
 
 async function waitForText(frame: Frame, selector: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
   return waitForValue(() => frame.locator(selector).innerText().catch(() => ''), (text) => pattern.test(text), `${selector} to match ${pattern}`,
-    { timeoutMs, everyMs: 100, show: (text) => `"${text}"` });
+    { timeoutMs, everyMs: PAGE_READ_EVERY_MS, show: (text) => `"${text}"` });
 }
 
 async function waitForTooltip(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
@@ -149,7 +149,7 @@ const sounded = (frame: Frame) => frame.evaluate(() => [...(window as unknown as
 const made = (frame: Frame) => frame.evaluate(() => (window as unknown as { __aepMade: Recorded[] }).__aepMade.map((entry) => ({ ...entry })));
 
 async function waitForMade(frame: Frame, count: number, timeoutMs = 30_000): Promise<Recorded[]> {
-  return waitForValue(() => made(frame), (now) => now.length >= count, `${count} system notifications`, { timeoutMs, everyMs: 100 });
+  return waitForValue(() => made(frame), (now) => now.length >= count, `${count} system notifications`, { timeoutMs, everyMs: PAGE_READ_EVERY_MS });
 }
 
 test('system notifications: asked from a click, refused then allowed, one per request while the window is in the background, clicked to answer', { timeout: 360_000, ...codeServerSuite() }, async (t) => {
@@ -216,7 +216,7 @@ test('system notifications: asked from a click, refused then allowed, one per re
       // The prompt, then the last action before it, as the toast and the quick input say it.
       assert.match(first?.body ?? '', /^Deploy to staging\? · after: "Bash" failed · \d+ s ago$/);
       // The sound, once, for the request in the background (the focused one played none: it would come first).
-      await waitForValue(() => tones(view), (played) => played.length >= 2, 'two tones', { timeoutMs: 10_000, everyMs: 100 });
+      await waitForValue(() => tones(view), (played) => played.length >= 2, 'two tones', { timeoutMs: 10_000, everyMs: PAGE_READ_EVERY_MS });
       assert.deepEqual(await tones(view), [660, 990], 'two rising tones, once');
       await shot('2-notified');
 
@@ -226,7 +226,7 @@ test('system notifications: asked from a click, refused then allowed, one per re
       assert.match(afterToken[1]?.body ?? '', new RegExp(`^A request from ${AGENT} · after: "Bash" failed · \\d+ s ago$`));
       assert.ok(!JSON.stringify(afterToken).includes('ghp_'), 'the token never reaches the notification');
       peer.send(makeEvent('attention.resolved', session, seq++, { subject: 'req-os-3', cause: 'req-os-3', data: { resolution: 'answered' } }, AGENT));
-      await waitForValue(() => made(view), (now) => now[1]?.closed === true, 'the notification of the resolved request to be taken back', { timeoutMs: 30_000, everyMs: 100 });
+      await waitForValue(() => made(view), (now) => now[1]?.closed === true, 'the notification of the resolved request to be taken back', { timeoutMs: 30_000, everyMs: PAGE_READ_EVERY_MS });
       assert.equal((await made(view))[0]?.closed, false, 'the open request\'s notification stays');
 
       // The person clicks the first notification: the window is asked to come forward, and the request opens inline.
@@ -296,9 +296,9 @@ test('two windows of one code-server on one hub: one request, one system notific
       const allMade = async () => (await Promise.all(views.map(made))).flat();
       const allTones = async () => (await Promise.all(views.map(tones))).flat().length;
       const waitForAll = (count: number, timeoutMs = 30_000): Promise<Recorded[]> =>
-        waitForValue(allMade, (now) => now.length >= count, `${count} system notifications across both windows`, { timeoutMs, everyMs: 100 });
+        waitForValue(allMade, (now) => now.length >= count, `${count} system notifications across both windows`, { timeoutMs, everyMs: PAGE_READ_EVERY_MS });
       // Each window's test sound: two tones, all played before a request's are counted (a late one would count as a request's).
-      await waitForValue(allTones, (played) => played >= 4, 'the test sounds', { timeoutMs: 30_000, everyMs: 100 });
+      await waitForValue(allTones, (played) => played >= 4, 'the test sounds', { timeoutMs: 30_000, everyMs: PAGE_READ_EVERY_MS });
       const testTones = await allTones();
       t.diagnostic(`test tones played: ${testTones}`);
 
@@ -324,7 +324,7 @@ test('two windows of one code-server on one hub: one request, one system notific
       assert.deepEqual(afterMarker.map((entry) => entry.body).sort(), ['Marker one?', 'Run the migrations?'], 'one system notification per request across both windows');
       const allSounded = async () => (await Promise.all(views.map(sounded))).flat().sort();
       assert.deepEqual(await allSounded(), ['Marker one?', 'Run the migrations?'], 'one sound per request across both windows');
-      await waitForValue(allTones, (played) => played >= testTones + 4, 'two sounds', { timeoutMs: 30_000, everyMs: 100 });
+      await waitForValue(allTones, (played) => played >= testTones + 4, 'two sounds', { timeoutMs: 30_000, everyMs: PAGE_READ_EVERY_MS });
       assert.equal((await allTones()) - testTones, 4, 'one sound (two tones) per request across both windows');
       await shot('two-windows-1');
 
@@ -344,7 +344,7 @@ test('two windows of one code-server on one hub: one request, one system notific
       const end = await waitForAll(3);
       assert.deepEqual(end.map((entry) => entry.body).sort(), ['Marker one?', 'Marker two?', 'Run the migrations?'], 'nothing for the request shown in the focused window');
       assert.deepEqual(await allSounded(), ['Marker one?', 'Marker two?', 'Run the migrations?'], 'and no sound for it');
-      await waitForValue(allTones, (played) => played >= testTones + 6, 'three sounds', { timeoutMs: 30_000, everyMs: 100 });
+      await waitForValue(allTones, (played) => played >= testTones + 6, 'three sounds', { timeoutMs: 30_000, everyMs: PAGE_READ_EVERY_MS });
       assert.equal((await allTones()) - testTones, 6, 'and no tones for it');
       t.diagnostic(`notifications per window: ${JSON.stringify(await Promise.all(views.map(async (view) => (await made(view)).map((entry) => entry.body))))}`);
 
@@ -363,7 +363,7 @@ test('two windows of one code-server on one hub: one request, one system notific
       // One after the other, each its own burst.
       for (const [index, prompt] of ['After the crash?', 'Still after the crash?'].entries()) {
         ask(`req-two-${5 + index}`, prompt);
-        const seen: Recorded[] = await waitForValue(() => made(otherView), (now) => now.length > before + index, `system notification ${index + 1} in the window left`, { timeoutMs: 30_000, everyMs: 100 });
+        const seen: Recorded[] = await waitForValue(() => made(otherView), (now) => now.length > before + index, `system notification ${index + 1} in the window left`, { timeoutMs: 30_000, everyMs: PAGE_READ_EVERY_MS });
         assert.equal(seen.at(-1)?.body, prompt);
       }
     });
@@ -441,7 +441,7 @@ test('from a fresh window: Connect to Hub, the one offered click, the browser\'s
     // The view shows itself, says why, and asks the browser without a click inside it.
     const view = await alertsFrame(page);
     await waitForText(view, '#why', /opened this view because system notifications reach you from here/);
-    await waitUntil(async () => (await asks(view)).length > 0, 'the view to ask the browser', 30_000, undefined, 100);
+    await waitUntil(async () => (await asks(view)).length > 0, 'the view to ask the browser', 30_000, undefined, PAGE_READ_EVERY_MS);
     // The keyboard focus stayed out of the view.
     const focusInView = await view.evaluate(() => document.hasFocus());
     assert.equal(focusInView, false, 'showing the view does not take the focus');
@@ -551,7 +551,7 @@ test('a window connected without Connect to Hub: the first request\'s notificati
       await offer.waitFor({ state: 'visible', timeout: 30_000 });
       await offer.getByRole('button', { name: 'Allow System Notifications' }).click();
       const view = await alertsFrame(page);
-      await waitUntil(async () => (await asks(view)).length > 0, 'the view to ask the browser', 30_000, undefined, 100);
+      await waitUntil(async () => (await asks(view)).length > 0, 'the view to ask the browser', 30_000, undefined, PAGE_READ_EVERY_MS);
       await page.context().grantPermissions(['notifications']);
       await view.evaluate(() => (window as unknown as { __aepAnswer?: () => void }).__aepAnswer?.());
       await waitForText(view, '#permission', /System notifications are allowed\./);

@@ -1,6 +1,6 @@
 // Locators and waits on the VS Code workbench page that several end-to-end tests share.
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { waitForValue } from '../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitForValue } from '../support/waitUntil';
 
 export const statusItem = (page: Page) => page.locator('.statusbar-item[aria-label^="AEP Attention"]').first();
 
@@ -10,7 +10,7 @@ export async function statusLabel(page: Page): Promise<string> {
 }
 
 export async function waitForStatus(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
-  await waitForValue(() => statusLabel(page), (label) => pattern.test(label), `the status bar to match ${pattern}`, { timeoutMs, everyMs: 200, show: (label) => `"${label}"` });
+  await waitForValue(() => statusLabel(page), (label) => pattern.test(label), `the status bar to match ${pattern}`, { timeoutMs, everyMs: PAGE_READ_EVERY_MS, show: (label) => `"${label}"` });
 }
 
 /** The frame of a request webview on screen now (webviews nest two iframes deep): the one showing `session`, when given. */
@@ -25,7 +25,7 @@ export async function visibleWebviewFrame(page: Page, session?: string): Promise
 /** Waits for the frame of a request webview (the one showing `session`, when given). */
 export async function webviewFrame(page: Page, timeoutMs = 30_000, session?: string): Promise<Frame> {
   const frame = await waitForValue(() => visibleWebviewFrame(page, session), (found) => found !== undefined,
-    `the request webview${session === undefined ? '' : ` of session ${session}`} to appear`, { timeoutMs, everyMs: 50, show: () => 'none on screen' });
+    `the request webview${session === undefined ? '' : ` of session ${session}`} to appear`, { timeoutMs, everyMs: PAGE_READ_EVERY_MS, show: () => 'none on screen' });
   if (!frame) throw new Error('unreachable: waitForValue returned no frame');
   return frame;
 }
@@ -189,5 +189,5 @@ export async function toastsShown(page: Page, text: string | RegExp): Promise<st
 
 /** Waits until the page has shown a toast containing `text` (on screen now or hidden since); returns every such toast's text. */
 export async function waitForToastShown(page: Page, text: string | RegExp, timeoutMs = 30_000): Promise<string[]> {
-  return waitForValue(() => toastsShown(page, text), (found) => found.length > 0, `a toast containing ${String(text)}`, { timeoutMs, everyMs: 100 });
+  return waitForValue(() => toastsShown(page, text), (found) => found.length > 0, `a toast containing ${String(text)}`, { timeoutMs, everyMs: PAGE_READ_EVERY_MS });
 }

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { WebviewHarness } from '../support/webviewHarness';
 import { chromiumSuite } from '../support/harness';
-import { waitForValue } from '../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitForValue } from '../support/waitUntil';
 
 describe('request page: the CSP beyond scripts and styles', chromiumSuite(), () => {
   let browser: Browser | undefined;
@@ -47,7 +47,7 @@ describe('request page: the CSP beyond scripts and styles', chromiumSuite(), () 
     });
     assert.equal(form, 'http://evil.test/steal');
     // The browser reports violations as events after the fact: wait for the two this test provokes.
-    const violations = await waitForValue(() => page.violations(), (seen) => ['base-uri', 'form-action'].every((kind) => seen.some((v) => v.startsWith(kind))), 'both violations reported');
+    const violations = await waitForValue(() => page.violations(), (seen) => ['base-uri', 'form-action'].every((kind) => seen.some((v) => v.startsWith(kind))), 'both violations reported', { everyMs: PAGE_READ_EVERY_MS });
     assert.ok(violations.some((v) => v.startsWith('base-uri')), `base-uri enforced: ${violations.join(' | ')}; baseURI was ${baseAfter}`);
     assert.ok(violations.some((v) => v.startsWith('form-action')), `form-action enforced: ${violations.join(' | ')}`);
     assert.ok(!requests.some((url) => url.startsWith('http://evil.test')), `nothing left for evil.test: ${requests.join(', ')}`);

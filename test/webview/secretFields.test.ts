@@ -12,7 +12,7 @@ import type { PageRequest } from '../../src/shared/webviewMessages';
 import { requestEvent, viewOf } from '../support/pageRequests';
 import { requestPages, type WebviewPage } from '../support/webviewHarness';
 import { chromiumSuite } from '../support/harness';
-import { waitForValue } from '../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitForValue } from '../support/waitUntil';
 
 const CODE = '829144';
 const PASSWORD = 'Correct-Horse-9';
@@ -142,10 +142,10 @@ describe('request page: what asks for a secret', chromiumSuite(), () => {
     const TOKEN = 'hub-token-Kx9mPq2vLr7tNw4z';
     const page = await open(viewOf(requestEvent({ kind: 'input', prompt: 'Which token does the deploy use?' })));
     await typeInto(page, 'reply', `sure, it is ${TOKEN}`);
-    await waitForValue(() => savedText(page), (text) => text.includes(TOKEN), 'the draft kept as typed while no value masks it');
+    await waitForValue(() => savedText(page), (text) => text.includes(TOKEN), 'the draft kept as typed while no value masks it', { everyMs: PAGE_READ_EVERY_MS });
     const before = (await page.states()).length;
     await page.post({ type: 'update', status: 'pending', reachability: { state: 'reachable' }, now: Date.now(), secretValues: [TOKEN] });
-    const states = await waitForValue(() => page.states(), (all) => all.length > before, 'the draft kept again once the values came');
+    const states = await waitForValue(() => page.states(), (all) => all.length > before, 'the draft kept again once the values came', { everyMs: PAGE_READ_EVERY_MS });
     const last = JSON.stringify(states.at(-1));
     assert.ok(!last.includes(TOKEN), `the draft VS Code keeps on disk holds the token: ${last}`);
     assert.ok(last.includes('[REDACTED:secret]'), last);

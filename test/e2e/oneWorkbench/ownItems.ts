@@ -14,7 +14,7 @@ import { freshSession, makeEvent, type RequestData } from '../../support/events'
 import { WsPeer, type Received } from '../../support/wsPeer';
 import type { Scenario } from './scenario';
 import { filterQuickInputTo, quickInput, waitForQuickInputTitle, waitForStatus } from '../workbenchPage';
-import { waitUntil } from '../../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitUntil } from '../../support/waitUntil';
 
 const AGENT = 'e2e-own-items-agent';
 
@@ -138,7 +138,7 @@ export const ownItems: Scenario = {
           if (await frame.evaluate((text) => (document.querySelector('#prompt')?.textContent ?? '').includes(text), SECOND).catch(() => false)) return true;
         }
         return false;
-      }, 'the request page to open', 30_000, undefined, 50);
+      }, 'the request page to open', 30_000, undefined, PAGE_READ_EVERY_MS);
       await shot('5-page');
       assert.equal(peer.received.filter(isRespond).length, 2, 'only the text reply of step 1 and the confirmed option of step 2 were ever sent');
       resolve(secondId);

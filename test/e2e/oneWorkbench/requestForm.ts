@@ -27,7 +27,7 @@ import type { TestContext } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../peers/agent/agent';
 import { loadFormVariants } from '../../peers/agent/scenarios';
-import { waitForValue } from '../../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitForValue } from '../../support/waitUntil';
 import { e2eOutDir } from '../codeServer';
 import { postPastPage, runCommand, visibleWebviewFrame, waitForStatus, webviewFrame } from '../workbenchPage';
 import type { Scenario } from './scenario';
@@ -50,7 +50,7 @@ async function openFromToast(page: Page, notification: Locator, session: string)
 }
 
 /** Polls `probe` until it returns a value other than undefined; fails with `what` after `timeoutMs`. */
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = PAGE_READ_EVERY_MS): Promise<T> {
   const value = await waitForValue(() => probe().catch(() => undefined), (found) => found !== undefined, what, { timeoutMs, everyMs, show: () => 'nothing yet' });
   if (value === undefined) throw new Error('unreachable: waitForValue returned nothing');
   return value;
