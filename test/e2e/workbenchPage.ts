@@ -23,9 +23,9 @@ export async function visibleWebviewFrame(page: Page, session?: string): Promise
 }
 
 /** Waits for the frame of a request webview (the one showing `session`, when given). */
-export async function webviewFrame(page: Page, timeoutMs = 30_000, session?: string): Promise<Frame> {
+export async function webviewFrame(page: Page, timeoutMs = 30_000, session?: string, everyMs = PAGE_READ_EVERY_MS): Promise<Frame> {
   const frame = await waitForValue(() => visibleWebviewFrame(page, session), (found) => found !== undefined,
-    `the request webview${session === undefined ? '' : ` of session ${session}`} to appear`, { timeoutMs, everyMs: PAGE_READ_EVERY_MS, show: () => 'none on screen' });
+    `the request webview${session === undefined ? '' : ` of session ${session}`} to appear`, { timeoutMs, everyMs, show: () => 'none on screen' });
   if (!frame) throw new Error('unreachable: waitForValue returned no frame');
   return frame;
 }

@@ -15,10 +15,19 @@ export interface WaitOptions<T> {
 /**
  * How often a wait reads a browser page (an evaluation, a locator, every frame of a workbench):
  * each read is a round trip through the test's Playwright connection and the browser to a
- * renderer, and the end-to-end files run with the machine's cores full. With every such wait of
- * the one shared workbench's file at 200 ms or more, its CPU time went from 131 to 116-121 s.
+ * renderer, and the end-to-end files run with the machine's cores full. The one shared
+ * workbench's file took 131 and 131 CPU-s with its page reads every 10-100 ms, 118 and 114 with
+ * them at this (BENCHMARKS.md). The request-page harness's wait for a message stays at 20 ms:
+ * slower, those files took no less.
  */
 export const PAGE_READ_EVERY_MS = 200;
+
+/**
+ * How often a wait reads the page when the test times it (an "Open → page focused" figure it
+ * reports, or a step that must land before a request expires): at PAGE_READ_EVERY_MS the figure
+ * would hold up to 200 ms of the wait's own looking.
+ */
+export const TIMED_PAGE_READ_EVERY_MS = 20;
 
 // Taken when this module loads, before any test fakes the clock (t.mock.timers replaces
 // the global): a test that drives its timers by hand still polls in real time.

@@ -21,7 +21,7 @@ import { freshSession, makeEvent, type RequestData } from '../../support/events'
 import { WsPeer, type Received } from '../../support/wsPeer';
 import type { Scenario } from './scenario';
 import { quickInput, runCommand, waitForQuickInputTitle, waitForStatus, webviewFrame } from '../workbenchPage';
-import { PAGE_READ_EVERY_MS, waitUntil } from '../../support/waitUntil';
+import { TIMED_PAGE_READ_EVERY_MS, waitUntil } from '../../support/waitUntil';
 
 const AGENT = 'e2e-inline-agent';
 
@@ -54,7 +54,7 @@ async function pageWithFocus(page: Page, prompt: string): Promise<void> {
       if (ready) return true;
     }
     return false;
-  }, `a request page showing "${prompt}" to take focus`, 30_000, undefined, PAGE_READ_EVERY_MS);
+  }, `a request page showing "${prompt}" to take focus`, 30_000, undefined, TIMED_PAGE_READ_EVERY_MS);
 }
 
 /** The workbench's "Accept Notification Primary Action", by keyboard only: F1, its name, Enter. */
@@ -189,7 +189,7 @@ export const inline: Scenario = {
       await shot('4-draft-kept');
       const openAt = Date.now();
       await page.keyboard.press('Control+Shift+Enter');
-      const frame = await webviewFrame(page, 30_000, session);
+      const frame = await webviewFrame(page, 30_000, session, TIMED_PAGE_READ_EVERY_MS);
       const field = frame.locator('#field-0');
       await frame.waitForFunction(() => {
         const first = document.querySelector('#field-0');

@@ -27,7 +27,7 @@ import type { TestContext } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../peers/agent/agent';
 import { loadFormVariants } from '../../peers/agent/scenarios';
-import { PAGE_READ_EVERY_MS, waitForValue } from '../../support/waitUntil';
+import { PAGE_READ_EVERY_MS, TIMED_PAGE_READ_EVERY_MS, waitForValue } from '../../support/waitUntil';
 import { e2eOutDir } from '../codeServer';
 import { postPastPage, runCommand, visibleWebviewFrame, waitForStatus, webviewFrame } from '../workbenchPage';
 import type { Scenario } from './scenario';
@@ -46,7 +46,8 @@ const toast = (page: Page, text: string) => page.locator('.notifications-toasts 
 /** Clicks Open on a request's notification and waits for its page, the one showing `session`. */
 async function openFromToast(page: Page, notification: Locator, session: string): Promise<Frame> {
   await notification.getByRole('button', { name: 'Open', exact: true }).click();
-  return webviewFrame(page, 30_000, session);
+  // Timed by some steps, and raced against a request's expiry by one.
+  return webviewFrame(page, 30_000, session, TIMED_PAGE_READ_EVERY_MS);
 }
 
 /** Polls `probe` until it returns a value other than undefined; fails with `what` after `timeoutMs`. */
@@ -182,7 +183,7 @@ export const requestForm: Scenario = {
 
         const clickedAt = Date.now();
         await open.click();
-        const frame = await webviewFrame(page, 30_000, session1);
+        const frame = await webviewFrame(page, 30_000, session1, TIMED_PAGE_READ_EVERY_MS);
         const frameAt = Date.now();
         const name = frame.locator('#field-0');
         await waitFocused(name, 'the first field (service name)', 30_000);
@@ -436,8 +437,8 @@ export const requestForm: Scenario = {
           assert.equal(await isDisabled(control), true, `${what} is disabled once the agent timed it out`);
         }
         assert.equal(await frame.getByRole('button', { name: 'Send again (same answer)' }).isVisible().catch(() => false), false, 'no retry offered');
-        // The agent timed it out, and nothing was ever sent for it.
-        await waitUntil('the agent to time the request out', async () => (agents.some((running) => running.requests().some((r) => r.id === request.id && r.state === 'timed-out')) ? true : undefined), 30_000);
+        // The agent timed it out, and nothing was ever sent for it (its own record, in this process: no page is read).
+        await waitUntil('the agent to time the request out', async () => (agents.some((running) => running.requests().some((r) => r.id === request.id && r.state === 'timed-out')) ? true : undefined), 30_000, 100);
         assert.deepEqual(decisionsAbout(request.id), [], 'no command reached the agent');
         await shot(ctx, page, '5-expired');
       });
@@ -475,8 +476,8 @@ export const requestForm: Scenario = {
         await reloaded;
         await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
         const restoredAt = Date.now();
-        frame = await webviewFrame(page, 60_000, session);
-        await waitUntil('the restored draft', async () => ((await valueOf(name())) === 'draft-api' ? true : undefined), 30_000);
+        frame = await webviewFrame(page, 60_000, session, TIMED_PAGE_READ_EVERY_MS);
+        await waitUntil('the restored draft', async () => ((await valueOf(name())) === 'draft-api' ? true : undefined), 30_000, TIMED_PAGE_READ_EVERY_MS);
         ctx.diagnostic(`workbench visible -> panel restored with its draft: ${Date.now() - restoredAt} ms`);
         const staged = frame.getByRole('checkbox', { name: 'Deploy to staging first?' });
         assert.equal(await staged.getAttribute('aria-checked'), 'true', 'the ticked box is ticked again');
