@@ -16,9 +16,9 @@ export interface WaitOptions<T> {
  * How often a wait reads a browser page (an evaluation, a locator, every frame of a workbench):
  * each read is a round trip through the test's Playwright connection and the browser to a
  * renderer, and the end-to-end files run with the machine's cores full. The one shared
- * workbench's file took 131 and 131 CPU-s with its page reads every 10-100 ms, 118 and 114 with
- * them at this (BENCHMARKS.md). The request-page harness's wait for a message stays at 20 ms:
- * slower, those files took no less.
+ * workbench's file took 131 and 131 CPU-s with its page reads every 10-100 ms, 114 to 127 with
+ * them at this, its timed waits aside (BENCHMARKS.md). The request-page harness's wait for a
+ * message stays at 20 ms: slower, those files took no less.
  */
 export const PAGE_READ_EVERY_MS = 200;
 
