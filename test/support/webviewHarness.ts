@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { after, afterEach, before } from 'node:test';
 import type { HostToWebview, PageInit, PageRequest } from '../../src/shared/webviewMessages';
@@ -67,6 +67,11 @@ export class WebviewHarness {
         }));
         return;
       }
+      if (req.url === '/keeper') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<!doctype html><title>keeps the renderer</title>');
+        return;
+      }
       if (req.url === '/favicon.ico') {
         res.writeHead(204).end();
         return;
@@ -84,9 +89,31 @@ export class WebviewHarness {
     return new WebviewHarness(server, origin, (map) => (held = map));
   }
 
-  /** Opens the page; resolves once the page said `ready`. CSP violations are collected. */
-  async open(browser: Browser, options: OpenOptions = {}): Promise<WebviewPage> {
-    const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
+  /**
+   * A browser context for many pages, one after another, in one renderer process: a page of
+   * this origin stays open in it (its renderer ends with its last page), and the request
+   * pages' browsers run one process per site (browser.ts REQUEST_PAGE_ARGS). Pages still
+   * have their own documents, scripts, state and listeners; what they share is the process,
+   * and the context's cookies, storage, permissions and clock, none of which the page uses
+   * (a page with `now` needs a context of its own: the clock is the context's).
+   */
+  async pagesContext(browser: Browser): Promise<BrowserContext> {
+    const context = await browser.newContext();
+    const keeper = await context.newPage();
+    await keeper.goto(`${this.origin}/keeper`);
+    return context;
+  }
+
+  /**
+   * Opens the page, in a context of its own when given the browser (as VS Code gives each
+   * webview a process of its own: what the benchmarks time) or in `pagesContext`'s; resolves
+   * once the page said `ready`. CSP violations are collected.
+   */
+  async open(where: Browser | BrowserContext, options: OpenOptions = {}): Promise<WebviewPage> {
+    const ownContext = 'newContext' in where;
+    if (!ownContext && options.now !== undefined) throw new Error('a page with `now` needs a context of its own: the clock is the whole context\'s');
+    const page = ownContext ? await where.newPage(options.viewport ? { viewport: options.viewport } : {}) : await where.newPage();
+    if (!ownContext && options.viewport) await page.setViewportSize(options.viewport);
     const violations: string[] = [];
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -167,15 +194,17 @@ export class WebviewPage {
 }
 
 /**
- * For a `describe` of request-page tests: one browser and one harness for the
- * suite, and `open(request)` giving a page that has handled `init`. Each page
- * is closed when its test ends (an idle page kept open takes a share of a
- * core); after the suite, every page opened must have seen no CSP violation
- * and no script error while it was open.
+ * For a `describe` of request-page tests: one browser, one harness and one
+ * `pagesContext` for the suite, and `open(request)` giving a page that has
+ * handled `init`. Each page is closed when its test ends (an idle page kept
+ * open takes a share of a core); after the suite, every page opened must have
+ * seen no CSP violation and no script error while it was open.
  */
 export function requestPages(): { open: (request: PageRequest, options?: OpenOptions) => Promise<WebviewPage> } {
   let browser: Browser | undefined;
   let harness: WebviewHarness | undefined;
+  /** Where the suite's pages open, one after another in one renderer (`pagesContext`). */
+  let context: BrowserContext | undefined;
   /** The pages a test opened: closed when it ends, what they saw kept for the suite's end. */
   let pages: WebviewPage[] = [];
   const violations: string[] = [];
@@ -183,6 +212,7 @@ export function requestPages(): { open: (request: PageRequest, options?: OpenOpt
   before(async () => {
     browser = await launchBrowser();
     harness = await WebviewHarness.start();
+    context = await harness.pagesContext(browser);
   });
   afterEach(async () => {
     const done = pages;
@@ -209,8 +239,8 @@ export function requestPages(): { open: (request: PageRequest, options?: OpenOpt
   });
   return {
     open: async (request, options = {}) => {
-      if (!browser || !harness) throw new Error('open() runs inside a test of the suite that called requestPages()');
-      const page = await harness.open(browser, options);
+      if (!browser || !harness || !context) throw new Error('open() runs inside a test of the suite that called requestPages()');
+      const page = await harness.open(options.now === undefined ? context : browser, options);
       pages.push(page);
       await page.post({ type: 'init', request, now: options.now ?? Date.now() });
       await page.page.waitForSelector('.request-header');

@@ -5,18 +5,20 @@
 // workbench, heavier, keeps a browser of its own (`startBrowser`). Every file still works in
 // browser contexts of its own: nothing but the browser's processes is shared,
 // and what is the whole browser's, the clipboard: a file that copies and then
-// pastes must not count on its copy beside another file that copies.
+// pastes must not count on its copy beside another file that copies. Within a
+// file, its pages share one renderer process (REQUEST_PAGE_ARGS, webviewHarness.ts
+// `pagesContext`); processes are never shared between contexts, so never between files.
 // Prints one line, the endpoint to connect to; stops when its standard input
 // closes (the runner that started it is gone) or on SIGTERM.
 import { chromium } from 'playwright-core';
 import * as fs from 'node:fs';
-import { CHROMIUM_ARGS } from '../../support/browser';
+import { REQUEST_PAGE_ARGS } from '../../support/browser';
 import { chromiumPath } from '../../support/harness';
 
 async function main(): Promise<void> {
   const executablePath = chromiumPath();
   if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing`);
-  const server = await chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  const server = await chromium.launchServer({ executablePath, headless: true, args: REQUEST_PAGE_ARGS });
   console.log(server.wsEndpoint());
   let stopping = false;
   const stop = () => {
