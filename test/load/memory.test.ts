@@ -19,9 +19,9 @@ import { RecordingLogger } from '../support/recordingLogger';
 import { waitUntil } from '../support/waitUntil';
 
 /**
- * The flood with the persistence: enough requests that the window-reload snapshot (8 MiB, about 8.4 K
- * characters a cut request) must be trimmed, and 1.2 GB of prompts, six times the heap budget, should
- * anything keep them. The incident's 2 000 took twice as long (27 s of a 77 s load phase on an idle two-core
+ * The flood with the persistence: more requests than the window-reload snapshot keeps (1 000 at most,
+ * within 8 MiB), so it is trimmed, and 1.2 GB of prompts, six times the heap budget, should anything
+ * keep them. The incident's 2 000 took twice as long (27 s of a 77 s load phase on an idle two-core
  * machine) and could catch no leak these miss: the budget is a fixed 200 MB, not a share of the flood.
  */
 const REQUESTS = 1_200;
@@ -35,9 +35,10 @@ const PROMPT_BYTES = 1_000_000;
  * the persistence (the inbox's 20 MB of cut requests, which it estimates at
  * 20 MB too; the 8 M characters of the saved snapshot, two bytes each as the
  * truncation mark is not Latin-1; 9 MB before the flood), 20 MB after 600
- * without. Keeping the texts the prompts were cut from held 1 190 MB after
- * 1 200 and 582 MB after 600 (the cut `+`-concatenated, not joined: only the
- * flood without persistence sees it, as the snapshot's serializing copies the cut).
+ * without. A reference kept to each text a prompt was cut from held 1 190 MB
+ * after 1 200. The cut `+`-concatenated instead of joined held 582 MB after 600
+ * without persistence; the flood with it does not see that leak, as the
+ * snapshot's serializing copies each cut.
  */
 const HEAP_BUDGET_MB = 200;
 /** The hub stops writing while this much is queued toward the client, as a real hub under TCP backpressure would. */

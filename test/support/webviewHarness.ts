@@ -29,7 +29,9 @@ export interface OpenOptions {
    * `init` (requestPages), and the page's `Date.now()`, held there (Playwright's
    * clock) until the test moves it with `page.clock.setFixedTime`. Without it,
    * both are the real clock, and a deadline a few seconds ahead may have
-   * passed by the time a loaded machine has opened the page.
+   * passed by the time a loaded machine has opened the page. A test that sets
+   * or moves a page's clock opens it with `now`: the clock is the whole
+   * browser context's, and without `now` a suite's pages share one.
    */
   now?: number;
 }
@@ -93,9 +95,10 @@ export class WebviewHarness {
    * A browser context for many pages, one after another, in one renderer process: a page of
    * this origin stays open in it (its renderer ends with its last page), and the request
    * pages' browsers run one process per site (browser.ts REQUEST_PAGE_ARGS). Pages still
-   * have their own documents, scripts, state and listeners; what they share is the process,
-   * and the context's cookies, storage, permissions and clock, none of which the page uses
-   * (a page with `now` needs a context of its own: the clock is the context's).
+   * have their own documents, scripts, state and listeners. What they share: the process (its
+   * V8 heap, so a script compiled for one page may serve the next), the HTTP and memory
+   * caches, and the context's cookies, storage, permissions and clock, none of which the page
+   * uses. A page whose clock a test sets or moves opens with `now`, in a context of its own.
    */
   async pagesContext(browser: Browser): Promise<BrowserContext> {
     const context = await browser.newContext();
@@ -113,7 +116,17 @@ export class WebviewHarness {
     const ownContext = 'newContext' in where;
     if (!ownContext && options.now !== undefined) throw new Error('a page with `now` needs a context of its own: the clock is the whole context\'s');
     const page = ownContext ? await where.newPage(options.viewport ? { viewport: options.viewport } : {}) : await where.newPage();
-    if (!ownContext && options.viewport) await page.setViewportSize(options.viewport);
+    try {
+      if (!ownContext && options.viewport) await page.setViewportSize(options.viewport);
+      return await this.load(page, options);
+    } catch (error) {
+      // Not left running beside the next test's page in a shared renderer.
+      await page.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async load(page: Page, options: OpenOptions): Promise<WebviewPage> {
     const violations: string[] = [];
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -194,8 +207,8 @@ export class WebviewPage {
 }
 
 /**
- * For a `describe` of request-page tests: one browser, one harness and one
- * `pagesContext` for the suite, and `open(request)` giving a page that has
+ * For a `describe` of request-page tests (each call its own): one browser, one
+ * harness and one `pagesContext` for the suite, and `open(request)` giving a page that has
  * handled `init`. Each page is closed when its test ends (an idle page kept
  * open takes a share of a core); after the suite, every page opened must have
  * seen no CSP violation and no script error while it was open.

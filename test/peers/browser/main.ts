@@ -5,8 +5,8 @@
 // workbench, heavier, keeps a browser of its own (`startBrowser`). Every file still works in
 // browser contexts of its own: nothing but the browser's processes is shared,
 // and what is the whole browser's, the clipboard: a file that copies and then
-// pastes must not count on its copy beside another file that copies. Within a
-// file, its pages share one renderer process (REQUEST_PAGE_ARGS, webviewHarness.ts
+// pastes must not count on its copy beside another file that copies. A suite's
+// pages share one context and one renderer process (REQUEST_PAGE_ARGS, webviewHarness.ts
 // `pagesContext`); processes are never shared between contexts, so never between files.
 // Prints one line, the endpoint to connect to; stops when its standard input
 // closes (the runner that started it is gone) or on SIGTERM.
