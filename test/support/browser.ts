@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { chromiumPath, SETUP_HINT } from './harness';
+import { chromiumPath, requestPageChromiumPath, SETUP_HINT } from './harness';
 
 
 /** Chromium flags for this closed network (background networking would hammer it). */
@@ -32,8 +32,7 @@ export const REQUEST_PAGE_ARGS = [...CHROMIUM_ARGS, '--process-per-site'];
  * process's own. Fails loudly when the browser is missing: a suite that may
  * skip without it says so first (test/support/harness.ts `chromiumSuite`).
  */
-export async function startBrowser(args: readonly string[] = CHROMIUM_ARGS): Promise<Browser> {
-  const executablePath = chromiumPath();
+export async function startBrowser(args: readonly string[] = CHROMIUM_ARGS, executablePath = chromiumPath()): Promise<Browser> {
   if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing; ${SETUP_HINT}`);
   return chromium.launch({ executablePath, headless: true, args: [...args] });
 }
@@ -47,5 +46,5 @@ export async function startBrowser(args: readonly string[] = CHROMIUM_ARGS): Pro
 export async function launchBrowser(): Promise<Browser> {
   const shared = process.env['AEP_BROWSER_WS'];
   if (shared) return chromium.connect(shared, { timeout: 30_000 });
-  return startBrowser(REQUEST_PAGE_ARGS);
+  return startBrowser(REQUEST_PAGE_ARGS, requestPageChromiumPath());
 }

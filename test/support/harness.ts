@@ -17,6 +17,7 @@ const recordSchema = z.object({
   node24: z.optional(z.string()),
   codeServerEntry: z.optional(z.string()),
   chromium: z.optional(z.string()),
+  headlessShell: z.optional(z.string()),
   unavailable: z.optional(z.string()),
 });
 export type HarnessRecord = z.infer<typeof recordSchema>;
@@ -46,6 +47,21 @@ export function chromiumPath(): string {
   if (fromEnv) return fromEnv;
   const record = harnessRecord();
   return (record.ok ? record.value.chromium : undefined) ?? '/usr/bin/chromium';
+}
+
+/**
+ * The Chromium the request-page suites drive: the same Chromium's headless build where
+ * setup.sh installed it (Debian's chromium-headless-shell: the same Blink and V8, without
+ * the whole browser's layers; those files took 167 CPU-s in it against 254-294 in the
+ * whole browser), else `chromiumPath()`. $AEP_CHROMIUM, when set, is used everywhere.
+ * The workbenches keep the whole browser (the system notifications need its permission
+ * prompt, which the headless build refuses), and so do the benchmarks.
+ */
+export function requestPageChromiumPath(): string {
+  if (process.env['AEP_CHROMIUM']) return chromiumPath();
+  const record = harnessRecord();
+  const shell = record.ok ? record.value.headlessShell : undefined;
+  return shell !== undefined && fs.existsSync(shell) ? shell : chromiumPath();
 }
 
 export interface Machine {

@@ -13,10 +13,10 @@
 import { chromium } from 'playwright-core';
 import * as fs from 'node:fs';
 import { REQUEST_PAGE_ARGS } from '../../support/browser';
-import { chromiumPath } from '../../support/harness';
+import { requestPageChromiumPath } from '../../support/harness';
 
 async function main(): Promise<void> {
-  const executablePath = chromiumPath();
+  const executablePath = requestPageChromiumPath();
   if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing`);
   const server = await chromium.launchServer({ executablePath, headless: true, args: REQUEST_PAGE_ARGS });
   console.log(server.wsEndpoint());
