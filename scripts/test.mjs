@@ -10,8 +10,9 @@
 // Last, the code-server and Chromium files two at a time, the request-page
 // files in one browser they share (each in contexts of its own: a browser's
 // start cost a file about 1.2 CPU-seconds; a workbench keeps a browser of its
-// own; a suite's pages one after another in one renderer process), and, beside them, the integration files one at a time: those mostly
-// wait on sockets and timers, and in the same two slots they held a core the
+// own; a suite's pages one after another in one renderer process), and,
+// beside them, the integration files one at a time: those mostly wait on
+// sockets and timers, and in the same two slots they held a core the
 // workbenches wanted.
 //
 //   node scripts/test.mjs

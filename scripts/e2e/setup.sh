@@ -135,6 +135,8 @@ cannot_install() {
   [ -x "$CHROMIUM" ] && log "chromium: $CHROMIUM (the request-page suites run with it)"
   exit 3
 }
+# Wait (up to 10 min) for another apt/dpkg run to release its lock instead of failing.
+APT=(apt-get -o DPkg::Lock::Timeout=600)
 if [ "${#missing[@]}" -gt 0 ]; then
   log "debian packages: installing ${missing[*]} ..."
   command -v apt-get >/dev/null || cannot_install "missing ${missing[*]}, and apt-get is not here to install them (not a Debian-like machine)"
@@ -142,8 +144,6 @@ if [ "${#missing[@]}" -gt 0 ]; then
     cannot_install "missing ${missing[*]}; apt-get needs root to install them (install them, or run npm test as root)"
   fi
   export DEBIAN_FRONTEND=noninteractive
-  # Wait (up to 10 min) for another apt/dpkg run to release its lock instead of failing.
-  APT=(apt-get -o DPkg::Lock::Timeout=600)
   "${APT[@]}" update -qq >/dev/null || fail "apt-get update failed: Debian's repositories are unreachable. Missing: ${missing[*]}"
   "${APT[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
     || fail "apt-get install failed for: ${missing[*]}"
@@ -157,8 +157,9 @@ CHROMIUM_VERSION="$("$CHROMIUM" --version 2>/dev/null | head -n1 || true)"
 [ -n "$CHROMIUM_VERSION" ] || fail "$CHROMIUM does not run (--version printed nothing)"
 if [ "$CHROMIUM" = /usr/bin/chromium ] && [ ! -x "$HEADLESS_SHELL" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
   T="$(now)"
-  shell_install() { apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium-headless-shell >/dev/null 2>&1; }
-  if shell_install || { apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>&1 && shell_install; }; then
+  export DEBIAN_FRONTEND=noninteractive
+  shell_install() { "${APT[@]}" install -y -qq --no-install-recommends chromium-headless-shell >/dev/null 2>&1; }
+  if shell_install || { "${APT[@]}" update -qq >/dev/null 2>&1 && shell_install; }; then
     log "debian packages: installed chromium-headless-shell ($(elapsed "$T"))"
   else
     log "debian packages: chromium-headless-shell could not be installed; the request pages run in $CHROMIUM"
