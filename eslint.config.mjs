@@ -1,8 +1,9 @@
 // @ts-check
 // The rules of the VS Code extension generator's TypeScript template (naming of
 // imports, curly, eqeqeq, no-throw-literal, semi), plus no-floating-promises, which
-// needs type information: the parser reads the same projects `npm run check`
-// type-checks (see tsconfig.base.json), so each file is linted with its own lib.
+// needs type information: the parser reads the projects `npm run check` type-checks
+// (see tsconfig.base.json), so each file is linted with its own lib. That script
+// (scripts/check.mjs) reads this list and gives the lint the programs it built.
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import local from './scripts/eslint/jsdocPlacement.mjs';
