@@ -3,6 +3,15 @@
 // code-server's real extension host, so it runs in CI and is not dead code.
 // A small runner extension, packaged here, loads the suite when the
 // extension host starts and writes the verdict to a file.
+//
+// Beside it, the smoke test of the end-to-end harness: a throwaway probe
+// extension, packaged here too, installed into the same workbench and seen
+// by headless Chromium to show its notification, with a value it read from
+// the environment that code-server was started with, and the folder open
+// with no trust prompt or welcome page in the way. It had a code-server and
+// a workbench of its own (about 30 CPU-seconds a run). No editor, no pass:
+// when the harness is not installed this test FAILS (it never skips), so CI
+// cannot go green without the real editor.
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -11,10 +20,11 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
-import { e2eAvailable, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
+import { e2eAvailable, e2eOutDir, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
 import { packageExtension, runVsce } from './vsce';
-import { waitUntil } from '../support/waitUntil';
+import { PAGE_READ_EVERY_MS, waitForValue, waitUntil } from '../support/waitUntil';
 import { codeServerSuite } from '../support/harness';
+import { runCommand } from './workbenchPage';
 
 /** The runner: an extension whose only job is to run the suite and write the verdict. */
 async function buildRunnerVsix(dir: string): Promise<string> {
@@ -44,7 +54,32 @@ exports.activate = async () => {
   return out;
 }
 
-test('the extension-host suite passes inside code-server', { timeout: 600_000, ...codeServerSuite() }, async (t) => {
+/** The probe: an extension whose only job is to show one notification, with a value it read from the environment. */
+async function buildProbeVsix(dir: string): Promise<string> {
+  const source = path.join(dir, 'probe');
+  fs.mkdirSync(source, { recursive: true });
+  fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify({
+    name: 'aep-e2e-probe', displayName: 'AEP e2e probe', description: 'Shows one notification, to prove the end-to-end harness works.',
+    publisher: 'aepe2e', version: '0.0.1', license: 'MIT', engines: { vscode: '^1.90.0' },
+    activationEvents: ['onStartupFinished'], main: './extension.js', files: ['extension.js'],
+  }, null, 2));
+  fs.writeFileSync(path.join(source, 'extension.js'), [
+    "const vscode = require('vscode');",
+    'exports.activate = function () {',
+    "  void vscode.window.showInformationMessage('AEP probe ' + process.env.AEP_PROBE);",
+    '};',
+    'exports.deactivate = function () {};',
+    '',
+  ].join('\n'));
+  const out = path.join(dir, 'aep-e2e-probe.vsix');
+  // vsce would only warn (no TTY to ask on) about the missing repository and
+  // LICENSE; the flags say so explicitly, and --no-dependencies keeps it from running npm.
+  await runVsce(['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], source);
+  assert.ok(fs.existsSync(out), `vsce did not write ${out}`);
+  return out;
+}
+
+test('the extension-host suite passes inside code-server, and a probe extension beside it shows its notification', { timeout: 600_000, ...codeServerSuite() }, async (t) => {
   const install = e2eAvailable();
   if (!install.ok) assert.fail(install.why);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aep-e2e-suite-'));
@@ -59,22 +94,30 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
   const agents: RunningAgent[] = [];
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
+  const started = Date.now();
   try {
     const extensionVsix = path.join(tmp, 'aep-attention.vsix');
     await packageExtension(extensionVsix);
     const runnerVsix = await buildRunnerVsix(tmp);
+    const probeVsix = await buildProbeVsix(tmp);
     hub = await startHub({ port: 0, token });
     for (const scenario of ['form', 'permission', 'input', 'form'] as const) {
       agents.push(await startAgent({ hubUrl: hub.url, token, scenarios: [scenario], everyMs: 600_000, log: () => undefined }));
     }
     second = await startHub({ port: 0 });
     secondAgent = await startAgent({ hubUrl: second.url, scenarios: ['input'], everyMs: 600_000, log: () => undefined });
-    const suiteEnv = { AEP_HUB: hub.url, AEP_TOKEN: token, AEP_SUITE_RESULTS: results, AEP_SECOND_HUB: second.url, AEP_SECOND_HUB_STOP: stopSecond };
+    const suiteEnv = { AEP_PROBE: 'ok', AEP_HUB: hub.url, AEP_TOKEN: token, AEP_SUITE_RESULTS: results, AEP_SECOND_HUB: second.url, AEP_SECOND_HUB_STOP: stopSecond };
     const workspaceDir = path.join(tmp, 'workspace');
     const extensionsDir = path.join(tmp, 'extensions');
     // The extension first, so the runner's dependency is there when it installs.
-    server = await startCodeServer({ vsixPath: [extensionVsix, runnerVsix], workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: suiteEnv });
+    server = await startCodeServer({
+      vsixPath: [extensionVsix, runnerVsix, probeVsix], workspaceDir, userDataDir: path.join(tmp, 'user-data'), extensionsDir, env: suiteEnv,
+      settings: { 'files.autoSave': 'off' },
+    });
+    t.diagnostic(`code-server ${server.url} up after ${Date.now() - started} ms`);
     workbench = await openWorkbench(server.url, workspaceDir);
+    t.diagnostic(`page load after ${workbench.loadedAt - started} ms; workbench visible ${workbench.workbenchAt - workbench.loadedAt} ms after load`);
+    const page = workbench.page;
     await waitUntil(async () => {
       if (second && fs.existsSync(stopSecond)) {
         await second.close('the suite asked the second hub to stop');
@@ -82,11 +125,44 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
       }
       return fs.existsSync(results);
     }, 'the suite to write its results', 240_000, undefined, 500);
-    const verdict = JSON.parse(fs.readFileSync(results, 'utf8')) as { ok: boolean; error?: string; lines: string[] };
-    for (const line of verdict.lines) t.diagnostic(line);
-    assert.ok(verdict.ok, verdict.error);
-    assert.ok(verdict.lines.some((line) => /^\d+ passed, 0 failed$/.test(line)));
+
+    await t.test('a probe extension shows its notification in the real VS Code workbench', async () => {
+      // Read once the suite is done, so that the palette opened here cannot meet a quick input of the suite's. The
+      // notifications list keeps the probe's, however many toasts of requests came after it and hid its toast; it
+      // draws only the rows that fit, newest first, so the list is walked up from its oldest row, a row a read.
+      await runCommand(page, 'Notifications: Show Notifications');
+      const list = page.locator('.notifications-center .monaco-list');
+      await list.focus();
+      await page.keyboard.press('End');
+      const item = page.locator('.notifications-center .notification-list-item', { hasText: 'AEP probe ok' });
+      const seen = async () => {
+        if (await item.isVisible()) return true;
+        await page.keyboard.press('ArrowUp');
+        return false;
+      };
+      await waitForValue(seen, (shown) => shown, 'the probe\'s "AEP probe ok" in the notifications list', { timeoutMs: 30_000, everyMs: PAGE_READ_EVERY_MS })
+        .catch(async (error: unknown) => {
+          await page.screenshot({ path: path.join(e2eOutDir(), 'probe-failure.png') }).catch(() => undefined);
+          throw error;
+        });
+      const screenshot = path.join(e2eOutDir(), 'probe.png');
+      await page.screenshot({ path: screenshot });
+      t.diagnostic(`screenshot: ${screenshot}`);
+      // The workbench really opened the folder, with no trust prompt or welcome page in the way.
+      assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'a modal dialog is open');
+      assert.equal(await page.locator('.editor-instance .gettingStartedContainer').count(), 0, 'the welcome page is open');
+    });
+    await t.test('the extension-host suite passes', () => {
+      const verdict = JSON.parse(fs.readFileSync(results, 'utf8')) as { ok: boolean; error?: string; lines: string[] };
+      for (const line of verdict.lines) t.diagnostic(line);
+      assert.ok(verdict.ok, verdict.error);
+      assert.ok(verdict.lines.some((line) => /^\d+ passed, 0 failed$/.test(line)));
+    });
   } catch (error) {
+    if (workbench) {
+      await workbench.page.screenshot({ path: path.join(e2eOutDir(), 'suite-failure.png') }).catch(() => undefined);
+      t.diagnostic(`page console (last 40):\n${workbench.console().slice(-40).join('\n')}`);
+    }
     if (server) t.diagnostic(`code-server output (last 3000 chars):\n${server.logs().slice(-3_000)}`);
     throw error;
   } finally {
@@ -97,5 +173,6 @@ test('the extension-host suite passes inside code-server', { timeout: 600_000, .
     await second?.close();
     await hub?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
+    t.diagnostic(`total ${Date.now() - started} ms`);
   }
 });
