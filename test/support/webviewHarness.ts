@@ -31,7 +31,8 @@ export interface OpenOptions {
    * both are the real clock, and a deadline a few seconds ahead may have
    * passed by the time a loaded machine has opened the page. A test that sets
    * or moves a page's clock opens it with `now`: the clock is the whole
-   * browser context's, and without `now` a suite's pages share one.
+   * browser context's, and without `now` a suite's pages share one (such a
+   * page's `clock` throws, saying so).
    */
   now?: number;
 }
@@ -117,7 +118,15 @@ export class WebviewHarness {
     if (!ownContext && options.now !== undefined) throw new Error('a page with `now` needs a context of its own: the clock is the whole context\'s');
     const page = ownContext ? await where.newPage(options.viewport ? { viewport: options.viewport } : {}) : await where.newPage();
     try {
-      if (!ownContext && options.viewport) await page.setViewportSize(options.viewport);
+      if (!ownContext) {
+        if (options.viewport) await page.setViewportSize(options.viewport);
+        // Its clock is the whole context's: a test that set or moved it would set it for every later page of the suite.
+        Object.defineProperty(page, 'clock', {
+          get: () => {
+            throw new Error('this page shares its browser context\'s clock with the suite\'s other pages: a page whose clock a test sets or moves opens with `now`');
+          },
+        });
+      }
       return await this.load(page, options);
     } catch (error) {
       // Not left running beside the next test's page in a shared renderer.

@@ -20,6 +20,11 @@ async function aboutRequests(page: WebviewPage): Promise<Array<[unknown, unknown
 describe('request page: what it posts names the render it was composed on', chromiumSuite(), () => {
   const { open } = requestPages();
 
+  test('a page opened without `now` refuses its clock, which its browser context shares with the suite\'s other pages', async () => {
+    const page = await open(viewOf(permission('Whose clock is this?')));
+    assert.throws(() => page.page.clock, /opens with `now`/);
+  });
+
   test('reused for another request, the page names the new request and render in its Send, pin, Send again and Set Hub Token', async () => {
     const first = viewOf(permission('Delete the branch?'));
     const second = viewOf(permission('Force-push to main?'));
