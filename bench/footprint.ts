@@ -204,7 +204,7 @@ async function editorRun(ctx: BenchContext, label: string, vsixes: string[], hub
       reconnectionGraceSeconds: 0,
       ...(hubUrl ? { settings: { 'aepAttention.hubUrl': hubUrl } } : {}),
     });
-    workbench = await openWorkbench(server.url, workspaceDir);
+    workbench = await openWorkbench(server.url, workspaceDir, undefined, undefined, undefined, { compressed: true });
     const seenOurs = new Set<string>();
     const seenBaseline = new Set<string>();
     const activations = async () => {

@@ -304,7 +304,7 @@ export async function runOpenFocused(ctx: BenchContext, options = openFocusedOpt
     for (let window = 1; window <= options.windows; window++) {
       let workbench: Workbench | undefined;
       try {
-        workbench = await openWorkbench(server.url, path.join(dir, 'workspace'));
+        workbench = await openWorkbench(server.url, path.join(dir, 'workspace'), undefined, undefined, undefined, { compressed: true });
         const { page } = workbench;
         await waitForStatus(page, /Connected to http:\/\/127\.0\.0\.1/);
         loads.push(os.loadavg()[0]?.toFixed(2) ?? '?');
