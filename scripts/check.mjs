@@ -5,8 +5,8 @@
 // (no-floating-promises) reads the programs the type check built instead
 // (typescript-eslint's `programs`), which saves about 25 of their 70
 // CPU-seconds. Reports as `tsc -p <project> --noEmit` for each, then
-// `eslint --max-warnings=0 .`, did: it stops at the first project with a
-// type error.
+// `eslint --max-warnings=0 .`, did: it stops at the first project the
+// compiler finds an error in.
 //
 //   node scripts/check.mjs
 import * as path from 'node:path';
