@@ -13,6 +13,7 @@ import { packageExtension } from './vsce';
 import { waitForStatus } from './workbenchPage';
 
 export interface ConnectedWorkbench {
+  /** The hub the window connects to (AEP_HUB): the one at the scenario's start (see restartHub). */
   hub: RunningHub;
   page: Page;
   /** The hub's token: what an agent of the scenario presents. */
@@ -23,6 +24,12 @@ export interface ConnectedWorkbench {
   extensionLog(): string;
   /** The page console's last `lines` lines and the tail of code-server's output, for a failure's diagnostics. */
   consoleAndServer(lines?: number): string;
+  /**
+   * Stops the hub (every socket told it is closing), runs `whileDown`, then starts a hub again on the same
+   * address, the window's AEP_HUB, with the same token and nothing held; resolves with it. The workbench
+   * closes that one when it closes.
+   */
+  restartHub(whileDown: () => Promise<void>): Promise<RunningHub>;
 }
 
 export interface ConnectedWorkbenchOptions {
@@ -102,6 +109,15 @@ export async function openConnectedWorkbench(t: TestContext, options: ConnectedW
       page,
       scenario: (t, name) => ({
         hub: running, page, token: options.token,
+        restartHub: async (whileDown) => {
+          const current = hub;
+          assert.ok(current, 'the workbench\'s hub is running');
+          hub = undefined;
+          await current.close();
+          await whileDown();
+          hub = await startHub({ port: current.port, token: options.token });
+          return hub;
+        },
         shot: async (step) => {
           const file = path.join(out, `${name}-${step}.png`);
           await page.screenshot({ path: file });

@@ -3,10 +3,11 @@
 // its VSIX, one after another in one workbench (oneWorkbench/scenario.ts). The
 // order matters where a scenario reads the window's history: the agent text
 // scenario opens the window's first untitled editor, and the inline answers
-// time the window's first request page. The request form goes last: it reloads
-// the window.
+// time the window's first request page. The request form and the end to end go
+// last: both reload the window, and the end to end restarts the hub.
 import { answerSimilar } from './oneWorkbench/answerSimilar';
 import { doubledAnswer } from './oneWorkbench/doubledAnswer';
+import { endToEnd } from './oneWorkbench/endToEnd';
 import { honestCapture } from './oneWorkbench/honestCapture';
 import { inboxLevels } from './oneWorkbench/inboxLevels';
 import { inline } from './oneWorkbench/inline';
@@ -16,4 +17,4 @@ import { runInOneWorkbench } from './oneWorkbench/scenario';
 import { staleToast } from './oneWorkbench/staleToast';
 import { untrustedText } from './oneWorkbench/untrustedText';
 
-runInOneWorkbench('one connected workbench', [untrustedText, inline, honestCapture, doubledAnswer, ownItems, staleToast, answerSimilar, inboxLevels, requestForm]);
+runInOneWorkbench('one connected workbench', [untrustedText, inline, honestCapture, doubledAnswer, ownItems, staleToast, answerSimilar, inboxLevels, requestForm, endToEnd]);

@@ -8,7 +8,7 @@
 import { after, describe, test, type TestContext } from 'node:test';
 import { codeServerSuite } from '../../support/harness';
 import { openConnectedWorkbench, type ConnectedWorkbench, type OpenWorkbench } from '../connectedWorkbench';
-import { quickInput, runCommand, waitForStatus } from '../workbenchPage';
+import { quickInput, recordToasts, runCommand, waitForStatus } from '../workbenchPage';
 
 export interface Scenario {
   /** Names its screenshots: out/e2e/`{name}-{step}.png`. */
@@ -47,7 +47,7 @@ export function runInOneWorkbench(suite: string, scenarios: readonly Scenario[])
     });
     for (const scenario of scenarios) {
       test(scenario.title, { timeout: scenario.timeoutMs ?? 300_000 }, async (t) => {
-        const here = open ?? await openConnectedWorkbench(t, { name: scenario.name, token: TOKEN });
+        const here = open ?? await openConnectedWorkbench(t, { name: scenario.name, token: TOKEN, prepare: recordToasts });
         if (t.signal.aborted) {
           // Past its time while the workbench opened: the next scenario has started without it.
           await here.close();
