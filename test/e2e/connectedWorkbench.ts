@@ -13,7 +13,7 @@ import { packageExtension } from './vsce';
 import { waitForStatus } from './workbenchPage';
 
 export interface ConnectedWorkbench {
-  /** The hub the window connects to (AEP_HUB): the one at the scenario's start (see restartHub). */
+  /** The hub the window connects to (AEP_HUB), as the workbench opened it; after restartHub, the one that resolved with is. */
   hub: RunningHub;
   page: Page;
   /** The hub's token: what an agent of the scenario presents. */
@@ -115,8 +115,15 @@ export async function openConnectedWorkbench(t: TestContext, options: ConnectedW
           hub = undefined;
           await current.close();
           await whileDown();
-          hub = await startHub({ port: current.port, token: options.token });
-          return hub;
+          // Closed meanwhile (a scenario past its time): a hub started now would be nobody's, and keep the process alive.
+          if (closing) throw new Error('the workbench closed while its hub was down');
+          const next = await startHub({ port: current.port, token: options.token });
+          if (closing) {
+            await next.close();
+            throw new Error('the workbench closed while its hub started again');
+          }
+          hub = next;
+          return next;
         },
         shot: async (step) => {
           const file = path.join(out, `${name}-${step}.png`);

@@ -15,6 +15,10 @@ import { runCommand, statusLabel, toastsShown, waitForStatus, waitForToastShown,
 import type { Scenario } from './scenario';
 
 const inboxBadge = (page: Page) => page.locator('.activitybar .action-item:has(.action-label[aria-label^="AEP Attention"]) .badge-content');
+/** A row of the Inbox view, not of the History below it, which holds earlier scenarios' answers to the same form. */
+const inboxRow = (page: Page, text: string) =>
+  page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header .title', { hasText: /^Inbox$/ }) })
+    .locator('.monaco-list-row', { hasText: text }).first();
 
 async function run(e2e: ConnectedWorkbench, t: TestContext): Promise<void> {
   const { page, shot, token } = e2e;
@@ -47,8 +51,8 @@ async function run(e2e: ConnectedWorkbench, t: TestContext): Promise<void> {
     await afterMarker(/1 request waits for you/);
     assert.equal(await demoToasts() - before, 1, 'one notification for one request');
     await runCommand(page, 'AEP Attention: Show Inbox');
-    await page.locator('.sidebar .monaco-list-row', { hasText: 'demo-agent' }).first().waitFor({ timeout: 30_000 });
-    await page.locator('.sidebar .monaco-list-row', { hasText: 'Configure the new service deployment' }).first().waitFor({ timeout: 30_000 });
+    await inboxRow(page, 'demo-agent').waitFor({ timeout: 30_000 });
+    await inboxRow(page, 'Configure the new service deployment').waitFor({ timeout: 30_000 });
     // The badge follows the inbox a moment after the status bar does (the marker's request came and went).
     await waitForValue(async () => (await inboxBadge(page).innerText().catch(() => '')).trim(), (badge) => badge === '1', 'the badge to show 1', { timeoutMs: 15_000, everyMs: PAGE_READ_EVERY_MS });
     await shot('1-request-notified');
@@ -83,7 +87,7 @@ async function run(e2e: ConnectedWorkbench, t: TestContext): Promise<void> {
     agent = await startAgent({ hubUrl: hub.url, token, scenarios: ['form'], everyMs: 600_000, log: (line) => agentLog.push(line) });
     await waitForStatus(page, /2 requests wait for you/);
     await runCommand(page, 'AEP Attention: Show Inbox');
-    const staleRow = page.locator('.sidebar .monaco-list-row', { hasText: 'Configure the new service deployment' }).first();
+    const staleRow = inboxRow(page, 'Configure the new service deployment');
     // The inline action only shows while the row is hovered; a busy machine can miss the first hover.
     for (let attempt = 1; ; attempt++) {
       await staleRow.hover();
