@@ -11,7 +11,7 @@ import { countVisible } from '../src/app/hubs/attentionStore';
 import { MemoryMemento } from '../test/support/memoryMemento';
 import { formRequest, ownerEvent, type EnvelopeBase } from './events';
 import { metric, type BenchmarkResult } from './report';
-import { gc, MB, median, now, percentile, settledHeap, type BenchContext } from './support';
+import { gc, MB, median, now, percentile, quietHeap, settledHeap, type BenchContext } from './support';
 
 export interface ScaleOptions {
   pending: number;
@@ -200,7 +200,7 @@ export async function runScale(ctx: BenchContext, options = scaleOptions(ctx.qui
   }
 
   // -- heap: the requests as parsed events alone, then the inbox holding them --------
-  const heap0 = settledHeap();
+  const heap0 = await quietHeap();
   const { events, nextSeq } = pendingRequests(options.pending, options.sessions, 'scale');
   const heapEvents = settledHeap() - heap0;
   const inbox = new Inbox({ now: tick, dedupeCapacity: options.dedupeCapacity });
