@@ -93,7 +93,7 @@ export function settledHeap(): number {
  * settledHeap once what the earlier benchmarks left to the event loop has run: their sockets' and child
  * process's handles closing free what they held only in a later turn, so a baseline taken in the same turn
  * as the previous benchmark's end could be freed under the figure measured against it (the quick suite's
- * heap of 1,000 pending came out at -0.42 to -0.68 MB, one run in four, after throughput and latency).
+ * heap of 1,000 pending came out at -0.42 to -0.68 MB after throughput and latency: here, 2 of 4 runs).
  * Turns until a turn changes the settled heap by less than 64 KB (at most eight).
  */
 export async function quietHeap(): Promise<number> {

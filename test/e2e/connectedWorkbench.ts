@@ -13,7 +13,7 @@ import { packageExtension } from './vsce';
 import { waitForStatus } from './workbenchPage';
 
 export interface ConnectedWorkbench {
-  /** The hub the window connects to (AEP_HUB), as the workbench opened it; after restartHub, the one that resolved with is. */
+  /** The hub the window connects to (AEP_HUB) as the workbench opened it; once restartHub has run, the hub it resolved with is the window's. */
   hub: RunningHub;
   page: Page;
   /** The hub's token: what an agent of the scenario presents. */
