@@ -17,6 +17,26 @@ export function runVsce(args: string[], cwd: string): Promise<void> {
   });
 }
 
+/**
+ * Packages a throwaway extension of the tests' own into `dir`/`name`.vsix: `manifest` over what every one
+ * shares (version, MIT, activated once the window has started, `extension.js` its entry), and `files` (its
+ * extension.js and anything beside it) written into `dir`/`name`.
+ */
+export async function packageScratchExtension(dir: string, name: string, manifest: Record<string, unknown>, files: Record<string, string | Buffer>): Promise<string> {
+  const source = path.join(dir, name);
+  fs.mkdirSync(source, { recursive: true });
+  fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify({
+    version: '0.0.1', license: 'MIT', activationEvents: ['onStartupFinished'], main: './extension.js', ...manifest,
+  }, null, 2));
+  for (const [file, contents] of Object.entries(files)) fs.writeFileSync(path.join(source, file), contents);
+  const out = path.join(dir, `${name}.vsix`);
+  // vsce would only warn (no TTY to ask on) about the missing repository and
+  // LICENSE; the flags say so explicitly, and --no-dependencies keeps it from running npm.
+  await runVsce(['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], source);
+  if (!fs.existsSync(out)) throw new Error(`vsce did not write ${out}`);
+  return out;
+}
+
 /** The files a package may hold (.vscodeignore lets in no others), and the folders whose every file counts. */
 const PACKAGED_FILES = ['.vscodeignore', 'package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE'];
 const PACKAGED_FOLDERS = ['dist', 'media', 'l10n'];

@@ -21,21 +21,19 @@ import { test } from 'node:test';
 import { startAgent, type RunningAgent } from '../peers/agent/agent';
 import { startHub, type RunningHub } from '../peers/hub/hub';
 import { e2eAvailable, e2eOutDir, openWorkbench, repoRoot, startCodeServer, type CodeServer, type Workbench } from './codeServer';
-import { packageExtension, runVsce } from './vsce';
+import { packageExtension, packageScratchExtension } from './vsce';
 import { PAGE_READ_EVERY_MS, waitForValue, waitUntil } from '../support/waitUntil';
 import { codeServerSuite } from '../support/harness';
 
 /** The runner: an extension whose only job is to run the suite and write the verdict. */
-async function buildRunnerVsix(dir: string): Promise<string> {
-  const source = path.join(dir, 'runner');
-  fs.mkdirSync(source, { recursive: true });
-  fs.copyFileSync(path.join(repoRoot(), 'out', 'peers', 'vscode', 'suite.js'), path.join(source, 'suite.js'));
-  fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify({
+function buildRunnerVsix(dir: string): Promise<string> {
+  return packageScratchExtension(dir, 'runner', {
     name: 'aep-suite-runner', displayName: 'AEP suite runner', description: 'Runs the AEP Attention extension-host suite.',
-    publisher: 'aepe2e', version: '0.0.1', license: 'MIT', engines: { vscode: '^1.100.0' },
-    activationEvents: ['onStartupFinished'], main: './extension.js', extensionDependencies: ['aepattention.aep-attention'],
-  }, null, 2));
-  fs.writeFileSync(path.join(source, 'extension.js'), `
+    publisher: 'aepe2e', engines: { vscode: '^1.100.0' }, extensionDependencies: ['aepattention.aep-attention'],
+  }, {
+    'suite.js': fs.readFileSync(path.join(repoRoot(), 'out', 'peers', 'vscode', 'suite.js')),
+    'LICENSE': 'MIT\n',
+    'extension.js': `
 const fs = require('fs');
 exports.activate = async () => {
   const lines = [];
@@ -46,36 +44,25 @@ exports.activate = async () => {
     fs.writeFileSync(process.env.AEP_SUITE_RESULTS, JSON.stringify({ ok: false, error: String(error && error.stack || error), lines }));
   }
 };
-`);
-  fs.writeFileSync(path.join(source, 'LICENSE'), 'MIT\n');
-  const out = path.join(dir, 'runner.vsix');
-  await runVsce(['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], source);
-  return out;
+`,
+  });
 }
 
 /** The probe: an extension whose only job is to show one notification, with a value it read from the environment. */
-async function buildProbeVsix(dir: string): Promise<string> {
-  const source = path.join(dir, 'probe');
-  fs.mkdirSync(source, { recursive: true });
-  fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify({
+function buildProbeVsix(dir: string): Promise<string> {
+  return packageScratchExtension(dir, 'aep-e2e-probe', {
     name: 'aep-e2e-probe', displayName: 'AEP e2e probe', description: 'Shows one notification, to prove the end-to-end harness works.',
-    publisher: 'aepe2e', version: '0.0.1', license: 'MIT', engines: { vscode: '^1.90.0' },
-    activationEvents: ['onStartupFinished'], main: './extension.js', files: ['extension.js'],
-  }, null, 2));
-  fs.writeFileSync(path.join(source, 'extension.js'), [
-    "const vscode = require('vscode');",
-    'exports.activate = function () {',
-    "  void vscode.window.showInformationMessage('AEP probe ' + process.env.AEP_PROBE);",
-    '};',
-    'exports.deactivate = function () {};',
-    '',
-  ].join('\n'));
-  const out = path.join(dir, 'aep-e2e-probe.vsix');
-  // vsce would only warn (no TTY to ask on) about the missing repository and
-  // LICENSE; the flags say so explicitly, and --no-dependencies keeps it from running npm.
-  await runVsce(['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], source);
-  assert.ok(fs.existsSync(out), `vsce did not write ${out}`);
-  return out;
+    publisher: 'aepe2e', engines: { vscode: '^1.90.0' }, files: ['extension.js'],
+  }, {
+    'extension.js': [
+      "const vscode = require('vscode');",
+      'exports.activate = function () {',
+      "  void vscode.window.showInformationMessage('AEP probe ' + process.env.AEP_PROBE);",
+      '};',
+      'exports.deactivate = function () {};',
+      '',
+    ].join('\n'),
+  });
 }
 
 /** When (ms since the epoch) the workbench first showed each, 0 if it has not. */
