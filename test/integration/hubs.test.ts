@@ -330,6 +330,33 @@ describe('Hubs, when one hub is named under two addresses', () => {
   });
 });
 
+describe('Hubs, when one hub is named under two addresses, counting what waits', () => {
+  test('a request both hubs list is one request waiting (the status bar and the badge), until the person dismisses every copy of it', async () => {
+    const hub = await startHub({ port: 0, token: TOKEN });
+    const { hubs, log } = openTwice(hub.url);
+    const target = await ScriptedTarget.start(hub.url, TOKEN, freshSession('twice-count'));
+    try {
+      const asked = [1, 2].map((n) => target.raise({ kind: 'permission', prompt: `Run step ${n}?`, options: [{ id: 'allow', label: 'Allow' }] }));
+      const copiesOf = (requestId: string) => hubs.visibleItems().filter((item) => item.requestId === requestId);
+      await waitUntil(() => asked.every((requestId) => copiesOf(requestId).length === 2), 'both requests through both addresses', 5_000, () => log.lines.join('\n'));
+      assert.equal(hubs.visibleItems().length, 4, 'each hub lists both requests');
+      assert.equal(hubs.visibleCount, 2, 'two requests wait, not four');
+      const [firstAsked = '', secondAsked = ''] = asked;
+      const [oneCopy, otherCopy] = copiesOf(firstAsked);
+      assert.ok(oneCopy && otherCopy);
+      hubs.dismiss(otherCopy);
+      assert.equal(hubs.visibleCount, 2, 'a copy dismissed in one hub still waits through the other');
+      hubs.dismiss(oneCopy);
+      assert.equal(hubs.visibleCount, 1, 'every copy dismissed: that request no longer waits');
+      assert.deepEqual(hubs.visibleItems().map((item) => item.requestId), [secondAsked, secondAsked]);
+    } finally {
+      hubs.dispose();
+      await target.close();
+      await hub.close();
+    }
+  });
+});
+
 describe('Hubs, when one hub is named under two addresses, after an answer timed out', () => {
   test('the same answer from the other copy is Send Again through the hub that sent it, the same command id', async () => {
     const hub = await startHub({ port: 0, token: TOKEN });

@@ -244,7 +244,11 @@ test(`the request page's bundle is within its ${PAGE_BUDGET_BYTES.toLocaleString
 // The settings read moved out of the UI folder (app/hubs/readSettings.ts, VS Code's configuration handed in by
 // ui/services/settings.ts), so that Restricted Mode is a property tested in plain Node: +297, 284,890. Nothing
 // smaller was tried: the bytes are the module boundary and the handing in.
-const ACTIVATION_BUDGET_BYTES = 285_000;
+// A request that two hubs list counted once in the status bar's total and the inbox's badge
+// (attentionStore.ts countWaiting; they summed each hub's count): +254, 285,144. Tried first: a
+// method on the store for its visible copy (+295); the count kept per hub as copies come and go
+// was not tried (it would give "what waits" a second home beside the inbox).
+const ACTIVATION_BUDGET_BYTES = 285_500;
 // Loaded when first needed, each on its own: the connection (the client, its socket,
 // session, resume and intake, and ws's client), when a hub's first connection starts
 // (after its token is read); the quick input's step loop and the real quick input, on
@@ -335,7 +339,8 @@ const LAZY_BUDGETS: ReadonlyArray<readonly [prefix: string, holds: string, bytes
 // The same answer through the holding copy, no settlement for nothing sent (+161 at activation), 404,423.
 // Settings inspected once per key, two imports after activate() (+268 at activation): 404,670.
 // The settings read in plain Node (+297 at activation): 404,967.
-const EXTENSION_TOTAL_BUDGET_BYTES = 405_000;
+// A request that two hubs list counted once (+254 at activation): 405,221.
+const EXTENSION_TOTAL_BUDGET_BYTES = 405_500;
 
 test(`the extension's JavaScript is a production build: what activation loads within ${ACTIVATION_BUDGET_BYTES.toLocaleString('en-US')} bytes, each lazy chunk within its own, all of it within ${EXTENSION_TOTAL_BUDGET_BYTES.toLocaleString('en-US')}`, () => {
   const { entry, chunks, activation } = extensionFiles();

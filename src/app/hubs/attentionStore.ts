@@ -176,3 +176,26 @@ export function countVisible(inbox: Inbox, dismissed: ReadonlySet<string>): numb
   }
   return count;
 }
+
+/**
+ * How many requests wait for the person across `stores` (one per hub), each
+ * counted once: a request two hubs hold (the same session, source and id:
+ * one hub under two addresses, or two hubs relaying one agent) is one request,
+ * though each hub lists it, and it waits while either copy is open and not
+ * dismissed. The first store counts without listing (countVisible); a later
+ * store's requests are each looked up in the stores before it.
+ */
+export function countWaiting(stores: readonly AttentionStore[]): number {
+  let count = 0;
+  stores.forEach((store, index) => {
+    if (index === 0) count += store.visibleCount;
+    else for (const item of store.visibleItems()) if (!stores.slice(0, index).some((other) => shows(other, item))) count++;
+  });
+  return count;
+}
+
+/** Whether `store`'s copy of `item`'s request (the same session, source and id) is open and not dismissed there. */
+function shows(store: AttentionStore, item: Readonly<AttentionItem>): boolean {
+  const copy = store.inbox.findRequest(item.session, item.requestId, item.source);
+  return !!copy && isOpenStatus(copy.status) && !store.dismissedKeys.has(copy.key);
+}

@@ -17,7 +17,7 @@ import { pageBeforeAsking } from '../../words/beforeAskingContent';
 import { Emitter } from '../../base/emitter';
 import type { AttentionItem, InboxChange, PositionTaken } from '../../inbox/inbox';
 import { isOpenStatus } from '../../inbox/inbox';
-import { AttentionStore, type AttentionStoreOptions, type ComponentLog } from './attentionStore';
+import { AttentionStore, countWaiting, type AttentionStoreOptions, type ComponentLog } from './attentionStore';
 import { Disposable, DisposableMap, DisposableStore, toDisposable } from '../../base/disposable';
 import { HubConnection, type ClientTuning, type ConnectionState, type RestoredOutcome, type SettingsSource, type TokenSource } from './hubConnection';
 import type { HubConfig } from './hubList';
@@ -187,10 +187,9 @@ export class Hubs extends Disposable {
     return this.list().flatMap((hub) => hub.store.visibleItems());
   }
 
+  /** Requests waiting for the person, each counted once however many hubs list it (countWaiting). */
   get visibleCount(): number {
-    let count = 0;
-    for (const hub of this.byId.values()) count += hub.store.visibleCount;
-    return count;
+    return countWaiting([...this.byId.values()].map((hub) => hub.store));
   }
 
   /** Still waiting for the person: open, and not dismissed in this window (what a notification is worth). */
