@@ -6,9 +6,13 @@
 //   node esbuild.js --watch       rebuild both bundles on change
 //   node esbuild.js --production --analyze
 //                                 also print what takes the space in each bundle, module by module
-//   node esbuild.js --tests       compile test/**/*.test.ts to out/test for `node --test`, and
-//                                 the peers (test/peers/*: local hub, demo agent, demo; and
-//                                 the test/vscode suite) to out/peers for tests and npm scripts
+//   node esbuild.js --tests       compile test/**/*.test.ts to out/test for `node --test` (the unit
+//                                 files into one, out/test/unit/all.test.js), and the peers
+//                                 (test/peers/*: local hub, demo agent, demo; and the
+//                                 test/vscode suite) to out/peers for tests and npm scripts
+//   node esbuild.js --tests --unit-files
+//                                 the same, each unit file on its own (out/test/unit/<name>.test.js):
+//                                 to run one alone, or to find one that leaves state to another
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -17,6 +21,7 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
 const analyze = process.argv.includes('--analyze');
+const unitFiles = process.argv.includes('--unit-files');
 
 /** @type {esbuild.BuildOptions} */
 const common = {
@@ -144,6 +149,34 @@ function findTests(dir) {
   });
 }
 
+/**
+ * The unit files as one entry point: a module that loads each of them, in name order, inside a suite
+ * named for the file, so that a file's own hooks (a top-level afterEach) stay its own, as they were with a
+ * process each. That process cost more than most files' tests (the runner's child and each file's bundle of
+ * the same sources, loaded again: about 0.35 CPU-seconds a file).
+ * @param {string[]} files
+ * @returns {esbuild.Plugin}
+ */
+function allUnitFiles(files) {
+  return {
+    name: 'all-unit-files',
+    setup(build) {
+      build.onResolve({ filter: /^all-unit-files$/ }, () => ({ path: 'all-unit-files', namespace: 'all-unit-files' }));
+      build.onLoad({ filter: /.*/, namespace: 'all-unit-files' }, () => ({
+        contents: [
+          "import { describe } from 'node:test';",
+          ...files.map((file) => {
+            const name = path.relative(path.join('test', 'unit'), file).split(path.sep).join('/');
+            return `describe(${JSON.stringify(name)}, () => { require(${JSON.stringify(`./${name.replace(/\.ts$/, '')}`)}); });`;
+          }),
+        ].join('\n'),
+        resolveDir: path.resolve('test', 'unit'),
+        loader: 'ts',
+      }));
+    },
+  };
+}
+
 /** What tests and peers are built with: plain Node, unminified, with their sources inline for stack traces. */
 const forNode = { ...common, minify: false, sourcemap: /** @type {const} */ ('inline'), platform: /** @type {const} */ ('node'), format: /** @type {const} */ ('cjs'), target: 'node20' };
 
@@ -162,13 +195,14 @@ async function main() {
         outbase: 'test',
         packages: 'external',
       }),
-      // Unit files, a hundred processes: the small packages they use (zod, fast-check, ws, l10n) bundled in,
-      // which costs a process less than resolving and loading each package from node_modules; the tools stay outside.
+      // Unit files, in one process (allUnitFiles; --unit-files: one each): the small packages they use (zod,
+      // fast-check, ws, l10n) bundled in, which costs less than resolving and loading each package from
+      // node_modules; the tools stay outside. Run with --enable-source-maps, a failure names its test file and line.
       esbuild.build({
         ...forNode,
-        entryPoints: unitTests,
-        outdir: 'out/test',
-        outbase: 'test',
+        ...(unitFiles
+          ? { entryPoints: unitTests, outdir: 'out/test', outbase: 'test' }
+          : { entryPoints: [{ in: 'all-unit-files', out: 'all.test' }], outdir: 'out/test/unit', plugins: [allUnitFiles(unitTests.sort())] }),
         external: ['vscode', 'typescript', 'eslint', 'typescript-eslint', '@vscode/l10n-dev', 'web-tree-sitter', 'playwright-core', 'esbuild', 'bufferutil', 'utf-8-validate'],
       }),
       // Peers go beside, not inside, out/test: `node --test out/test/` runs every file it finds there.

@@ -2,8 +2,8 @@
 // (scripts/e2e/prepare.mjs) is prepared while the type check, the builds and
 // the unit files run: on a machine's first run it installs code-server, and
 // nothing before the load files needs it. The type check runs beside the
-// builds and the unit files too (it reads only the sources, and it is one
-// core's work for a minute). The load files and everything after them wait for
+// builds and the unit files too (it reads only the sources): each is about
+// one core's work for half a minute. The load files and everything after them wait for
 // all of it, so that they have the machine to themselves (the load files, two
 // at a time: none asserts on speed, only within generous limits, and one at a
 // time left a core idle for most of their minute) and the harness ready.
@@ -123,7 +123,8 @@ const check = steps([[npm, ['run', 'check']]], { lines: true });
 const first = await steps([
   [process.execPath, ['esbuild.js', '--production']],
   [process.execPath, ['esbuild.js', '--tests']],
-  [process.execPath, ['--test', '--test-concurrency=2', 'out/test/unit/']],
+  // One file, the unit files in it (esbuild.js allUnitFiles); its source maps name each failure's file and line.
+  [process.execPath, ['--enable-source-maps', '--test', 'out/test/unit/']],
 ]);
 const checked = await check;
 const prepared = await harness;
