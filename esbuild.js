@@ -6,12 +6,12 @@
 //   node esbuild.js --watch       rebuild both bundles on change
 //   node esbuild.js --production --analyze
 //                                 also print what takes the space in each bundle, module by module
-//   node esbuild.js --tests       compile test/**/*.test.ts to out/test for `node --test` (the unit
-//                                 files into one, out/test/unit/all.test.js), and the peers
-//                                 (test/peers/*: local hub, demo agent, demo; and the
-//                                 test/vscode suite) to out/peers for tests and npm scripts
-//   node esbuild.js --tests --unit-files
-//                                 the same, each unit file on its own (out/test/unit/<name>.test.js):
+//   node esbuild.js --tests       compile test/**/*.test.ts to out/test for `node --test` (the unit,
+//                                 integration and request-page files gathered into a few: see
+//                                 gathered()), and the peers (test/peers/*: local hub, demo agent,
+//                                 demo; and the test/vscode suite) to out/peers for tests and npm scripts
+//   node esbuild.js --tests --each-file
+//                                 the same, each test file on its own (out/test/<dir>/<name>.test.js):
 //                                 to run one alone, or to find one that leaves state to another
 const esbuild = require('esbuild');
 const fs = require('node:fs');
@@ -21,7 +21,7 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
 const analyze = process.argv.includes('--analyze');
-const unitFiles = process.argv.includes('--unit-files');
+const eachFile = process.argv.includes('--each-file');
 
 /** @type {esbuild.BuildOptions} */
 const common = {
@@ -150,29 +150,37 @@ function findTests(dir) {
 }
 
 /**
- * The unit files as one entry point: a module that loads each of them, in name order, inside a suite
- * named for the file, so that a file's own hooks (a top-level afterEach) stay its own, as they were with a
- * process each. That process cost more than most files' tests (the runner's child and each file's bundle of
- * the same sources, loaded again: about 0.35 CPU-seconds a file).
+ * The test files of test/<dir> gathered into `count` files (out/test/<dir>/all.test.js, or files-1.test.js
+ * and on), each loading its share in name order, every test file inside a suite named for it, so that its
+ * own top-level hooks (an afterEach, a suite's pages) stay its own, as they were with a process each. That
+ * process cost more than most files' tests: Node and the runner's child, and each file's bundle of the same
+ * sources (or playwright-core) loaded again, about 0.35 CPU-seconds a file.
+ * @param {string} dir
  * @param {string[]} files
- * @returns {esbuild.Plugin}
+ * @param {number} count
+ * @returns {{ entryPoints: { in: string, out: string }[], plugin: esbuild.Plugin }}
  */
-function allUnitFiles(files) {
+function gathered(dir, files, count) {
+  const names = files.map((file) => path.relative(path.join('test', dir), file).split(path.sep).join('/')).sort();
+  const namespace = `gathered-${dir}`;
+  const shares = Array.from({ length: count }, (_, index) => names.filter((_, at) => at % count === index));
   return {
-    name: 'all-unit-files',
-    setup(build) {
-      build.onResolve({ filter: /^all-unit-files$/ }, () => ({ path: 'all-unit-files', namespace: 'all-unit-files' }));
-      build.onLoad({ filter: /.*/, namespace: 'all-unit-files' }, () => ({
-        contents: [
-          "import { describe } from 'node:test';",
-          ...files.map((file) => {
-            const name = path.relative(path.join('test', 'unit'), file).split(path.sep).join('/');
-            return `describe(${JSON.stringify(name)}, () => { require(${JSON.stringify(`./${name.replace(/\.ts$/, '')}`)}); });`;
-          }),
-        ].join('\n'),
-        resolveDir: path.resolve('test', 'unit'),
-        loader: 'ts',
-      }));
+    entryPoints: shares.map((_, index) => ({ in: `${namespace}:${index}`, out: `${dir}/${count === 1 ? 'all' : `files-${index + 1}`}.test` })),
+    plugin: {
+      name: namespace,
+      setup(build) {
+        build.onResolve({ filter: new RegExp(`^${namespace}:`) }, (args) => ({ path: args.path, namespace }));
+        build.onLoad({ filter: /.*/, namespace }, (args) => ({
+          contents: [
+            "import { describe } from 'node:test';",
+            ...(shares[Number(args.path.slice(namespace.length + 1))] ?? []).map(
+              (name) => `describe(${JSON.stringify(name)}, () => { require(${JSON.stringify(`./${name.replace(/\.ts$/, '')}`)}); });`,
+            ),
+          ].join('\n'),
+          resolveDir: path.resolve('test', dir),
+          loader: 'ts',
+        }));
+      },
     },
   };
 }
@@ -186,23 +194,30 @@ async function main() {
     fs.rmSync('out/peers', { recursive: true, force: true });
     // The three builds are independent: run together, the slowest sets the time.
     const allTests = findTests('test');
-    const unitTests = allTests.filter((file) => file.startsWith(path.join('test', 'unit') + path.sep));
+    const within = (dir) => allTests.filter((file) => file.startsWith(path.join('test', dir) + path.sep));
+    // Gathered (see gathered()): the unit files into one, the integration files into one (they run one at a
+    // time anyway), the request pages' into two, to run beside each other. The load and code-server files
+    // stay one each, to run two at a time. --each-file: every test file on its own.
+    const unit = eachFile ? undefined : gathered('unit', within('unit'), 1);
+    const gatheredOthers = eachFile ? [] : [gathered('integration', within('integration'), 1), gathered('webview', within('webview'), 2)];
+    const inGathered = new Set(eachFile ? [] : [...within('unit'), ...within('integration'), ...within('webview')]);
     await Promise.all([
       esbuild.build({
         ...forNode,
-        entryPoints: allTests.filter((file) => !unitTests.includes(file)),
+        entryPoints: [...allTests.filter((file) => !inGathered.has(file) && !within('unit').includes(file)), ...gatheredOthers.flatMap((one) => one.entryPoints)],
+        plugins: gatheredOthers.map((one) => one.plugin),
         outdir: 'out/test',
         outbase: 'test',
         packages: 'external',
       }),
-      // Unit files, in one process (allUnitFiles; --unit-files: one each): the small packages they use (zod,
-      // fast-check, ws, l10n) bundled in, which costs less than resolving and loading each package from
-      // node_modules; the tools stay outside. Run with --enable-source-maps, a failure names its test file and line.
+      // The unit files: the small packages they use (zod, fast-check, ws, l10n) bundled in, which costs less
+      // than resolving and loading each package from node_modules; the tools stay outside. Run with
+      // --enable-source-maps, a failure names its test file and line.
       esbuild.build({
         ...forNode,
-        ...(unitFiles
-          ? { entryPoints: unitTests, outdir: 'out/test', outbase: 'test' }
-          : { entryPoints: [{ in: 'all-unit-files', out: 'all.test' }], outdir: 'out/test/unit', plugins: [allUnitFiles(unitTests.sort())] }),
+        ...(unit ? { entryPoints: unit.entryPoints, plugins: [unit.plugin] } : { entryPoints: within('unit') }),
+        outdir: 'out/test',
+        outbase: 'test',
         external: ['vscode', 'typescript', 'eslint', 'typescript-eslint', '@vscode/l10n-dev', 'web-tree-sitter', 'playwright-core', 'esbuild', 'bufferutil', 'utf-8-validate'],
       }),
       // Peers go beside, not inside, out/test: `node --test out/test/` runs every file it finds there.

@@ -13,7 +13,9 @@
 // own; a suite's pages one after another in one renderer process), and,
 // beside them, the integration files one at a time: those mostly wait on
 // sockets and timers, and in the same two slots they held a core the
-// workbenches wanted.
+// workbenches wanted. The unit and integration files are each gathered into
+// one file, the request-page files into two (esbuild.js gathered()): a
+// process per file cost more than most files' tests.
 //
 //   node scripts/test.mjs
 import { spawn } from 'node:child_process';
@@ -123,7 +125,7 @@ const check = steps([[npm, ['run', 'check']]], { lines: true });
 const first = await steps([
   [process.execPath, ['esbuild.js', '--production']],
   [process.execPath, ['esbuild.js', '--tests']],
-  // One file, the unit files in it (esbuild.js allUnitFiles); its source maps name each failure's file and line.
+  // One file, the unit files in it (esbuild.js gathered()); its source maps name each failure's file and line.
   [process.execPath, ['--enable-source-maps', '--test', 'out/test/unit/']],
 ]);
 const checked = await check;
@@ -140,8 +142,8 @@ if (prepared !== 0) {
 const load = await steps([[process.execPath, ['--test', '--test-concurrency=2', 'out/test/load/']]]);
 const browser = load.code !== 0 ? undefined : await sharedBrowser();
 const rest = load.code !== 0 ? load : await together(
-  [[process.execPath, ['--test', ...reporter, '--test-concurrency=2', 'out/test/e2e/', 'out/test/webview/']]],
-  [[process.execPath, ['--test', ...reporter, '--test-concurrency=1', 'out/test/integration/']]],
+  [[process.execPath, ['--enable-source-maps', '--test', ...reporter, '--test-concurrency=2', 'out/test/e2e/', 'out/test/webview/']]],
+  [[process.execPath, ['--enable-source-maps', '--test', ...reporter, 'out/test/integration/']]],
   browser ? { AEP_BROWSER_WS: browser.endpoint } : undefined,
 );
 if (rest.code !== 0) process.stderr.write(`npm test: ${rest.failed} failed (exit ${rest.code})\n`);
