@@ -3,10 +3,10 @@
 // values waits for them. Plain Node, over a secret storage whose read the
 // test resolves by hand, as a slow keychain would.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import { readSecretValues, writeSecretValues } from '../../src/aep/alwaysSecret';
 import { redactText, SECRET_MARK } from '../../src/aep/redaction';
-import { maskStoredText } from '../../src/aep/secretAsking';
+import { maskStoredText, setStoredSecretValues } from '../../src/aep/secretAsking';
 import { Emitter } from '../../src/base/emitter';
 import { afterLoaded, AlwaysSecretValues, type SecretValueStorage } from '../../src/app/hubs/alwaysSecretValues';
 import { RecordingLogger } from '../support/recordingLogger';
@@ -39,6 +39,9 @@ class SlowStorage implements SecretValueStorage {
     this.changes.fire({ key });
   }
 }
+
+// The values these tests store are the module's for every later file of the same process: none is left to them.
+afterEach(() => setStoredSecretValues([]));
 
 /** Whether `promise` has settled, after everything already queued has run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {

@@ -14,11 +14,16 @@ import { MemoryMemento } from '../support/memoryMemento';
 import { validEvent, type EventFields } from '../support/events';
 import { RecordingLogger } from '../support/recordingLogger';
 
-const SRC = 'aep://host-a/agent/claude-code/session/s1';
-const REQUESTS = ['R0', 'R1', 'R2', 'R3'];
+// Two agents using the same ids: a request is its source, session and id, never its id alone.
+const AGENTS = [
+  { source: 'aep://host-a/agent/claude-code/session/s1', agent: 'claude-code', session: 's1' },
+  { source: 'aep://host-b/agent/codex/session/s1', agent: 'codex', session: 's1' },
+];
+const REQUESTS = AGENTS.flatMap((from, agent) => ['R0', 'R1', 'R2'].map((id) => ({ ...from, id, name: `${agent}:${id}` })));
+type Request = (typeof REQUESTS)[number];
 
-const ev = (fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
-  validEvent({ time: '2026-07-03T10:00:00Z', source: SRC, agent: 'claude-code', session: 's1', ...fields });
+const ev = (from: Request, fields: EventFields & Pick<AepEvent, 'type'>): AepEvent =>
+  validEvent({ time: '2026-07-03T10:00:00Z', source: from.source, agent: from.agent, session: from.session, ...fields });
 
 const step = fc.record({
   hub: fc.nat({ max: 2 }),
@@ -36,31 +41,35 @@ test('requests waiting across hubs: each counts once while any hub shows it, non
       });
       // The model: each hub's copy of each request, absent, open (shown or dismissed) or closed.
       const copies = stores.map(() => new Map<string, 'open' | 'dismissed' | 'closed'>());
-      const seqs = stores.map(() => 0);
+      // Each hub's own positions, per agent.
+      const seqs = stores.map(() => AGENTS.map(() => 0));
       try {
         for (const { hub, request, act } of steps) {
           const index = hub % hubCount;
           const store = stores[index];
           const copy = copies[index];
           if (!store || !copy) continue;
-          const seq = seqs[index] ?? 0;
-          const held = store.inbox.findRequest('s1', request, SRC);
-          if (act === 'deliver' && !copy.has(request)) {
-            assert.ok(store.inbox.apply(ev({ id: request, type: 'attention.requested', seq, capture: 'redacted', data: { kind: 'permission', prompt: 'Run it?' } })).applied);
-            copy.set(request, 'open');
-          } else if (act === 'close' && held && copy.get(request) !== 'closed') {
-            assert.ok(store.inbox.apply(ev({ id: `${request}-resolved`, type: 'attention.resolved', subject: request, cause: request, seq, data: { resolution: 'answered' } })).applied);
-            copy.set(request, 'closed');
-          } else if (act === 'dismiss' && held && copy.get(request) === 'open') {
+          const positions = seqs[index];
+          const agent = AGENTS.findIndex((one) => one.source === request.source);
+          const seq = positions?.[agent] ?? 0;
+          const held = store.inbox.findRequest(request.session, request.id, request.source);
+          const { id, name } = request;
+          if (act === 'deliver' && !copy.has(name)) {
+            assert.ok(store.inbox.apply(ev(request, { id, type: 'attention.requested', seq, capture: 'redacted', data: { kind: 'permission', prompt: 'Run it?' } })).applied);
+            copy.set(name, 'open');
+          } else if (act === 'close' && held && copy.get(name) !== 'closed') {
+            assert.ok(store.inbox.apply(ev(request, { id: `${id}-resolved`, type: 'attention.resolved', subject: id, cause: id, seq, data: { resolution: 'answered' } })).applied);
+            copy.set(name, 'closed');
+          } else if (act === 'dismiss' && held && copy.get(name) === 'open') {
             store.dismiss(held);
-            copy.set(request, 'dismissed');
+            copy.set(name, 'dismissed');
           } else {
             continue;
           }
-          seqs[index] = seq + 1;
-          const waiting = REQUESTS.filter((id) => copies.some((of) => of.get(id) === 'open'));
+          if (positions) positions[agent] = seq + 1;
+          const waiting = REQUESTS.filter((one) => copies.some((of) => of.get(one.name) === 'open')).map((one) => one.name);
           assert.equal(countWaiting(stores), waiting.length, `waiting: ${waiting.join(', ') || 'none'}`);
-          const listed = new Set(stores.flatMap((one) => one.visibleItems().map((item) => item.requestId)));
+          const listed = new Set(stores.flatMap((one) => one.visibleItems().map((item) => `${AGENTS.findIndex((from) => from.source === item.source)}:${item.requestId}`)));
           assert.equal(countWaiting(stores), listed.size, 'the count agrees with what the hubs list');
         }
       } finally {

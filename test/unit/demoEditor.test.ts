@@ -11,6 +11,7 @@ import { demoProfile, desktopEnv, extensionId, launchDesktop, uninstallCommand }
 import { OWNED_MARKER, claimOwnedDir } from '../peers/demo/ownedDir';
 import { findEditorClis } from '../peers/demo/editorCli';
 import { EditorChoiceError, chooseEditor, type EditorChoiceInput, type EditorCli } from '../peers/demo/editorChoice';
+import { repoRoot } from '../support/fixtures';
 
 const code: EditorCli = { name: 'code', path: '/usr/bin/code' };
 const insiders: EditorCli = { name: 'code-insiders', path: '/usr/bin/code-insiders' };
@@ -97,7 +98,7 @@ test('desktopEnv: adds the pair, drops what would attach to another VS Code or l
 });
 
 test('the extension id and the uninstall command', () => {
-  const id = extensionId(JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { publisher?: unknown; name?: unknown });
+  const id = extensionId(JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { publisher?: unknown; name?: unknown });
   assert.equal(id, 'aepattention.aep-attention');
   assert.equal(uninstallCommand(code, '/d/ext dir', id), '/usr/bin/code --extensions-dir "/d/ext dir" --uninstall-extension aepattention.aep-attention');
 });
