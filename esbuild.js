@@ -192,19 +192,20 @@ async function main() {
   if (tests) {
     fs.rmSync('out/test', { recursive: true, force: true });
     fs.rmSync('out/peers', { recursive: true, force: true });
-    // The three builds are independent: run together, the slowest sets the time.
+    // The builds are independent: run together, the slowest sets the time.
     const allTests = findTests('test');
     const within = (dir) => allTests.filter((file) => file.startsWith(path.join('test', dir) + path.sep));
     // Gathered (see gathered()): the unit files into one, the integration files into one (they run one at a
     // time anyway), the request pages' into two, to run beside each other. The load and code-server files
     // stay one each, to run two at a time. --each-file: every test file on its own.
-    const unit = eachFile ? undefined : gathered('unit', within('unit'), 1);
+    const unitTests = within('unit');
+    const unit = eachFile ? undefined : gathered('unit', unitTests, 1);
     const gatheredOthers = eachFile ? [] : [gathered('integration', within('integration'), 1), gathered('webview', within('webview'), 2)];
-    const inGathered = new Set(eachFile ? [] : [...within('unit'), ...within('integration'), ...within('webview')]);
+    const inGathered = new Set(eachFile ? [] : [...within('integration'), ...within('webview')]);
     await Promise.all([
       esbuild.build({
         ...forNode,
-        entryPoints: [...allTests.filter((file) => !inGathered.has(file) && !within('unit').includes(file)), ...gatheredOthers.flatMap((one) => one.entryPoints)],
+        entryPoints: [...allTests.filter((file) => !inGathered.has(file) && !unitTests.includes(file)), ...gatheredOthers.flatMap((one) => one.entryPoints)],
         plugins: gatheredOthers.map((one) => one.plugin),
         outdir: 'out/test',
         outbase: 'test',
@@ -215,7 +216,7 @@ async function main() {
       // --enable-source-maps, a failure names its test file and line.
       esbuild.build({
         ...forNode,
-        ...(unit ? { entryPoints: unit.entryPoints, plugins: [unit.plugin] } : { entryPoints: within('unit') }),
+        ...(unit ? { entryPoints: unit.entryPoints, plugins: [unit.plugin] } : { entryPoints: unitTests }),
         outdir: 'out/test',
         outbase: 'test',
         external: ['vscode', 'typescript', 'eslint', 'typescript-eslint', '@vscode/l10n-dev', 'web-tree-sitter', 'playwright-core', 'esbuild', 'bufferutil', 'utf-8-validate'],
