@@ -36,10 +36,26 @@ export async function webviewFrame(page: Page, timeoutMs = 30_000, session?: str
  * its own in the same widget, so the palette never closes.
  */
 export async function runCommand(page: Page, title: string, options: { opensQuickInput?: boolean } = {}): Promise<void> {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
+  // The palette closes when it loses the focus. A webview that had the focus before the last command may get it
+  // back from VS Code only after the palette has opened again (seen once after a form's page and the Notifications
+  // view: the palette shown, then hidden before it could be typed in): open it again, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    try {
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3 || (await input.isVisible())) {
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement;
+          return element ? `${element.tagName.toLowerCase()}.${element.className} ${element.getAttribute('aria-label') ?? ''}`.trim() : 'nothing';
+        });
+        throw new Error(`the command palette closed before "${title}" could be typed, ${attempt} times (the focus is on ${focused}): ${String(error)}`);
+      }
+    }
+  }
   const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
   await row.waitFor({ timeout: 15_000 });
