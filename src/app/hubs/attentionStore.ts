@@ -190,8 +190,9 @@ export function countVisible(inbox: Inbox, dismissed: ReadonlySet<string>): numb
 export function countWaiting(stores: readonly AttentionStore[]): number {
   let count = 0;
   stores.forEach((store, index) => {
+    const earlier = stores.slice(0, index);
     if (index === 0) count += store.visibleCount;
-    else for (const item of store.visibleItems()) if (!stores.slice(0, index).some((other) => shows(other, item))) count++;
+    else for (const item of store.visibleItems()) if (!earlier.some((other) => shows(other, item))) count++;
   });
   return count;
 }
