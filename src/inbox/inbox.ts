@@ -282,6 +282,11 @@ export class Inbox {
     return this.openTotal;
   }
 
+  /** The sessions holding open requests, by key (envelope.ts `sessionKey`): what another hub's inbox may hold open too. */
+  get openSessionKeys(): Pick<ReadonlyMap<string, unknown>, 'keys' | 'has'> {
+    return this.openBySession;
+  }
+
   item(key: string): Readonly<AttentionItem> | undefined {
     return this.items.get(key);
   }
