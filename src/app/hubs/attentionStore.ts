@@ -166,7 +166,7 @@ export class AttentionStore extends Disposable {
  * How many open requests of `inbox` are not in `dismissed`, without listing
  * them: the open count less the dismissed ones still open. O(dismissed), not
  * O(open), so the status bar and the badge can count on every change of a
- * flooded inbox (of one hub: several cost more, countWaiting).
+ * flooded inbox (of one hub, or of hubs that share no session: countWaiting).
  */
 export function countVisible(inbox: Inbox, dismissed: ReadonlySet<string>): number {
   let count = inbox.openCount;
@@ -184,10 +184,11 @@ export function countVisible(inbox: Inbox, dismissed: ReadonlySet<string>): numb
  * though each hub lists it, and it waits while either copy is open and not
  * dismissed. A store that holds open no session an earlier one holds open
  * (hubs relaying different agents) counts without listing (countVisible,
- * O(dismissed)) after a lookup per open session; only a store that shares a
- * session has each of its requests looked up in the stores before it, so a
- * count is then O(open): about 4 ms with 10,000 open in each of two (each
- * lookup builds the request's key), against microseconds otherwise.
+ * O(dismissed)) after a lookup of each of its open sessions in each earlier
+ * store; only a store that shares a session has each of its requests looked
+ * up in the stores before it, so a count is then O(open): about 4 ms with
+ * 10,000 open in each of two (each lookup builds the request's key), against
+ * microseconds otherwise.
  */
 export function countWaiting(stores: readonly AttentionStore[]): number {
   let count = 0;
