@@ -98,8 +98,8 @@ export interface OuterTimings {
   marks: Record<string, number>;
 }
 
-/** VS Code's marks of loading a webview's content (pre/index.html `perfMark`), in the order they happen. */
-const HOST_MARKS = { content: 'content/started', worker: 'content/workerReady', blank: 'content/innerFrameLoaded', written: 'content/wroteInnerContent' } as const;
+/** The VS Code marks of loading a webview's content (pre/index.html `perfMark`) the parts are read from, in the order they happen. */
+const HOST_MARKS = { content: 'content/started', worker: 'content/workerReady', written: 'content/wroteInnerContent' } as const;
 
 /** Reads the outer frame's timings; run in the outer frame. */
 function readOuter(): OuterTimings {
