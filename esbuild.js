@@ -201,11 +201,12 @@ async function main() {
     const unitTests = within('unit');
     const unit = eachFile ? undefined : gathered('unit', unitTests, 1);
     const gatheredOthers = eachFile ? [] : [gathered('integration', within('integration'), 1), gathered('webview', within('webview'), 2)];
-    const inGathered = new Set(eachFile ? [] : [...within('integration'), ...within('webview')]);
+    // Built by the unit build, or loaded by a gathered file: not an entry point of its own in the build below.
+    const notOwnEntry = new Set([...unitTests, ...(eachFile ? [] : [...within('integration'), ...within('webview')])]);
     await Promise.all([
       esbuild.build({
         ...forNode,
-        entryPoints: [...allTests.filter((file) => !inGathered.has(file) && !unitTests.includes(file)), ...gatheredOthers.flatMap((one) => one.entryPoints)],
+        entryPoints: [...allTests.filter((file) => !notOwnEntry.has(file)), ...gatheredOthers.flatMap((one) => one.entryPoints)],
         plugins: gatheredOthers.map((one) => one.plugin),
         outdir: 'out/test',
         outbase: 'test',
