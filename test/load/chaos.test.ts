@@ -402,8 +402,12 @@ describe('chaos: a flood, answers in flight, a severed connection and a reload',
         return true;
       };
       const behind = () => {
-        const late = httpSessions.filter((s) => httpSeq(s) !== s.seq - 1).length;
-        return `${late} HTTP sessions behind; state ${JSON.stringify(window.client.state)}; pending commands ${window.client.stats.pendingCommands}; ${window.log.lines.slice(-5).join(' | ')}`;
+        const late = httpSessions.filter((s) => httpSeq(s) !== s.seq - 1);
+        // Where each late session stands, and whether the hub took every batch: what tells a lost event from a refused one.
+        const where = late.slice(0, 5).map((s) => `${s.session} at ${httpSeq(s)} of ${s.seq - 1}`).join(', ');
+        return `${late.length} HTTP sessions behind (${where}); ${refusedBatches} batches refused; ${severs} severs, ${reloads} reload(s); ` +
+          `state ${JSON.stringify(window.client.state)}; pending commands ${window.client.stats.pendingCommands}; ` +
+          `${window.log.lines.filter((line) => /gap|lost|slow|exhaust|resum|replay/.test(line)).slice(-5).join(' | ')} | ${window.log.lines.slice(-5).join(' | ')}`;
       };
       const catchUpStart = Date.now();
       for (;;) {
